@@ -1,0 +1,99 @@
+// Package hpa is a port of the Kubernetes v1.34 HorizontalPodAutoscaler
+// arithmetic (pkg/controller/podautoscaler): pod grouping, the replica
+// calculations per metric type, reconcile and both normalization paths.
+//
+// Everything here is a pure function of plain values and an explicit `now`:
+// no YAML, no wall clock, no I/O. Metric values are milli-units (int64), as
+// upstream's Quantity.MilliValue().
+//
+// Pods may be passed as cohorts: a Pod with Count n stands for n identical
+// pods (same phase, readiness, start time, requests and metric), so that a
+// simulation of thousands of pods costs one entry per order, not per pod.
+package hpa
+
+import (
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+)
+
+// PodPhase mirrors core/v1 PodPhase.
+type PodPhase string
+
+const (
+	PodPending   PodPhase = "Pending"
+	PodRunning   PodPhase = "Running"
+	PodSucceeded PodPhase = "Succeeded"
+	PodFailed    PodPhase = "Failed"
+	PodUnknown   PodPhase = "Unknown"
+)
+
+// ReadyCondition is the pod's Ready condition.
+type ReadyCondition struct {
+	Status             bool
+	LastTransitionTime time.Time
+}
+
+// Container carries what calculateRequests reads of a container.
+type Container struct {
+	Name string
+	// Requests in milli-units by resource name ("cpu", "memory"); a missing
+	// key means the container sets no request for that resource.
+	Requests map[string]int64
+	// RestartableInit marks an init container with restartPolicy Always
+	// (a sidecar); its requests count like a regular container's.
+	RestartableInit bool
+}
+
+// Pod is one pod, or Count identical pods (Count 0 means 1).
+type Pod struct {
+	Name       string
+	Count      int32
+	Phase      PodPhase
+	Deleting   bool            // deletionTimestamp set
+	Ready      *ReadyCondition // nil: no Ready condition
+	StartTime  *time.Time      // nil: status.startTime unset
+	Containers []Container
+}
+
+// PodMetric is one pod's metric sample (per pod, milli-units).
+type PodMetric struct {
+	Value     int64
+	Timestamp time.Time
+	Window    time.Duration
+}
+
+// PodMetrics maps pod name to its sample; an entry applies to every pod of
+// the named cohort. Entries for names not in the pod list are "superfluous"
+// metrics and count as one pod each, as upstream.
+type PodMetrics map[string]PodMetric
+
+// Tolerances are the per-direction tolerances (KEP-4951).
+type Tolerances struct {
+	ScaleDown float64
+	ScaleUp   float64
+}
+
+// Config is the kube-controller-manager configuration the port needs.
+type Config struct {
+	SyncPeriod                    time.Duration // 15s
+	Tolerance                     float64       // 0.1
+	CPUInitializationPeriod       time.Duration // 5m
+	InitialReadinessDelay         time.Duration // 30s
+	DownscaleStabilizationWindow  time.Duration // 5m
+	ConfigurableToleranceFeatureOn bool         // HPAConfigurableTolerance gate, off in v1.34
+}
+
+// DefaultConfig returns the controller-manager defaults of v1.34.
+func DefaultConfig() Config {
+	return Config{
+		SyncPeriod:                   15 * time.Second,
+		Tolerance:                    0.1,
+		CPUInitializationPeriod:      5 * time.Minute,
+		InitialReadinessDelay:        30 * time.Second,
+		DownscaleStabilizationWindow: 5 * time.Minute,
+	}
+}
+
+// Compile-time reminder that the behavior types are upstream's.
+var _ *autoscalingv2.HorizontalPodAutoscalerBehavior

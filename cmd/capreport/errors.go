@@ -1,0 +1,42 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes, decided in one place (exitCode).
+const (
+	exitOK    = 0 // nothing failed
+	exitFail  = 1 // a check failed at or above --fail-on
+	exitError = 2 // usage or tool error
+)
+
+// usageError is bad input on the command line: printed as one line, exit 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// flagErrorf names the flag and the reason.
+func flagErrorf(flag, format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf("--%s: %s", flag, fmt.Sprintf(format, args...))}
+}
+
+// checksFailedError means the report was produced and a check failed.
+type checksFailedError struct{ failed int }
+
+func (e *checksFailedError) Error() string {
+	return fmt.Sprintf("%d check(s) failed", e.failed)
+}
+
+// exitCode maps an error returned by a command to the process exit code.
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var cf *checksFailedError
+	if errors.As(err, &cf) {
+		return exitFail
+	}
+	return exitError
+}

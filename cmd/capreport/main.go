@@ -1,0 +1,13 @@
+// Command capreport prices the Kubernetes autoscalers of a GitOps repository:
+// it renders Helm charts and Kustomize overlays in-process, extracts every
+// HorizontalPodAutoscaler and KEDA ScaledObject, simulates the v1.34 HPA
+// controller against a fluid model of each workload, and reports the bill.
+package main
+
+import (
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], systemStreams()))
+}

@@ -1,0 +1,32 @@
+// Package depswarm is a temporary file that pins dependencies while the tree is scaffolded.
+package depswarm
+
+import (
+	_ "github.com/bmatcuk/doublestar/v4"
+	_ "github.com/google/go-github/v62/github"
+	_ "github.com/mattn/go-isatty"
+	_ "github.com/santhosh-tekuri/jsonschema/v6"
+	_ "github.com/schollz/progressbar/v3"
+	_ "github.com/spf13/cobra"
+	_ "github.com/yuin/goldmark"
+	_ "gonum.org/v1/plot"
+	_ "gonum.org/v1/plot/plotter"
+	_ "gonum.org/v1/plot/vg/vgimg"
+	_ "gonum.org/v1/plot/vg/vgsvg"
+	_ "helm.sh/helm/v3/pkg/action"
+	_ "helm.sh/helm/v3/pkg/chart/loader"
+	_ "helm.sh/helm/v3/pkg/chartutil"
+	_ "helm.sh/helm/v3/pkg/cli/values"
+	_ "helm.sh/helm/v3/pkg/engine"
+	_ "helm.sh/helm/v3/pkg/strvals"
+	_ "k8s.io/api/apps/v1"
+	_ "k8s.io/api/autoscaling/v1"
+	_ "k8s.io/api/autoscaling/v2"
+	_ "k8s.io/api/core/v1"
+	_ "k8s.io/apimachinery/pkg/api/resource"
+	_ "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	_ "sigs.k8s.io/kustomize/api/krusty"
+	_ "sigs.k8s.io/kustomize/api/types"
+	_ "sigs.k8s.io/kustomize/kyaml/filesys"
+	_ "sigs.k8s.io/yaml"
+)

@@ -1,0 +1,217 @@
+package rules
+
+// SchemaVersion is the version of the JSON report contract. Bump it on any
+// change that is not purely additive; report/schema/report.v1.json documents it.
+const SchemaVersion = "capreport.io/report/v1"
+
+// Verdicts of one workload.
+const (
+	VerdictPass     = "pass"
+	VerdictWarn     = "warn"
+	VerdictFail     = "fail"
+	VerdictUnpriced = "unpriced"
+)
+
+// Severities of a finding.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+	SeverityInfo    = "info"
+)
+
+// Report is the JSON contract: every output format is rendered from it,
+// `capreport diff` compares two of them, `capreport merge` joins several.
+type Report struct {
+	SchemaVersion string `json:"schemaVersion"`
+	Tool          Tool   `json:"tool"`
+	// GeneratedAt is RFC 3339, from an injected clock; empty in golden tests.
+	GeneratedAt string `json:"generatedAt,omitempty"`
+	// Root is the scanned path as the user gave it.
+	Root      string     `json:"root"`
+	Summary   Summary    `json:"summary"`
+	Workloads []Workload `json:"workloads"`
+	Sources   []Source   `json:"sources"`
+	// Findings that belong to no workload (render failures, config errors).
+	Findings []Finding `json:"findings"`
+}
+
+// Tool names the producer.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Summary counts workloads by verdict and findings by severity.
+type Summary struct {
+	Autoscalers int `json:"autoscalers"`
+	Pass        int `json:"pass"`
+	Warn        int `json:"warn"`
+	Fail        int `json:"fail"`
+	Unpriced    int `json:"unpriced"`
+	Errors      int `json:"errors"`
+	Warnings    int `json:"warnings"`
+}
+
+// Source is one rendered source (chart value set, overlay or file).
+type Source struct {
+	Path     string `json:"path"`
+	Type     string `json:"type"`
+	ValueSet string `json:"valueSet,omitempty"`
+	Status   string `json:"status"` // rendered | skipped | failed
+	Reason   string `json:"reason,omitempty"`
+	Objects  int    `json:"objects"`
+}
+
+// Location points into the repository.
+type Location struct {
+	File string `json:"file"`
+	Line int    `json:"line,omitempty"`
+	// Source is the chart, overlay or file that rendered the object.
+	Source string `json:"source,omitempty"`
+}
+
+// Ref names a Kubernetes object.
+type Ref struct {
+	APIVersion string `json:"apiVersion,omitempty"`
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+	Namespace  string `json:"namespace,omitempty"`
+}
+
+// Assumption is one input of the model with where it came from.
+type Assumption struct {
+	Value string `json:"value"`
+	// From is "annotation", "config", "cluster", "manifest" or "default".
+	From string `json:"from"`
+	// Where points at the annotation or config entry, when known.
+	Where *Location `json:"where,omitempty"`
+}
+
+// Metric summarizes one metric of the (effective) HPA.
+type Metric struct {
+	Type   string `json:"type"`   // Resource, ContainerResource, Pods, Object, External
+	Name   string `json:"name"`   // cpu, memory, or the metric name
+	Target string `json:"target"` // e.g. "50%", "AverageValue 10"
+	Signal string `json:"signal"`
+	// Trigger is the KEDA trigger type that produced the metric, if any.
+	Trigger string `json:"trigger,omitempty"`
+}
+
+// Workload is one autoscaler with its target and its bill.
+type Workload struct {
+	// ID is stable across base and head: namespace/Kind/name of the autoscaler.
+	ID          string                `json:"id"`
+	Autoscaler  Ref                   `json:"autoscaler"`
+	Target      Ref                   `json:"target"`
+	TargetFound bool                  `json:"targetFound"`
+	Source      Location              `json:"source"`
+	Signal      string                `json:"signal"` // saturating | backlog | rate | unknown
+	MinReplicas int32                 `json:"minReplicas"`
+	MaxReplicas int32                 `json:"maxReplicas"`
+	Metrics     []Metric              `json:"metrics"`
+	Assumptions map[string]Assumption `json:"assumptions"`
+	Size        *SizeBill             `json:"size,omitempty"`
+	Time        *TimeBill             `json:"time,omitempty"`
+	Verdict     string                `json:"verdict"`
+	// UnpricedReason says why a workload has no bill.
+	UnpricedReason string    `json:"unpricedReason,omitempty"`
+	Findings       []Finding `json:"findings"`
+}
+
+// SizeBill prices a saturating metric (CPU or memory utilization).
+type SizeBill struct {
+	GrowthFactor float64 `json:"growthFactor"`
+	DeadBand     bool    `json:"deadBand"`
+	// HottestTarget is the hottest whole-percent target that meets the
+	// largest design overload within the recovery target's rounds (Cor. 2);
+	// nil when no recovery target is known.
+	HottestTarget *int           `json:"hottestTarget"`
+	RoundSeconds  int            `json:"roundSeconds"`
+	Overloads     []SizeOverload `json:"overloads"`
+	// RoundsCurve is rounds against overload k (simulated and Prop. 2's
+	// bound) over a sweep of k, for the rounds plot.
+	RoundsCurve []RoundsPoint `json:"roundsCurve,omitempty"`
+}
+
+// RoundsPoint is one overload of the rounds sweep.
+type RoundsPoint struct {
+	K      float64 `json:"k"`
+	Rounds *int    `json:"rounds"`
+	Bound  int     `json:"bound"`
+}
+
+// SizeOverload is the bill of one design overload k.
+type SizeOverload struct {
+	K                     float64      `json:"k"`
+	RoundsBound           int          `json:"roundsBound"`
+	Rounds                *int         `json:"rounds"`
+	TimeToCapacitySeconds *int         `json:"timeToCapacitySeconds"`
+	PeakReplicas          int          `json:"peakReplicas"`
+	NeededReplicas        int          `json:"neededReplicas"`
+	Overshoot             float64      `json:"overshoot"`
+	PeakBacklog           float64      `json:"peakBacklog"`
+	PeakWaitSeconds       float64      `json:"peakWaitSeconds"`
+	DrainedAtSeconds      *int         `json:"drainedAtSeconds"`
+	ScaleEvents           []ScaleEvent `json:"scaleEvents"`
+	Timeline              *Timeline    `json:"timeline,omitempty"`
+}
+
+// ScaleEvent is one change of the replica count.
+type ScaleEvent struct {
+	T    int   `json:"t"`
+	From int32 `json:"from"`
+	To   int32 `json:"to"`
+}
+
+// TimeBill prices a backlog signal (KEDA AverageValue queue metrics).
+type TimeBill struct {
+	StandingDelaySeconds         float64 `json:"standingDelaySeconds"`
+	RequiredStandingDelaySeconds float64 `json:"requiredStandingDelaySeconds"`
+	MarginSeconds                float64 `json:"marginSeconds"`
+	Phi                          float64 `json:"phi"`
+	WindowInDeadTimes            float64 `json:"windowInDeadTimes"`
+	Hunts                        bool    `json:"hunts"`
+	ReplicasMin                  int32   `json:"replicasMin"`
+	ReplicasMax                  int32   `json:"replicasMax"`
+	ReplicasMean                 float64 `json:"replicasMean"`
+	ReplicasP5                   float64 `json:"replicasP5"`
+	ReplicasP95                  float64 `json:"replicasP95"`
+	NeededReplicas               int     `json:"neededReplicas"`
+	// SwingFraction is (max - min) / needed over the last hour.
+	SwingFraction float64 `json:"swingFraction"`
+	// MeanOverNeed is mean / needed - 1 over the last hour.
+	MeanOverNeed float64 `json:"meanOverNeed"`
+	// LatencyFloorSeconds is τ_eff·Φ(W_eff/τ_eff) (Cor. 3).
+	LatencyFloorSeconds float64 `json:"latencyFloorSeconds"`
+	// Remedies: the threshold (messages per pod) that rests with a 15 %
+	// margin, the longest window (s) that rests at today's threshold, and
+	// the longest dead time (s) that would rest; nil when none exists.
+	ThresholdToRest *float64  `json:"thresholdToRest"`
+	WindowToRest    *int      `json:"windowToRest"`
+	DeadTimeToRest  *int      `json:"deadTimeToRest"`
+	Timeline        *Timeline `json:"timeline,omitempty"`
+}
+
+// Timeline is a down-sampled series for plots and Mermaid charts; T is in
+// seconds after the demand step.
+type Timeline struct {
+	T        []int     `json:"t"`
+	Replicas []int32   `json:"replicas"`
+	Ready    []int32   `json:"ready,omitempty"`
+	Needed   []float64 `json:"needed,omitempty"`
+	Backlog  []float64 `json:"backlog,omitempty"`
+	Wait     []float64 `json:"waitSeconds,omitempty"`
+}
+
+// Finding is one failed check.
+type Finding struct {
+	Check       string    `json:"check"`
+	Severity    string    `json:"severity"`
+	Message     string    `json:"message"`
+	Remediation string    `json:"remediation,omitempty"`
+	Location    *Location `json:"location,omitempty"`
+	// Ignored findings stay in the report with the reason given in the
+	// ignore-check.capreport.io/<ID> annotation; they never fail the run.
+	Ignored      bool   `json:"ignored,omitempty"`
+	IgnoreReason string `json:"ignoreReason,omitempty"`
+}
