@@ -42,7 +42,7 @@ type TimeResult struct {
 	// Statistics of the replica count, one sample per second over the
 	// seconds Duration−StatsWindow … Duration (3,601 samples for the last
 	// hour of a 20-hour run: seconds 68,400–72,000 after the step).
-	Min, Max     int32
+	Min, Max      int32
 	Mean, P5, P95 float64
 	// Hunts is max − min > 30 % of the pods needed (Definition 5).
 	Hunts       bool
