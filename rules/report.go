@@ -116,6 +116,22 @@ type Workload struct {
 	// UnpricedReason says why a workload has no bill.
 	UnpricedReason string    `json:"unpricedReason,omitempty"`
 	Findings       []Finding `json:"findings"`
+	// Latency is the pass/fail against the workload's latency target, set
+	// by rules when a target is known; renderers show it and never compare.
+	Latency *LatencyCheck `json:"latency,omitempty"`
+}
+
+// LatencyCheck holds the figure rules compared with the latency target, so
+// that every format shows the same pass/fail without recomputing it.
+type LatencyCheck struct {
+	// TargetSeconds is the latency target (capreport.io/latency-target).
+	TargetSeconds float64 `json:"targetSeconds"`
+	// ExpectedSeconds is the figure held against it: the peak wait at the
+	// largest design overload (Size) or the latency floor at rest (Time).
+	ExpectedSeconds float64 `json:"expectedSeconds"`
+	// Basis names that figure, e.g. "peak wait at 10x" or "latency floor".
+	Basis string `json:"basis"`
+	Met   bool   `json:"met"`
 }
 
 // SizeBill prices a saturating metric (CPU or memory utilization).

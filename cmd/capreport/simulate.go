@@ -1,0 +1,264 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capreport/capreport/analyze/hpa"
+	"github.com/capreport/capreport/analyze/laws"
+	"github.com/capreport/capreport/analyze/sim"
+)
+
+// newSimulateCmd is the what-if calculator: one Size or Time run from flags,
+// the way to check the core from outside.
+func newSimulateCmd(io *streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "simulate",
+		Short: "Run one what-if simulation of the HPA controller against a fluid model",
+	}
+	cmd.AddCommand(newSimulateSizeCmd(io, nil), newSimulateTimeCmd(io, nil))
+	return cmd
+}
+
+type sizeFlags struct {
+	pods                                int32
+	request, limit                      string
+	target                              int
+	podRate                             float64
+	deadTime, metricWindow, overload    string
+	maxReplicas                         int32
+	efficiency                          float64
+	syncPeriod, downscaleWindow, cipStr string
+	tolerance                           float64
+	format                              string
+}
+
+func newSimulateSizeCmd(io *streams, runF func(*sizeFlags) error) *cobra.Command {
+	f := &sizeFlags{}
+	cmd := &cobra.Command{
+		Use:   "size",
+		Short: "Price a k-fold overload on a saturating CPU metric (the Size row)",
+		Example: "  capreport simulate size --pods 10 --request 1 --limit 1 --target 50 \\\n" +
+			"    --pod-rate 100 --dead-time 90s --overload 10x",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(f)
+			}
+			return runSimulateSize(io, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.Int32Var(&f.pods, "pods", 10, "pods before the step, at rest at the target")
+	fl.StringVar(&f.request, "request", "1", "CPU request of one pod (Kubernetes quantity, e.g. 250m)")
+	fl.StringVar(&f.limit, "limit", "", "CPU limit of one pod (default: the request)")
+	fl.IntVar(&f.target, "target", 50, "target CPU utilization, percent of the request")
+	fl.Float64Var(&f.podRate, "pod-rate", 100, "requests/s one pod serves at 100% of its CPU request")
+	fl.StringVar(&f.deadTime, "dead-time", "90s", "order of a pod to its first served request")
+	fl.StringVar(&f.overload, "overload", "10x", "demand step, as a multiple of the demand before it")
+	fl.StringVar(&f.metricWindow, "metric-window", "30s", "CPU metric window")
+	fl.Int32Var(&f.maxReplicas, "max-replicas", 100000, "maxReplicas of the HPA")
+	fl.Float64Var(&f.efficiency, "efficiency", 1, "fraction of its full rate a saturated pod still serves")
+	addControllerFlags(cmd, &f.syncPeriod, &f.downscaleWindow, &f.cipStr, &f.tolerance)
+	fl.StringVarP(&f.format, "format", "o", "text", "output format: text or json")
+	return cmd
+}
+
+func addControllerFlags(cmd *cobra.Command, sync, window, cip *string, tolerance *float64) {
+	fl := cmd.Flags()
+	fl.StringVar(sync, "sync-period", "15s", "controller sync period")
+	fl.Float64Var(tolerance, "tolerance", 0.1, "controller tolerance, each way")
+	if window != nil {
+		fl.StringVar(window, "downscale-window", "300s", "downscale stabilization window")
+	}
+	if cip != nil {
+		fl.StringVar(cip, "cpu-initialization-period", "5m", "CPU initialization period")
+	}
+}
+
+// controllerConfig reads the controller-manager flags.
+func controllerConfig(sync, window, cip string, tolerance float64) (hpa.Config, error) {
+	cfg := hpa.DefaultConfig()
+	s, err := parseSeconds("sync-period", sync, false)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.SyncPeriod = time.Duration(s) * time.Second
+	if tolerance < 0 || tolerance >= 1 {
+		return cfg, flagErrorf("tolerance", "%v must be in [0, 1)", tolerance)
+	}
+	cfg.Tolerance = tolerance
+	if window != "" {
+		w, err := parseSeconds("downscale-window", window, true)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.DownscaleStabilizationWindow = time.Duration(w) * time.Second
+	}
+	if cip != "" {
+		c, err := parseSeconds("cpu-initialization-period", cip, true)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.CPUInitializationPeriod = time.Duration(c) * time.Second
+	}
+	return cfg, nil
+}
+
+// sizeOutput carries the product.md field names.
+type sizeOutput struct {
+	K                     float64          `json:"k"`
+	TimeToCapacitySeconds *int64           `json:"timeToCapacitySeconds"`
+	Rounds                *int             `json:"rounds"`
+	RoundsBound           *int             `json:"roundsBound"`
+	RoundSeconds          int64            `json:"roundSeconds"`
+	PeakReplicas          int32            `json:"peakReplicas"`
+	NeededReplicas        int32            `json:"neededReplicas"`
+	Overshoot             float64          `json:"overshoot"`
+	PeakBacklog           float64          `json:"peakBacklog"`
+	PeakWaitSeconds       float64          `json:"peakWaitSeconds"`
+	DrainedAtSeconds      *int64           `json:"drainedAtSeconds"`
+	GrowthFactor          float64          `json:"growthFactor"`
+	DeadBand              bool             `json:"deadBand"`
+	StatusUtilization     int32            `json:"statusUtilization"`
+	ScaleEvents           []scaleEventJSON `json:"scaleEvents"`
+}
+
+type scaleEventJSON struct {
+	T    int64 `json:"t"`
+	From int32 `json:"from"`
+	To   int32 `json:"to"`
+}
+
+func runSimulateSize(io *streams, f *sizeFlags) error {
+	if err := checkFormat(f.format, "text", "json"); err != nil {
+		return err
+	}
+	request, err := parseCPU("request", f.request)
+	if err != nil {
+		return err
+	}
+	limit := request
+	if f.limit != "" {
+		if limit, err = parseCPU("limit", f.limit); err != nil {
+			return err
+		}
+	}
+	if limit < request {
+		return flagErrorf("limit", "%s is below the request %s", f.limit, f.request)
+	}
+	if f.target <= 0 || f.target > 100 {
+		return flagErrorf("target", "%d must be a percentage in 1..100", f.target)
+	}
+	if f.pods <= 0 {
+		return flagErrorf("pods", "%d must be positive", f.pods)
+	}
+	if err := positive("pod-rate", f.podRate); err != nil {
+		return err
+	}
+	if f.maxReplicas < f.pods {
+		return flagErrorf("max-replicas", "%d is below --pods %d", f.maxReplicas, f.pods)
+	}
+	if !(f.efficiency > 0 && f.efficiency <= 1) {
+		return flagErrorf("efficiency", "%v must be in (0, 1]", f.efficiency)
+	}
+	deadTime, err := parseSeconds("dead-time", f.deadTime, false)
+	if err != nil {
+		return err
+	}
+	window, err := parseSeconds("metric-window", f.metricWindow, false)
+	if err != nil {
+		return err
+	}
+	k, err := parseMultiple("overload", f.overload)
+	if err != nil {
+		return err
+	}
+	cfg, err := controllerConfig(f.syncPeriod, f.downscaleWindow, f.cipStr, f.tolerance)
+	if err != nil {
+		return err
+	}
+	r, err := sim.SimulateSize(sim.SizeOptions{
+		Controller:   sim.Controller{Config: cfg, MaxReplicas: f.maxReplicas},
+		Pods:         f.pods,
+		RequestMilli: request,
+		LimitMilli:   limit,
+		Target:       int32(f.target),
+		PodRate:      f.podRate,
+		DeadTime:     deadTime,
+		MetricWindow: window,
+		Efficiency:   f.efficiency,
+		Overload:     k,
+	})
+	if err != nil {
+		return err
+	}
+	lim, req, u := float64(limit), float64(request), float64(f.target)/100
+	out := sizeOutput{
+		K:                     k,
+		TimeToCapacitySeconds: r.TimeToCapacity,
+		Rounds:                r.Rounds,
+		RoundSeconds:          r.RoundSeconds,
+		PeakReplicas:          r.PeakReplicas,
+		NeededReplicas:        r.NeededReplicas,
+		Overshoot:             r.Overshoot,
+		PeakBacklog:           r.PeakBacklog,
+		PeakWaitSeconds:       r.PeakWait,
+		DrainedAtSeconds:      r.DrainedAt,
+		GrowthFactor:          laws.GrowthFactor(lim, req, u),
+		DeadBand:              laws.DeadBand(limit, request, int32(f.target), cfg.Tolerance),
+		StatusUtilization:     r.StatusUtilization,
+		ScaleEvents:           []scaleEventJSON{},
+	}
+	if b, ok := laws.RoundsBound(k, lim, req, u, int(f.pods)); ok {
+		out.RoundsBound = &b
+	}
+	for _, e := range r.ScaleEvents {
+		out.ScaleEvents = append(out.ScaleEvents, scaleEventJSON(e))
+	}
+	if f.format == "json" {
+		return writeJSON(io.Out, out)
+	}
+	printSize(io.Out, out)
+	return nil
+}
+
+func printSize(w io.Writer, o sizeOutput) {
+	fmt.Fprintf(w, "Size bill of a %gx overload\n", o.K)
+	fmt.Fprintf(w, "  growth factor g     %.3g%s\n", o.GrowthFactor, map[bool]string{true: "  (dead band: never scales on saturation)", false: ""}[o.DeadBand])
+	if o.TimeToCapacitySeconds == nil {
+		fmt.Fprintf(w, "  time to capacity    never (status reads %d%%)\n", o.StatusUtilization)
+	} else {
+		fmt.Fprintf(w, "  time to capacity    %s\n", fmtSeconds(*o.TimeToCapacitySeconds))
+		fmt.Fprintf(w, "  rounds              %d of %d s", *o.Rounds, o.RoundSeconds)
+		if o.RoundsBound != nil {
+			fmt.Fprintf(w, " (Prop. 2 bound: %d)", *o.RoundsBound)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "  peak replicas       %d for %d needed (overshoot %.2fx)\n", o.PeakReplicas, o.NeededReplicas, o.Overshoot)
+	fmt.Fprintf(w, "  peak backlog        %.0f requests\n", o.PeakBacklog)
+	fmt.Fprintf(w, "  peak wait           %.1f s\n", o.PeakWaitSeconds)
+	if o.DrainedAtSeconds != nil {
+		fmt.Fprintf(w, "  backlog drained at  %s\n", fmtSeconds(*o.DrainedAtSeconds))
+	}
+	fmt.Fprintf(w, "  orders             ")
+	for i, e := range o.ScaleEvents {
+		if i == 12 {
+			fmt.Fprintf(w, " … (%d more)", len(o.ScaleEvents)-i)
+			break
+		}
+		fmt.Fprintf(w, " %d@%ds", e.To, e.T)
+	}
+	fmt.Fprintln(w)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,11 @@
+package rules
+
+import "github.com/capreport/capreport/render"
+
+// whereOf turns an assumption's origin into a report location.
+func whereOf(o *render.Origin) *Location {
+	if o == nil || o.File == "" {
+		return nil
+	}
+	return &Location{File: o.File, Line: o.Line, Source: o.Source}
+}

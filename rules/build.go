@@ -1,0 +1,200 @@
+// Package rules turns what analyze found into the ledger: for each
+// autoscaler its Size or Time bill (simulated with the ported controller and
+// checked against the laws), the checks it fails, and its verdict, collected
+// in the Report that every output format renders.
+package rules
+
+import (
+	"context"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/render"
+)
+
+// Options configure Build.
+type Options struct {
+	// Tool names the producer in the report.
+	Tool Tool
+	// Now stamps GeneratedAt; nil leaves it empty (golden tests).
+	Now func() time.Time
+	// Workers simulate in parallel; 0 means one per CPU.
+	Workers int
+	// Progress, if set, is called after each workload is priced.
+	Progress func(done, total int)
+	// NoTimelines leaves the down-sampled series out of the report.
+	NoTimelines bool
+}
+
+// Build prices every autoscaler of inv and assembles the report. rendered may
+// be nil (no sources to list). The context cancels pricing between
+// workloads.
+func Build(ctx context.Context, root string, rendered *render.Result, inv *analyze.Inventory, cfg *config.Config, opts Options) (*Report, error) {
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	r := &Report{
+		SchemaVersion: SchemaVersion,
+		Tool:          opts.Tool,
+		Root:          root,
+		Workloads:     make([]Workload, len(inv.Autoscalers)),
+		Sources:       []Source{},
+		Findings:      []Finding{},
+	}
+	if opts.Now != nil {
+		r.GeneratedAt = opts.Now().UTC().Format(time.RFC3339)
+	}
+	if err := priceAll(ctx, inv.Autoscalers, r.Workloads, cfg, opts); err != nil {
+		return nil, err
+	}
+	if rendered != nil {
+		for _, s := range rendered.Sources {
+			r.Sources = append(r.Sources, Source{
+				Path: s.Path, Type: string(s.Type), ValueSet: s.ValueSet,
+				Status: string(s.Status), Reason: s.Reason, Objects: s.Objects,
+			})
+		}
+		for _, f := range rendered.Findings {
+			r.Findings = append(r.Findings, Finding{
+				Check: f.Check, Severity: f.Severity, Message: f.Message,
+				Location: locationOf(f.File, f.Line, ""),
+			})
+		}
+	}
+	for _, f := range inv.Findings {
+		r.Findings = append(r.Findings, fromAnalyze(f))
+	}
+	r.Findings = filterChecks(r.Findings, cfg.Checks)
+	sortWorkloads(r.Workloads)
+	r.Summary = summarize(r)
+	return r, nil
+}
+
+// priceAll prices autoscalers into out (same index), in parallel.
+func priceAll(ctx context.Context, in []analyze.Autoscaler, out []Workload, cfg *config.Config, opts Options) error {
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range min(workers, max(1, len(in))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				out[i] = price(&in[i], cfg, opts)
+				if opts.Progress != nil {
+					mu.Lock()
+					done++
+					opts.Progress(done, len(in))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	var err error
+feed:
+	for i := range in {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			err = ctx.Err()
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return err
+}
+
+// sortWorkloads orders the ledger worst first, then by id, so that every
+// renderer shows the same order.
+func sortWorkloads(ws []Workload) {
+	slices.SortStableFunc(ws, func(a, b Workload) int {
+		if d := verdictRank(a.Verdict) - verdictRank(b.Verdict); d != 0 {
+			return d
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+}
+
+func verdictRank(v string) int {
+	switch v {
+	case VerdictFail:
+		return 0
+	case VerdictWarn:
+		return 1
+	case VerdictPass:
+		return 2
+	}
+	return 3
+}
+
+func summarize(r *Report) Summary {
+	s := Summary{Autoscalers: len(r.Workloads)}
+	count := func(fs []Finding) {
+		for _, f := range fs {
+			if f.Ignored {
+				continue
+			}
+			switch f.Severity {
+			case SeverityError:
+				s.Errors++
+			case SeverityWarning:
+				s.Warnings++
+			}
+		}
+	}
+	for _, w := range r.Workloads {
+		switch w.Verdict {
+		case VerdictPass:
+			s.Pass++
+		case VerdictWarn:
+			s.Warn++
+		case VerdictFail:
+			s.Fail++
+		default:
+			s.Unpriced++
+		}
+		count(w.Findings)
+	}
+	count(r.Findings)
+	return s
+}
+
+// Failed counts the findings that fail a run under failOn ("error",
+// "warning" or "never").
+func (r *Report) Failed(failOn string) int {
+	n := 0
+	switch failOn {
+	case config.FailOnNever:
+		return 0
+	case config.FailOnWarning:
+		n = r.Summary.Errors + r.Summary.Warnings
+	default:
+		n = r.Summary.Errors
+	}
+	return n
+}
+
+func locationOf(file string, line int, source string) *Location {
+	if file == "" {
+		return nil
+	}
+	return &Location{File: file, Line: line, Source: source}
+}
+
+func fromAnalyze(f analyze.Finding) Finding {
+	return Finding{
+		Check: f.Check, Severity: f.Severity, Message: f.Message,
+		Remediation: f.Remediation, Location: locationOf(f.File, f.Line, ""),
+	}
+}

@@ -1,0 +1,194 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/config"
+)
+
+// checksFor raises the ledger's checks on a priced (or unpriced) workload.
+// The latency target doubles as the recovery target of the Size row: a
+// request that arrives at the start of an overload waits at least until
+// capacity meets demand.
+func checksFor(a *analyze.Autoscaler, w *Workload, in inputs) []Finding {
+	var out []Finding
+	add := func(id, format string, args ...any) {
+		info, _ := LookupCheck(id)
+		out = append(out, Finding{Check: id, Severity: info.Severity, Message: fmt.Sprintf(format, args...), Remediation: info.Remediation})
+	}
+	if w.MinReplicas == w.MaxReplicas {
+		add(CheckMinEqualsMax, "minReplicas and maxReplicas are both %d: the autoscaler cannot change the count", w.MinReplicas)
+	}
+	if w.Size == nil && w.Time == nil {
+		add(CheckUnpriced, "not priced: %s", w.UnpricedReason)
+	}
+	if s := w.Size; s != nil {
+		sizeChecks(s, w, in, add)
+	}
+	if t := w.Time; t != nil {
+		timeChecks(a, t, w, in, add)
+	}
+	return out
+}
+
+func sizeChecks(s *SizeBill, w *Workload, in inputs, add func(string, string, ...any)) {
+	if s.DeadBand {
+		add(CheckDeadBand, "growth factor g = %.3f is inside the ±%g tolerance band: on a saturated metric this HPA never scales, whatever the overload", s.GrowthFactor, in.cfg.Tolerance)
+	}
+	var slow, wait, short []string
+	target := float64(in.latencyTarget)
+	for _, o := range s.Overloads {
+		k := fmtK(o.K)
+		if o.NeededReplicas > int(w.MaxReplicas) {
+			short = append(short, fmt.Sprintf("%s needs %d", k, o.NeededReplicas))
+			continue
+		}
+		if in.latencyTarget <= 0 {
+			continue
+		}
+		switch {
+		case o.TimeToCapacitySeconds == nil:
+			slow = append(slow, k+": never")
+		case float64(*o.TimeToCapacitySeconds) > target:
+			slow = append(slow, fmt.Sprintf("%s: %s in %d rounds", k, fmtDur(float64(*o.TimeToCapacitySeconds)), deref(o.Rounds)))
+		}
+		if o.PeakWaitSeconds > target {
+			wait = append(wait, fmt.Sprintf("%s: %s", k, fmtDur(o.PeakWaitSeconds)))
+		}
+	}
+	if len(short) > 0 {
+		add(CheckMaxReplicasBelowNeed, "maxReplicas %d is below the need at the target: %s", w.MaxReplicas, strings.Join(short, ", "))
+	}
+	if len(slow) > 0 {
+		msg := fmt.Sprintf("capacity meets the overload later than the %s target (%s)", fmtDur(target), strings.Join(slow, "; "))
+		if s.HottestTarget != nil && *s.HottestTarget > 0 {
+			msg += fmt.Sprintf("; the hottest target that can meet it is %d%% (Cor. 2)", *s.HottestTarget)
+		}
+		add(CheckRecoveryTooSlow, "%s", msg)
+	}
+	if len(wait) > 0 {
+		add(CheckPeakWaitOverTarget, "requests wait longer than the %s latency target during the overload (%s)", fmtDur(target), strings.Join(wait, "; "))
+	}
+}
+
+func timeChecks(a *analyze.Autoscaler, t *TimeBill, w *Workload, in inputs, add func(string, string, ...any)) {
+	if t.Hunts {
+		msg := fmt.Sprintf("the loop hunts between %d and %d pods for %d needed (mean %.0f%% over the need): standing delay %s is below the %s the window demands",
+			t.ReplicasMin, t.ReplicasMax, t.NeededReplicas, 100*t.MeanOverNeed, fmtDur(t.StandingDelaySeconds), fmtDur(t.RequiredStandingDelaySeconds))
+		if t.ThresholdToRest != nil {
+			msg += fmt.Sprintf("; a threshold of %s per pod rests", strconv.FormatFloat(*t.ThresholdToRest, 'f', -1, 64))
+		}
+		add(CheckHunting, "%s", msg)
+	}
+	if t.NeededReplicas > int(w.MaxReplicas) {
+		add(CheckMaxReplicasBelowNeed, "maxReplicas %d is below the %d pods the stepped demand needs", w.MaxReplicas, t.NeededReplicas)
+	}
+	for _, m := range a.Metrics {
+		if m.ReplicaCap != nil && int(*m.ReplicaCap) < t.NeededReplicas {
+			add(CheckKafkaPartitionCap, "the topic's %d partitions cap the consumers below the %d the stepped demand needs", *m.ReplicaCap, t.NeededReplicas)
+		}
+	}
+	if in.latencyTarget <= 0 {
+		return
+	}
+	target := float64(in.latencyTarget)
+	if target < t.LatencyFloorSeconds {
+		add(CheckLatencyFloor, "a %s latency target is below the %s floor this dead time and window set (τ_eff·Φ(W_eff/τ_eff), Cor. 3): no threshold holds it at rest",
+			fmtDur(target), fmtDur(t.LatencyFloorSeconds))
+	}
+	if t.StandingDelaySeconds > target {
+		add(CheckStandingDelayOverTarget, "every message waits %s at rest (threshold / pod rate), above the %s latency target", fmtDur(t.StandingDelaySeconds), fmtDur(target))
+	}
+}
+
+// applyIgnores marks findings named by ignore-check.capreport.io/<ID>
+// annotations as ignored, with their reason; when the config forbids
+// ignores, each ignore annotation is itself a finding.
+func applyIgnores(fs []Finding, ignores map[string]string, checks config.Checks) []Finding {
+	if len(ignores) == 0 {
+		return fs
+	}
+	if !checks.AllowIgnores.Value {
+		ids := make([]string, 0, len(ignores))
+		for id := range ignores {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		for _, id := range ids {
+			info, _ := LookupCheck(CheckIgnoreWithoutReason)
+			fs = append(fs, Finding{Check: CheckIgnoreWithoutReason, Severity: info.Severity,
+				Message:     fmt.Sprintf("ignore-check.capreport.io/%s is not honoured: the configuration forbids ignores (checks.allowIgnores: false)", id),
+				Remediation: "Fix the finding instead, or allow ignores in .capreport.yaml."})
+		}
+		return fs
+	}
+	for i := range fs {
+		if reason, ok := ignores[fs[i].Check]; ok && strings.TrimSpace(reason) != "" && fs[i].Check != CheckIgnoreWithoutReason {
+			fs[i].Ignored, fs[i].IgnoreReason = true, reason
+		}
+	}
+	return fs
+}
+
+// filterChecks keeps the findings of the checks the config runs.
+func filterChecks(fs []Finding, checks config.Checks) []Finding {
+	out := fs[:0]
+	for _, f := range fs {
+		if checks.Enabled(f.Check) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// verdictOf: fail on any error, warn on any warning, unpriced without a
+// bill, else pass; ignored findings count for nothing.
+func verdictOf(w Workload) string {
+	errs, warns := 0, 0
+	for _, f := range w.Findings {
+		if f.Ignored {
+			continue
+		}
+		switch f.Severity {
+		case SeverityError:
+			errs++
+		case SeverityWarning:
+			warns++
+		}
+	}
+	switch {
+	case errs > 0:
+		return VerdictFail
+	case w.Size == nil && w.Time == nil:
+		return VerdictUnpriced
+	case warns > 0:
+		return VerdictWarn
+	}
+	return VerdictPass
+}
+
+func fmtK(k float64) string { return strconv.FormatFloat(k, 'g', -1, 64) + "x" }
+
+func fmtDur(s float64) string {
+	if math.IsInf(s, 0) || math.IsNaN(s) {
+		return "∞"
+	}
+	d := time.Duration(math.Round(s)) * time.Second
+	if s < 60 {
+		return strconv.FormatFloat(math.Round(s*10)/10, 'f', -1, 64) + "s"
+	}
+	return d.String()
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}

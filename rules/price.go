@@ -1,0 +1,176 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+
+	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/analyze/hpa"
+	"github.com/capreport/capreport/analyze/sim"
+	"github.com/capreport/capreport/config"
+)
+
+// price builds one workload's ledger row: identity, assumptions, the bill its
+// signal calls for, the checks and the verdict.
+func price(a *analyze.Autoscaler, cfg *config.Config, opts Options) Workload {
+	w := Workload{
+		ID:          a.ID,
+		Autoscaler:  Ref{APIVersion: a.APIVersion, Kind: a.Kind, Name: a.Name, Namespace: a.Namespace},
+		Target:      Ref{APIVersion: a.Target.APIVersion, Kind: a.Target.Kind, Name: a.Target.Name, Namespace: a.Target.Namespace},
+		TargetFound: a.Target.Found,
+		Source:      Location{File: a.Origin.File, Line: a.Origin.Line, Source: a.Origin.Source},
+		Signal:      string(a.Signal),
+		MinReplicas: minReplicas(a.HPA),
+		MaxReplicas: a.HPA.MaxReplicas,
+		Metrics:     metricsOf(a),
+		Assumptions: assumptionsOf(a.Assumptions),
+		Findings:    []Finding{},
+	}
+	for _, f := range a.Findings {
+		w.Findings = append(w.Findings, fromAnalyze(f))
+	}
+	in := inputsOf(a)
+	switch {
+	case a.Unpriced != "":
+		w.UnpricedReason = a.Unpriced
+	case a.Signal == analyze.SignalSaturating:
+		w.Size, w.UnpricedReason = priceSize(a, in, opts)
+	case a.Signal == analyze.SignalBacklog:
+		w.Time, w.UnpricedReason = priceTime(a, in, opts)
+	case a.Signal == analyze.SignalRate:
+		w.UnpricedReason = "a rate signal has no integrator and no ceiling; the laws for it (\"Demand Is Not Debt\") are not specified yet"
+	default:
+		w.UnpricedReason = "the signal of this autoscaler's metrics is unknown; set capreport.io/signal if it is a backlog or a saturating utilization"
+	}
+	w.Findings = append(w.Findings, checksFor(a, &w, in)...)
+	w.Findings = applyIgnores(w.Findings, a.Ignores, cfg.Checks)
+	w.Findings = filterChecks(w.Findings, cfg.Checks)
+	for i := range w.Findings {
+		if w.Findings[i].Location == nil {
+			w.Findings[i].Location = &Location{File: w.Source.File, Line: w.Source.Line, Source: w.Source.Source}
+		}
+	}
+	w.Verdict = verdictOf(w)
+	return w
+}
+
+// inputs are the model's inputs read off one autoscaler and its target.
+type inputs struct {
+	cfg           hpa.Config
+	deadTime      int64 // s
+	metricWindow  int64 // s
+	latencyTarget int64 // s, 0 when none
+	podRate       float64
+	efficiency    float64
+	overloads     []float64
+	demand        float64 // 0: derive from the baseline pods
+	step          float64
+	baseline      int32 // pods before the step
+}
+
+func inputsOf(a *analyze.Autoscaler) inputs {
+	as := a.Assumptions
+	in := inputs{
+		cfg: hpa.Config{
+			SyncPeriod:                   as.SyncPeriod.Value,
+			Tolerance:                    as.Tolerance.Value,
+			CPUInitializationPeriod:      as.CPUInitializationPeriod.Value,
+			InitialReadinessDelay:        as.InitialReadinessDelay.Value,
+			DownscaleStabilizationWindow: as.DownscaleStabilization.Value,
+		},
+		deadTime:      seconds(as.DeadTime.Value),
+		metricWindow:  seconds(as.MetricWindow.Value),
+		latencyTarget: seconds(as.LatencyTarget.Value),
+		podRate:       as.PodRate.Value,
+		efficiency:    as.SaturatedEfficiency.Value,
+		overloads:     as.Overload.Value,
+		demand:        as.Demand.Value,
+		step:          as.Step.Value,
+	}
+	minR, maxR := minReplicas(a.HPA), a.HPA.MaxReplicas
+	base := minR
+	if a.Target.Replicas != nil {
+		base = *a.Target.Replicas
+	}
+	in.baseline = min(max(base, minR), max(maxR, minR))
+	return in
+}
+
+func seconds(d time.Duration) int64 { return int64((d + time.Second/2) / time.Second) }
+
+func minReplicas(spec autoscalingv2.HorizontalPodAutoscalerSpec) int32 {
+	if spec.MinReplicas == nil {
+		return 1
+	}
+	return *spec.MinReplicas
+}
+
+func (in inputs) controller(a *analyze.Autoscaler) sim.Controller {
+	return sim.Controller{Config: in.cfg, MinReplicas: minReplicas(a.HPA), MaxReplicas: a.HPA.MaxReplicas, Behavior: a.HPA.Behavior}
+}
+
+// metricsOf summarizes the effective HPA's metrics.
+func metricsOf(a *analyze.Autoscaler) []Metric {
+	out := make([]Metric, 0, len(a.Metrics))
+	for _, m := range a.Metrics {
+		mm := Metric{Type: string(m.Type), Name: m.Name, Signal: string(m.Signal)}
+		switch {
+		case m.TargetType == autoscalingv2.UtilizationMetricType:
+			mm.Target = fmt.Sprintf("%d%%", m.Utilization)
+		case m.TargetKnown:
+			mm.Target = fmt.Sprintf("%s %s", m.TargetType, strconv.FormatFloat(float64(m.TargetMilli)/1000, 'g', -1, 64))
+		default:
+			mm.Target = string(m.TargetType)
+		}
+		if m.Trigger != nil {
+			mm.Trigger = m.Trigger.Type
+		}
+		out = append(out, mm)
+	}
+	return out
+}
+
+// assumptionsOf flattens the typed assumptions into the report's map.
+func assumptionsOf(as analyze.Assumptions) map[string]Assumption {
+	m := map[string]Assumption{}
+	put := func(key, value, from string, where *Location) {
+		m[key] = Assumption{Value: value, From: from, Where: where}
+	}
+	dur := func(key string, v analyze.Assumed[time.Duration]) {
+		s := v.Value.String()
+		if v.Value == 0 {
+			s = "none"
+		}
+		put(key, s, v.From, whereOf(v.Where))
+	}
+	num := func(key string, v analyze.Assumed[float64]) {
+		s := strconv.FormatFloat(v.Value, 'g', -1, 64)
+		if v.Value == 0 {
+			s = "derived"
+		}
+		put(key, s, v.From, whereOf(v.Where))
+	}
+	dur("deadTime", as.DeadTime)
+	num("podRate", as.PodRate)
+	dur("latencyTarget", as.LatencyTarget)
+	ks := make([]string, len(as.Overload.Value))
+	for i, k := range as.Overload.Value {
+		ks[i] = strconv.FormatFloat(k, 'g', -1, 64) + "x"
+	}
+	put("overload", strings.Join(ks, ","), as.Overload.From, whereOf(as.Overload.Where))
+	num("demand", as.Demand)
+	put("step", strconv.FormatFloat(as.Step.Value, 'g', -1, 64)+"x", as.Step.From, whereOf(as.Step.Where))
+	dur("metricWindow", as.MetricWindow)
+	num("saturatedEfficiency", as.SaturatedEfficiency)
+	put("signal", string(as.Signal.Value), as.Signal.From, whereOf(as.Signal.Where))
+	dur("syncPeriod", as.SyncPeriod)
+	put("tolerance", strconv.FormatFloat(as.Tolerance.Value, 'g', -1, 64), as.Tolerance.From, whereOf(as.Tolerance.Where))
+	dur("downscaleStabilization", as.DownscaleStabilization)
+	dur("cpuInitializationPeriod", as.CPUInitializationPeriod)
+	dur("initialReadinessDelay", as.InitialReadinessDelay)
+	return m
+}
