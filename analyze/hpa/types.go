@@ -28,7 +28,8 @@ const (
 	PodUnknown   PodPhase = "Unknown"
 )
 
-// ReadyCondition is the pod's Ready condition.
+// ReadyCondition is the pod's Ready condition. Status false stands for
+// ConditionFalse; ConditionUnknown is not modelled.
 type ReadyCondition struct {
 	Status             bool
 	LastTransitionTime time.Time
@@ -45,7 +46,8 @@ type Container struct {
 	RestartableInit bool
 }
 
-// Pod is one pod, or Count identical pods (Count 0 means 1).
+// Pod is one pod, or Count identical pods (Count 0 means 1). Names are
+// unique within a pod list, as pod names are within a namespace.
 type Pod struct {
 	Name       string
 	Count      int32
@@ -54,6 +56,19 @@ type Pod struct {
 	Ready      *ReadyCondition // nil: no Ready condition
 	StartTime  *time.Time      // nil: status.startTime unset
 	Containers []Container
+	// PodRequests are pod-level requests (spec.resources.requests, KEP-2837;
+	// PodLevelResources is beta/on in v1.34). When non-empty and the metric
+	// names no container, they replace the container sum.
+	PodRequests map[string]int64
+}
+
+// size is the number of pods the entry stands for: Count, or 1 when Count
+// is zero (or negative, which the simulator never means).
+func (p Pod) size() int64 {
+	if p.Count <= 0 {
+		return 1
+	}
+	return int64(p.Count)
 }
 
 // PodMetric is one pod's metric sample (per pod, milli-units).
@@ -76,12 +91,12 @@ type Tolerances struct {
 
 // Config is the kube-controller-manager configuration the port needs.
 type Config struct {
-	SyncPeriod                    time.Duration // 15s
-	Tolerance                     float64       // 0.1
-	CPUInitializationPeriod       time.Duration // 5m
-	InitialReadinessDelay         time.Duration // 30s
-	DownscaleStabilizationWindow  time.Duration // 5m
-	ConfigurableToleranceFeatureOn bool         // HPAConfigurableTolerance gate, off in v1.34
+	SyncPeriod                     time.Duration // 15s
+	Tolerance                      float64       // 0.1
+	CPUInitializationPeriod        time.Duration // 5m
+	InitialReadinessDelay          time.Duration // 30s
+	DownscaleStabilizationWindow   time.Duration // 5m
+	ConfigurableToleranceFeatureOn bool          // HPAConfigurableTolerance gate, off in v1.34
 }
 
 // DefaultConfig returns the controller-manager defaults of v1.34.
