@@ -1,0 +1,281 @@
+package rules
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/capreport/capreport/config"
+)
+
+// app is a Deployment with a CPU HPA, written as a user would.
+type app struct {
+	name               string
+	target             int
+	min, max           int
+	limit              string
+	annotations        map[string]string
+	targetName         string // scaleTargetRef name; default: name
+	deploymentReplicas int
+}
+
+func (a app) yaml() string {
+	if a.min == 0 {
+		a.min = 10
+	}
+	if a.max == 0 {
+		a.max = 100000
+	}
+	if a.limit == "" {
+		a.limit = "1"
+	}
+	if a.targetName == "" {
+		a.targetName = a.name
+	}
+	if a.deploymentReplicas == 0 {
+		a.deploymentReplicas = 10
+	}
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: %[1]s, namespace: t}
+spec:
+  replicas: %[8]d
+  selector: {matchLabels: {app: %[1]s}}
+  template:
+    metadata: {labels: {app: %[1]s}}
+    spec:
+      containers:
+        - name: app
+          image: x
+          resources: {requests: {cpu: "1"}, limits: {cpu: "%[5]s"}}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: %[1]s
+  namespace: t
+  annotations:
+%[6]s
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: %[7]s}
+  minReplicas: %[3]d
+  maxReplicas: %[4]d
+  metrics:
+    - type: Resource
+      resource: {name: cpu, target: {type: Utilization, averageUtilization: %[2]d}}
+---
+`, a.name, a.target, a.min, a.max, a.limit, annotationsYAML(a.annotations), a.targetName, a.deploymentReplicas)
+}
+
+// consumer is a Deployment scaled by a KEDA Kafka ScaledObject.
+type consumer struct {
+	name        string
+	lag         int
+	annotations map[string]string
+}
+
+func (c consumer) yaml() string {
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: %[1]s, namespace: t}
+spec:
+  replicas: 5
+  selector: {matchLabels: {app: %[1]s}}
+  template:
+    metadata: {labels: {app: %[1]s}}
+    spec:
+      containers: [{name: c, image: x, resources: {requests: {cpu: 250m}}}]
+---
+apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata:
+  name: %[1]s
+  namespace: t
+  annotations:
+%[3]s
+spec:
+  scaleTargetRef: {name: %[1]s}
+  minReplicaCount: 1
+  maxReplicaCount: 100
+  triggers:
+    - type: kafka
+      metadata: {bootstrapServers: "k:9092", consumerGroup: g, topic: t, lagThreshold: "%[2]d"}
+---
+`, c.name, c.lag, annotationsYAML(c.annotations))
+}
+
+func annotationsYAML(m map[string]string) string {
+	var b strings.Builder
+	b.WriteString("    example.com/owner: \"team-a\"\n")
+	for k, v := range m {
+		fmt.Fprintf(&b, "    %s: %q\n", k, v)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// measured are the annotations that keep assumption-default quiet.
+func measured(extra ...string) map[string]string {
+	m := map[string]string{"capreport.io/dead-time": "90s", "capreport.io/pod-rate": "100"}
+	for i := 0; i+1 < len(extra); i += 2 {
+		m[extra[i]] = extra[i+1]
+	}
+	return m
+}
+
+func measuredConsumer(extra ...string) map[string]string {
+	m := measured(append([]string{"capreport.io/pod-rate", "10", "capreport.io/demand", "50"}, extra...)...)
+	return m
+}
+
+// repoOf writes manifests into a temporary repository and prices it.
+func repoOf(t *testing.T, cfgYAML string, docs ...string) *Report {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "manifests.yaml"), []byte(strings.Join(docs, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	if cfgYAML != "" {
+		var err error
+		if cfg, err = config.Parse(".capreport.yaml", []byte(cfgYAML)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buildDir(t, dir, cfg)
+}
+
+func TestChecksTriggerAndStayQuiet(t *testing.T) {
+	for _, c := range []struct {
+		check   string
+		fires   string // manifests that raise the check on workload "fires"
+		quiet   string // manifests that do not, on workload "quiet"
+		firesID string
+		quietID string
+	}{
+		{CheckDeadBand,
+			app{name: "fires", target: 93, annotations: measured()}.yaml(),
+			app{name: "quiet", target: 50, annotations: measured()}.yaml(), "", ""},
+		{CheckRecoveryTooSlow,
+			app{name: "fires", target: 80, annotations: measured("capreport.io/latency-target", "5m", "capreport.io/overload", "30x")}.yaml(),
+			app{name: "quiet", target: 50, annotations: measured("capreport.io/latency-target", "5m", "capreport.io/overload", "3x")}.yaml(), "", ""},
+		{CheckPeakWaitOverTarget,
+			app{name: "fires", target: 80, annotations: measured("capreport.io/latency-target", "5m", "capreport.io/overload", "30x")}.yaml(),
+			app{name: "quiet", target: 50, annotations: measured("capreport.io/latency-target", "5m", "capreport.io/overload", "3x")}.yaml(), "", ""},
+		{CheckMaxReplicasBelowNeed,
+			app{name: "fires", target: 50, max: 50, annotations: measured("capreport.io/overload", "10x")}.yaml(),
+			app{name: "quiet", target: 50, max: 1000, annotations: measured("capreport.io/overload", "10x")}.yaml(), "", ""},
+		{CheckMinEqualsMax,
+			app{name: "fires", target: 50, min: 10, max: 10, annotations: measured()}.yaml(),
+			app{name: "quiet", target: 50, min: 10, max: 20, annotations: measured()}.yaml(), "", ""},
+		{CheckAssumptionDefault,
+			app{name: "fires", target: 50}.yaml(),
+			app{name: "quiet", target: 50, annotations: measured()}.yaml(), "", ""},
+		{CheckDanglingTarget,
+			app{name: "fires", target: 50, annotations: measured(), targetName: "nowhere"}.yaml(),
+			app{name: "quiet", target: 50, annotations: measured()}.yaml(), "", ""},
+		{CheckHunting,
+			consumer{name: "fires", lag: 10, annotations: measuredConsumer()}.yaml(),
+			consumer{name: "quiet", lag: 1500, annotations: measuredConsumer()}.yaml(),
+			"t/ScaledObject/fires", "t/ScaledObject/quiet"},
+		{CheckLatencyFloor,
+			consumer{name: "fires", lag: 1500, annotations: measuredConsumer("capreport.io/latency-target", "30s")}.yaml(),
+			consumer{name: "quiet", lag: 1500, annotations: measuredConsumer("capreport.io/latency-target", "200s")}.yaml(),
+			"t/ScaledObject/fires", "t/ScaledObject/quiet"},
+		{CheckStandingDelayOverTarget,
+			consumer{name: "fires", lag: 1500, annotations: measuredConsumer("capreport.io/latency-target", "120s")}.yaml(),
+			consumer{name: "quiet", lag: 1500, annotations: measuredConsumer("capreport.io/latency-target", "200s")}.yaml(),
+			"t/ScaledObject/fires", "t/ScaledObject/quiet"},
+		{CheckKafkaPartitionCap,
+			consumer{name: "fires", lag: 1500, annotations: measuredConsumer("capreport.io/partitions", "10")}.yaml(),
+			consumer{name: "quiet", lag: 1500, annotations: measuredConsumer("capreport.io/partitions", "50")}.yaml(),
+			"t/ScaledObject/fires", "t/ScaledObject/quiet"},
+	} {
+		t.Run(c.check, func(t *testing.T) {
+			firesID, quietID := c.firesID, c.quietID
+			if firesID == "" {
+				firesID, quietID = "t/HorizontalPodAutoscaler/fires", "t/HorizontalPodAutoscaler/quiet"
+			}
+			r := repoOf(t, "", c.fires, c.quiet)
+			if w := workload(t, r, firesID); !hasCheck(w, c.check) {
+				t.Errorf("%s not raised; findings %+v", c.check, checkIDs(w))
+			} else if w.Verdict == VerdictPass {
+				t.Errorf("verdict pass with %s raised", c.check)
+			}
+			if w := workload(t, r, quietID); hasCheck(w, c.check) {
+				t.Errorf("%s raised on the quiet workload: %+v", c.check, w.Findings)
+			}
+		})
+	}
+}
+
+func TestDuplicateAutoscaler(t *testing.T) {
+	r := repoOf(t, "",
+		app{name: "a", target: 50, annotations: measured()}.yaml(),
+		app{name: "b", target: 50, annotations: measured(), targetName: "a"}.yaml(),
+		app{name: "c", target: 50, annotations: measured()}.yaml())
+	for id, want := range map[string]bool{
+		"t/HorizontalPodAutoscaler/a": true, "t/HorizontalPodAutoscaler/b": true, "t/HorizontalPodAutoscaler/c": false,
+	} {
+		if got := hasCheck(workload(t, r, id), CheckDuplicateAutoscaler); got != want {
+			t.Errorf("%s: duplicate-autoscaler %v, want %v", id, got, want)
+		}
+	}
+}
+
+func TestIgnoreAnnotation(t *testing.T) {
+	doc := app{name: "hot", target: 95, annotations: measured("ignore-check.capreport.io/dead-band", "batch tier, overloads are shed upstream")}.yaml()
+	r := repoOf(t, "", doc)
+	w := workload(t, r, "t/HorizontalPodAutoscaler/hot")
+	var f *Finding
+	for i := range w.Findings {
+		if w.Findings[i].Check == CheckDeadBand {
+			f = &w.Findings[i]
+		}
+	}
+	if f == nil || !f.Ignored || f.IgnoreReason != "batch tier, overloads are shed upstream" {
+		t.Fatalf("dead-band finding %+v, want ignored with its reason", f)
+	}
+	if w.Verdict == VerdictFail {
+		t.Errorf("an ignored finding failed the workload")
+	}
+	t.Run("forbidden by config", func(t *testing.T) {
+		r := repoOf(t, "checks:\n  allowIgnores: false\n", doc)
+		w := workload(t, r, "t/HorizontalPodAutoscaler/hot")
+		if !hasCheck(w, CheckDeadBand) || !hasCheck(w, CheckIgnoreWithoutReason) || w.Verdict != VerdictFail {
+			t.Errorf("with ignores forbidden: findings %v verdict %s", checkIDs(w), w.Verdict)
+		}
+	})
+}
+
+func TestConfigIncludeExclude(t *testing.T) {
+	docs := []string{
+		app{name: "hot", target: 95}.yaml(), // dead-band and assumption-default
+		consumer{name: "q", lag: 10, annotations: measuredConsumer()}.yaml(),
+	}
+	r := repoOf(t, "checks:\n  exclude: [dead-band]\n", docs...)
+	hot := workload(t, r, "t/HorizontalPodAutoscaler/hot")
+	if hasCheck(hot, CheckDeadBand) || !hasCheck(hot, CheckAssumptionDefault) {
+		t.Errorf("exclude dead-band: findings %v", checkIDs(hot))
+	}
+	r = repoOf(t, "checks:\n  include: [hunting]\n", docs...)
+	for _, w := range r.Workloads {
+		for _, f := range w.Findings {
+			if f.Check != CheckHunting {
+				t.Errorf("include [hunting] kept %s on %s", f.Check, w.ID)
+			}
+		}
+	}
+	if !hasCheck(workload(t, r, "t/ScaledObject/q"), CheckHunting) {
+		t.Errorf("include [hunting] dropped hunting")
+	}
+}
+
+func checkIDs(w Workload) []string {
+	var ids []string
+	for _, f := range w.Findings {
+		ids = append(ids, f.Check)
+	}
+	return ids
+}
