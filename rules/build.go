@@ -115,27 +115,10 @@ feed:
 	return err
 }
 
-// sortWorkloads orders the ledger worst first, then by id, so that every
-// renderer shows the same order.
+// sortWorkloads orders the workloads by id: the JSON contract is stable for
+// diffs and merges; renderers order their views worst first.
 func sortWorkloads(ws []Workload) {
-	slices.SortStableFunc(ws, func(a, b Workload) int {
-		if d := verdictRank(a.Verdict) - verdictRank(b.Verdict); d != 0 {
-			return d
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
-}
-
-func verdictRank(v string) int {
-	switch v {
-	case VerdictFail:
-		return 0
-	case VerdictWarn:
-		return 1
-	case VerdictPass:
-		return 2
-	}
-	return 3
+	slices.SortStableFunc(ws, func(a, b Workload) int { return strings.Compare(a.ID, b.ID) })
 }
 
 func summarize(r *Report) Summary {

@@ -46,6 +46,7 @@ func price(a *analyze.Autoscaler, cfg *config.Config, opts Options) Workload {
 	default:
 		w.UnpricedReason = "the signal of this autoscaler's metrics is unknown; set capreport.io/signal if it is a backlog or a saturating utilization"
 	}
+	w.Latency = latencyOf(w, in)
 	w.Findings = append(w.Findings, checksFor(a, &w, in)...)
 	w.Findings = applyIgnores(w.Findings, a.Ignores, cfg.Checks)
 	w.Findings = filterChecks(w.Findings, cfg.Checks)
@@ -173,4 +174,34 @@ func assumptionsOf(as analyze.Assumptions) map[string]Assumption {
 	dur("cpuInitializationPeriod", as.CPUInitializationPeriod)
 	dur("initialReadinessDelay", as.InitialReadinessDelay)
 	return m
+}
+
+// latencyOf holds the bill's figure against the latency target: the peak
+// wait at the largest design overload (Size), or at rest the larger of the
+// standing delay every message waits and the latency floor below which the
+// loop cannot rest at all (Time, Cor. 3).
+func latencyOf(w Workload, in inputs) *LatencyCheck {
+	if in.latencyTarget <= 0 {
+		return nil
+	}
+	l := &LatencyCheck{TargetSeconds: float64(in.latencyTarget)}
+	switch {
+	case w.Size != nil && len(w.Size.Overloads) > 0:
+		worst := w.Size.Overloads[0]
+		for _, o := range w.Size.Overloads[1:] {
+			if o.K > worst.K {
+				worst = o
+			}
+		}
+		l.ExpectedSeconds, l.Basis = worst.PeakWaitSeconds, "peak wait at "+fmtK(worst.K)
+	case w.Time != nil:
+		l.ExpectedSeconds, l.Basis = w.Time.StandingDelaySeconds, "standing delay"
+		if w.Time.LatencyFloorSeconds > l.ExpectedSeconds {
+			l.ExpectedSeconds, l.Basis = w.Time.LatencyFloorSeconds, "latency floor"
+		}
+	default:
+		return nil
+	}
+	l.Met = l.ExpectedSeconds <= l.TargetSeconds
+	return l
 }

@@ -1,0 +1,298 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/capreport/capreport/rules"
+)
+
+// verdictRank orders verdicts worst first; an unknown verdict sorts last so
+// a producer bug never hides a real failure.
+func verdictRank(v string) int {
+	switch v {
+	case rules.VerdictFail:
+		return 0
+	case rules.VerdictWarn:
+		return 1
+	case rules.VerdictPass:
+		return 2
+	case rules.VerdictUnpriced:
+		return 3
+	}
+	return 4
+}
+
+// severityRank orders severities worst first.
+func severityRank(s string) int {
+	switch s {
+	case rules.SeverityError:
+		return 0
+	case rules.SeverityWarning:
+		return 1
+	case rules.SeverityInfo:
+		return 2
+	}
+	return 3
+}
+
+// findingCounts counts the live (not ignored) findings by severity rank.
+func findingCounts(fs []rules.Finding) [4]int {
+	var n [4]int
+	for _, f := range fs {
+		if !f.Ignored {
+			n[severityRank(f.Severity)]++
+		}
+	}
+	return n
+}
+
+// worstFirst returns the workloads in reading order for a reviewer: by
+// verdict, then by the weight of their findings (more errors, then more
+// warnings), then by id so the order is stable. It sorts a copy: the caller's
+// report keeps its id order, which diff and merge rely on.
+func worstFirst(ws []rules.Workload) []rules.Workload {
+	out := slices.Clone(ws)
+	slices.SortStableFunc(out, func(a, b rules.Workload) int {
+		if c := cmp.Compare(verdictRank(a.Verdict), verdictRank(b.Verdict)); c != 0 {
+			return c
+		}
+		na, nb := findingCounts(a.Findings), findingCounts(b.Findings)
+		for i := range na {
+			if c := cmp.Compare(nb[i], na[i]); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
+// sortedFindings puts errors before warnings before infos and ignored
+// findings last, keeping the producer's order within each group.
+func sortedFindings(fs []rules.Finding) []rules.Finding {
+	out := slices.Clone(fs)
+	slices.SortStableFunc(out, func(a, b rules.Finding) int {
+		if a.Ignored != b.Ignored {
+			if a.Ignored {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(severityRank(a.Severity), severityRank(b.Severity))
+	})
+	return out
+}
+
+// largestOverload is the design overload the ledger row quotes: the
+// largest k is the one a design is sized for.
+func largestOverload(b *rules.SizeBill) *rules.SizeOverload {
+	if b == nil || len(b.Overloads) == 0 {
+		return nil
+	}
+	best := 0
+	for i, o := range b.Overloads {
+		if o.K > b.Overloads[best].K {
+			best = i
+		}
+	}
+	return &b.Overloads[best]
+}
+
+// num formats a model figure with three significant digits below 100 and
+// whole units above, which is the precision the model carries.
+func num(x float64) string {
+	switch {
+	case math.IsNaN(x) || math.IsInf(x, 0):
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case math.Abs(x) >= 10000:
+		return thousands(strconv.FormatFloat(math.Round(x), 'f', 0, 64))
+	case math.Abs(x) >= 100:
+		return strconv.FormatFloat(math.Round(x), 'f', 0, 64)
+	case x == 0:
+		return "0"
+	}
+	return strconv.FormatFloat(x, 'g', 3, 64)
+}
+
+// thousands groups the digits of a whole number by three (918000 →
+// 918,000) so large backlogs read at a glance.
+func thousands(digits string) string {
+	sign := ""
+	if strings.HasPrefix(digits, "-") {
+		sign, digits = "-", digits[1:]
+	}
+	var b strings.Builder
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return sign + b.String()
+}
+
+// secs formats seconds.
+func secs(x float64) string { return num(x) + " s" }
+
+// secsPtr formats optional seconds; nil means the event never happens in the
+// simulated horizon.
+func secsPtr(p *int, never string) string {
+	if p == nil {
+		return never
+	}
+	return strconv.Itoa(*p) + " s"
+}
+
+// overloadK formats a design overload: 10 → "10x".
+func overloadK(k float64) string { return num(k) + "x" }
+
+// pct formats a fraction as a whole percentage.
+func pct(f float64) string { return strconv.FormatFloat(math.Round(f*100), 'f', 0, 64) + " %" }
+
+// signedPct formats a fraction as a signed percentage (mean over need).
+func signedPct(f float64) string {
+	s := pct(f)
+	if f >= 0 {
+		s = "+" + s
+	}
+	return s
+}
+
+// sizeKey is the ledger's one-line Size bill at the largest design overload.
+func sizeKey(b *rules.SizeBill) string {
+	o := largestOverload(b)
+	if o == nil {
+		return "no design overload priced"
+	}
+	rounds := "never meets it"
+	if o.Rounds != nil {
+		rounds = fmt.Sprintf("%d %s", *o.Rounds, plural(*o.Rounds, "round", "rounds"))
+	}
+	prefix := ""
+	if b.DeadBand {
+		prefix = "dead band (never scales on saturation); "
+	}
+	return fmt.Sprintf("%s%s: %s (bound %d), capacity %s, peak wait %s, %d pods vs %d needed",
+		prefix, overloadK(o.K), rounds, o.RoundsBound, secsPtr(o.TimeToCapacitySeconds, "never"),
+		secs(o.PeakWaitSeconds), o.PeakReplicas, o.NeededReplicas)
+}
+
+// timeKey is the ledger's one-line Time bill.
+func timeKey(b *rules.TimeBill) string {
+	return fmt.Sprintf("D %s vs %s required: %s, %d..%d pods (need %d)",
+		secs(b.StandingDelaySeconds), secs(b.RequiredStandingDelaySeconds), huntsWord(b.Hunts),
+		b.ReplicasMin, b.ReplicasMax, b.NeededReplicas)
+}
+
+func huntsWord(h bool) string {
+	if h {
+		return "hunts"
+	}
+	return "rests"
+}
+
+// latencyKey is the pass/fail against the latency target as rules decided it.
+func latencyKey(l *rules.LatencyCheck) string {
+	if l == nil {
+		return "no target"
+	}
+	word := "missed"
+	if l.Met {
+		word = "met"
+	}
+	return fmt.Sprintf("%s: %s vs %s", word, secs(l.ExpectedSeconds), secs(l.TargetSeconds))
+}
+
+// billKey is the ledger's key figure for any workload.
+func billKey(w rules.Workload) string {
+	switch {
+	case w.Size != nil:
+		return sizeKey(w.Size)
+	case w.Time != nil:
+		return timeKey(w.Time)
+	case w.UnpricedReason != "":
+		return "not priced: " + w.UnpricedReason
+	}
+	return "not priced"
+}
+
+// locationString formats a location as file:line (source).
+func locationString(l rules.Location) string {
+	s := l.File
+	if l.Line > 0 {
+		s += ":" + strconv.Itoa(l.Line)
+	}
+	if l.Source != "" && l.Source != l.File {
+		s += " (" + l.Source + ")"
+	}
+	return s
+}
+
+// refString formats an object reference as namespace/Kind/name.
+func refString(r rules.Ref) string {
+	if r.Namespace == "" {
+		return r.Kind + "/" + r.Name
+	}
+	return r.Namespace + "/" + r.Kind + "/" + r.Name
+}
+
+// sourceName names a source with its value set, if any.
+func sourceName(s rules.Source) string {
+	if s.ValueSet == "" {
+		return s.Path
+	}
+	return s.Path + " [" + s.ValueSet + "]"
+}
+
+// sortedKeys returns a map's keys in order, for deterministic output.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// summaryLine is the one-line count of a report, from rules' Summary.
+func summaryLine(s rules.Summary) string {
+	return fmt.Sprintf("%d autoscalers: %d fail, %d warn, %d pass, %d unpriced; %d errors, %d warnings",
+		s.Autoscalers, s.Fail, s.Warn, s.Pass, s.Unpriced, s.Errors, s.Warnings)
+}
+
+// ellipsize cuts s to at most n runes, so one absurd manifest name cannot
+// blow a table column or the comment budget.
+func ellipsize(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// plural picks the singular or plural form for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// joinNonEmpty joins the non-empty parts.
+func joinNonEmpty(sep string, parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if strings.TrimSpace(p) != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, sep)
+}

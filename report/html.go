@@ -1,0 +1,110 @@
+package report
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	stdhtml "html"
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer/html"
+
+	"github.com/capreport/capreport/rules"
+)
+
+// HTML renders the same document as Markdown, uncut, through goldmark into a
+// self-contained page: inline CSS, inline SVG plots from o.SVGPlots, Mermaid
+// blocks shown as preformatted text, and no external URL, script or file, so
+// it can be opened from an artifact or published as-is. Raw HTML passes
+// through goldmark (WithUnsafe) only because every manifest string in the
+// Markdown is escaped; the page's Content-Security-Policy forbids scripts as
+// a second line of defence.
+func HTML(r rules.Report, o Options) ([]byte, error) {
+	o = o.withDefaults()
+	d := buildMarkdown(r, o, true)
+	md := d.assemble(d.full())
+
+	gm := goldmark.New(
+		goldmark.WithExtensions(extension.Table, extension.Strikethrough),
+		goldmark.WithRendererOptions(html.WithUnsafe()),
+	)
+	var body bytes.Buffer
+	if err := gm.Convert([]byte(md), &body); err != nil {
+		return nil, fmt.Errorf("render HTML: %w", err)
+	}
+	content := body.String()
+	for _, id := range sortedKeys(o.SVGPlots) {
+		for i, svg := range o.SVGPlots[id] {
+			fig := `<p class="note">Plot omitted: it is not a self-contained SVG.</p>`
+			if clean, ok := inlineSVG(svg); ok {
+				fig = `<figure class="plot">` + clean + `</figure>`
+			}
+			content = strings.Replace(content, svgPlaceholder(id, i), fig, 1)
+		}
+	}
+
+	var page bytes.Buffer
+	page.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	page.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
+	page.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+	fmt.Fprintf(&page, "<title>%s</title>\n", stdhtml.EscapeString(joinNonEmpty(": ", o.Title, r.Root)))
+	page.WriteString("<style>\n" + pageCSS + "</style>\n</head>\n<body>\n<main>\n")
+	page.WriteString(content)
+	page.WriteString("</main>\n</body>\n</html>\n")
+	return page.Bytes(), nil
+}
+
+// svgPlaceholder marks where a workload's i-th SVG goes. The id is
+// hex-encoded so no manifest text can end the comment or forge a marker;
+// escaped Markdown text cannot contain "<!--" either.
+func svgPlaceholder(id string, i int) string {
+	return fmt.Sprintf("<!-- capreport-svg %s %d -->", hex.EncodeToString([]byte(id)), i)
+}
+
+var (
+	// xmlnsAttr matches namespace declarations: identifiers, not fetched,
+	// but they spell out http:// URLs and inline SVG in HTML does not need
+	// them.
+	xmlnsAttr = regexp.MustCompile(`\s+xmlns(:[A-Za-z]+)?\s*=\s*"[^"]*"`)
+	// svgUnsafe matches anything that could run code or fetch a resource:
+	// scripts, event handlers, foreign HTML, external images or references
+	// (only same-document "#id" references are allowed).
+	svgUnsafe = regexp.MustCompile(`(?i)<script|<foreignobject|<image|<iframe|javascript:|\son[a-z]+\s*=|href\s*=\s*["']?[^"'#\s]|url\(\s*["']?[^"'#\s)]|@import|https?:`)
+)
+
+// inlineSVG strips an SVG document to the element HTML can inline (no XML
+// prolog, DOCTYPE or namespace declarations) and refuses one that could
+// reach outside the page or run code.
+func inlineSVG(data []byte) (string, bool) {
+	s := string(data)
+	i := strings.Index(s, "<svg")
+	if i < 0 {
+		return "", false
+	}
+	s = strings.TrimSpace(xmlnsAttr.ReplaceAllString(s[i:], ""))
+	if svgUnsafe.MatchString(s) || !strings.HasSuffix(s, "</svg>") {
+		return "", false
+	}
+	return s, true
+}
+
+// pageCSS is the page's only style: readable tables, collapsible details and
+// plots that fit the width.
+const pageCSS = `body{font:15px/1.5 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2328;background:#fff;margin:0}
+main{max-width:1100px;margin:0 auto;padding:24px}
+h2{border-bottom:1px solid #d1d9e0;padding-bottom:.3em}
+table{border-collapse:collapse;margin:12px 0;display:block;overflow-x:auto}
+th,td{border:1px solid #d1d9e0;padding:4px 10px;vertical-align:top}
+th{background:#f6f8fa}
+tr:nth-child(2n) td{background:#fbfcfd}
+details{border:1px solid #d1d9e0;border-radius:6px;padding:6px 12px;margin:8px 0}
+summary{cursor:pointer}
+pre{background:#f6f8fa;padding:10px;overflow-x:auto;font-size:12px}
+blockquote{border-left:4px solid #d1d9e0;margin:0;padding:0 12px;color:#59636e}
+figure.plot{margin:12px 0}
+figure.plot svg{max-width:100%;height:auto}
+.note{color:#59636e;font-style:italic}
+`

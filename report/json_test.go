@@ -1,0 +1,212 @@
+package report
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/capreport/capreport/rules"
+)
+
+func TestJSON(t *testing.T) {
+	got, err := JSON(specimenReport(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "specimen.golden.json", got)
+	if err := Validate(got); err != nil {
+		t.Fatalf("specimen report does not validate: %v", err)
+	}
+	// The contract round-trips: diff and merge read what JSON writes.
+	var back rules.Report
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := JSON(back, Options{})
+	if string(again) != string(got) {
+		t.Error("JSON does not round-trip through rules.Report")
+	}
+}
+
+// Every golden JSON file in testdata is an example report: all must
+// validate, so a schema change that breaks a committed example fails here.
+func TestSchemaValidatesGoldenExamples(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*", "*.golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no golden JSON examples found")
+	}
+	for _, f := range files {
+		doc, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Validate(doc); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+// Reports built the way rules may build them (nil lists, no bills, the
+// synthetic monorepo) validate once rendered by JSON.
+func TestSchemaValidatesConstructedReports(t *testing.T) {
+	bare := rules.Report{SchemaVersion: rules.SchemaVersion, Tool: rules.Tool{Name: "capreport", Version: "dev"}, Root: "."}
+	bare.Workloads = []rules.Workload{{
+		ID: "default/HorizontalPodAutoscaler/x", Autoscaler: rules.Ref{Kind: "HorizontalPodAutoscaler", Name: "x"},
+		Target: rules.Ref{Kind: "Deployment", Name: "x"}, Signal: "unknown", Verdict: rules.VerdictUnpriced,
+	}}
+	for name, r := range map[string]rules.Report{
+		"bare":      bare,
+		"specimen":  specimenReport(),
+		"synthetic": syntheticReport(20),
+	} {
+		doc, err := JSON(r, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Validate(doc); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// The schema must reject what the contract forbids.
+func TestSchemaRejectsInvalidReports(t *testing.T) {
+	good, err := JSON(specimenReport(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		mutate func(m map[string]any)
+		want   string // a fragment of the validation error
+	}{
+		{"missing verdict", func(m map[string]any) { delete(workload(m, 0), "verdict") }, "verdict"},
+		{"verdict not in enum", func(m map[string]any) { workload(m, 0)["verdict"] = "maybe" }, "verdict"},
+		{"missing workloads", func(m map[string]any) { delete(m, "workloads") }, "workloads"},
+		{"wrong schema version", func(m map[string]any) { m["schemaVersion"] = "capreport.io/report/v0" }, "schemaVersion"},
+		{"severity not in enum", func(m map[string]any) {
+			workload(m, 0)["findings"].([]any)[0].(map[string]any)["severity"] = "fatal"
+		}, "severity"},
+		{"rounds as string", func(m map[string]any) {
+			w := workload(m, 3)
+			w["size"].(map[string]any)["overloads"].([]any)[0].(map[string]any)["rounds"] = "three"
+		}, "rounds"},
+		{"undocumented field", func(m map[string]any) { workload(m, 0)["colour"] = "red" }, "colour"},
+		{"null findings", func(m map[string]any) { m["findings"] = nil }, "findings"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var m map[string]any
+			if err := json.Unmarshal(good, &m); err != nil {
+				t.Fatal(err)
+			}
+			tc.mutate(m)
+			bad, _ := json.Marshal(m)
+			err := Validate(bad)
+			if err == nil {
+				t.Fatal("invalid report validated")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error does not name %q: %v", tc.want, err)
+			}
+		})
+	}
+	if err := Validate([]byte("{not json")); err == nil {
+		t.Error("non-JSON validated")
+	}
+}
+
+func workload(m map[string]any, i int) map[string]any {
+	return m["workloads"].([]any)[i].(map[string]any)
+}
+
+// The schema documents every field of rules.Report: each JSON field of each
+// contract type is a property of its $defs entry with a description, and it
+// is required exactly when it is always written (no omitempty). Adding a
+// field to rules without documenting it fails here.
+func TestSchemaDocumentsEveryField(t *testing.T) {
+	var schema struct {
+		Required   []string                  `json:"required"`
+		Properties map[string]map[string]any `json:"properties"`
+		Defs       map[string]struct {
+			Description string                    `json:"description"`
+			Required    []string                  `json:"required"`
+			Properties  map[string]map[string]any `json:"properties"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(Schema(), &schema); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[reflect.Type]bool{}
+	var walk func(typ reflect.Type, def string, required []string, props map[string]map[string]any)
+	walk = func(typ reflect.Type, def string, required []string, props map[string]map[string]any) {
+		if seen[typ] {
+			return
+		}
+		seen[typ] = true
+		var wantRequired []string
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" {
+				t.Errorf("%s.%s has no JSON name", typ.Name(), f.Name)
+				continue
+			}
+			if !strings.Contains(opts, "omitempty") {
+				wantRequired = append(wantRequired, name)
+			}
+			p, ok := props[name]
+			if !ok {
+				t.Errorf("schema %s lacks property %q (%s.%s)", def, name, typ.Name(), f.Name)
+				continue
+			}
+			if d, _ := p["description"].(string); d == "" {
+				t.Errorf("schema %s.%s has no description", def, name)
+			}
+			ft := f.Type
+			for ft.Kind() == reflect.Pointer || ft.Kind() == reflect.Slice || ft.Kind() == reflect.Map {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				sub, ok := schema.Defs[ft.Name()]
+				if !ok {
+					t.Errorf("schema lacks $defs/%s", ft.Name())
+					continue
+				}
+				walk(ft, ft.Name(), sub.Required, sub.Properties)
+			}
+		}
+		if len(props) != typ.NumField() {
+			t.Errorf("schema %s has %d properties, %s has %d fields", def, len(props), typ.Name(), typ.NumField())
+		}
+		slices.Sort(wantRequired)
+		gotRequired := slices.Sorted(slices.Values(required))
+		if !slices.Equal(gotRequired, wantRequired) {
+			t.Errorf("schema %s requires %v, want the always-written fields %v", def, gotRequired, wantRequired)
+		}
+	}
+	walk(reflect.TypeFor[rules.Report](), "root", schema.Required, schema.Properties)
+	for name, d := range schema.Defs {
+		if d.Description == "" {
+			t.Errorf("$defs/%s has no description", name)
+		}
+	}
+	if len(seen) != len(schema.Defs)+1 {
+		t.Errorf("schema has %d $defs, the contract %d struct types", len(schema.Defs), len(seen)-1)
+	}
+}
+
+// Schema returns a copy: a caller cannot corrupt the embedded document.
+func TestSchemaIsACopy(t *testing.T) {
+	s := Schema()
+	s[0] = 'x'
+	if Schema()[0] != '{' {
+		t.Error("Schema returned the embedded slice")
+	}
+}

@@ -1,0 +1,514 @@
+package report
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/capreport/capreport/rules"
+)
+
+// Marker is the hidden first line of every comment body; the GitHub client
+// finds its sticky comment by it.
+const Marker = "<!-- capreport -->"
+
+// GitHubCommentLimit is GitHub's limit on a comment body, in characters.
+const GitHubCommentLimit = 65536
+
+// Caps on manifest text inside the comment, so one absurd name or message
+// cannot take the budget of the whole comment.
+const (
+	maxIDRunes      = 120
+	maxMessageRunes = 600
+	maxScaleEvents  = 24
+)
+
+// Markdown renders the pull-request comment body: the hidden marker, a
+// headline, the ledger (one row per workload, worst first, with pass/fail
+// against latency targets), a <details> block per workload with its full bill,
+// findings, assumptions and (for the worst few) a Mermaid chart, then findings
+// outside any workload and the sources. The body always fits o.MaxChars:
+// details go first (the worst workloads keep theirs longest), then healthy
+// sources, then ledger rows beyond what fits; the headline stays and a line
+// says what was cut.
+func Markdown(r rules.Report, o Options) ([]byte, error) {
+	o = o.withDefaults()
+	d := buildMarkdown(r, o, false)
+	return []byte(d.fit(o.MaxChars)), nil
+}
+
+// mdDoc is the comment in pieces, rendered once; fit assembles the largest
+// version under the budget from them.
+type mdDoc struct {
+	head       string   // marker, title, headline
+	ledgerHead string   // table header
+	rows       []string // one per workload, worst first
+	details    []string // parallel to rows; "" when a workload has none
+	findings   string   // findings outside any workload
+	srcHead    string
+	srcFailed  []string // failed sources first: they explain missing workloads
+	srcOther   []string
+	foot       string
+}
+
+// cut says how much of a mdDoc to keep.
+type cut struct {
+	details    int  // details kept, from the worst workload down
+	rows       int  // ledger rows kept
+	srcOtherOK bool // rendered/skipped sources kept
+}
+
+func (d *mdDoc) full() cut {
+	return cut{details: len(d.details), rows: len(d.rows), srcOtherOK: true}
+}
+
+// notice is the line that says what was cut; "" when nothing was.
+func (d *mdDoc) notice(c cut) string {
+	var parts []string
+	if n := countDetails(d.details[c.details:]); n > 0 {
+		parts = append(parts, fmt.Sprintf("the details of %d %s", n, plural(n, "autoscaler", "autoscalers")))
+	}
+	if !c.srcOtherOK && len(d.srcOther) > 0 {
+		parts = append(parts, fmt.Sprintf("%d rendered %s", len(d.srcOther), plural(len(d.srcOther), "source", "sources")))
+	}
+	if n := len(d.rows) - c.rows; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d ledger %s", n, plural(n, "row", "rows")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("> ✂️ **Cut to fit GitHub's %s-character comment limit:** %s. The JSON and HTML reports carry everything.\n\n",
+		thousands(strconv.Itoa(GitHubCommentLimit)), strings.Join(parts, ", "))
+}
+
+func countDetails(ds []string) int {
+	n := 0
+	for _, s := range ds {
+		if s != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// assemble joins the kept pieces.
+func (d *mdDoc) assemble(c cut) string {
+	var b strings.Builder
+	b.WriteString(d.head)
+	b.WriteString(d.notice(c))
+	if len(d.rows) > 0 {
+		b.WriteString(d.ledgerHead)
+		for _, row := range d.rows[:c.rows] {
+			b.WriteString(row)
+		}
+		if n := len(d.rows) - c.rows; n > 0 {
+			fmt.Fprintf(&b, "\n…and %d more %s, worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
+		}
+		b.WriteString("\n")
+	}
+	for _, s := range d.details[:c.details] {
+		b.WriteString(s)
+	}
+	b.WriteString(d.findings)
+	if len(d.srcFailed)+len(d.srcOther) > 0 {
+		b.WriteString(d.srcHead)
+		for _, s := range d.srcFailed {
+			b.WriteString(s)
+		}
+		if c.srcOtherOK {
+			for _, s := range d.srcOther {
+				b.WriteString(s)
+			}
+		} else if len(d.srcOther) > 0 {
+			fmt.Fprintf(&b, "| | …and %d more | | | |\n", len(d.srcOther))
+		}
+		b.WriteString("\n</details>\n\n")
+	}
+	b.WriteString(d.foot)
+	return b.String()
+}
+
+// fit returns the largest assembly under limit bytes, cutting in the
+// documented order. Bytes bound characters however GitHub counts them.
+func (d *mdDoc) fit(limit int) string {
+	c := d.full()
+	if s := d.assemble(c); len(s) <= limit {
+		return s
+	}
+	// 1. Details, least bad first: keep the longest prefix that fits.
+	c.details = largestFitting(c.details, limit, func(n int) cut { c2 := c; c2.details = n; return c2 }, d)
+	if s := d.assemble(c); len(s) <= limit {
+		return s
+	}
+	// 2. Sources that rendered: failed ones stay, they explain gaps.
+	c.srcOtherOK = false
+	if s := d.assemble(c); len(s) <= limit {
+		return s
+	}
+	// 3. Ledger rows beyond what fits collapse into one line.
+	c.rows = largestFitting(c.rows, limit, func(n int) cut { c2 := c; c2.rows = n; return c2 }, d)
+	if s := d.assemble(c); len(s) <= limit {
+		return s
+	}
+	// 4. Only the findings outside any workload or failed sources can still
+	// be too long: keep the head and notice, cut the rest at a line.
+	s := d.assemble(c)
+	tail := "\n\n…cut: the rest of this comment did not fit; see the JSON report.\n"
+	keep := max(0, limit-len(tail))
+	if i := strings.LastIndexByte(s[:keep], '\n'); i > len(d.head) {
+		keep = i
+	}
+	for keep > 0 && !utf8.RuneStart(s[keep]) {
+		keep--
+	}
+	return s[:keep] + tail
+}
+
+// largestFitting finds the largest n in [0, hi] whose assembly fits, by
+// bisection: the length grows with n (the notice shrinks by a few bytes at
+// most, which the final check in fit absorbs).
+func largestFitting(hi, limit int, at func(int) cut, d *mdDoc) int {
+	lo := 0
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if len(d.assemble(at(mid))) <= limit {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// buildMarkdown renders every piece. With html set, SVG placeholders are
+// emitted for HTML to replace and plot file links are left out.
+func buildMarkdown(r rules.Report, o Options, html bool) *mdDoc {
+	d := &mdDoc{}
+	ws := worstFirst(r.Workloads)
+
+	var h strings.Builder
+	h.WriteString(Marker + "\n")
+	fmt.Fprintf(&h, "## %s\n\n", mdText(o.Title))
+	h.WriteString(headline(r.Summary) + "\n\n")
+	if r.Root != "" {
+		fmt.Fprintf(&h, "Scanned %s.\n\n", mdText(ellipsize(r.Root, maxIDRunes)))
+	}
+	d.head = h.String()
+
+	d.ledgerHead = "| Verdict | Autoscaler | Signal | Bill | Latency target | Findings |\n|---|---|---|---|---|---|\n"
+	charts := 0
+	for _, w := range ws {
+		d.rows = append(d.rows, ledgerRow(w))
+		withChart := false
+		if o.MaxCharts > 0 && charts < o.MaxCharts && w.Verdict != rules.VerdictUnpriced {
+			if tl, _ := chartTimeline(w); tl != nil {
+				withChart = true
+				charts++
+			}
+		}
+		d.details = append(d.details, workloadDetails(w, o, withChart, html))
+	}
+
+	if len(r.Findings) > 0 {
+		var f strings.Builder
+		f.WriteString("### Findings outside any autoscaler\n\n")
+		writeMdFindings(&f, r.Findings)
+		f.WriteString("\n")
+		d.findings = f.String()
+	}
+
+	if len(r.Sources) > 0 {
+		failed := 0
+		for _, s := range r.Sources {
+			row := fmt.Sprintf("| %s %s | %s | %s | %d | %s |\n", statusIcon(s.Status), mdText(s.Status),
+				mdText(ellipsize(sourceName(s), maxIDRunes)), mdText(s.Type), s.Objects,
+				mdText(ellipsize(s.Reason, maxMessageRunes)))
+			if s.Status == "failed" {
+				failed++
+				d.srcFailed = append(d.srcFailed, row)
+			} else {
+				d.srcOther = append(d.srcOther, row)
+			}
+		}
+		d.srcHead = fmt.Sprintf("<details><summary>Sources: %d rendered, %d failed</summary>\n\n| Status | Source | Type | Objects | Reason |\n|---|---|---|---:|---|\n",
+			len(r.Sources)-failed, failed)
+	}
+
+	var foot strings.Builder
+	foot.WriteString("<sub>")
+	foot.WriteString(htmlText(joinNonEmpty(" ", r.Tool.Name, r.Tool.Version)))
+	if r.GeneratedAt != "" {
+		foot.WriteString(" · " + htmlText(r.GeneratedAt))
+	}
+	foot.WriteString(" · " + htmlText(rules.SchemaVersion) + ". This comment is updated in place on every push.</sub>\n")
+	d.foot = foot.String()
+	return d
+}
+
+// headline is the one line every body keeps, from rules' counts.
+func headline(s rules.Summary) string {
+	return fmt.Sprintf("**%d %s:** ❌ %d fail · ⚠️ %d warn · ✅ %d pass · ⚪ %d unpriced — %d %s, %d %s",
+		s.Autoscalers, plural(s.Autoscalers, "autoscaler", "autoscalers"), s.Fail, s.Warn, s.Pass, s.Unpriced,
+		s.Errors, plural(s.Errors, "error", "errors"), s.Warnings, plural(s.Warnings, "warning", "warnings"))
+}
+
+func verdictIcon(v string) string {
+	switch v {
+	case rules.VerdictFail:
+		return "❌"
+	case rules.VerdictWarn:
+		return "⚠️"
+	case rules.VerdictPass:
+		return "✅"
+	}
+	return "⚪"
+}
+
+func severityIcon(s string) string {
+	switch s {
+	case rules.SeverityError:
+		return "❌"
+	case rules.SeverityWarning:
+		return "⚠️"
+	}
+	return "ℹ️"
+}
+
+func statusIcon(s string) string {
+	switch s {
+	case "failed":
+		return "❌"
+	case "skipped":
+		return "⏭️"
+	}
+	return "✅"
+}
+
+// latencyCell is the pass/fail against the latency target as rules set it.
+func latencyCell(l *rules.LatencyCheck) string {
+	if l == nil {
+		return "—"
+	}
+	icon := "❌"
+	if l.Met {
+		icon = "✅"
+	}
+	return fmt.Sprintf("%s %s vs %s (%s)", icon, secs(l.ExpectedSeconds), secs(l.TargetSeconds), mdText(l.Basis))
+}
+
+// findingsCell counts live findings by severity for the ledger.
+func findingsCell(fs []rules.Finding) string {
+	n := findingCounts(fs)
+	var parts []string
+	if n[0] > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", n[0], plural(n[0], "error", "errors")))
+	}
+	if n[1] > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", n[1], plural(n[1], "warning", "warnings")))
+	}
+	if n[2] > 0 {
+		parts = append(parts, fmt.Sprintf("%d info", n[2]))
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func ledgerRow(w rules.Workload) string {
+	return fmt.Sprintf("| %s %s | %s | %s | %s | %s | %s |\n",
+		verdictIcon(w.Verdict), mdText(w.Verdict), mdText(ellipsize(w.ID, maxIDRunes)), mdText(w.Signal),
+		mdText(ellipsize(billKey(w), maxMessageRunes)), latencyCell(w.Latency), findingsCell(w.Findings))
+}
+
+// workloadDetails is the <details> block with one workload's full bill.
+func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<details><summary>%s <b>%s</b>: %s · %s</summary>\n\n", verdictIcon(w.Verdict),
+		htmlText(ellipsize(w.ID, maxIDRunes)), htmlText(w.Verdict), htmlText(w.Signal))
+
+	found := "found"
+	if !w.TargetFound {
+		found = "**not found**"
+	}
+	fmt.Fprintf(&b, "**Target** %s (%s) · **Source** %s · **Replicas** %d..%d\n\n",
+		mdText(ellipsize(refString(w.Target), maxIDRunes)), found,
+		mdText(ellipsize(locationString(w.Source), maxMessageRunes)), w.MinReplicas, w.MaxReplicas)
+	if len(w.Metrics) > 0 {
+		var ms []string
+		for _, m := range w.Metrics {
+			s := joinNonEmpty(" ", m.Type, m.Name, m.Target)
+			if m.Trigger != "" {
+				s += " (KEDA " + m.Trigger + ")"
+			}
+			ms = append(ms, mdText(ellipsize(s, maxIDRunes))+" → "+mdText(m.Signal))
+		}
+		fmt.Fprintf(&b, "**Metrics** %s\n\n", strings.Join(ms, "; "))
+	}
+	if w.Latency != nil {
+		fmt.Fprintf(&b, "**Latency target** %s\n\n", latencyCell(w.Latency))
+	}
+
+	switch {
+	case w.Size != nil:
+		writeSizeBill(&b, w.Size)
+	case w.Time != nil:
+		writeTimeBill(&b, w.Time)
+	default:
+		reason := w.UnpricedReason
+		if reason == "" {
+			reason = "no bill"
+		}
+		fmt.Fprintf(&b, "**Not priced:** %s\n\n", mdText(ellipsize(reason, maxMessageRunes)))
+	}
+
+	if withChart {
+		tl, title := chartTimeline(w)
+		if ch := mermaidChart(tl, title); ch != "" {
+			b.WriteString(ch)
+			if len(tl.Needed) == len(tl.T) {
+				b.WriteString("\nLines: replicas (peak per interval), then pods needed.\n")
+			}
+			b.WriteString("\n")
+		}
+	}
+	if html {
+		for i := range o.SVGPlots[w.ID] {
+			fmt.Fprintf(&b, "%s\n\n", svgPlaceholder(w.ID, i))
+		}
+	} else if paths := o.Plots[w.ID]; len(paths) > 0 {
+		var links []string
+		for _, p := range paths {
+			u := url.URL{Path: p}
+			links = append(links, fmt.Sprintf("[%s](%s)", mdText(p), u.EscapedPath()))
+		}
+		fmt.Fprintf(&b, "**Plots** %s\n\n", strings.Join(links, " · "))
+	}
+
+	if len(w.Findings) > 0 {
+		b.WriteString("**Findings**\n\n")
+		writeMdFindings(&b, w.Findings)
+		b.WriteString("\n")
+	}
+
+	if len(w.Assumptions) > 0 {
+		b.WriteString("**Assumptions**\n\n| Input | Value | From |\n|---|---|---|\n")
+		for _, k := range sortedKeys(w.Assumptions) {
+			a := w.Assumptions[k]
+			from := mdText(a.From)
+			if a.From == "default" {
+				from = "**default**"
+			}
+			if a.Where != nil && a.Where.File != "" {
+				from += " (" + mdText(ellipsize(locationString(*a.Where), maxIDRunes)) + ")"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdText(ellipsize(k, maxIDRunes)), mdText(ellipsize(a.Value, maxIDRunes)), from)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("</details>\n\n")
+	return b.String()
+}
+
+func writeSizeBill(b *strings.Builder, s *rules.SizeBill) {
+	hottest := "unknown (no recovery target)"
+	if s.HottestTarget != nil {
+		hottest = strconv.Itoa(*s.HottestTarget) + " %"
+	}
+	dead := "no"
+	if s.DeadBand {
+		dead = "**yes: never scales on saturation**"
+	}
+	fmt.Fprintf(b, "**Size bill** · growth factor %s · round %d s · dead band %s · hottest target %s\n\n",
+		num(s.GrowthFactor), s.RoundSeconds, dead, hottest)
+	if len(s.Overloads) == 0 {
+		return
+	}
+	b.WriteString("| Overload | Rounds (bound) | Time to capacity | Peak backlog | Peak wait | Peak pods / needed | Overshoot | Drained at |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, o := range s.Overloads {
+		rounds := "never"
+		if o.Rounds != nil {
+			rounds = strconv.Itoa(*o.Rounds)
+		}
+		fmt.Fprintf(b, "| %s | %s (%d) | %s | %s | %s | %d / %d | %s× | %s |\n",
+			overloadK(o.K), rounds, o.RoundsBound, secsPtr(o.TimeToCapacitySeconds, "never"),
+			num(o.PeakBacklog), secs(o.PeakWaitSeconds), o.PeakReplicas, o.NeededReplicas,
+			num(o.Overshoot), secsPtr(o.DrainedAtSeconds, "never"))
+	}
+	b.WriteString("\n")
+	if len(s.RoundsCurve) > 0 {
+		var pts []string
+		for _, p := range s.RoundsCurve {
+			rounds := "never"
+			if p.Rounds != nil {
+				rounds = strconv.Itoa(*p.Rounds)
+			}
+			pts = append(pts, fmt.Sprintf("%s %s (%d)", overloadK(p.K), rounds, p.Bound))
+		}
+		fmt.Fprintf(b, "Rounds against overload, simulated (bound): %s\n\n", strings.Join(pts, " · "))
+	}
+	if o := largestOverload(s); o != nil && len(o.ScaleEvents) > 0 {
+		var ev []string
+		for i, e := range o.ScaleEvents {
+			if i == maxScaleEvents {
+				ev = append(ev, fmt.Sprintf("…and %d more", len(o.ScaleEvents)-i))
+				break
+			}
+			ev = append(ev, fmt.Sprintf("%d→%d @%d s", e.From, e.To, e.T))
+		}
+		fmt.Fprintf(b, "Scale events at %s: %s\n\n", overloadK(o.K), strings.Join(ev, ", "))
+	}
+}
+
+func writeTimeBill(b *strings.Builder, t *rules.TimeBill) {
+	verdict := "**rests**"
+	if t.Hunts {
+		verdict = "**hunts**"
+	}
+	fmt.Fprintf(b, "**Time bill** · standing delay %s vs %s required → %s\n\n",
+		secs(t.StandingDelaySeconds), secs(t.RequiredStandingDelaySeconds), verdict)
+	b.WriteString("| Figure | Value |\n|---|---:|\n")
+	row := func(k, v string) { fmt.Fprintf(b, "| %s | %s |\n", k, v) }
+	row("Standing delay D = T/c", secs(t.StandingDelaySeconds))
+	row("Required delay τ·Φ(W/τ)", secs(t.RequiredStandingDelaySeconds))
+	row("Margin", secs(t.MarginSeconds))
+	row("Φ(w)", num(t.Phi))
+	row("w = W/τ", num(t.WindowInDeadTimes))
+	row("Replica band (last hour)", fmt.Sprintf("%d..%d", t.ReplicasMin, t.ReplicasMax))
+	row("p5 / mean / p95", fmt.Sprintf("%s / %s / %s", num(t.ReplicasP5), num(t.ReplicasMean), num(t.ReplicasP95)))
+	row("Needed", strconv.Itoa(t.NeededReplicas))
+	row("Swing (max − min) / needed", pct(t.SwingFraction))
+	row("Mean over need", signedPct(t.MeanOverNeed))
+	row("Latency floor τ_eff·Φ", secs(t.LatencyFloorSeconds))
+	b.WriteString("\n")
+	threshold := "none"
+	if t.ThresholdToRest != nil {
+		threshold = num(*t.ThresholdToRest) + " per pod"
+	}
+	fmt.Fprintf(b, "**Remedies to rest** · threshold %s · window %s · dead time %s\n\n",
+		threshold, secsPtr(t.WindowToRest, "none"), secsPtr(t.DeadTimeToRest, "none"))
+}
+
+// writeMdFindings lists findings worst first with their fix and location.
+func writeMdFindings(b *strings.Builder, fs []rules.Finding) {
+	for _, f := range sortedFindings(fs) {
+		icon, sev := severityIcon(f.Severity), mdText(f.Severity)
+		if f.Ignored {
+			icon, sev = "🔕", "ignored "+sev
+		}
+		fmt.Fprintf(b, "- %s **%s** %s: %s", icon, sev, mdText(f.Check), mdText(ellipsize(f.Message, maxMessageRunes)))
+		if f.Ignored && f.IgnoreReason != "" {
+			fmt.Fprintf(b, " (ignored: %s)", mdText(ellipsize(f.IgnoreReason, maxMessageRunes)))
+		}
+		if f.Remediation != "" {
+			fmt.Fprintf(b, "<br>**Fix:** %s", mdText(ellipsize(f.Remediation, maxMessageRunes)))
+		}
+		if f.Location != nil && f.Location.File != "" {
+			fmt.Fprintf(b, "<br>at %s", mdText(ellipsize(locationString(*f.Location), maxMessageRunes)))
+		}
+		b.WriteString("\n")
+	}
+}

@@ -1,0 +1,144 @@
+package plot
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/capreport/capreport/analyze/phi"
+	"github.com/capreport/capreport/rules"
+)
+
+// Series names of the Φ figure.
+const (
+	phiCurve      = "phi"
+	phiHB         = "harmonic balance"
+	phiAsym       = "long-window form"
+	phiRest       = "rest region"
+	phiWorkload   = "workload"
+	phiRequired   = "required"
+	phiWMin       = 0.05
+	phiWMax       = 1000.0
+	phiSamples    = 160
+	phiAsymFrom   = 3.33 // the long-window form is quoted from the default window up
+	phiDefaultTop = 3.0
+)
+
+// buildPhi draws Φ over w ∈ [0.05, 1000] dead times with the workload's
+// point (W_eff/τ_eff, D/τ_eff), τ_eff recovered from the bill as
+// RequiredStandingDelaySeconds / Phi.
+func buildPhi(w rules.Workload) (*figure, error) {
+	if w.Time == nil {
+		return nil, fmt.Errorf("%w: the workload has no Time bill (signal %q)", ErrNoData, w.Signal)
+	}
+	tb := w.Time
+	px, py, tauEff, hasPoint := phiPoint(tb)
+
+	xmin, xmax := phiWMin, phiWMax
+	ytop := phiDefaultTop
+	if hasPoint {
+		xmin, xmax = math.Min(xmin, px/1.5), math.Max(xmax, px*1.5)
+		ytop = math.Max(ytop, py*1.15)
+		ytop = math.Max(ytop, tb.Phi*1.15)
+	}
+
+	p := newPanel(phiTitle(w, px, py, tauEff, hasPoint),
+		"window W_eff / τ_eff (dead times, log scale)", "standing delay D / τ_eff (dead times)")
+
+	curve := make(plotter.XYs, phiSamples)
+	for i := range curve {
+		x := xmin * math.Pow(xmax/xmin, float64(i)/float64(phiSamples-1))
+		curve[i] = plotter.XY{X: x, Y: phi.Phi(x)}
+	}
+
+	// Where the loop rests: on or above the curve (Proposition 4).
+	ring := append(plotter.XYs{}, curve...)
+	ring = append(ring, plotter.XY{X: xmax, Y: ytop}, plotter.XY{X: xmin, Y: ytop})
+	rest, err := plotter.NewPolygon(ring)
+	if err != nil {
+		return nil, fmt.Errorf("rest region: %w", err)
+	}
+	rest.Color = tint(colGreen, 0x30)
+	rest.LineStyle.Width = 0
+	p.plot.Add(rest)
+	p.series = append(p.series, series{name: phiRest, xys: ring})
+	p.addLegend("loop rests: D ≥ τ_eff·Φ(W_eff/τ_eff) (Prop. 4)", fillThumb{Color: rest.Color})
+
+	l := p.line(phiCurve, curve, lineStyle(colBlack, 2.4, nil), plotter.NoStep)
+	p.addLegend("Φ(w), computed (below it the loop hunts)", l)
+
+	var hb plotter.XYs
+	for _, c := range curve {
+		v, ok := phi.PhiHarmonicBalance(c.X)
+		if !ok {
+			continue
+		}
+		hb = append(hb, plotter.XY{X: c.X, Y: v})
+		if v > ytop { // unbounded: stop once off the chart
+			break
+		}
+	}
+	if len(hb) > 1 {
+		l := p.line(phiHB, hb, lineStyle(colOrange, 2, dashed), plotter.NoStep)
+		p.addLegend("harmonic balance, Prop. 5a (w ≥ 1; high by ≤ 3.3 % to w = 3.33)", l)
+	}
+
+	var asym plotter.XYs
+	for _, c := range curve {
+		if c.X >= phiAsymFrom {
+			asym = append(asym, plotter.XY{X: c.X, Y: phi.PhiAsymptotic(c.X)})
+		}
+	}
+	if len(asym) > 1 {
+		l := p.line(phiAsym, asym, lineStyle(colSkyBlue, 2, dashDot), plotter.NoStep)
+		p.addLegend("long-window form e / (1 + 30.6 / ln²(w / 0.07))", l)
+	}
+
+	ceil := hmark{Y: phi.Ceiling, Style: lineStyle(colGrey, 1.5, dashed)}
+	p.plot.Add(ceil)
+	p.addLegend("ceiling e ≈ 2.72 (Prop. 5: D ≥ e·τ rests at any window)", ceil)
+
+	p.plot.Add(textMark{X: math.Sqrt(xmax * 30), Y: 0.45, Text: "loop hunts (D < τ_eff·Φ)", Color: colGrey})
+
+	if hasPoint {
+		stateCol := colVermilion
+		if tb.StandingDelaySeconds >= tb.RequiredStandingDelaySeconds {
+			stateCol = colBlue
+		}
+		p.line("", plotter.XYs{{X: px, Y: py}, {X: px, Y: tb.Phi}}, lineStyle(stateCol, 1.2, dotted), plotter.NoStep)
+		req := p.points(phiRequired, plotter.XYs{{X: px, Y: tb.Phi}}, glyph(colBlack, 5, draw.RingGlyph{}))
+		p.addLegend(fmt.Sprintf("required: Φ(%s) = %s → D ≥ %s s", fmtNum(px), fmtNum(tb.Phi), fmtNum(tb.RequiredStandingDelaySeconds)), req)
+		pt := p.points(phiWorkload, plotter.XYs{{X: px, Y: py}}, glyph(stateCol, 5, draw.CircleGlyph{}))
+		p.addLegend(fmt.Sprintf("%s: D = %s s = %s τ_eff", w.Autoscaler.Name, fmtNum(tb.StandingDelaySeconds), fmtNum(py)), pt)
+	}
+
+	p.logX(xmin, xmax)
+	p.plot.Y.Min, p.plot.Y.Max = 0, ytop
+	return &figure{panels: []*panel{p}, weights: []float64{1}, width: figWidth, height: figHeight}, nil
+}
+
+// phiPoint places the workload: x = W_eff/τ_eff from the bill, y = D/τ_eff
+// with τ_eff = RequiredStandingDelaySeconds / Phi (the required delay is
+// τ_eff·Φ). ok is false when the bill cannot place it.
+func phiPoint(tb *rules.TimeBill) (x, y, tauEff float64, ok bool) {
+	if !(tb.Phi > 0) || !(tb.RequiredStandingDelaySeconds > 0) || !(tb.WindowInDeadTimes > 0) {
+		return 0, 0, 0, false
+	}
+	tauEff = tb.RequiredStandingDelaySeconds / tb.Phi
+	return tb.WindowInDeadTimes, tb.StandingDelaySeconds / tauEff, tauEff, true
+}
+
+func phiTitle(w rules.Workload, x, y, tauEff float64, ok bool) string {
+	t := "Φ curve: " + workloadID(w)
+	if !ok {
+		return t + "\nthe bill does not place the workload on the curve (no Φ or window)"
+	}
+	verdict := "on or above the curve: the loop rests"
+	if w.Time.StandingDelaySeconds < w.Time.RequiredStandingDelaySeconds {
+		verdict = "below the curve: the loop hunts"
+	}
+	return fmt.Sprintf("%s\nw = %s dead times, D = %s τ_eff vs Φ(w) = %s required (τ_eff = %s s): %s",
+		t, fmtNum(x), fmtNum(y), fmtNum(w.Time.Phi), fmtNum(tauEff), verdict)
+}

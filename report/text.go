@@ -1,0 +1,172 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/capreport/capreport/rules"
+)
+
+// ANSI colours. All codes have the same length so tabwriter, which counts
+// bytes, keeps coloured columns aligned.
+const (
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiGrey   = "\x1b[90m"
+	ansiBold   = "\x1b[01m"
+	ansiReset  = "\x1b[0m"
+)
+
+// painter applies colour only when enabled; with colour off it is the
+// identity, so the plain output is byte-for-byte the coloured one stripped.
+type painter bool
+
+func (p painter) paint(code, s string) string {
+	if !p {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func (p painter) verdict(v string) string {
+	switch v {
+	case rules.VerdictFail:
+		return p.paint(ansiRed, v)
+	case rules.VerdictWarn:
+		return p.paint(ansiYellow, v)
+	case rules.VerdictPass:
+		return p.paint(ansiGreen, v)
+	}
+	return p.paint(ansiGrey, v)
+}
+
+func (p painter) severity(s string) string {
+	switch s {
+	case rules.SeverityError:
+		return p.paint(ansiRed, s)
+	case rules.SeverityWarning:
+		return p.paint(ansiYellow, s)
+	}
+	return p.paint(ansiGrey, s)
+}
+
+func (p painter) status(s string) string {
+	switch s {
+	case "failed":
+		return p.paint(ansiRed, s)
+	case "skipped":
+		return p.paint(ansiYellow, s)
+	}
+	return p.paint(ansiGreen, s)
+}
+
+// Text renders the terminal ledger: one aligned row per workload, worst
+// first, then each workload's findings with their remediations, the findings
+// that belong to no workload, and the sources with their status.
+func Text(r rules.Report, o Options) ([]byte, error) {
+	o = o.withDefaults()
+	p := painter(o.Color)
+	var buf bytes.Buffer
+
+	fmt.Fprintf(&buf, "%s %s\n\n", p.paint(ansiBold, "capreport"), termText(r.Root))
+
+	ws := worstFirst(r.Workloads)
+	if len(ws) == 0 {
+		buf.WriteString("No autoscalers found.\n")
+	} else {
+		tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
+		// The header's first cell is bold so every cell of the coloured
+		// column carries the same number of invisible bytes: tabwriter counts
+		// bytes, and equal overhead keeps the columns aligned.
+		fmt.Fprintf(tw, "%s\tWORKLOAD\tSIGNAL\tLATENCY\tBILL\n", p.paint(ansiBold, "VERDICT"))
+		for _, w := range ws {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.verdict(w.Verdict), termText(w.ID),
+				termText(w.Signal), latencyKey(w.Latency), termText(billKey(w)))
+		}
+		if err := tw.Flush(); err != nil {
+			return nil, fmt.Errorf("text ledger: %w", err)
+		}
+	}
+
+	wroteHeader := false
+	for _, w := range ws {
+		if len(w.Findings) == 0 {
+			continue
+		}
+		if !wroteHeader {
+			buf.WriteString("\nFindings\n")
+			wroteHeader = true
+		}
+		fmt.Fprintf(&buf, "\n  %s  %s  at %s\n", p.verdict(w.Verdict), termText(w.ID), termText(locationString(w.Source)))
+		writeTextFindings(&buf, p, w.Findings, "    ")
+	}
+	if len(r.Findings) > 0 {
+		buf.WriteString("\nFindings outside any autoscaler\n\n")
+		writeTextFindings(&buf, p, r.Findings, "  ")
+	}
+
+	if len(r.Sources) > 0 {
+		buf.WriteString("\nSources\n\n")
+		tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "  %s\tSOURCE\tTYPE\tOBJECTS\tREASON\n", p.paint(ansiBold, "STATUS"))
+		for _, s := range r.Sources {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\n", p.status(s.Status), termText(sourceName(s)),
+				termText(s.Type), s.Objects, termText(s.Reason))
+		}
+		if err := tw.Flush(); err != nil {
+			return nil, fmt.Errorf("text sources: %w", err)
+		}
+	}
+
+	fmt.Fprintf(&buf, "\n%s\n", summaryLine(r.Summary))
+	if r.Tool.Name != "" {
+		fmt.Fprintf(&buf, "%s\n", termText(strings.TrimSpace(r.Tool.Name+" "+r.Tool.Version+" "+r.GeneratedAt)))
+	}
+	return trimTrailingSpace(buf.Bytes()), nil
+}
+
+// trimTrailingSpace drops the padding tabwriter leaves after an empty last
+// cell, so golden files and copy-pasted output carry no invisible spaces.
+func trimTrailingSpace(b []byte) []byte {
+	lines := bytes.Split(b, []byte("\n"))
+	for i, l := range lines {
+		lines[i] = bytes.TrimRight(l, " ")
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
+
+// writeTextFindings prints findings worst first, each with its fix and
+// location on continuation lines so long messages stay readable.
+func writeTextFindings(w io.Writer, p painter, fs []rules.Finding, indent string) {
+	for _, f := range sortedFindings(fs) {
+		sev := p.severity(f.Severity)
+		if f.Ignored {
+			sev = p.paint(ansiGrey, "ignored")
+		}
+		pad := strings.Repeat(" ", max(0, len("warning")-len(visibleSeverity(f))))
+		fmt.Fprintf(w, "%s%s%s  %s: %s\n", indent, sev, pad, termText(f.Check), termText(f.Message))
+		cont := indent + strings.Repeat(" ", len("warning")+2)
+		if f.Ignored && f.IgnoreReason != "" {
+			fmt.Fprintf(w, "%signored: %s\n", cont, termText(f.IgnoreReason))
+		}
+		if f.Remediation != "" {
+			fmt.Fprintf(w, "%sfix: %s\n", cont, termText(f.Remediation))
+		}
+		if f.Location != nil && f.Location.File != "" {
+			fmt.Fprintf(w, "%sat %s\n", cont, termText(locationString(*f.Location)))
+		}
+	}
+}
+
+// visibleSeverity is the severity word as printed, for padding without
+// counting colour codes.
+func visibleSeverity(f rules.Finding) string {
+	if f.Ignored {
+		return "ignored"
+	}
+	return f.Severity
+}
