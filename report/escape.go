@@ -134,3 +134,8 @@ func mermaidLabel(s string) string {
 	}
 	return b.String()
 }
+
+// TerminalSafe makes manifest text safe to print on a terminal (control
+// characters and bidi overrides shown escaped); for callers outside the
+// package that format a line of their own.
+func TerminalSafe(s string) string { return termText(s) }

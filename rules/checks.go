@@ -179,11 +179,16 @@ func fmtDur(s float64) string {
 	if math.IsInf(s, 0) || math.IsNaN(s) {
 		return "∞"
 	}
-	d := time.Duration(math.Round(s)) * time.Second
 	if s < 60 {
 		return strconv.FormatFloat(math.Round(s*10)/10, 'f', -1, 64) + "s"
 	}
-	return d.String()
+	// 5m rather than Go's 5m0s; 1h2m rather than 1h2m0s.
+	d := (time.Duration(math.Round(s)) * time.Second).String()
+	d = strings.TrimSuffix(d, "0s")
+	if strings.HasSuffix(d, "h0m") {
+		d = strings.TrimSuffix(d, "0m")
+	}
+	return d
 }
 
 func deref(p *int) int {

@@ -81,7 +81,8 @@ type Ref struct {
 // Assumption is one input of the model with where it came from.
 type Assumption struct {
 	Value string `json:"value"`
-	// From is "annotation", "config", "cluster", "manifest" or "default".
+	// From is "annotation", "config", "cluster", "manifest", "inferred"
+	// (read off the manifests, like the signal) or "default".
 	From string `json:"from"`
 	// Where points at the annotation or config entry, when known.
 	Where *Location `json:"where,omitempty"`

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/signal"
 
 	"github.com/spf13/cobra"
 )
@@ -15,7 +18,11 @@ var version = "dev"
 func run(args []string, io *streams) int {
 	root := newRootCmd(io)
 	root.SetArgs(args)
-	err := root.Execute()
+	// Ctrl-C cancels the pricing between workloads instead of killing the
+	// process mid-write.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err := root.ExecuteContext(ctx)
 	if err != nil {
 		var cf *checksFailedError
 		if !errors.As(err, &cf) {
@@ -26,13 +33,24 @@ func run(args []string, io *streams) int {
 }
 
 func newRootCmd(io *streams) *cobra.Command {
+	f := &runFlags{}
 	root := &cobra.Command{
-		Use:           "capreport",
-		Short:         "Price the Kubernetes autoscalers of a repository before they ship",
+		Use:   "capreport [PATH]",
+		Short: "Price the Kubernetes autoscalers of a repository before they ship",
+		Long: "capreport renders the Helm charts, Kustomize overlays and manifests under PATH (default .),\n" +
+			"finds every HorizontalPodAutoscaler and KEDA ScaledObject, simulates the v1.34 HPA controller\n" +
+			"against a fluid model of each workload, and prints the ledger: the Size bill of a saturating\n" +
+			"CPU metric, the Time bill of a backlog metric, and pass/fail against latency targets.\n\n" +
+			"Exit codes: 0 nothing fails, 1 a check fails (see --fail-on), 2 usage or tool error.",
 		Version:       version,
+		Args:          cobra.MaximumNArgs(1),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReport(cmd.Context(), io, argPath(args), f)
+		},
 	}
+	addRunFlags(root, f)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
@@ -41,6 +59,10 @@ func newRootCmd(io *streams) *cobra.Command {
 	root.AddCommand(
 		newSimulateCmd(io),
 		newPhiCmd(io),
+		newDiffCmd(io),
+		newMergeCmd(io),
+		newInitCmd(io),
+		newExplainCmd(io),
 	)
 	return root
 }

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capreport/capreport/report"
+	"github.com/capreport/capreport/rules"
+)
+
+type explainFlags struct {
+	render renderFlags
+	path   string
+	format string
+}
+
+// newExplainCmd prints one workload's whole bill with its timeline.
+func newExplainCmd(io *streams) *cobra.Command {
+	f := &explainFlags{}
+	cmd := &cobra.Command{
+		Use:   "explain ID [PATH]",
+		Short: "Print one workload's whole bill with its timeline",
+		Long: "ID is namespace/Kind/name of the autoscaler as the ledger shows it; a unique suffix\n" +
+			"(e.g. Kind/name or name) is enough. PATH defaults to the current directory.",
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 2 {
+				f.path = args[1]
+			}
+			return runExplain(cmd, io, args[0], f)
+		},
+	}
+	f.render.register(cmd)
+	cmd.Flags().StringVarP(&f.format, "format", "o", "text", "output format: text or json")
+	return cmd
+}
+
+func runExplain(cmd *cobra.Command, io *streams, id string, f *explainFlags) error {
+	if err := checkFormat(f.format, "text", "json"); err != nil {
+		return err
+	}
+	path := "."
+	if f.path != "" {
+		path = f.path
+	}
+	r, _, err := buildReport(cmd.Context(), io, path, &f.render)
+	if err != nil {
+		return err
+	}
+	w, err := findWorkload(r.Workloads, id)
+	if err != nil {
+		return err
+	}
+	if f.format == "json" {
+		return writeJSON(io.Out, w)
+	}
+	// The ledger row and findings come from the text renderer on a report
+	// of one; the timeline follows.
+	one := *r
+	one.Workloads = []rules.Workload{w}
+	one.Sources, one.Findings = nil, nil
+	one.Summary = rules.Summary{Autoscalers: 1}
+	o := report.DefaultOptions()
+	o.Color = io.ColorEnabled()
+	text, err := report.Text(one, o)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Out.Write(text); err != nil {
+		return err
+	}
+	printBill(io.Out, w)
+	return nil
+}
+
+// findWorkload matches an id exactly, or by a unique suffix.
+func findWorkload(ws []rules.Workload, id string) (rules.Workload, error) {
+	var matches []rules.Workload
+	for _, w := range ws {
+		if w.ID == id {
+			return w, nil
+		}
+		if strings.HasSuffix(w.ID, "/"+id) {
+			matches = append(matches, w)
+		}
+	}
+	switch len(matches) {
+	case 1:
+		return matches[0], nil
+	case 0:
+		ids := make([]string, 0, len(ws))
+		for _, w := range ws {
+			ids = append(ids, w.ID)
+		}
+		sort.Strings(ids)
+		return rules.Workload{}, &usageError{msg: fmt.Sprintf("%v %q; the ledger has: %s", errNoWorkload, id, strings.Join(ids, ", "))}
+	}
+	names := make([]string, len(matches))
+	for i, m := range matches {
+		names[i] = m.ID
+	}
+	return rules.Workload{}, &usageError{msg: fmt.Sprintf("%q is ambiguous: %s", id, strings.Join(names, ", "))}
+}
+
+// printBill writes the figures behind the ledger row and the timeline of
+// each run.
+func printBill(w io.Writer, wl rules.Workload) {
+	fmt.Fprintf(w, "\nAssumptions\n")
+	keys := make([]string, 0, len(wl.Assumptions))
+	for k := range wl.Assumptions {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	for _, k := range keys {
+		a := wl.Assumptions[k]
+		where := ""
+		if a.Where != nil {
+			where = fmt.Sprintf("%s:%d", a.Where.File, a.Where.Line)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", k, report.TerminalSafe(a.Value), a.From, report.TerminalSafe(where))
+	}
+	tw.Flush()
+	if s := wl.Size; s != nil {
+		for _, o := range s.Overloads {
+			fmt.Fprintf(w, "\n%gx overload: orders", o.K)
+			for _, e := range o.ScaleEvents {
+				fmt.Fprintf(w, " %d@%ds", e.To, e.T)
+			}
+			fmt.Fprintln(w)
+			printTimeline(w, o.Timeline, true)
+		}
+	}
+	if t := wl.Time; t != nil {
+		fmt.Fprintf(w, "\nLast two hours of the 20-hour run\n")
+		printTimeline(w, t.Timeline, false)
+	}
+}
+
+func printTimeline(w io.Writer, tl *rules.Timeline, wait bool) {
+	if tl == nil || len(tl.T) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	header := "  t (s)\treplicas\tserving\tneeded\tbacklog\t"
+	if wait {
+		header += "wait (s)\t"
+	}
+	fmt.Fprintln(tw, header)
+	step := max(1, len(tl.T)/40)
+	for i := 0; i < len(tl.T); i += step {
+		fmt.Fprintf(tw, "  %d\t%d\t%d\t%.0f\t%.0f\t", tl.T[i], tl.Replicas[i], at(tl.Ready, i), atf(tl.Needed, i), atf(tl.Backlog, i))
+		if wait {
+			fmt.Fprintf(tw, "%.1f\t", atf(tl.Wait, i))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}
+
+func at(xs []int32, i int) int32 {
+	if i < len(xs) {
+		return xs[i]
+	}
+	return 0
+}
+
+func atf(xs []float64, i int) float64 {
+	if i < len(xs) {
+		return xs[i]
+	}
+	return 0
+}

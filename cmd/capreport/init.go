@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/config"
+)
+
+type initFlags struct {
+	render renderFlags
+	force  bool
+	stdout bool
+}
+
+// newInitCmd writes a commented .capreport.yaml naming every discovered
+// workload and the assumptions it lacks.
+func newInitCmd(io *streams) *cobra.Command {
+	f := &initFlags{}
+	cmd := &cobra.Command{
+		Use:   "init [PATH]",
+		Short: "Write a commented .capreport.yaml naming every workload and the assumptions it lacks",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runInit(cmd, io, argPath(args), f)
+		},
+	}
+	f.render.register(cmd)
+	cmd.Flags().BoolVar(&f.force, "force", false, "overwrite an existing .capreport.yaml")
+	cmd.Flags().BoolVar(&f.stdout, "stdout", false, "print the file instead of writing it")
+	return cmd
+}
+
+func runInit(cmd *cobra.Command, io *streams, path string, f *initFlags) error {
+	target := filepath.Join(path, config.FileName)
+	if !f.stdout && !f.force {
+		if _, err := os.Stat(target); err == nil {
+			return &usageError{msg: fmt.Sprintf("%s exists; use --force to overwrite it or --stdout to print", target)}
+		}
+	}
+	rp, err := loadRepo(cmd.Context(), path, &f.render)
+	if err != nil {
+		return err
+	}
+	body := initConfig(rp.inv)
+	// The file must load: a template that the tool itself rejects would be
+	// a poor first experience.
+	if _, err := config.Parse(config.FileName, body); err != nil {
+		return fmt.Errorf("generated configuration does not parse (a capreport bug): %w", err)
+	}
+	if f.stdout {
+		_, err := io.Out.Write(body)
+		return err
+	}
+	if err := os.WriteFile(target, body, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(io.ErrOut, "wrote %s: %d workload(s); fill in the commented values you have measured\n", target, len(rp.inv.Autoscalers))
+	return nil
+}
+
+// assumptionHelp documents each key the template offers, in order.
+var assumptionHelp = []struct{ key, example, help string }{
+	{"deadTime", "90s", "order of a pod → its first served request or message"},
+	{"podRate", "100", "requests (or messages) per second one pod serves at 100% of its CPU request"},
+	{"latencyTarget", "30s", "the longest a request or message may wait"},
+	{"overload", "[3x, 10x, 30x]", "design overloads of the Size row"},
+	{"demand", "500", "demand per second before the step (default: baseline pods at target)"},
+	{"step", "4x", "demand step of the Time row"},
+	{"metricWindow", "30s", "CPU metric window"},
+	{"saturatedEfficiency", "0.8", "fraction of full rate a saturated pod still serves"},
+}
+
+// missingAssumptions lists the keys an autoscaler still takes from the
+// built-in defaults.
+func missingAssumptions(a analyze.Autoscaler) map[string]bool {
+	as := a.Assumptions
+	m := map[string]bool{}
+	for key, from := range map[string]string{
+		"deadTime": as.DeadTime.From, "podRate": as.PodRate.From, "latencyTarget": as.LatencyTarget.From,
+		"overload": as.Overload.From, "demand": as.Demand.From, "step": as.Step.From,
+		"metricWindow": as.MetricWindow.From, "saturatedEfficiency": as.SaturatedEfficiency.From,
+	} {
+		if from == analyze.FromDefault {
+			m[key] = true
+		}
+	}
+	return m
+}
+
+func initConfig(inv *analyze.Inventory) []byte {
+	var b bytes.Buffer
+	b.WriteString(`# .capreport.yaml — what capreport cannot read off the manifests.
+# Written by "capreport init". Uncomment and fill in what you have measured;
+# every value in the report says whether it came from an annotation, this file
+# or a built-in default, and a defaulted dead time or pod rate is a finding.
+# Annotations (capreport.io/<key> on the autoscaler or its workload) win over
+# this file.
+
+# defaults apply to every workload below that does not set its own value.
+defaults:
+`)
+	for _, h := range assumptionHelp {
+		fmt.Fprintf(&b, "  # %s: %s  # %s\n", h.key, h.example, h.help)
+	}
+	b.WriteString(`
+# The cluster's HPA controller settings (kube-controller-manager flags).
+cluster:
+  # syncPeriod: 15s
+  # tolerance: 0.1
+  # downscaleStabilization: 300s
+  # cpuInitializationPeriod: 5m
+  # initialReadinessDelay: 30s
+  # kubeVersion: 1.34.0
+
+# checks:
+#   exclude: [assumption-default]
+#   allowIgnores: true
+# failOn: error
+
+`)
+	if len(inv.Autoscalers) == 0 {
+		b.WriteString("# No autoscaler was found; workloads entries match by namespace, kind and name globs.\nworkloads: []\n")
+		return b.Bytes()
+	}
+	b.WriteString("# One entry per autoscaler found; namespace, kind and name are globs.\nworkloads:\n")
+	for _, a := range inv.Autoscalers {
+		missing := missingAssumptions(a)
+		fmt.Fprintf(&b, "  # %s (%s signal) from %s", a.ID, a.Signal, a.Origin.File)
+		if a.Origin.Line > 0 {
+			fmt.Fprintf(&b, ":%d", a.Origin.Line)
+		}
+		b.WriteString("\n")
+		if a.Namespace == "" {
+			// Rendered without a namespace: an empty glob matches any.
+			fmt.Fprintf(&b, "  - kind: %s\n    name: %s\n", a.Kind, yamlString(a.Name))
+		} else {
+			fmt.Fprintf(&b, "  - namespace: %s\n    kind: %s\n    name: %s\n", yamlString(a.Namespace), a.Kind, yamlString(a.Name))
+		}
+		for _, h := range assumptionHelp {
+			if missing[h.key] {
+				fmt.Fprintf(&b, "    # %s: %s  # missing: %s\n", h.key, h.example, h.help)
+			}
+		}
+	}
+	return b.Bytes()
+}
+
+// yamlString quotes a name that YAML would read as something else.
+func yamlString(s string) string {
+	if s == "" || strings.ContainsAny(s, ":#{}[],&*!|>'\"%@`") || strings.TrimSpace(s) != s {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/report"
+	"github.com/capreport/capreport/report/plot"
+	"github.com/capreport/capreport/rules"
+)
+
+// runFlags are the flags of `capreport [PATH]`.
+type runFlags struct {
+	render renderFlags
+	format string
+	out    string
+	failOn string
+}
+
+var reportFormats = []string{"text", "json", "markdown", "html", "sarif"}
+
+// addRunFlags registers the main job's flags on the root command.
+func addRunFlags(cmd *cobra.Command, f *runFlags) {
+	f.render.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVarP(&f.format, "format", "o", "text", "output format: text, json, markdown, html or sarif")
+	fl.StringVar(&f.out, "out", "", "also write report.json, report.md, report.html, report.sarif and plots to this directory")
+	fl.StringVar(&f.failOn, "fail-on", "", "exit 1 when a check fails at this severity: error, warning or never (default: the config's failOn, else error)")
+}
+
+// runReport is the main job: discover, render, analyze, simulate, report.
+func runReport(ctx context.Context, io *streams, path string, f *runFlags) error {
+	if err := checkFormat(f.format, reportFormats...); err != nil {
+		return err
+	}
+	if f.failOn != "" {
+		if err := checkFormat(f.failOn, config.FailOnError, config.FailOnWarning, config.FailOnNever); err != nil {
+			return flagErrorf("fail-on", "%q is not one of error, warning, never", f.failOn)
+		}
+	}
+	r, cfg, err := buildReport(ctx, io, path, &f.render)
+	if err != nil {
+		return err
+	}
+	out, err := renderFormat(*r, f.format, io.ColorEnabled())
+	if err != nil {
+		return err
+	}
+	if _, err := io.Out.Write(out); err != nil {
+		return err
+	}
+	if f.out != "" {
+		if err := writeOutDir(f.out, *r); err != nil {
+			return err
+		}
+		fmt.Fprintf(io.ErrOut, "wrote %s\n", f.out)
+	}
+	failOn := f.failOn
+	if failOn == "" {
+		failOn = cfg.FailOn
+	}
+	if n := r.Failed(failOn); n > 0 {
+		return &checksFailedError{failed: n}
+	}
+	return nil
+}
+
+// buildReport renders and prices a repository; a progress bar goes to a
+// terminal's stderr once the run has taken more than a second.
+func buildReport(ctx context.Context, io *streams, path string, f *renderFlags) (*rules.Report, *config.Config, error) {
+	rp, err := loadRepo(ctx, path, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := rules.Options{Tool: rules.Tool{Name: "capreport", Version: version}}
+	if io.IsStderrTTY() {
+		start := time.Now()
+		var bar *progressbar.ProgressBar
+		opts.Progress = func(done, total int) {
+			if bar == nil && time.Since(start) > time.Second {
+				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(io.ErrOut),
+					progressbar.OptionSetDescription("simulating"), progressbar.OptionClearOnFinish())
+			}
+			if bar != nil {
+				_ = bar.Set(done)
+			}
+		}
+	}
+	r, err := rules.Build(ctx, path, rp.rendered, rp.inv, rp.cfg, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, rp.cfg, nil
+}
+
+// renderFormat renders the report in one format.
+func renderFormat(r rules.Report, format string, color bool) ([]byte, error) {
+	o := report.DefaultOptions()
+	o.Color = color
+	switch format {
+	case "json":
+		return report.JSON(r, o)
+	case "markdown":
+		return report.Markdown(r, o)
+	case "html":
+		svgs, err := svgPlots(r)
+		if err != nil {
+			return nil, err
+		}
+		o.SVGPlots = svgs
+		return report.HTML(r, o)
+	case "sarif":
+		return report.SARIF(r, report.SARIFOptions{})
+	}
+	return report.Text(r, o)
+}
+
+// svgPlots draws every workload's figures for the HTML page.
+func svgPlots(r rules.Report) (map[string][][]byte, error) {
+	out := map[string][][]byte{}
+	for _, w := range r.Workloads {
+		figs, err := plot.ForWorkload(w, "svg")
+		if err != nil {
+			return nil, fmt.Errorf("plot %s: %w", w.ID, err)
+		}
+		for _, fg := range figs {
+			out[w.ID] = append(out[w.ID], fg.Data)
+		}
+	}
+	return out, nil
+}
+
+// writeOutDir writes every format and the plot files; report.md links the
+// plots relatively.
+func writeOutDir(dir string, r rules.Report) error {
+	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
+		return err
+	}
+	links := map[string][]string{}
+	for _, w := range r.Workloads {
+		for _, format := range []string{"svg", "png"} {
+			figs, err := plot.ForWorkload(w, format)
+			if err != nil {
+				return fmt.Errorf("plot %s: %w", w.ID, err)
+			}
+			for _, fg := range figs {
+				if err := os.WriteFile(filepath.Join(dir, "plots", fg.Name), fg.Data, 0o644); err != nil {
+					return err
+				}
+				if format == "svg" {
+					links[w.ID] = append(links[w.ID], "plots/"+fg.Name)
+				}
+			}
+		}
+	}
+	o := report.DefaultOptions()
+	o.Plots = links
+	md, err := report.Markdown(r, o)
+	if err != nil {
+		return err
+	}
+	files := map[string][]byte{"report.md": md}
+	for name, format := range map[string]string{"report.json": "json", "report.html": "html", "report.sarif": "sarif", "report.txt": "text"} {
+		b, err := renderFormat(r, format, false)
+		if err != nil {
+			return err
+		}
+		files[name] = b
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

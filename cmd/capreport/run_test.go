@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/capreport/capreport/report"
+	"github.com/capreport/capreport/rules"
+)
+
+// repoRoot walks up from the test's directory to the module root.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test")
+		}
+		dir = parent
+	}
+}
+
+// capture runs the CLI with buffers for streams.
+func capture(args ...string) (stdout, stderr string, code int) {
+	var out, errOut bytes.Buffer
+	code = run(args, &streams{Out: &out, ErrOut: &errOut})
+	return out.String(), errOut.String(), code
+}
+
+func TestRunExampleFailsByDesign(t *testing.T) {
+	example := filepath.Join(repoRoot(t), "examples", "shop")
+	out, stderr, code := capture(example)
+	if code != exitFail {
+		t.Fatalf("exit %d, want 1 (the example fails by design); stderr %s", code, stderr)
+	}
+	for _, want := range []string{"pass", "fail", "hunting", "recovery-too-slow", "shop/ScaledObject/orders-consumer"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ledger lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Error("colour escapes written to a non-terminal")
+	}
+	// --fail-on never turns the same run green.
+	if _, _, code := capture(example, "--fail-on", "never"); code != exitOK {
+		t.Errorf("--fail-on never: exit %d", code)
+	}
+}
+
+func TestRunJSONValidatesAgainstSchema(t *testing.T) {
+	out, stderr, code := capture(filepath.Join(repoRoot(t), "examples", "shop"), "--format", "json")
+	if code != exitFail {
+		t.Fatalf("exit %d; stderr %s", code, stderr)
+	}
+	if err := report.Validate([]byte(out)); err != nil {
+		t.Fatalf("--format json does not validate against report.v1.json: %v", err)
+	}
+	var r rules.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	verdicts := map[string]string{}
+	for _, w := range r.Workloads {
+		verdicts[w.ID] = w.Verdict
+	}
+	want := map[string]string{
+		"default/HorizontalPodAutoscaler/capreport-web": rules.VerdictPass,
+		"shop/HorizontalPodAutoscaler/api":              rules.VerdictFail,
+		"shop/ScaledObject/orders-consumer":             rules.VerdictFail,
+	}
+	for id, v := range want {
+		if verdicts[id] != v {
+			t.Errorf("%s: verdict %q, want %q (all: %v)", id, verdicts[id], v, verdicts)
+		}
+	}
+}
+
+func TestRunFormatsAndOutDir(t *testing.T) {
+	example := filepath.Join(repoRoot(t), "examples", "shop")
+	for _, format := range []string{"markdown", "html", "sarif"} {
+		out, stderr, code := capture(example, "--format", format)
+		if code != exitFail || len(out) == 0 {
+			t.Errorf("--format %s: exit %d, %d bytes; stderr %s", format, code, len(out), stderr)
+		}
+	}
+	dir := t.TempDir()
+	if _, stderr, code := capture(example, "--out", dir, "--format", "json"); code != exitFail {
+		t.Fatalf("--out: exit %d: %s", code, stderr)
+	}
+	for _, name := range []string{"report.json", "report.md", "report.html", "report.sarif", "report.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("--out did not write %s", name)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	plots, _ := filepath.Glob(filepath.Join(dir, "plots", "*.svg"))
+	if len(plots) == 0 || !strings.Contains(string(md), "plots/") {
+		t.Errorf("--out wrote %d plots; report.md links them: %v", len(plots), strings.Contains(string(md), "plots/"))
+	}
+}
+
+func TestRunUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"does/not/exist"},
+		{".", "--format", "yaml"},
+		{".", "--fail-on", "sometimes"},
+		{"a", "b"},
+	} {
+		if _, stderr, code := capture(args...); code != exitError || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, code, stderr)
+		}
+	}
+}
+
+func TestExplainAndInit(t *testing.T) {
+	example := filepath.Join(repoRoot(t), "examples", "shop")
+	out, stderr, code := capture("explain", "ScaledObject/orders-consumer", example)
+	if code != exitOK || !strings.Contains(out, "hunting") || !strings.Contains(out, "Last two hours") {
+		t.Errorf("explain: exit %d, stderr %s\n%s", code, stderr, out)
+	}
+	if _, stderr, code := capture("explain", "nope", example); code != exitError || !strings.Contains(stderr, "orders-consumer") {
+		t.Errorf("explain of an unknown id: exit %d, %s", code, stderr)
+	}
+	out, stderr, code = capture("init", example, "--stdout")
+	if code != exitOK || !strings.Contains(out, "name: api") || !strings.Contains(out, "# latencyTarget") {
+		t.Errorf("init --stdout: exit %d, %s\n%s", code, stderr, out)
+	}
+	// init refuses to overwrite without --force.
+	dir := t.TempDir()
+	if _, _, code := capture("init", dir); code != exitOK {
+		t.Fatalf("init on an empty repository: exit %d", code)
+	}
+	if _, _, code := capture("init", dir); code != exitError {
+		t.Errorf("second init without --force: exit %d", code)
+	}
+}
+
+// Every corpus case runs end to end with default assumptions: no crash,
+// each autoscaler priced or saying why not, each assumption with its
+// provenance, and a finding for a default the bill rests on (an unpriced
+// workload rests on none).
+func TestRunCorpus(t *testing.T) {
+	corpus := filepath.Join(repoRoot(t), "..", "shared", "corpus")
+	cases, err := os.ReadDir(corpus)
+	if err != nil {
+		t.Skipf("corpus not available at %s: %v", corpus, err)
+	}
+	for _, c := range cases {
+		if !c.IsDir() {
+			continue
+		}
+		t.Run(c.Name(), func(t *testing.T) {
+			dir := filepath.Join(corpus, c.Name())
+			args := []string{dir, "--format", "json", "--release-name", "rel", "--namespace", "demo", "--fail-on", "never"}
+			if _, err := os.Stat(filepath.Join(dir, "capreport-values.yaml")); err == nil {
+				args = append(args, "-f", filepath.Join(dir, "capreport-values.yaml"))
+			}
+			out, stderr, code := capture(args...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if err := report.Validate([]byte(out)); err != nil {
+				t.Fatalf("report does not validate: %v", err)
+			}
+			var r rules.Report
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Workloads) == 0 {
+				t.Fatalf("no autoscaler found; sources %+v", r.Sources)
+			}
+			for _, w := range r.Workloads {
+				if w.Size == nil && w.Time == nil && w.UnpricedReason == "" {
+					t.Errorf("%s: neither priced nor a reason", w.ID)
+				}
+				if a, ok := w.Assumptions["deadTime"]; !ok || a.From == "" {
+					t.Errorf("%s: dead time without provenance", w.ID)
+				} else if a.From == "default" && (w.Size != nil || w.Time != nil) && !hasFinding(w, "assumption-default") {
+					t.Errorf("%s: defaulted dead time without an assumption-default finding", w.ID)
+				}
+			}
+		})
+	}
+}
+
+func hasFinding(w rules.Workload, check string) bool {
+	for _, f := range w.Findings {
+		if f.Check == check {
+			return true
+		}
+	}
+	return false
+}
