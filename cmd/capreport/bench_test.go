@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/capreport/capreport/internal/genrepo"
+	"github.com/capreport/capreport/rules"
+)
+
+// pipeline runs render, extraction and pricing on a directory.
+func pipeline(b *testing.B, dir string) *rules.Report {
+	rp, err := loadRepo(context.Background(), dir, &renderFlags{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := rules.Build(context.Background(), dir, rp.rendered, rp.inv, rp.cfg, rules.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchPipeline reports the cost per autoscaler and how many cores the run
+// kept busy (CPU time over wall time): the time grows linearly with the
+// number of autoscalers, and pricing runs on every core.
+func benchPipeline(b *testing.B, dir string) {
+	var n int
+	cpu0, wall0 := cpuTime(), time.Now()
+	for b.Loop() {
+		n = len(pipeline(b, dir).Workloads)
+	}
+	wall := time.Since(wall0)
+	if n == 0 {
+		b.Fatal("no autoscaler priced")
+	}
+	b.ReportMetric(float64(wall.Nanoseconds())/float64(b.N)/float64(n), "ns/autoscaler")
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(wall), "cores-used")
+}
+
+func BenchmarkPipelineGenerated(b *testing.B) {
+	for _, n := range []int{100, 300, 1000} {
+		dir := filepath.Join(b.TempDir(), "repo")
+		if err := genrepo.Write(dir, n); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(itoa(n), func(b *testing.B) { benchPipeline(b, dir) })
+	}
+}
+
+func BenchmarkPipelineCorpus(b *testing.B) {
+	corpus := filepath.Join(repoRoot(b), "..", "shared", "corpus")
+	benchPipeline(b, corpus)
+}
+
+func itoa(n int) string {
+	return map[int]string{100: "100", 300: "300", 1000: "1000"}[n]
+}
