@@ -1,0 +1,124 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestSimulateSizeJSON(t *testing.T) {
+	out, stderr, code := capture("simulate", "size", "--pods", "10", "--request", "1", "--limit", "1", "--target", "50",
+		"--pod-rate", "100", "--dead-time", "90s", "--overload", "10x", "--format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	for field, want := range map[string]any{
+		"timeToCapacitySeconds": 345.0, "rounds": 3.0, "roundsBound": 3.0, "peakReplicas": 317.0,
+		"neededReplicas": 100.0, "growthFactor": 2.0, "deadBand": false,
+	} {
+		if got[field] != want {
+			t.Errorf("%s = %v, want %v", field, got[field], want)
+		}
+	}
+	for _, field := range []string{"overshoot", "peakBacklog", "peakWaitSeconds", "drainedAtSeconds", "scaleEvents"} {
+		if _, ok := got[field]; !ok {
+			t.Errorf("field %s missing", field)
+		}
+	}
+	events := got["scaleEvents"].([]any)
+	if first := events[0].(map[string]any); first["t"] != 15.0 || first["from"] != 10.0 || first["to"] != 16.0 {
+		t.Errorf("first scale event %v, want 10 → 16 at 15 s", first)
+	}
+}
+
+func TestSimulateSizeNeverScales(t *testing.T) {
+	out, _, code := capture("simulate", "size", "--pods", "4", "--request", "250m", "--target", "93", "--overload", "3x", "--format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var got map[string]any
+	_ = json.Unmarshal([]byte(out), &got)
+	if got["timeToCapacitySeconds"] != nil || got["deadBand"] != true || got["statusUtilization"] != 100.0 {
+		t.Errorf("93%% target: %v", got)
+	}
+}
+
+func TestSimulateTimeJSON(t *testing.T) {
+	out, stderr, code := capture("simulate", "time", "--pod-rate", "10", "--threshold", "10", "--dead-time", "90s",
+		"--window", "300s", "--demand", "500", "--step", "4x", "--format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["hunts"] != true || got["replicasP5"] != 8.0 || got["replicasP95"] != 2000.0 || got["neededReplicas"] != 200.0 {
+		t.Errorf("the opening: %v", got)
+	}
+	if d := got["requiredStandingDelaySeconds"].(float64); d < 89.5 || d > 89.7 {
+		t.Errorf("required delay %v, essay: 89.6 s", d)
+	}
+	for _, field := range []string{"standingDelaySeconds", "phi", "windowInDeadTimes", "replicasMin", "replicasMax", "replicasMean"} {
+		if _, ok := got[field]; !ok {
+			t.Errorf("field %s missing", field)
+		}
+	}
+}
+
+// Bad calculator input prints one line naming the flag and the reason and
+// exits 2; nothing panics.
+func TestSimulateBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"size", "--pod-rate", "-5"}, "--pod-rate"},
+		{[]string{"size", "--target", "0"}, "--target"},
+		{[]string{"size", "--target", "101"}, "--target"},
+		{[]string{"size", "--request", "1", "--limit", "500m"}, "--limit"},
+		{[]string{"size", "--request", "1 core"}, "--request"},
+		{[]string{"size", "--dead-time", "90x"}, "--dead-time"},
+		{[]string{"size", "--dead-time", "0s"}, "--dead-time"},
+		{[]string{"size", "--overload", "ten"}, "--overload"},
+		{[]string{"size", "--overload", "0.5x"}, "--overload"},
+		{[]string{"size", "--efficiency", "1.5"}, "--efficiency"},
+		{[]string{"size", "--format", "yaml"}, "--format"},
+		{[]string{"time", "--pod-rate", "-1"}, "--pod-rate"},
+		{[]string{"time", "--threshold", "0"}, "--threshold"},
+		{[]string{"time", "--dead-time", "0s"}, "--dead-time"},
+		{[]string{"time", "--window", "5 minutes"}, "--window"},
+		{[]string{"time", "--step", "x"}, "--step"},
+		{[]string{"time", "--min-replicas", "0"}, "--min-replicas"},
+		{[]string{"time", "--max-replicas", "0"}, "--max-replicas"},
+		{[]string{"size", "--pods", "nine"}, "--pods"},
+	} {
+		_, stderr, code := capture(append([]string{"simulate"}, c.args...)...)
+		line := strings.TrimSpace(stderr)
+		if code != exitError || strings.Contains(line, "\n") || !strings.Contains(line, c.flag) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line naming %s", c.args, code, stderr, c.flag)
+		}
+	}
+}
+
+func FuzzSimulateFlags(f *testing.F) {
+	for _, s := range []string{"10x", "250m", "90s", "-1", "1e309", "NaN", "0x10", "1.5", ""} {
+		f.Add(s, s, s)
+	}
+	f.Fuzz(func(t *testing.T, overload, request, deadTime string) {
+		// Must return an exit code, never panic; a valid run is fine too.
+		code := run([]string{"simulate", "size", "--overload", overload, "--request", request,
+			"--dead-time", deadTime, "--pods", "2", "--max-replicas", "50"}, &streams{Out: discard{}, ErrOut: discard{}})
+		if code != exitOK && code != exitError {
+			t.Fatalf("exit %d", code)
+		}
+	})
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
