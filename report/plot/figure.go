@@ -138,8 +138,15 @@ var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
 // newPanel returns a plot with the house style: sans fonts sized for a
 // 960-px-wide image, a light grid, the legend at the top left.
-func newPanel(title, xLabel, yLabel string) *panel {
+func newPanel(title, xLabel, yLabel string, txt *measuringText) *panel {
 	p := plot.New()
+	p.TextHandler = txt
+	p.Title.TextStyle.Handler = txt
+	p.X.Label.TextStyle.Handler = txt
+	p.Y.Label.TextStyle.Handler = txt
+	p.X.Tick.Label.Handler = txt
+	p.Y.Tick.Label.Handler = txt
+	p.Legend.TextStyle.Handler = txt
 	p.Title.Text = title
 	p.Title.TextStyle.Font = font.From(sans, 14)
 	p.Title.Padding = vg.Points(8)
@@ -169,10 +176,43 @@ func newPanel(title, xLabel, yLabel string) *panel {
 // line adds a line plotter and records it under name; legends are added
 // separately (addLegend), since several series often share one entry.
 func (p *panel) line(name string, xys plotter.XYs, sty draw.LineStyle, step plotter.StepKind) *plotter.Line {
+	if step == plotter.PostStep {
+		xys = compactSteps(xys)
+	}
 	l := &plotter.Line{XYs: xys, LineStyle: sty, StepStyle: step}
 	p.plot.Add(flatLine{l})
 	p.series = append(p.series, series{name: name, xys: xys})
 	return l
+}
+
+// compactSteps drops the points of a step series that repeat the value
+// before them, keeping the last point: a PostStep line through the result
+// is the same line, drawn with a tenth of the points for typical replica
+// timelines.
+func compactSteps(xys plotter.XYs) plotter.XYs {
+	if len(xys) < 3 {
+		return xys
+	}
+	out := plotter.XYs{xys[0]}
+	for i := 1; i < len(xys)-1; i++ {
+		if xys[i].Y != out[len(out)-1].Y {
+			out = append(out, xys[i])
+		}
+	}
+	return append(out, xys[len(xys)-1])
+}
+
+// stepAt evaluates a PostStep series at x: the value of the last point at
+// or before x.
+func stepAt(xys plotter.XYs, x float64) (float64, bool) {
+	y, ok := 0.0, false
+	for _, p := range xys {
+		if p.X > x {
+			break
+		}
+		y, ok = p.Y, true
+	}
+	return y, ok
 }
 
 // flatLine is a line without glyph boxes: gonum pads the data area so that

@@ -45,7 +45,7 @@ func buildPhi(w rules.Workload) (*figure, error) {
 	}
 
 	p := newPanel(phiTitle(w, px, py, tauEff, hasPoint),
-		"window W_eff / τ_eff (dead times, log scale)", "standing delay D / τ_eff (dead times)")
+		"window W_eff / τ_eff (dead times, log scale)", "standing delay D / τ_eff (dead times)", newMeasuringText())
 
 	curve := make(plotter.XYs, phiSamples)
 	for i := range curve {

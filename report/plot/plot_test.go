@@ -83,6 +83,16 @@ func yAt(t *testing.T, xys plotter.XYs, x float64) float64 {
 	return 0
 }
 
+// stepValue evaluates a drawn PostStep series at x.
+func stepValue(t *testing.T, xys plotter.XYs, x float64) float64 {
+	t.Helper()
+	y, ok := stepAt(xys, x)
+	if !ok {
+		t.Fatalf("step series starts after x = %v", x)
+	}
+	return y
+}
+
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 func TestSizeFigure(t *testing.T) {
@@ -115,31 +125,32 @@ func TestSizeFigure(t *testing.T) {
 		},
 	}.run(t, bottom)
 
-	// The staircase is the timeline, point for point.
+	// The staircase is the timeline: at every sample, the drawn step
+	// function has the sample's value.
 	tl := w.Size.Overloads[1].Timeline
 	ordered := mustSeries(t, top, "10x ordered")
-	if len(ordered) != len(tl.T) {
-		t.Fatalf("10x ordered has %d points, timeline %d", len(ordered), len(tl.T))
-	}
-	for i, p := range ordered {
-		if p.X != float64(tl.T[i]) || p.Y != float64(tl.Replicas[i]) {
-			t.Fatalf("10x ordered[%d] = %v, want (%d, %d)", i, p, tl.T[i], tl.Replicas[i])
+	for i, x := range tl.T {
+		if got := stepValue(t, ordered, float64(x)); got != float64(tl.Replicas[i]) {
+			t.Fatalf("10x ordered at %d s = %v, want %d", x, got, tl.Replicas[i])
 		}
 	}
+	if n := len(ordered); n >= len(tl.T) || ordered[n-1].X != float64(tl.T[len(tl.T)-1]) {
+		t.Errorf("10x ordered: %d points ending at %v; want the steps only, to the end of the timeline", n, ordered[n-1].X)
+	}
 	for _, c := range []struct{ t, want float64 }{{0, 10}, {15, 16}, {30, 20}, {135, 32}, {150, 40}, {255, 64}, {390, 317}, {720, 317}} {
-		if got := yAt(t, ordered, c.t); got != c.want {
+		if got := stepValue(t, ordered, c.t); got != c.want {
 			t.Errorf("10x ordered at %v s = %v, want %v", c.t, got, c.want)
 		}
 	}
 	// The 64 pods ordered at 255 s serve from 345 s.
 	ready := mustSeries(t, top, "10x ready")
-	if got := yAt(t, ready, 340); got != 40 {
+	if got := stepValue(t, ready, 340); got != 40 {
 		t.Errorf("10x ready at 340 s = %v, want 40", got)
 	}
-	if got := yAt(t, ready, 345); got != 64 {
+	if got := stepValue(t, ready, 345); got != 64 {
 		t.Errorf("10x ready at 345 s = %v, want 64", got)
 	}
-	if got := yAt(t, mustSeries(t, top, "10x needed"), 100); got != 100 {
+	if got := stepValue(t, mustSeries(t, top, "10x needed"), 100); got != 100 {
 		t.Errorf("10x needed at 100 s = %v, want 100", got)
 	}
 	events := mustSeries(t, top, "10x scale events")
@@ -217,14 +228,16 @@ func TestTimeFigure(t *testing.T) {
 
 	// An hour of the run, in minutes.
 	reps := mustSeries(t, top, timeReplicas)
-	if len(reps) != len(tb.Timeline.T) || reps[0].X != 68400.0/60 || reps[len(reps)-1].X != 72000.0/60 {
-		t.Fatalf("replicas span %v..%v min with %d points, want 1140..1200 with %d", reps[0].X, reps[len(reps)-1].X, len(reps), len(tb.Timeline.T))
+	if reps[0].X != 68400.0/60 || reps[len(reps)-1].X != 72000.0/60 {
+		t.Fatalf("replicas span %v..%v min, want 1140..1200", reps[0].X, reps[len(reps)-1].X)
+	}
+	for i, x := range tb.Timeline.T {
+		if got := stepValue(t, reps, float64(x)/60); got != float64(tb.Timeline.Replicas[i]) {
+			t.Fatalf("replicas at %d s = %v, want %d", x, got, tb.Timeline.Replicas[i])
+		}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for i, p := range reps {
-		if p.Y != float64(tb.Timeline.Replicas[i]) {
-			t.Fatalf("replicas[%d] = %v, want %d", i, p.Y, tb.Timeline.Replicas[i])
-		}
+	for _, p := range reps {
 		lo, hi = math.Min(lo, p.Y), math.Max(hi, p.Y)
 	}
 	if lo != 6 || hi != 35 {
@@ -626,10 +639,68 @@ func BenchmarkForWorkload(b *testing.B) {
 	w := sample.Specimen()
 	w.Time = sample.Hunting().Time
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		figs, err := ForWorkload(w, FormatSVG)
 		if err != nil || len(figs) != 4 {
 			b.Fatalf("%d figures, %v", len(figs), err)
 		}
+	}
+	// CPU time (user + system, GC included) per op: unlike ns/op it does
+	// not grow when other processes share the cores.
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
+
+func TestCompactSteps(t *testing.T) {
+	in := plotter.XYs{{X: 0, Y: 1}, {X: 1, Y: 1}, {X: 2, Y: 3}, {X: 3, Y: 3}, {X: 4, Y: 3}, {X: 5, Y: 1}, {X: 6, Y: 1}}
+	want := plotter.XYs{{X: 0, Y: 1}, {X: 2, Y: 3}, {X: 5, Y: 1}, {X: 6, Y: 1}}
+	got := compactSteps(in)
+	if !slices.Equal(got, want) {
+		t.Fatalf("compactSteps = %v, want %v", got, want)
+	}
+	for x := 0.0; x <= 6; x += 0.5 {
+		a, _ := stepAt(in, x)
+		b, _ := stepAt(got, x)
+		if a != b {
+			t.Errorf("at %v: %v before compaction, %v after", x, a, b)
+		}
+	}
+}
+
+// Odd but possible bills render or report ErrNoData; none panics.
+func TestDegenerateBills(t *testing.T) {
+	one := &rules.Timeline{T: []int{0}, Replicas: []int32{3}, Ready: []int32{0}, Needed: []float64{math.NaN()}, Wait: []float64{0}, Backlog: []float64{0}}
+	for _, c := range []struct {
+		name string
+		w    rules.Workload
+	}{
+		{"single-sample size timeline", rules.Workload{ID: "a/HPA/one", Size: &rules.SizeBill{
+			Overloads: []rules.SizeOverload{{K: 2, Timeline: one}}}}},
+		{"zero pods on the staircase", rules.Workload{ID: "a/HPA/zero", Size: &rules.SizeBill{RoundSeconds: 60,
+			Overloads: []rules.SizeOverload{{K: 50, Timeline: &rules.Timeline{T: []int{0, 60, 120}, Replicas: []int32{0, 1, 100}}}}}}},
+		{"timeline without replicas", rules.Workload{ID: "a/HPA/empty", Size: &rules.SizeBill{
+			Overloads: []rules.SizeOverload{{K: 2, Timeline: &rules.Timeline{T: []int{0, 15}}}}}}},
+		{"single-point rounds curve", rules.Workload{ID: "a/HPA/k", Size: &rules.SizeBill{
+			RoundsCurve: []rules.RoundsPoint{{K: 10, Bound: 3}}}}},
+		{"single-sample time timeline", rules.Workload{ID: "a/SO/one", Time: &rules.TimeBill{
+			NeededReplicas: 4, Timeline: one}}},
+		{"time bill far off the curve", rules.Workload{ID: "a/SO/far", Time: &rules.TimeBill{
+			StandingDelaySeconds: 1000, RequiredStandingDelaySeconds: 50, Phi: 0.5, WindowInDeadTimes: 5000}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, format := range []string{FormatSVG, FormatPNG} {
+				for _, fn := range []func(rules.Workload, string) (Figure, error){Size, Rounds, Time, Phi} {
+					f, err := fn(c.w, format)
+					if err != nil && !errors.Is(err, ErrNoData) {
+						t.Fatalf("%v", err)
+					}
+					if err == nil && len(f.Data) == 0 {
+						t.Fatalf("%s: empty figure", f.Kind)
+					}
+				}
+			}
+		})
 	}
 }

@@ -41,7 +41,7 @@ func buildRounds(w rules.Workload) (*figure, error) {
 	if w.Size.RoundSeconds > 0 {
 		yLabel = fmt.Sprintf("rounds to capacity (× %d s)", w.Size.RoundSeconds)
 	}
-	p := newPanel(title, "overload k (× steady demand, log scale)", yLabel)
+	p := newPanel(title, "overload k (× steady demand, log scale)", yLabel, newMeasuringText())
 
 	var bound, sim plotter.XYs
 	var never []float64
@@ -113,6 +113,7 @@ func buildRounds(w rules.Workload) (*figure, error) {
 		for i := range lb.TextStyle {
 			lb.TextStyle[i].Font = font.From(sans, 10)
 			lb.TextStyle[i].Color = colVermilion
+			lb.TextStyle[i].Handler = p.plot.TextHandler
 			lb.TextStyle[i].YAlign = draw.YTop
 		}
 		lb.Offset = vg.Point{X: vg.Points(9), Y: -vg.Points(6)}

@@ -32,7 +32,7 @@ func buildSize(w rules.Workload) (*figure, error) {
 	}
 	var runs []rules.SizeOverload
 	for _, o := range w.Size.Overloads {
-		if o.Timeline != nil && len(o.Timeline.T) > 0 {
+		if o.Timeline != nil && len(o.Timeline.T) > 0 && len(o.Timeline.Replicas) > 0 {
 			runs = append(runs, o)
 		}
 	}
@@ -40,7 +40,8 @@ func buildSize(w rules.Workload) (*figure, error) {
 		return nil, fmt.Errorf("%w: no design overload of the Size bill carries a timeline", ErrNoData)
 	}
 
-	top := newPanel(sizeTitle(w, runs), "", "replicas (pods)")
+	txt := newMeasuringText()
+	top := newPanel(sizeTitle(w, runs), "", "replicas (pods)", txt)
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	ymin, ymax := math.Inf(1), math.Inf(-1)
 	seen := func(y float64) {
@@ -151,7 +152,7 @@ func buildSize(w rules.Workload) (*figure, error) {
 		return fig, nil
 	}
 
-	bottom := newPanel("", "time after the demand step (s)", "waiting time (s)")
+	bottom := newPanel("", "time after the demand step (s)", "waiting time (s)", txt)
 	wmax := 0.0
 	for i, o := range runs {
 		tl := o.Timeline

@@ -47,7 +47,8 @@ func buildTime(w rules.Workload) (*figure, error) {
 		return xys
 	}
 
-	top := newPanel(timeTitle(w), "", "replicas (pods)")
+	txt := newMeasuringText()
+	top := newPanel(timeTitle(w), "", "replicas (pods)", txt)
 	replicas := scale(xysInt32(tl.T, tl.Replicas))
 	xmin, xmax := replicas[0].X, replicas[len(replicas)-1].X
 
@@ -101,7 +102,7 @@ func buildTime(w rules.Workload) (*figure, error) {
 		top.plot.X.Label.Text = xLabel
 		return fig, nil
 	}
-	bottom := newPanel("", xLabel, "backlog (messages)")
+	bottom := newPanel("", xLabel, "backlog (messages)", txt)
 	backlog := scale(xysFloat(tl.T, tl.Backlog))
 	bmax := 0.0
 	for _, p := range backlog {

@@ -1,0 +1,272 @@
+package diff
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/capreport/capreport/report"
+	"github.com/capreport/capreport/rules"
+)
+
+// Options tunes Markdown; the zero value means the defaults.
+type Options struct {
+	// Title heads the comment; default "capreport".
+	Title string
+	// MaxChars bounds the body in bytes (never fewer than the characters
+	// GitHub counts); default report.DefaultMaxChars, which leaves room
+	// under GitHub's 65,536 for a caller's footer.
+	MaxChars int
+	// NoChart leaves the Mermaid chart out.
+	NoChart bool
+}
+
+func (o Options) withDefaults() Options {
+	if o.Title == "" {
+		o.Title = "capreport"
+	}
+	if o.MaxChars <= 0 {
+		o.MaxChars = report.DefaultMaxChars
+	}
+	return o
+}
+
+// Caps on manifest text in the comment, so one absurd name cannot take the
+// budget of the whole comment.
+const (
+	maxIDRunes    = 120
+	maxWordsRunes = 400
+	maxFigRunes   = 200
+)
+
+// Markdown renders the pull-request comment: the hidden marker (the sticky
+// comment is found by it), a headline, a ledger with one row per changed
+// autoscaler, a before/after Mermaid chart of the most changed one, and a
+// <details> block per autoscaler with every changed figure. It always fits
+// o.MaxChars: details go first (the last listed first), then the chart; the
+// headline and ledger stay, and only a ledger too long on its own loses its
+// last rows (to one line saying how many).
+func Markdown(r Result, o Options) ([]byte, error) {
+	o = o.withDefaults()
+	d := buildDoc(r, o)
+	return []byte(d.fit(o.MaxChars)), nil
+}
+
+type doc struct {
+	head, ledgerHead string
+	rows, details    []string // parallel, in Result order
+	chart, foot      string
+}
+
+type keep struct {
+	rows, details int
+	chart         bool
+}
+
+func buildDoc(r Result, o Options) *doc {
+	d := &doc{}
+	var h strings.Builder
+	h.WriteString(report.Marker + "\n")
+	fmt.Fprintf(&h, "## %s\n\n", mdText(ellipsize(o.Title, maxIDRunes)))
+	h.WriteString("**" + headline(r.Counts) + "**")
+	if r.Counts.Unchanged > 0 {
+		fmt.Fprintf(&h, " · %d unchanged", r.Counts.Unchanged)
+	}
+	h.WriteString("\n\n")
+	s := r.Head.Summary
+	fmt.Fprintf(&h, "Head: %d %s — ❌ %d fail · ⚠️ %d warn · ✅ %d pass · ⚪ %d unpriced (base: %d fail).\n\n",
+		s.Autoscalers, plural(s.Autoscalers, "autoscaler", "autoscalers"), s.Fail, s.Warn, s.Pass, s.Unpriced, r.Base.Summary.Fail)
+	d.head = h.String()
+
+	if len(r.Changes) > 0 {
+		d.ledgerHead = "| | Autoscaler | Verdict | Key figure | What changed |\n|---|---|---|---|---|\n"
+	}
+	for _, c := range r.Changes {
+		d.rows = append(d.rows, fmt.Sprintf("| %s | %s | %s | %s | %s |\n", changeIcon(c), mdText(ellipsize(c.ID, maxIDRunes)),
+			mdText(verdictCell(c)), mdText(ellipsize(keyCell(c), maxFigRunes)), mdText(ellipsize(c.Summary, maxWordsRunes))))
+		d.details = append(d.details, details(c))
+	}
+	if i, ok := chartChange(r); ok && !o.NoChart {
+		c := r.Changes[i]
+		b, hd, title, _ := chartPair(c)
+		d.chart = fmt.Sprintf("### Replicas before and after: %s\n\n%s\nLines: base (first), head (second); each point is the peak of its interval.\n\n",
+			mdText(ellipsize(c.ID, maxIDRunes)), mermaidPair(b, hd, title))
+	}
+	d.foot = fmt.Sprintf("<sub>%s · base %s → head %s · %s</sub>\n",
+		htmlText(strings.TrimSpace(r.Head.Tool.Name+" "+r.Head.Tool.Version)),
+		htmlText(ellipsize(orDash(r.Base.Root), maxIDRunes)), htmlText(ellipsize(orDash(r.Head.Root), maxIDRunes)), SchemaVersion)
+	return d
+}
+
+// headline is the line the comment always keeps.
+func headline(n Counts) string {
+	if n.Changed == 0 {
+		return "No autoscaler changed"
+	}
+	return fmt.Sprintf("%d %s changed, %d now %s", n.Changed, plural(n.Changed, "autoscaler", "autoscalers"),
+		n.NewFailures, plural(n.NewFailures, "fails", "fail"))
+}
+
+func changeIcon(c Change) string {
+	switch {
+	case c.Status == StatusRemoved:
+		return "➖"
+	case c.VerdictAfter == rules.VerdictFail:
+		return "❌"
+	case c.VerdictAfter == rules.VerdictWarn:
+		return "⚠️"
+	case c.VerdictAfter == rules.VerdictPass:
+		return "✅"
+	}
+	return "⚪"
+}
+
+func verdictCell(c Change) string {
+	switch c.Status {
+	case StatusAdded:
+		return "new → " + c.VerdictAfter
+	case StatusRemoved:
+		return c.VerdictBefore + " → removed"
+	}
+	if c.VerdictBefore == c.VerdictAfter {
+		return c.VerdictAfter
+	}
+	return c.VerdictBefore + " → " + c.VerdictAfter
+}
+
+func keyCell(c Change) string {
+	switch {
+	case c.KeyBefore == "":
+		return c.KeyAfter
+	case c.KeyAfter == "":
+		return c.KeyBefore
+	case c.KeyBefore == c.KeyAfter:
+		return c.KeyAfter + " (same)"
+	}
+	// "4 rounds at 30x → 15 rounds at 30x" reads better as "4 → 15 rounds
+	// at 30x" when both quote the same overload.
+	if i, j := strings.LastIndex(c.KeyBefore, " at "), strings.LastIndex(c.KeyAfter, " at "); i > 0 && j > 0 &&
+		c.KeyBefore[i:] == c.KeyAfter[j:] {
+		return c.KeyBefore[:i] + " → " + c.KeyAfter
+	}
+	return c.KeyBefore + " → " + c.KeyAfter
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// details is one autoscaler's <details> block with every changed figure.
+func details(c Change) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<details><summary>%s <b>%s</b>: %s</summary>\n\n", changeIcon(c),
+		htmlText(ellipsize(c.ID, maxIDRunes)), htmlText(verdictCell(c)))
+	w := c.Head
+	if w == nil {
+		w = c.Base
+	}
+	if w.Source.File != "" {
+		loc := w.Source.File
+		if w.Source.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", loc, w.Source.Line)
+		}
+		fmt.Fprintf(&b, "**Source** %s\n\n", mdText(ellipsize(loc, maxFigRunes)))
+	}
+	b.WriteString("| Figure | Before | After | Change |\n|---|---:|---:|---:|\n")
+	for _, f := range c.Figures {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdText(ellipsize(f.Label, maxFigRunes)),
+			mdText(ellipsize(f.BeforeText, maxFigRunes)), mdText(ellipsize(f.AfterText, maxFigRunes)), mdText(f.Delta))
+	}
+	b.WriteString("\n</details>\n\n")
+	return b.String()
+}
+
+// notice says what was cut; "" when nothing was.
+func (d *doc) notice(k keep) string {
+	var parts []string
+	if n := len(d.details) - k.details; n > 0 {
+		parts = append(parts, fmt.Sprintf("the details of %d %s", n, plural(n, "autoscaler", "autoscalers")))
+	}
+	if d.chart != "" && !k.chart {
+		parts = append(parts, "the chart")
+	}
+	if n := len(d.rows) - k.rows; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d ledger %s", n, plural(n, "row", "rows")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("> ✂️ **Cut to fit GitHub's 65,536-character comment limit:** %s. The JSON diff carries everything.\n\n",
+		strings.Join(parts, ", "))
+}
+
+func (d *doc) assemble(k keep) string {
+	var b strings.Builder
+	b.WriteString(d.head)
+	b.WriteString(d.notice(k))
+	if len(d.rows) > 0 {
+		b.WriteString(d.ledgerHead)
+		for _, r := range d.rows[:k.rows] {
+			b.WriteString(r)
+		}
+		if n := len(d.rows) - k.rows; n > 0 {
+			fmt.Fprintf(&b, "\n…and %d more changed %s, listed worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
+		}
+		b.WriteString("\n")
+	}
+	if k.chart {
+		b.WriteString(d.chart)
+	}
+	for _, s := range d.details[:k.details] {
+		b.WriteString(s)
+	}
+	b.WriteString(d.foot)
+	return b.String()
+}
+
+// fit assembles the largest body under limit, cutting in the documented
+// order.
+func (d *doc) fit(limit int) string {
+	k := keep{rows: len(d.rows), details: len(d.details), chart: d.chart != ""}
+	if s := d.assemble(k); len(s) <= limit {
+		return s
+	}
+	k.details = largest(len(d.details), func(n int) bool { k2 := k; k2.details = n; return len(d.assemble(k2)) <= limit })
+	if s := d.assemble(k); len(s) <= limit {
+		return s
+	}
+	k.details, k.chart = 0, false
+	if s := d.assemble(k); len(s) <= limit {
+		return s
+	}
+	k.rows = largest(len(d.rows), func(n int) bool { k2 := k; k2.rows = n; return len(d.assemble(k2)) <= limit })
+	s := d.assemble(k)
+	if len(s) <= limit {
+		return s
+	}
+	// Only an absurd limit gets here (smaller than the headline and the
+	// foot): cut at a rune boundary rather than exceed it.
+	n := limit
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// largest is the largest n in [0, hi] with fits(n), by bisection: the body
+// grows with n (the notice shrinks by a few bytes, which fit re-checks).
+func largest(hi int, fits func(int) bool) int {
+	lo := 0
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}

@@ -1,0 +1,245 @@
+package diff
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+
+	"github.com/capreport/capreport/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// checkGolden compares got with testdata/<TestName>/<name>, or writes it
+// with -update; a mismatch prints the first differing line.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", filepath.FromSlash(t.Name()), name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report/diff -update to create it)", err)
+	}
+	if bytes.Equal(got, want) {
+		return
+	}
+	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := range max(len(gl), len(wl)) {
+		var g, w string
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			t.Fatalf("%s differs at line %d:\n got %q\nwant %q\n(run go test ./report/diff -update if the change is intended)", path, i+1, g, w)
+		}
+	}
+}
+
+// pullRequest is the acceptance scenario: the HPA's target went 50 → 80 %,
+// the consumer's window 300 → 60 s, a third autoscaler did not change, and
+// one was added.
+func pullRequest() Result {
+	added := timeWorkload()
+	added.ID, added.Autoscaler.Name, added.Target.Name = "shop/ScaledObject/refunds", "refunds", "refunds"
+	return Compare(
+		reportOf(sizeWorkload(), timeWorkload(), steadyWorkload()),
+		reportOf(sizeAt80(), timeShortWindow(), steadyWorkload(), added),
+	)
+}
+
+func TestMarkdown(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		r    Result
+		o    Options
+	}{
+		{"pull-request", pullRequest(), Options{}},
+		{"nothing-changed", Compare(reportOf(sizeWorkload()), reportOf(sizeWorkload())), Options{}},
+		{"no-chart", pullRequest(), Options{NoChart: true, Title: "capreport: deploy/prod"}},
+	} {
+		out, err := Markdown(c.r, c.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(out), "<!-- capreport -->\n") {
+			t.Errorf("%s: the marker is not the first line", c.name)
+		}
+		checkGolden(t, c.name+".golden.md", out)
+	}
+	// The most changed workload with both timelines is charted: the HPA
+	// (15 figures moved) rather than the consumer.
+	out, _ := Markdown(pullRequest(), Options{})
+	if !strings.Contains(string(out), "### Replicas before and after: shop/HorizontalPodAutoscaler/web") {
+		t.Errorf("chart not of the most changed workload:\n%s", out)
+	}
+}
+
+func TestText(t *testing.T) {
+	out, err := Text(pullRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "pull-request.golden.txt", out)
+}
+
+// TestMermaidChart: two line series of at most MaxChartPoints on one axis,
+// each point the peak of its interval, from series sampled differently.
+func TestMermaidChart(t *testing.T) {
+	base := &rules.Timeline{}
+	for i := range 500 {
+		base.T = append(base.T, i*10)
+		base.Replicas = append(base.Replicas, 5)
+	}
+	base.Replicas[123] = 99 // a one-sample spike must survive down-sampling
+	head := &rules.Timeline{T: []int{0, 2000, 3000}, Replicas: []int32{5, 40, 7}}
+	ch := mermaidPair(base, head, `Replicas "after" a 30x step`)
+	lines := regexp.MustCompile(`(?m)^    line \[(.*)\]$`).FindAllStringSubmatch(ch, -1)
+	if len(lines) != 2 {
+		t.Fatalf("want two line series:\n%s", ch)
+	}
+	xs := regexp.MustCompile(`(?m)^    x-axis "[^"]*" \[(.*)\]$`).FindStringSubmatch(ch)
+	if xs == nil {
+		t.Fatalf("no x-axis:\n%s", ch)
+	}
+	n := len(strings.Split(xs[1], ", "))
+	if n > MaxChartPoints || n < 2 {
+		t.Errorf("%d x points, want 2..%d", n, MaxChartPoints)
+	}
+	for i, l := range lines {
+		if got := len(strings.Split(l[1], ", ")); got != n {
+			t.Errorf("series %d has %d points, x-axis %d", i, got, n)
+		}
+	}
+	if !strings.Contains(lines[0][1], "99") {
+		t.Errorf("the base spike was lost: %s", lines[0][1])
+	}
+	if !strings.Contains(lines[1][1], "40") || !strings.HasSuffix(lines[1][1], "7") {
+		t.Errorf("head steps not read as a step function: %s", lines[1][1])
+	}
+	if strings.Contains(ch, `"after"`) {
+		t.Errorf("a quote in the title reached Mermaid:\n%s", ch)
+	}
+	if !strings.HasPrefix(ch, "```mermaid\nxychart-beta\n") || !strings.HasSuffix(ch, "```\n") {
+		t.Errorf("not a fenced xychart-beta block:\n%s", ch)
+	}
+}
+
+// hostile is a workload whose manifest text tries every trick on a comment.
+func hostile(i int, long bool) rules.Workload {
+	w := sizeWorkload()
+	name := fmt.Sprintf("x%d<img src=x onerror=alert(1)>|@org/team`![p](http://e/x)", i)
+	if long {
+		name += strings.Repeat("long-name-", 200)
+	}
+	w.ID = "shop/HorizontalPodAutoscaler/" + name
+	w.Metrics = []rules.Metric{{Type: "Resource", Name: "cpu|<b>@admins", Target: "50%"}}
+	return w
+}
+
+func TestMarkdownEscapes(t *testing.T) {
+	b, h := hostile(1, false), hostile(1, false)
+	h.MaxReplicas = 2000
+	h.Metrics = []rules.Metric{{Type: "Resource", Name: "cpu|<b>@admins", Target: "80%"}}
+	out, err := Markdown(Compare(reportOf(b), reportOf(h)), Options{Title: "<script>@here"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	// (A link in the <summary> line is inert: Markdown is not parsed inside
+	// that HTML block; goldmark checks that below.)
+	for _, bad := range []string{"<img", "<b>@", "<script", "@org", "@admins", "@here"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("raw %q in the comment:\n%s", bad, s)
+		}
+	}
+	// Every table row keeps its column count: an escaped "|" does not split.
+	for _, line := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(line, "| ") {
+			continue
+		}
+		cells := len(regexp.MustCompile(`(^|[^\\])\|`).FindAllString(line, -1))
+		if cells != 6 && cells != 5 {
+			t.Errorf("row with %d cell boundaries: %s", cells, line)
+		}
+	}
+	// And the rendered HTML has no element we did not write.
+	var html bytes.Buffer
+	if err := goldmark.New().Convert(out, &html); err != nil {
+		t.Fatal(err)
+	}
+	if h := html.String(); strings.Contains(h, "<img") || strings.Contains(h, "<script") || strings.Contains(h, "<a ") {
+		t.Errorf("HTML injection survived rendering:\n%s", html.String())
+	}
+}
+
+// TestMarkdownSizeLimit: a diff far over GitHub's limit keeps the headline
+// and every ledger row and cuts details; an absurd one still fits.
+func TestMarkdownSizeLimit(t *testing.T) {
+	var base, head []rules.Workload
+	for i := range 120 {
+		b := hostile(i, false)
+		base = append(base, b)
+		head = append(head, sizeAt80())
+		head[i].ID, head[i].Metrics = b.ID, b.Metrics
+	}
+	out, err := Markdown(Compare(reportOf(base...), reportOf(head...)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	if len(s) > 65536 {
+		t.Fatalf("%d bytes, over GitHub's limit", len(s))
+	}
+	if !strings.Contains(s, "**120 autoscalers changed, 120 now fail**") {
+		t.Errorf("headline lost")
+	}
+	if got := strings.Count(s, "\n| ❌ |"); got != 120 {
+		t.Errorf("%d ledger rows, want all 120", got)
+	}
+	if !strings.Contains(s, "Cut to fit") || strings.Count(s, "<details>") == 120 {
+		t.Errorf("details were not cut (%d bytes)", len(s))
+	}
+	if strings.Count(s, "<details>") != strings.Count(s, "</details>") {
+		t.Errorf("a details block was cut in half")
+	}
+
+	// Thousands of long names: even the ledger cannot fit, its tail
+	// collapses into one line and the headline stays.
+	base, head = nil, nil
+	for i := range 3000 {
+		b := hostile(i, true)
+		base = append(base, b)
+		h := b
+		h.Verdict = rules.VerdictFail
+		head = append(head, h)
+	}
+	out, _ = Markdown(Compare(reportOf(base...), reportOf(head...)), Options{})
+	s = string(out)
+	if len(s) > 65536 || !strings.Contains(s, "**3000 autoscalers changed, 3000 now fail**") || !strings.Contains(s, "more changed autoscalers") {
+		t.Errorf("%d bytes; headline or cut line missing:\n%.2000s", len(s), s)
+	}
+
+	// A small budget is honoured exactly.
+	out, _ = Markdown(pullRequest(), Options{MaxChars: 2000})
+	if len(out) > 2000 || !strings.Contains(string(out), "| shop/HorizontalPodAutoscaler/web |") {
+		t.Errorf("%d bytes for a 2000 budget, or the ledger lost:\n%s", len(out), out)
+	}
+}
