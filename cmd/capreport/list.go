@@ -1,0 +1,445 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/render"
+)
+
+// listOptions are the flags of `capreport list`.
+type listOptions struct {
+	render renderFlags
+	format string
+	path   string
+}
+
+// newListCmd prints what capreport would price, without pricing it: every
+// autoscaler with its target, signal, bounds, metrics and assumptions (and
+// where each came from), then every source and how it rendered.
+func newListCmd(io *streams) *cobra.Command {
+	return newListCmdWith(io, nil)
+}
+
+// newListCmdWith lets tests capture the parsed options through runF.
+func newListCmdWith(io *streams, runF func(context.Context, *listOptions) error) *cobra.Command {
+	o := &listOptions{}
+	cmd := &cobra.Command{
+		Use:   "list [PATH]",
+		Short: "List every autoscaler, its target, signal and assumptions, and every rendered source",
+		Long: "list renders PATH (default .) like the main command and prints each autoscaler it finds:\n" +
+			"kind, namespace, name, target, signal, replica bounds, metrics, and every assumption with\n" +
+			"where it came from (annotation, .capreport.yaml, cluster settings or default), then each\n" +
+			"source with its status. Nothing is simulated.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.path = argPath(args)
+			if err := checkFormat(o.format, "text", "json"); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runList(cmd.Context(), io, o)
+		},
+	}
+	o.render.register(cmd)
+	cmd.Flags().StringVarP(&o.format, "format", "o", "text", "output format: text or json")
+	return cmd
+}
+
+func runList(ctx context.Context, io *streams, o *listOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	rp, err := loadRepo(ctx, o.path, &o.render)
+	if err != nil {
+		return err
+	}
+	out := newListOutput(rp.rendered, rp.inv)
+	if o.format == "json" {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	return out.writeText(io.Out)
+}
+
+// listOutput is the JSON shape of `capreport list --format json`.
+type listOutput struct {
+	Autoscalers []listAutoscaler      `json:"autoscalers"`
+	Skipped     []listSkipped         `json:"skipped"`
+	Sources     []render.SourceResult `json:"sources"`
+	// Findings of rendering and of extraction that belong to no autoscaler.
+	Findings []listFinding `json:"findings"`
+}
+
+type listAutoscaler struct {
+	ID          string                                         `json:"id"`
+	Kind        string                                         `json:"kind"`
+	APIVersion  string                                         `json:"apiVersion"`
+	Name        string                                         `json:"name"`
+	Namespace   string                                         `json:"namespace,omitempty"`
+	HPAName     string                                         `json:"hpaName"`
+	Source      listPlace                                      `json:"source"`
+	Target      listTarget                                     `json:"target"`
+	Signal      string                                         `json:"signal"`
+	SignalFrom  string                                         `json:"signalFrom"`
+	Unpriced    string                                         `json:"unpriced,omitempty"`
+	MinReplicas int32                                          `json:"minReplicas"`
+	MaxReplicas int32                                          `json:"maxReplicas"`
+	Behavior    *autoscalingv2.HorizontalPodAutoscalerBehavior `json:"behavior,omitempty"`
+	Metrics     []listMetric                                   `json:"metrics"`
+	Assumptions []listAssumption                               `json:"assumptions"`
+	Ignores     map[string]string                              `json:"ignores,omitempty"`
+	Findings    []listFinding                                  `json:"findings"`
+}
+
+type listPlace struct {
+	Source string `json:"source,omitempty"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+}
+
+type listTarget struct {
+	Kind               string `json:"kind"`
+	Name               string `json:"name"`
+	Found              bool   `json:"found"`
+	Replicas           *int32 `json:"replicas,omitempty"`
+	CPURequestMilli    int64  `json:"cpuRequestMilli"`
+	CPULimitMilli      int64  `json:"cpuLimitMilli"`
+	MemoryRequestBytes int64  `json:"memoryRequestBytes"`
+	MemoryLimitBytes   int64  `json:"memoryLimitBytes"`
+	Containers         int    `json:"containers"`
+	File               string `json:"file,omitempty"`
+	Line               int    `json:"line,omitempty"`
+}
+
+type listMetric struct {
+	Type       string `json:"type"`
+	Name       string `json:"name"`
+	Container  string `json:"container,omitempty"`
+	TargetType string `json:"targetType"`
+	Target     string `json:"target,omitempty"`
+	Signal     string `json:"signal"`
+	Reason     string `json:"reason,omitempty"`
+	Trigger    string `json:"trigger,omitempty"`
+	ReplicaCap *int32 `json:"replicaCap,omitempty"`
+}
+
+// listAssumption is one assumed value. Durations are in seconds so that a
+// script can read them without parsing Go duration strings.
+type listAssumption struct {
+	Key   string `json:"key"`
+	Value any    `json:"value"`
+	Text  string `json:"text"`
+	From  string `json:"from"`
+	File  string `json:"file,omitempty"`
+	Line  int    `json:"line,omitempty"`
+}
+
+type listSkipped struct {
+	Kind      string    `json:"kind"`
+	Name      string    `json:"name"`
+	Namespace string    `json:"namespace,omitempty"`
+	Source    listPlace `json:"source"`
+	Reason    string    `json:"reason"`
+}
+
+type listFinding struct {
+	Check       string `json:"check"`
+	Severity    string `json:"severity"`
+	Message     string `json:"message"`
+	Remediation string `json:"remediation,omitempty"`
+	File        string `json:"file,omitempty"`
+	Line        int    `json:"line,omitempty"`
+}
+
+func newListOutput(res *render.Result, inv *analyze.Inventory) listOutput {
+	out := listOutput{Autoscalers: []listAutoscaler{}, Skipped: []listSkipped{}, Sources: res.Sources, Findings: []listFinding{}}
+	if out.Sources == nil {
+		out.Sources = []render.SourceResult{}
+	}
+	for _, a := range inv.Autoscalers {
+		la := listAutoscaler{
+			ID: a.ID, Kind: a.Kind, APIVersion: a.APIVersion, Name: a.Name, Namespace: a.Namespace, HPAName: a.HPAName,
+			Source: listPlace{Source: a.Origin.Source, File: a.Origin.File, Line: a.Origin.Line},
+			Target: listTarget{Kind: a.Target.Kind, Name: a.Target.Name, Found: a.Target.Found, Replicas: a.Target.Replicas,
+				CPURequestMilli: a.Target.CPURequestMilli, CPULimitMilli: a.Target.CPULimitMilli,
+				MemoryRequestBytes: a.Target.MemoryRequestBytes, MemoryLimitBytes: a.Target.MemoryLimitBytes,
+				Containers: len(a.Target.Containers), File: a.Target.Origin.File, Line: a.Target.Origin.Line},
+			Signal: string(a.Signal), SignalFrom: a.Assumptions.Signal.From, Unpriced: a.Unpriced,
+			MaxReplicas: a.HPA.MaxReplicas, Behavior: a.HPA.Behavior, Ignores: a.Ignores,
+			Metrics: []listMetric{}, Assumptions: assumptionRows(a.Assumptions), Findings: []listFinding{},
+		}
+		if a.HPA.MinReplicas != nil {
+			la.MinReplicas = *a.HPA.MinReplicas
+		}
+		for _, m := range a.Metrics {
+			lm := listMetric{Type: string(m.Type), Name: m.Name, Container: m.Container, TargetType: string(m.TargetType),
+				Target: m.Target, Signal: string(m.Signal), Reason: m.Reason, ReplicaCap: m.ReplicaCap}
+			if m.Trigger != nil {
+				lm.Trigger = m.Trigger.Type
+			}
+			la.Metrics = append(la.Metrics, lm)
+		}
+		for _, f := range a.Findings {
+			la.Findings = append(la.Findings, listFinding(f))
+		}
+		out.Autoscalers = append(out.Autoscalers, la)
+	}
+	for _, s := range inv.Skipped {
+		out.Skipped = append(out.Skipped, listSkipped{Kind: s.Kind, Name: s.Name, Namespace: s.Namespace,
+			Source: listPlace{Source: s.Origin.Source, File: s.Origin.File, Line: s.Origin.Line}, Reason: s.Reason})
+	}
+	for _, f := range res.Findings {
+		out.Findings = append(out.Findings, listFinding{Check: f.Check, Severity: f.Severity, Message: f.Message, File: f.File, Line: f.Line})
+	}
+	for _, f := range inv.Findings {
+		out.Findings = append(out.Findings, listFinding(f))
+	}
+	return out
+}
+
+// assumptionRows flattens the assumptions in a fixed order.
+func assumptionRows(a analyze.Assumptions) []listAssumption {
+	var rows []listAssumption
+	add := func(key string, value any, text, from string, where *render.Origin) {
+		r := listAssumption{Key: key, Value: value, Text: text, From: from}
+		if where != nil {
+			r.File, r.Line = where.File, where.Line
+		}
+		rows = append(rows, r)
+	}
+	dur := func(key string, v analyze.Assumed[time.Duration], zero string) {
+		text := fmtDuration(v.Value)
+		if v.Value == 0 && zero != "" {
+			text = zero
+		}
+		add(key+"Seconds", v.Value.Seconds(), text, v.From, v.Where)
+	}
+	num := func(key string, v analyze.Assumed[float64], text string) {
+		add(key, v.Value, text, v.From, v.Where)
+	}
+	dur("deadTime", a.DeadTime, "")
+	num("podRate", a.PodRate, fmtFloat(a.PodRate.Value)+"/s")
+	dur("latencyTarget", a.LatencyTarget, "none")
+	var ks []string
+	for _, k := range a.Overload.Value {
+		ks = append(ks, fmtFloat(k)+"x")
+	}
+	add("overload", a.Overload.Value, strings.Join(ks, ","), a.Overload.From, a.Overload.Where)
+	demand := fmtFloat(a.Demand.Value) + "/s"
+	if a.Demand.Value == 0 {
+		demand = "baseline pods at target"
+	}
+	num("demand", a.Demand, demand)
+	num("step", a.Step, fmtFloat(a.Step.Value)+"x")
+	dur("metricWindow", a.MetricWindow, "")
+	num("saturatedEfficiency", a.SaturatedEfficiency, fmtFloat(a.SaturatedEfficiency.Value))
+	add("signal", string(a.Signal.Value), string(a.Signal.Value), a.Signal.From, a.Signal.Where)
+	dur("syncPeriod", a.SyncPeriod, "")
+	num("tolerance", a.Tolerance, fmtFloat(a.Tolerance.Value))
+	dur("downscaleStabilization", a.DownscaleStabilization, "0s")
+	dur("cpuInitializationPeriod", a.CPUInitializationPeriod, "0s")
+	dur("initialReadinessDelay", a.InitialReadinessDelay, "0s")
+	add("kubeVersion", a.KubeVersion.Value, a.KubeVersion.Value, a.KubeVersion.From, a.KubeVersion.Where)
+	return rows
+}
+
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// fmtDuration drops Go's trailing zero units: 1m30s, 5m, 90s stays 1m30s.
+func fmtDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+func place(p listPlace) string {
+	s := p.File
+	if p.Line > 0 {
+		s += ":" + strconv.Itoa(p.Line)
+	}
+	if p.Source != "" && p.Source != p.File {
+		s += " (" + p.Source + ")"
+	}
+	return s
+}
+
+// writeText prints the human listing; columns are aligned with tabwriter
+// so that it reads well in a terminal and in a pipe alike.
+func (out listOutput) writeText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	fmt.Fprintf(ew, "Autoscalers: %d\n", len(out.Autoscalers))
+	for _, a := range out.Autoscalers {
+		fmt.Fprintf(ew, "\n%s %s/%s (%s)\n", a.Kind, nsOrNone(a.Namespace), a.Name, a.APIVersion)
+		tw := tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "  id\t%s\n", a.ID)
+		fmt.Fprintf(tw, "  source\t%s\n", place(a.Source))
+		if a.HPAName != a.Name {
+			fmt.Fprintf(tw, "  hpa\t%s\n", a.HPAName)
+		}
+		target := a.Target.Kind + "/" + a.Target.Name
+		if !a.Target.Found {
+			target += "  (not rendered)"
+		} else {
+			target += fmt.Sprintf("  requests cpu %dm memory %s, %d container(s), at %s", a.Target.CPURequestMilli,
+				fmtBytes(a.Target.MemoryRequestBytes), a.Target.Containers, place(listPlace{File: a.Target.File, Line: a.Target.Line}))
+			if a.Target.Replicas != nil {
+				target += fmt.Sprintf(", replicas %d", *a.Target.Replicas)
+			}
+		}
+		fmt.Fprintf(tw, "  target\t%s\n", target)
+		fmt.Fprintf(tw, "  signal\t%s (%s)\n", a.Signal, a.SignalFrom)
+		fmt.Fprintf(tw, "  replicas\tmin %d, max %d\n", a.MinReplicas, a.MaxReplicas)
+		if a.Behavior != nil {
+			fmt.Fprintf(tw, "  behavior\tset\n")
+		}
+		if a.Unpriced != "" {
+			fmt.Fprintf(tw, "  unpriced\t%s\n", a.Unpriced)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(ew, "  metrics:\n")
+		tw = tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
+		for _, m := range a.Metrics {
+			name := m.Name
+			if m.Container != "" {
+				name += " (container " + m.Container + ")"
+			}
+			extra := ""
+			if m.ReplicaCap != nil {
+				extra = fmt.Sprintf("  cap %d", *m.ReplicaCap)
+			}
+			if m.Reason != "" {
+				extra += "  " + m.Reason
+			}
+			fmt.Fprintf(tw, "    %s\t%s\t%s %s\t%s%s\n", m.Type, name, m.TargetType, m.Target, m.Signal, extra)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(ew, "  assumptions:\n")
+		tw = tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
+		for _, r := range a.Assumptions {
+			from := r.From
+			if r.File != "" {
+				from += " " + place(listPlace{File: r.File, Line: r.Line})
+			}
+			fmt.Fprintf(tw, "    %s\t%s\t%s\n", strings.TrimSuffix(r.Key, "Seconds"), r.Text, from)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if len(a.Ignores) > 0 {
+			ids := make([]string, 0, len(a.Ignores))
+			for id := range a.Ignores {
+				ids = append(ids, id)
+			}
+			sort.Strings(ids)
+			fmt.Fprintf(ew, "  ignores:\n")
+			for _, id := range ids {
+				fmt.Fprintf(ew, "    %s: %s\n", id, a.Ignores[id])
+			}
+		}
+		writeFindings(ew, "  findings:", "    ", a.Findings)
+	}
+	fmt.Fprintf(ew, "\nSources: %d\n", len(out.Sources))
+	tw := tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
+	for _, s := range out.Sources {
+		name := s.Path
+		if s.ValueSet != "" {
+			name += "@" + s.ValueSet
+		}
+		status := string(s.Status)
+		if s.Reason != "" {
+			status += ": " + s.Reason
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%d object(s)\t%s\n", name, s.Type, s.Objects, status)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(out.Skipped) > 0 {
+		fmt.Fprintf(ew, "\nSkipped: %d\n", len(out.Skipped))
+		for _, s := range out.Skipped {
+			fmt.Fprintf(ew, "  %s %s/%s at %s: %s\n", s.Kind, nsOrNone(s.Namespace), s.Name, place(s.Source), s.Reason)
+		}
+	}
+	writeFindings(ew, "\nFindings:", "  ", out.Findings)
+	return ew.err
+}
+
+func writeFindings(w io.Writer, title, indent string, fs []listFinding) {
+	if len(fs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, title)
+	for _, f := range fs {
+		loc := ""
+		if f.File != "" {
+			loc = " (" + place(listPlace{File: f.File, Line: f.Line}) + ")"
+		}
+		fmt.Fprintf(w, "%s%s %s: %s%s\n", indent, f.Severity, f.Check, f.Message, loc)
+		if f.Remediation != "" {
+			fmt.Fprintf(w, "%s  fix: %s\n", indent, f.Remediation)
+		}
+	}
+}
+
+func nsOrNone(ns string) string {
+	if ns == "" {
+		return "(no namespace)"
+	}
+	return ns
+}
+
+func fmtBytes(b int64) string {
+	switch {
+	case b == 0:
+		return "0"
+	case b%(1<<30) == 0:
+		return fmt.Sprintf("%dGi", b>>30)
+	case b%(1<<20) == 0:
+		return fmt.Sprintf("%dMi", b>>20)
+	case b%(1<<10) == 0:
+		return fmt.Sprintf("%dKi", b>>10)
+	}
+	return strconv.FormatInt(b, 10)
+}
+
+// errWriter keeps the first write error so the printing code stays flat.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return len(p), nil
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, nil
+}

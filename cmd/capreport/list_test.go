@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestListJSON(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "extract", "repo")
+	var out, errOut bytes.Buffer
+	code := run([]string{"list", dir, "--format", "json"}, &streams{Out: &out, ErrOut: &errOut})
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var got struct {
+		Autoscalers []struct {
+			ID          string
+			Kind        string
+			Namespace   string
+			MinReplicas int32
+			MaxReplicas int32
+			Signal      string
+			Source      struct{ Source, File string }
+			Target      struct {
+				Kind, Name string
+				Found      bool
+			}
+			Metrics     []struct{ Name, Target, Signal string }
+			Assumptions []struct {
+				Key   string
+				Value any
+				From  string
+				File  string
+				Line  int
+			}
+			Findings []struct{ Check string }
+		}
+		Sources []struct {
+			Path, ValueSet, Status string
+			Objects                int
+		}
+		Findings []any
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	var ids []string
+	for _, a := range got.Autoscalers {
+		ids = append(ids, a.ID)
+	}
+	want := []string{"batch/HorizontalPodAutoscaler/worker", "prod/HorizontalPodAutoscaler/api-server", "staging/HorizontalPodAutoscaler/api-server"}
+	if !reflect.DeepEqual(ids, want) {
+		t.Fatalf("autoscalers %v, want %v", ids, want)
+	}
+	prod := got.Autoscalers[1]
+	if prod.MinReplicas != 3 || prod.MaxReplicas != 30 || prod.Signal != "saturating" || prod.Source.Source != "charts/api@prod" ||
+		prod.Target.Kind != "Deployment" || prod.Target.Name != "api-server" || !prod.Target.Found ||
+		len(prod.Metrics) != 1 || prod.Metrics[0].Target != "65%" {
+		t.Errorf("prod autoscaler: %+v", prod)
+	}
+	var dead, rate bool
+	for _, as := range prod.Assumptions {
+		switch as.Key {
+		case "deadTimeSeconds":
+			dead = as.Value == 40.0 && as.From == "config" && as.Line == 21 && strings.HasSuffix(as.File, ".capreport.yaml")
+		case "podRate":
+			rate = as.Value == 80.0 && as.From == "config"
+		}
+	}
+	if !dead || !rate {
+		t.Errorf("assumptions with provenance: %+v", prod.Assumptions)
+	}
+	if len(got.Sources) != 3 || got.Sources[0].Status != "rendered" || got.Sources[0].ValueSet != "prod" {
+		t.Errorf("sources: %+v", got.Sources)
+	}
+	if got.Findings == nil {
+		t.Error("findings must be a list, even when empty")
+	}
+}
+
+func TestListText(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "extract", "repo")
+	var out, errOut bytes.Buffer
+	if code := run([]string{"list", dir}, &streams{Out: &out, ErrOut: &errOut}); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	for _, s := range []string{
+		"Autoscalers: 3",
+		"HorizontalPodAutoscaler prod/api-server (autoscaling/v2)",
+		"source    charts/api/templates/hpa.yaml:1 (charts/api@prod)",
+		"replicas  min 3, max 30",
+		"Resource  cpu  Utilization 65%  saturating",
+		"deadTime                 1m15s",
+		"annotation deploy/base/hpa.yaml:1",
+		"warning assumption-default: staging/HorizontalPodAutoscaler/api-server: dead time not given",
+		"Sources: 3",
+		"deploy/overlays/prod  kustomize  2 object(s)  rendered",
+	} {
+		if !strings.Contains(out.String(), s) {
+			t.Errorf("output lacks %q:\n%s", s, out.String())
+		}
+	}
+}
+
+func TestListFlags(t *testing.T) {
+	var got *listOptions
+	cmd := newListCmdWith(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(_ context.Context, o *listOptions) error {
+		got = o
+		return nil
+	})
+	cmd.SetArgs([]string{"deploy", "-f", "a.yaml", "--values", "b.yaml", "--set", "x=1", "--release-name", "r",
+		"--namespace", "n", "--config", "c.yaml", "-o", "json"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got == nil || got.path != "deploy" || got.format != "json" || !reflect.DeepEqual(got.render.values, []string{"a.yaml", "b.yaml"}) ||
+		!reflect.DeepEqual(got.render.set, []string{"x=1"}) || got.render.releaseName != "r" || got.render.namespace != "n" ||
+		got.render.configFile != "c.yaml" {
+		t.Errorf("options: %+v", got)
+	}
+}
+
+func TestListErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"list", ".", "--format", "yaml"}, `--format: "yaml" is not one of text, json`},
+		{[]string{"list", "does/not/exist"}, "no such file or directory"},
+		{[]string{"list", "a", "b"}, "accepts at most 1 arg"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(c.args, &streams{Out: &out, ErrOut: &errOut}); code != exitError {
+			t.Errorf("%v: exit %d, want %d", c.args, code, exitError)
+		}
+		if !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("%v: stderr %q lacks %q", c.args, errOut.String(), c.want)
+		}
+	}
+}

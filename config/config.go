@@ -1,0 +1,356 @@
+// Package config reads a repository's .capreport.yaml: the sources to
+// render and their value sets, assumption defaults and per-workload
+// overrides, the cluster's HPA controller settings, the checks to run and
+// what fails the run.
+//
+// The file is parsed node by node (not decoded into structs) so that every
+// error, including an unknown key, names file:line, and every value keeps the
+// line it came from: the report says where each assumption came from.
+//
+// An example, with every section:
+//
+//	sources:
+//	  - path: charts/api            # relative to the scanned root
+//	    releaseName: api            # shared by every value set below
+//	    namespace: prod
+//	    valueSets:                  # one render per set
+//	      - name: staging
+//	        namespace: staging
+//	        values: [values-staging.yaml]   # chart dir, then root
+//	      - name: prod
+//	        values: [values-prod.yaml]
+//	        set: [replicaCount=3]
+//	  - path: deploy/overlays/prod  # one render; type inferred
+//	defaults:
+//	  deadTime: 90s
+//	  podRate: 100
+//	workloads:                      # later entries win, key by key
+//	  - namespace: prod
+//	    kind: Deployment            # matches the autoscaler or its target
+//	    name: "api-*"
+//	    deadTime: 45s
+//	    overload: [3x, 10x]
+//	cluster:
+//	  syncPeriod: 15s
+//	  tolerance: 0.1
+//	checks:
+//	  exclude: [assumption-default]
+//	  allowIgnores: true
+//	failOn: warning
+package config
+
+import (
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// FileName is the configuration file's name at the root of a repository.
+const FileName = ".capreport.yaml"
+
+// Fail thresholds for FailOn.
+const (
+	FailOnError   = "error"
+	FailOnWarning = "warning"
+	FailOnNever   = "never"
+)
+
+// Config is a parsed .capreport.yaml. The zero value is not useful; start
+// from Default() or Load().
+type Config struct {
+	// File is the path the configuration was loaded from; "" for Default().
+	File string
+	// Sources are rendered as written; each replaces discovery under its
+	// path (the rest of the root is still discovered), so a chart listed
+	// with two value sets renders twice and not a third time by default.
+	Sources []Source
+	// Defaults apply to every workload that neither an annotation nor a
+	// Workloads entry covers.
+	Defaults Assumptions
+	// Workloads override assumptions for the workloads they match.
+	Workloads []Workload
+	// Cluster holds the kube-controller-manager HPA settings.
+	Cluster Cluster
+	// Checks selects checks and whether ignore annotations count.
+	Checks Checks
+	// FailOn is FailOnError (default), FailOnWarning or FailOnNever.
+	FailOn string
+	// FailOnLine is the line of failOn, 0 when defaulted.
+	FailOnLine int
+}
+
+// Source is one chart, overlay or directory to render, with one or more
+// value sets (a chart rendered once per set; other types have one set).
+type Source struct {
+	// Path is relative to the scanned root, slash-separated.
+	Path string
+	// Type is "helm", "kustomize" or "plain"; "" lets the renderer infer it.
+	Type string
+	// ValueSets has at least one entry after Load. A source written without
+	// valueSets has a single set built from its own name, releaseName,
+	// namespace, values and set keys; with valueSets, those keys are shared
+	// defaults that each set extends (values and set pairs are prepended).
+	ValueSets []ValueSet
+	Line      int
+}
+
+// ValueSet is one way of rendering a Helm chart: helm template's
+// --values/--set/--namespace and the release name.
+type ValueSet struct {
+	// Name tells renders of one chart apart (Origin.Source "path@name").
+	Name        string
+	ReleaseName string
+	Namespace   string
+	// Values are values files merged in order. The renderer looks a
+	// relative path up in the chart directory first, then in the scanned
+	// root; either way it must stay inside the root (Load refuses absolute
+	// paths and "..", since the file may come from an untrusted pull request).
+	Values []string
+	// Set are key=value pairs with helm's --set syntax, applied after Values.
+	Set  []string
+	Line int
+}
+
+// Opt is a setting that may be absent from the file. Value always holds the
+// effective value (the built-in default when Set is false); Line is where
+// the file set it.
+type Opt[T any] struct {
+	Value T
+	Set   bool
+	Line  int
+}
+
+func (o *Opt[T]) set(v T, line int) { o.Value, o.Set, o.Line = v, true, line }
+
+// Key names an assumption; its string is the annotation suffix after
+// "capreport.io/".
+type Key string
+
+// The assumption keys of product.md, with their .capreport.yaml spelling in
+// YAMLName.
+const (
+	KeyDeadTime            Key = "dead-time"
+	KeyPodRate             Key = "pod-rate"
+	KeyLatencyTarget       Key = "latency-target"
+	KeyOverload            Key = "overload"
+	KeyDemand              Key = "demand"
+	KeyStep                Key = "step"
+	KeyMetricWindow        Key = "metric-window"
+	KeySaturatedEfficiency Key = "saturated-efficiency"
+	KeySignal              Key = "signal"
+)
+
+// Keys lists every assumption key in a fixed order.
+var Keys = []Key{KeyDeadTime, KeyPodRate, KeyLatencyTarget, KeyOverload, KeyDemand,
+	KeyStep, KeyMetricWindow, KeySaturatedEfficiency, KeySignal}
+
+// YAMLName is the key's camelCase spelling in .capreport.yaml.
+func (k Key) YAMLName() string {
+	parts := strings.Split(string(k), "-")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// keyForYAML maps a camelCase name back to its Key.
+func keyForYAML(name string) (Key, bool) {
+	for _, k := range Keys {
+		if k.YAMLName() == name {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// Assumptions holds the values a manifest cannot say. Unset fields (Set
+// false) fall through to the next layer: annotation, workload entry,
+// defaults, built-in default.
+type Assumptions struct {
+	DeadTime            Opt[time.Duration]
+	PodRate             Opt[float64] // per second, per pod
+	LatencyTarget       Opt[time.Duration]
+	Overload            Opt[[]float64] // design overloads, each > 1
+	Demand              Opt[float64]   // per second before the step
+	Step                Opt[float64]   // demand step factor, > 1
+	MetricWindow        Opt[time.Duration]
+	SaturatedEfficiency Opt[float64] // (0, 1]
+	Signal              Opt[Signal]
+}
+
+// Set parses raw as the value of key and records it with its line. The
+// error completes `<key>: ` (e.g. `"ninety" is not a duration, expected e.g.
+// 90s`); on error the field is left as it was.
+func (a *Assumptions) Set(key Key, raw string, line int) error {
+	var err error
+	switch key {
+	case KeyDeadTime:
+		err = setWith(&a.DeadTime, raw, line, ParseDuration)
+	case KeyPodRate:
+		err = setWith(&a.PodRate, raw, line, ParseRate)
+	case KeyLatencyTarget:
+		err = setWith(&a.LatencyTarget, raw, line, ParseDuration)
+	case KeyOverload:
+		err = setWith(&a.Overload, raw, line, ParseFactors)
+	case KeyDemand:
+		err = setWith(&a.Demand, raw, line, ParseRate)
+	case KeyStep:
+		err = setWith(&a.Step, raw, line, ParseFactor)
+	case KeyMetricWindow:
+		err = setWith(&a.MetricWindow, raw, line, ParseDuration)
+	case KeySaturatedEfficiency:
+		err = setWith(&a.SaturatedEfficiency, raw, line, ParseFraction)
+	case KeySignal:
+		err = setWith(&a.Signal, raw, line, ParseSignal)
+	default:
+		err = &unknownKeyError{key: string(key)}
+	}
+	return err
+}
+
+type unknownKeyError struct{ key string }
+
+func (e *unknownKeyError) Error() string { return "unknown assumption " + e.key }
+
+func setWith[T any](o *Opt[T], raw string, line int, parse func(string) (T, error)) error {
+	v, err := parse(raw)
+	if err != nil {
+		return err
+	}
+	o.set(v, line)
+	return nil
+}
+
+// Overlay returns a copy of a with every field that b sets taken from b.
+func (a Assumptions) Overlay(b Assumptions) Assumptions {
+	over(&a.DeadTime, b.DeadTime)
+	over(&a.PodRate, b.PodRate)
+	over(&a.LatencyTarget, b.LatencyTarget)
+	over(&a.Overload, b.Overload)
+	over(&a.Demand, b.Demand)
+	over(&a.Step, b.Step)
+	over(&a.MetricWindow, b.MetricWindow)
+	over(&a.SaturatedEfficiency, b.SaturatedEfficiency)
+	over(&a.Signal, b.Signal)
+	return a
+}
+
+func over[T any](dst *Opt[T], src Opt[T]) {
+	if src.Set {
+		*dst = src
+	}
+}
+
+// Workload is a per-workload override. Namespace, Kind and Name are globs
+// (doublestar syntax: *, ?, [a-z], {a,b}); an empty glob matches anything.
+// Kind is compared case-insensitively.
+type Workload struct {
+	Namespace, Kind, Name string
+	Assumptions           Assumptions
+	Line                  int
+}
+
+// Matches reports whether the entry covers an object of this namespace,
+// kind and name. Patterns were validated by Load; an invalid one (possible
+// only in a hand-built Config) matches nothing.
+func (w Workload) Matches(namespace, kind, name string) bool {
+	return globMatch(w.Namespace, namespace) &&
+		globMatch(strings.ToLower(w.Kind), strings.ToLower(kind)) &&
+		globMatch(w.Name, name)
+}
+
+func globMatch(pattern, s string) bool {
+	if pattern == "" {
+		return true
+	}
+	ok, err := doublestar.Match(pattern, s)
+	return err == nil && ok
+}
+
+// ObjectRef names one object a workload entry may match.
+type ObjectRef struct{ Kind, Name string }
+
+// WorkloadAssumptions merges, in file order, every Workloads entry that
+// matches any of objs in namespace (an autoscaler and its target are one
+// workload: an entry naming either applies). Later entries win key by key.
+// It also returns the matching entries' lines, in order.
+func (c *Config) WorkloadAssumptions(namespace string, objs ...ObjectRef) (Assumptions, []int) {
+	var out Assumptions
+	var lines []int
+	if c == nil {
+		return out, nil
+	}
+	for _, w := range c.Workloads {
+		for _, o := range objs {
+			if w.Matches(namespace, o.Kind, o.Name) {
+				out = out.Overlay(w.Assumptions)
+				lines = append(lines, w.Line)
+				break
+			}
+		}
+	}
+	return out, lines
+}
+
+// Cluster holds the kube-controller-manager HPA settings and the
+// Kubernetes version charts are rendered for. Values default to v1.34's.
+type Cluster struct {
+	SyncPeriod              Opt[time.Duration]
+	Tolerance               Opt[float64]
+	DownscaleStabilization  Opt[time.Duration]
+	CPUInitializationPeriod Opt[time.Duration]
+	InitialReadinessDelay   Opt[time.Duration]
+	// KubeVersion is "major.minor.patch". When set in the file it is also
+	// the version Helm charts are rendered for (Capabilities.KubeVersion).
+	KubeVersion Opt[string]
+}
+
+// Checks selects the checks that run.
+type Checks struct {
+	// Include, when non-empty, runs only these check IDs.
+	Include []string
+	// Exclude never runs these check IDs.
+	Exclude []string
+	// AllowIgnores honours ignore-check.capreport.io/<ID> annotations
+	// (default true); false makes every check run regardless.
+	AllowIgnores Opt[bool]
+}
+
+// Enabled reports whether check id runs under Include/Exclude.
+func (c Checks) Enabled(id string) bool {
+	for _, x := range c.Exclude {
+		if x == id {
+			return false
+		}
+	}
+	if len(c.Include) == 0 {
+		return true
+	}
+	for _, x := range c.Include {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// Default returns the configuration used when a repository has no
+// .capreport.yaml: no sources (discovery), no assumptions, v1.34 controller
+// defaults, every check, ignores allowed, failing on errors.
+func Default() *Config {
+	return &Config{
+		Cluster: Cluster{
+			SyncPeriod:              Opt[time.Duration]{Value: 15 * time.Second},
+			Tolerance:               Opt[float64]{Value: 0.1},
+			DownscaleStabilization:  Opt[time.Duration]{Value: 300 * time.Second},
+			CPUInitializationPeriod: Opt[time.Duration]{Value: 5 * time.Minute},
+			InitialReadinessDelay:   Opt[time.Duration]{Value: 30 * time.Second},
+			KubeVersion:             Opt[string]{Value: "1.34.0"},
+		},
+		Checks: Checks{AllowIgnores: Opt[bool]{Value: true}},
+		FailOn: FailOnError,
+	}
+}
