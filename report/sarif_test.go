@@ -12,6 +12,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -91,7 +92,7 @@ func sarifReport() rules.Report {
 			{Check: rules.CheckRenderFailed, Severity: rules.SeverityError,
 				Message:  "template: web/templates/x.yaml:4: unexpected EOF",
 				Location: &rules.Location{File: `charts\broken\templates\x.yaml`, Line: 4, Source: "charts/broken"}},
-			{Check: rules.CheckInvalidInput, Severity: rules.SeverityError,
+			{Check: analyze.CheckInvalidAnnotation, Severity: rules.SeverityError,
 				Message: ".capreport.yaml: unknown key"}, // no location at all
 		},
 	}
@@ -219,7 +220,7 @@ func TestSARIFResultsHaveFileAndLine(t *testing.T) {
 		{rules.CheckUnpriced, "deploy/jobs/scaled%20object.yaml", 3, "jobs/ScaledObject/invoice consumer"},
 		{"kustomize-plugin", "deploy/jobs/scaled%20object.yaml", 3, "jobs/ScaledObject/invoice consumer"},
 		{rules.CheckRenderFailed, "charts/broken/templates/x.yaml", 4, ""},
-		{rules.CheckInvalidInput, "deploy", 1, ""},
+		{analyze.CheckInvalidAnnotation, "deploy", 1, ""},
 	}
 	if len(run.Results) != len(want) {
 		t.Fatalf("%d results, want %d (one per finding, ignored included)", len(run.Results), len(want))

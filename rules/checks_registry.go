@@ -1,8 +1,18 @@
 package rules
 
+import "github.com/capreport/capreport/analyze"
+
 // Stable check IDs. They appear in reports, SARIF rule IDs, the config's
 // include/exclude lists and ignore-check.capreport.io/<ID> annotations:
-// never rename one.
+// never rename one. Those raised while extracting are analyze's.
+const (
+	CheckDanglingTarget      = analyze.CheckDanglingTarget
+	CheckDuplicateAutoscaler = analyze.CheckDuplicateAutoscaler
+	CheckAssumptionDefault   = analyze.CheckAssumptionDefault
+	CheckIgnoreWithoutReason = analyze.CheckIgnoreWithoutReason
+)
+
+// Checks raised by the ledger.
 const (
 	CheckDeadBand                = "dead-band"
 	CheckRecoveryTooSlow         = "recovery-too-slow"
@@ -10,16 +20,11 @@ const (
 	CheckHunting                 = "hunting"
 	CheckLatencyFloor            = "latency-floor"
 	CheckStandingDelayOverTarget = "standing-delay-over-target"
-	CheckAssumptionDefault       = "assumption-default"
-	CheckDanglingTarget          = "dangling-target"
-	CheckDuplicateAutoscaler     = "duplicate-autoscaler"
 	CheckKafkaPartitionCap       = "kafka-partition-cap"
 	CheckMaxReplicasBelowNeed    = "max-replicas-below-need"
 	CheckMinEqualsMax            = "min-equals-max"
 	CheckUnpriced                = "unpriced"
 	CheckRenderFailed            = "render-failed"
-	CheckInvalidInput            = "invalid-input"
-	CheckIgnoreWithoutReason     = "ignore-without-reason"
 )
 
 // CheckInfo is the registry entry of one check: what the SARIF rule
@@ -75,12 +80,48 @@ var registry = []CheckInfo{
 	{CheckRenderFailed, "Source failed to render", SeverityError,
 		"A chart, overlay or manifest could not be rendered; its autoscalers are not in the report.",
 		"Fix the render error shown, or list the source with working values in .capreport.yaml."},
-	{CheckInvalidInput, "Invalid capreport input", SeverityError,
-		"An annotation or configuration value could not be parsed; the default was used instead.",
-		"Fix the value at the file and line shown."},
 	{CheckIgnoreWithoutReason, "Ignore without a reason", SeverityError,
 		"An ignore-check.capreport.io/<ID> annotation has no reason, or ignores are forbidden by the config.",
 		"Give the reason as the annotation's value, or fix the finding."},
+	{analyze.CheckInvalidAnnotation, "Annotation value not understood", SeverityError,
+		"A capreport.io/ annotation could not be parsed; the next layer (config, then default) was used instead.",
+		"Fix the value at the file and line shown, e.g. capreport.io/dead-time: 90s."},
+	{analyze.CheckUnknownAnnotation, "Unknown capreport annotation", SeverityWarning,
+		"An annotation under capreport.io/ is not one capreport reads (a typo keeps a measured value out of the bill).",
+		"Use one of the keys in the README's assumptions table."},
+	{analyze.CheckInvalidAutoscaler, "Autoscaler cannot be decoded", SeverityError,
+		"The HPA or ScaledObject does not decode as its apiVersion says; the API server would reject it.",
+		"Fix the manifest at the file and line shown."},
+	{analyze.CheckKEDAV1Schema, "KEDA v1 schema", SeverityError,
+		"The ScaledObject uses the keda.k8s.io/v1alpha1 schema that KEDA 2 no longer serves.",
+		"Migrate to keda.sh/v1alpha1 (scaleTargetRef.name instead of deploymentName)."},
+	{analyze.CheckKEDAPaused, "ScaledObject paused", SeverityInfo,
+		"autoscaling.keda.sh/paused or paused-replicas is set: KEDA deletes the HPA and nothing scales.",
+		"Remove the annotation when the pause is over."},
+	{analyze.CheckKEDAInvalidTrigger, "KEDA trigger invalid", SeverityError,
+		"A trigger's metadata would make KEDA fail to build the scaler (missing or malformed parameter).",
+		"Fix the trigger's metadata as the message says."},
+	{analyze.CheckKEDAUnknownTrigger, "KEDA trigger type not modelled", SeverityInfo,
+		"The trigger type is passed through as an External metric whose signal capreport cannot infer.",
+		"Set capreport.io/signal if the metric is a backlog or a saturating utilization."},
+	{analyze.CheckKEDADeprecated, "Deprecated KEDA field", SeverityWarning,
+		"The ScaledObject uses a field KEDA has deprecated or removed.",
+		"Move to the replacement the message names."},
+	{analyze.CheckKEDAIdleReplicas, "idleReplicaCount other than 0", SeverityWarning,
+		"KEDA only supports idleReplicaCount 0; other values make the count flap between idle and min (kedacore/keda#2314).",
+		"Use idleReplicaCount: 0 or remove it."},
+	{analyze.CheckKEDAValueMetricType, "Value metric type on a backlog trigger", SeverityWarning,
+		"metricType Value multiplies the metric by the ready pods, which is rarely what a queue-length trigger means.",
+		"Use the default AverageValue."},
+	{analyze.CheckKafkaPartitions, "maxReplicaCount above the partitions", SeverityInfo,
+		"KEDA's Kafka scaler does not ask for more consumers than partitions (without allowIdleConsumers), so replicas above the partition count are never used.",
+		"Lower maxReplicaCount to the partition count, or add partitions."},
+	{analyze.CheckSignalUnknown, "Signal not inferred", SeverityInfo,
+		"capreport cannot tell whether this metric is a backlog, a rate or a utilization.",
+		"Set capreport.io/signal on the autoscaler."},
+	{analyze.CheckMissingRequest, "Utilization without a request", SeverityError,
+		"A Utilization metric needs the resource's request on every container; without it the HPA reports an error and never scales on that metric.",
+		"Set resources.requests for that resource on every container (and restartable init container)."},
 }
 
 // Checks returns the registry of every check, in a stable order.
