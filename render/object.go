@@ -56,6 +56,9 @@ type Finding struct {
 	Message  string `json:"message"`
 	File     string `json:"file,omitempty"`
 	Line     int    `json:"line,omitempty"`
+	// Source is the ID of the source the finding belongs to (Origin.Source
+	// form), empty for findings of discovery as a whole.
+	Source string `json:"source,omitempty"`
 }
 
 // SourceResult reports what happened to one source.

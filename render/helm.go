@@ -1,0 +1,400 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/cli/values"
+	"helm.sh/helm/v3/pkg/engine"
+	"helm.sh/helm/v3/pkg/getter"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// errLibraryChart marks a chart that cannot be rendered on its own.
+var errLibraryChart = errors.New("library chart: it has no objects of its own")
+
+// helmRequest is one chart render.
+type helmRequest struct {
+	chartDir string // absolute, inside the root
+	values   HelmValues
+	// trusted lets value files lie outside the root (command-line values).
+	trusted bool
+	// inline values are merged after files and --set (kustomize valuesInline).
+	inline map[string]any
+	// apiVersions and kubeVersion override the renderer's (kustomize helmCharts).
+	apiVersions []string
+	kubeVersion string
+	// skipTests drops helm.sh/hook: test* objects (always true except when
+	// a kustomize helmCharts entry says otherwise); skipHooks drops all hooks.
+	skipTests, skipHooks bool
+}
+
+// helmObject is one rendered object before its Origin.Source is known.
+type helmObject struct {
+	doc  map[string]any
+	file string // root-relative slash path of the template
+	line int
+}
+
+// renderChart renders a chart directory with the Helm SDK, client-only:
+// no kube client (lookup returns empty), no DNS, no dependency download,
+// no post-renderer. Warnings are returned as findings; err is fatal.
+//
+// Origin lines: Line is the 1-based line, in the template's *rendered*
+// output, of the first line of the object's document (its first key).
+// For templates without leading conditionals it matches the source line.
+func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error) {
+	r := rd.repo
+	var findings []Finding
+	chartRel := r.rel(req.chartDir)
+	if err := r.checkTree(req.chartDir); err != nil {
+		return nil, nil, err
+	}
+	if _, err := os.Stat(filepath.Join(req.chartDir, "Chart.yaml")); err != nil {
+		return nil, nil, fmt.Errorf("%s: no Chart.yaml: %w", chartRel, err)
+	}
+	chrt, err := loader.LoadDir(req.chartDir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loading chart %s: %w", chartRel, err)
+	}
+	if chrt.Metadata != nil && chrt.Metadata.Type == "library" {
+		return nil, nil, errLibraryChart
+	}
+	findings = append(findings, missingDependencies(chrt, chartRel)...)
+
+	vals, err := rd.helmValues(req)
+	if err != nil {
+		return nil, findings, err
+	}
+
+	caps := chartutil.DefaultCapabilities.Copy()
+	kv := rd.opts.KubeVersion
+	if req.kubeVersion != "" {
+		kv = req.kubeVersion
+	}
+	kver, err := chartutil.ParseKubeVersion(kv)
+	if err != nil {
+		return nil, findings, fmt.Errorf("kube version %q: %w", kv, err)
+	}
+	caps.KubeVersion = *kver
+	caps.APIVersions = append(caps.APIVersions, rd.opts.APIVersions...)
+	caps.APIVersions = append(caps.APIVersions, req.apiVersions...)
+
+	if err := chartutil.ProcessDependenciesWithMerge(chrt, vals); err != nil {
+		return nil, findings, fmt.Errorf("chart %s dependencies: %w", chartRel, err)
+	}
+	if c := chrt.Metadata.KubeVersion; c != "" && !chartutil.IsCompatibleRange(c, caps.KubeVersion.String()) {
+		return nil, findings, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s (set the Kubernetes version to render against)", c, caps.KubeVersion.String())
+	}
+	relOpts := chartutil.ReleaseOptions{
+		Name:      req.values.ReleaseName,
+		Namespace: req.values.Namespace,
+		Revision:  1,
+		IsInstall: true,
+	}
+	renderVals, err := chartutil.ToRenderValuesWithSchemaValidation(chrt, vals, relOpts, caps, false)
+	if err != nil {
+		return nil, findings, err
+	}
+	var eng engine.Engine // no client: lookup returns empty; EnableDNS false
+	files, err := eng.Render(chrt, renderVals)
+	if err != nil {
+		return nil, findings, err
+	}
+
+	dirs := chartDirs(req.chartDir)
+	names := make([]string, 0, len(files))
+	for name := range files {
+		if strings.HasSuffix(name, "NOTES.txt") {
+			continue
+		}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var out []helmObject
+	for _, name := range names {
+		content := files[name]
+		if strings.TrimSpace(content) == "" {
+			continue
+		}
+		file := dirs.templateFile(r, name)
+		raws, problems, err := decodeStream([]byte(content), rd.opts.MaxObjects-len(out))
+		if err != nil {
+			if errors.Is(err, errTooManyObjects) {
+				return nil, findings, fmt.Errorf("%w: more than %d objects", errTooManyObjects, rd.opts.MaxObjects)
+			}
+			return nil, findings, err
+		}
+		if len(problems) > 0 {
+			p := problems[0]
+			if errors.Is(p.err, errAliasBudget) {
+				return nil, findings, &docError{file: file, line: p.line, err: p.err}
+			}
+			return nil, findings, &docError{file: file, line: p.line, err: fmt.Errorf("YAML parse error on %s: %w", name, p.err)}
+		}
+		for _, raw := range raws {
+			if isTestHook(raw.doc) && req.skipTests || req.skipHooks && hookOf(raw.doc) != "" {
+				continue
+			}
+			if _, ok := objectFromDoc(raw.doc); !ok {
+				findings = append(findings, Finding{Check: CheckNotAnObject, Severity: "warning",
+					Message: fmt.Sprintf("%s:%d: rendered document has no apiVersion or kind; skipped", file, raw.line),
+					File:    file, Line: raw.line})
+				continue
+			}
+			out = append(out, helmObject{doc: raw.doc, file: file, line: raw.line})
+		}
+	}
+	return out, findings, nil
+}
+
+// docError is a document-level failure at file:line.
+type docError struct {
+	file string
+	line int
+	err  error
+}
+
+func (e *docError) Error() string {
+	if e.line <= 0 {
+		return fmt.Sprintf("%s: %v", e.file, e.err)
+	}
+	return fmt.Sprintf("%s:%d: %v", e.file, e.line, e.err)
+}
+func (e *docError) Unwrap() error { return e.err }
+
+// helmValues merges value files (in order), --set pairs and inline values
+// with `helm template` semantics. Value files are checked before Helm reads
+// them: inside the root (unless trusted and absolute), no symlink escape,
+// within the size limit, no alias bomb.
+func (rd *renderer) helmValues(req helmRequest) (map[string]any, error) {
+	var files []string
+	for _, f := range req.values.ValuesFiles {
+		p, err := rd.valuesFile(req.chartDir, f, req.trusted)
+		if err != nil {
+			return nil, fmt.Errorf("values file %q: %w", f, err)
+		}
+		files = append(files, p)
+	}
+	vo := values.Options{ValueFiles: files, Values: req.values.Set}
+	vals, err := vo.MergeValues(getter.Providers{})
+	if err != nil {
+		return nil, err
+	}
+	if req.inline != nil {
+		vals = mergeMaps(vals, req.inline)
+	}
+	return vals, nil
+}
+
+// valuesFile resolves a value file path: relative paths are looked up in
+// the working directory (trusted, command-line values only), then in the
+// chart directory, then in the root.
+func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (string, error) {
+	r := rd.repo
+	if filepath.IsAbs(f) {
+		if trusted {
+			return f, checkValuesContent(r, f, true)
+		}
+		if !r.within(filepath.Clean(f)) {
+			return "", &pathError{rel: f, err: errEscape}
+		}
+		return f, checkValuesContent(r, f, false)
+	}
+	if trusted {
+		// Command-line paths are relative to the working directory.
+		if abs, err := filepath.Abs(f); err == nil {
+			if _, err := os.Stat(abs); err == nil {
+				return abs, checkValuesContent(r, abs, true)
+			}
+		}
+	}
+	candidates := []string{filepath.Join(chartDir, filepath.FromSlash(f)), r.abs(f)}
+	var escaped, missing error
+	for _, c := range candidates {
+		if !r.within(filepath.Clean(c)) {
+			escaped = &pathError{rel: f, err: errEscape}
+			continue
+		}
+		if _, err := os.Lstat(c); err != nil {
+			if missing == nil {
+				missing = fmt.Errorf("not found in the chart directory nor the root")
+			}
+			continue
+		}
+		return c, checkValuesContent(r, c, false)
+	}
+	if escaped != nil {
+		return "", escaped
+	}
+	return "", missing
+}
+
+func checkValuesContent(r *repo, p string, trusted bool) error {
+	var data []byte
+	var err error
+	if trusted {
+		fi, serr := os.Stat(p)
+		if serr != nil {
+			return serr
+		}
+		if fi.Size() > r.maxBytes {
+			return &pathError{rel: p, err: errTooLarge}
+		}
+		data, err = os.ReadFile(p)
+	} else {
+		data, err = r.readFile(p)
+	}
+	if err != nil {
+		return err
+	}
+	return checkYAMLAliases(data)
+}
+
+// mergeMaps deep-merges b onto a (b wins), like Helm's -f merging.
+func mergeMaps(a, b map[string]any) map[string]any {
+	out := make(map[string]any, len(a))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		if bv, ok := v.(map[string]any); ok {
+			if av, ok := out[k].(map[string]any); ok {
+				out[k] = mergeMaps(av, bv)
+				continue
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// missingDependencies names each dependency declared in Chart.yaml that
+// charts/ does not vendor. capreport never downloads one.
+func missingDependencies(chrt *chart.Chart, chartRel string) []Finding {
+	if chrt.Metadata == nil {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, d := range chrt.Dependencies() {
+		have[d.Name()] = true
+	}
+	var out []Finding
+	for _, d := range chrt.Metadata.Dependencies {
+		if d == nil || have[d.Name] {
+			continue
+		}
+		repo := d.Repository
+		if repo == "" {
+			repo = "no repository"
+		}
+		out = append(out, Finding{
+			Check:    CheckHelmDependencyMissing,
+			Severity: "warning",
+			Message: fmt.Sprintf("chart %s declares dependency %q (%s, version %q) but %s/charts does not vendor it; capreport never downloads dependencies: run `helm dependency build` and commit charts/",
+				chartRel, d.Name, repo, d.Version, chartRel),
+			File: path.Join(chartRel, "Chart.yaml"),
+		})
+	}
+	return out
+}
+
+func hookOf(doc map[string]any) string {
+	md, _ := doc["metadata"].(map[string]any)
+	ann, _ := md["annotations"].(map[string]any)
+	h, _ := ann["helm.sh/hook"].(string)
+	return h
+}
+
+// isTestHook reports helm.sh/hook: test, test-success, test-failure.
+func isTestHook(doc map[string]any) bool {
+	for _, h := range strings.Split(hookOf(doc), ",") {
+		if strings.HasPrefix(strings.TrimSpace(h), "test") {
+			return true
+		}
+	}
+	return false
+}
+
+// chartTree maps template keys ("name/charts/sub/templates/x.yaml") back to
+// files on disk.
+type chartTree struct {
+	dir  string                // chart directory (or .tgz archive)
+	subs map[string]*chartTree // by chart name and by dependency alias
+}
+
+func chartDirs(dir string) *chartTree {
+	t := &chartTree{dir: dir, subs: map[string]*chartTree{}}
+	aliases := map[string][]string{} // chart name -> aliases
+	if data, err := os.ReadFile(filepath.Join(dir, "Chart.yaml")); err == nil {
+		var md chart.Metadata
+		if sigsyaml.Unmarshal(data, &md) == nil {
+			for _, d := range md.Dependencies {
+				if d != nil && d.Alias != "" {
+					aliases[d.Name] = append(aliases[d.Name], d.Alias)
+				}
+			}
+		}
+	}
+	ents, err := os.ReadDir(filepath.Join(dir, "charts"))
+	if err != nil {
+		return t
+	}
+	for _, e := range ents {
+		p := filepath.Join(dir, "charts", e.Name())
+		var sub *chartTree
+		var name string
+		if strings.HasSuffix(e.Name(), ".tgz") {
+			sub = &chartTree{dir: p, subs: map[string]*chartTree{}}
+			name = strings.TrimSuffix(e.Name(), ".tgz")
+			if i := strings.LastIndex(name, "-"); i > 0 {
+				name = name[:i]
+			}
+		} else {
+			data, err := os.ReadFile(filepath.Join(p, "Chart.yaml"))
+			if err != nil {
+				continue
+			}
+			var md chart.Metadata
+			if sigsyaml.Unmarshal(data, &md) != nil {
+				continue
+			}
+			name = md.Name
+			sub = chartDirs(p)
+		}
+		t.subs[name] = sub
+		t.subs[e.Name()] = sub
+		for _, a := range aliases[name] {
+			t.subs[a] = sub
+		}
+	}
+	return t
+}
+
+// templateFile turns a rendered template key into a root-relative path.
+func (t *chartTree) templateFile(r *repo, key string) string {
+	parts := strings.Split(key, "/")
+	cur := t
+	i := 1
+	for i+1 < len(parts) && parts[i] == "charts" {
+		sub, ok := cur.subs[parts[i+1]]
+		if !ok {
+			break
+		}
+		cur = sub
+		i += 2
+	}
+	rest := strings.Join(parts[i:], "/")
+	if strings.HasSuffix(cur.dir, ".tgz") {
+		return r.rel(cur.dir) + "/" + rest
+	}
+	return path.Join(r.rel(cur.dir), rest)
+}

@@ -1,0 +1,618 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/types"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// Annotations krusty adds on request and capreport strips.
+const (
+	originAnnotation = "config.kubernetes.io/origin"
+	// helmOriginAnnotation carries "file:line" of objects inflated from a
+	// helmCharts entry through krusty, then is stripped.
+	helmOriginAnnotation = "render.capreport.io/origin"
+)
+
+// kustomizeRefusal is a reason not to hand a kustomization to krusty at all.
+type kustomizeRefusal struct {
+	check string // finding check ID
+	file  string // root-relative kustomization (or config) file
+	msg   string
+}
+
+func (e *kustomizeRefusal) Error() string { return e.msg }
+
+// kustFile is one parsed kustomization.
+type kustFile struct {
+	file string // absolute
+	doc  map[string]any
+}
+
+// kustScan walks a kustomization and everything it refers to, without
+// building: it finds remote references, exec/container functions, paths
+// that leave the root, and collects what the tree uses (so discovery does
+// not render those pieces again).
+type kustScan struct {
+	r               *repo
+	seen            map[string]bool
+	kusts           map[string]*kustFile // by absolute dir
+	dirs            []string             // kustomization dirs visited, root first
+	files           []string             // files referenced inside their kustomization's tree
+	charts          []string             // local chart dirs used by helmCharts
+	refusals        []*kustomizeRefusal
+	rootIsComponent bool
+	root            string
+}
+
+func newKustScan(r *repo) *kustScan {
+	return &kustScan{r: r, seen: map[string]bool{}, kusts: map[string]*kustFile{}}
+}
+
+var scpUser = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9-]*@`)
+
+// looksRemote mirrors what krusty would treat as a remote file (http/https
+// URL) or git repository (scheme, git::, user@host, github.com/...).
+func looksRemote(s string) bool {
+	s = strings.TrimSpace(s)
+	low := strings.ToLower(s)
+	return strings.Contains(s, "://") ||
+		strings.HasPrefix(low, "git::") ||
+		strings.HasPrefix(low, "github.com/") || strings.HasPrefix(low, "github.com:") ||
+		scpUser.MatchString(s)
+}
+
+func (sc *kustScan) refuse(check, file, format string, args ...any) {
+	sc.refusals = append(sc.refusals, &kustomizeRefusal{check: check, file: file, msg: fmt.Sprintf(format, args...)})
+}
+
+func strList(v any) []string {
+	var out []string
+	switch t := v.(type) {
+	case []any:
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+	case string:
+		out = append(out, t)
+	}
+	return out
+}
+
+func mapList(v any) []map[string]any {
+	var out []map[string]any
+	if l, ok := v.([]any); ok {
+		for _, e := range l {
+			if m, ok := e.(map[string]any); ok {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// entry resolves one path a kustomization refers to; "" if it must not or
+// cannot be followed.
+func (sc *kustScan) entry(dir, kf, field, e string) string {
+	rel := sc.r.rel(kf)
+	if looksRemote(e) {
+		sc.refuse(CheckRemoteBase, rel, "%s: %s entry %q is remote; capreport never fetches remote bases or files (vendor it into the repository)", rel, field, e)
+		return ""
+	}
+	if filepath.IsAbs(e) {
+		sc.refuse(CheckPathEscape, rel, "%s: %s entry %q is an absolute path", rel, field, e)
+		return ""
+	}
+	abs := filepath.Clean(filepath.Join(dir, filepath.FromSlash(e)))
+	if !sc.r.within(abs) {
+		sc.refuse(CheckPathEscape, rel, "%s: %s entry %q leaves the repository root", rel, field, e)
+		return ""
+	}
+	if _, err := sc.r.resolve(abs); err != nil {
+		if c := checkForPathError(err); c != "" {
+			sc.refuse(c, rel, "%s: %s entry %q: %v", rel, field, e, err)
+		}
+		return ""
+	}
+	return abs
+}
+
+// addFile records a referenced file; only files below the kustomization's
+// directory count (krusty's load restrictions refuse the others).
+func (sc *kustScan) addFile(dir, abs string) {
+	if abs == dir || strings.HasPrefix(abs, dir+string(filepath.Separator)) {
+		sc.files = append(sc.files, abs)
+	}
+}
+
+func (sc *kustScan) file(dir, kf, field, e string, plugin bool) {
+	if abs := sc.entry(dir, kf, field, e); abs != "" {
+		sc.addFile(dir, abs)
+		if plugin {
+			sc.checkFunctions(kf, abs, nil)
+		}
+	}
+}
+
+// scan visits the kustomization in dir.
+func (sc *kustScan) scan(dir string, plugin bool) {
+	if sc.seen[dir] {
+		return
+	}
+	sc.seen[dir] = true
+	if sc.root == "" {
+		sc.root = dir
+	}
+	kf := kustomizationFile(dir)
+	if kf == "" {
+		return // krusty reports it
+	}
+	sc.dirs = append(sc.dirs, dir)
+	rel := sc.r.rel(kf)
+	data, err := sc.r.readFile(kf)
+	if err != nil {
+		if c := checkForPathError(err); c != "" {
+			sc.refuse(c, rel, "%s: %v", rel, err)
+		}
+		return
+	}
+	raws, problems, err := decodeStream(data, 1)
+	if err != nil || len(problems) > 0 || len(raws) != 1 {
+		check := CheckRenderFailed
+		if len(problems) > 0 && errors.Is(problems[0].err, errAliasBudget) {
+			check = CheckYAMLAliasBomb
+		}
+		sc.refuse(check, rel, "%s: not a single YAML mapping", rel)
+		return
+	}
+	doc := raws[0].doc
+	sc.kusts[dir] = &kustFile{file: kf, doc: doc}
+	if k, _ := doc["kind"].(string); k == "Component" && dir == sc.root {
+		sc.rootIsComponent = true
+	}
+	for _, field := range []string{"resources", "bases", "components"} {
+		for _, e := range strList(doc[field]) {
+			abs := sc.entry(dir, kf, field, e)
+			if abs == "" {
+				continue
+			}
+			if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+				sc.scan(abs, plugin)
+			} else {
+				sc.addFile(dir, abs)
+				if plugin {
+					sc.checkFunctions(kf, abs, nil)
+				}
+			}
+		}
+	}
+	for _, field := range []string{"crds", "configurations"} {
+		for _, e := range strList(doc[field]) {
+			sc.file(dir, kf, field, e, false)
+		}
+	}
+	for _, e := range strList(doc["patchesStrategicMerge"]) {
+		if !strings.ContainsAny(e, "\n:{") {
+			sc.file(dir, kf, "patchesStrategicMerge", e, false)
+		}
+	}
+	for _, field := range []string{"patches", "patchesJson6902", "replacements"} {
+		for _, m := range mapList(doc[field]) {
+			if p, ok := m["path"].(string); ok && p != "" {
+				sc.file(dir, kf, field, p, false)
+			}
+		}
+	}
+	if m, ok := doc["openapi"].(map[string]any); ok {
+		if p, ok := m["path"].(string); ok && p != "" {
+			sc.file(dir, kf, "openapi", p, false)
+		}
+	}
+	for _, field := range []string{"configMapGenerator", "secretGenerator"} {
+		for _, m := range mapList(doc[field]) {
+			for _, f := range strList(m["files"]) {
+				if i := strings.Index(f, "="); i >= 0 {
+					f = f[i+1:]
+				}
+				sc.file(dir, kf, field, f, false)
+			}
+			for _, f := range append(strList(m["envs"]), strList(m["env"])...) {
+				sc.file(dir, kf, field, f, false)
+			}
+		}
+	}
+	for _, field := range []string{"generators", "transformers", "validators"} {
+		for _, e := range strList(doc[field]) {
+			if strings.Contains(e, "\n") {
+				sc.checkFunctions(kf, "", []byte(e))
+				continue
+			}
+			abs := sc.entry(dir, kf, field, e)
+			if abs == "" {
+				continue
+			}
+			if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+				sc.scan(abs, true)
+			} else {
+				sc.addFile(dir, abs)
+				sc.checkFunctions(kf, abs, nil)
+			}
+		}
+	}
+	if _, ok := doc["helmChartInflationGenerator"]; ok {
+		sc.refuse(CheckKustomizePlugin, rel, "%s: helmChartInflationGenerator is not supported (use helmCharts with a chart vendored under charts/)", rel)
+	}
+	if charts := mapList(doc["helmCharts"]); len(charts) > 0 {
+		for _, hc := range charts {
+			if d := sc.localChart(dir, kf, doc, hc); d != "" {
+				sc.charts = append(sc.charts, d)
+			}
+		}
+	}
+}
+
+// localChart finds the vendored chart of a helmCharts entry.
+func (sc *kustScan) localChart(dir, kf string, doc, hc map[string]any) string {
+	rel := sc.r.rel(kf)
+	name, _ := hc["name"].(string)
+	version, _ := hc["version"].(string)
+	repoURL, _ := hc["repo"].(string)
+	home := "charts"
+	if g, ok := doc["helmGlobals"].(map[string]any); ok {
+		if h, ok := g["chartHome"].(string); ok && h != "" {
+			home = h
+		}
+	}
+	if name == "" {
+		sc.refuse(CheckRenderFailed, rel, "%s: helmCharts entry without a name", rel)
+		return ""
+	}
+	homeAbs := sc.entry(dir, kf, "helmGlobals.chartHome", home)
+	if homeAbs != "" {
+		cands := []string{filepath.Join(homeAbs, name)}
+		if version != "" {
+			cands = append(cands, filepath.Join(homeAbs, name+"-"+version, name))
+		}
+		for _, c := range cands {
+			if !sc.r.within(filepath.Clean(c)) {
+				continue
+			}
+			if _, err := sc.r.resolve(c); err == nil && isChartDir(c) {
+				return c
+			}
+		}
+	}
+	where := repoURL
+	if where == "" {
+		where = "no repo"
+	}
+	sc.refuse(CheckHelmChartRemote, rel, "%s: helmCharts entry %q (%s, version %q) is not vendored under %s; capreport never pulls charts", rel, name, where, version, path.Join(path.Dir(rel), home))
+	return ""
+}
+
+// checkFunctions refuses KRM function configs (exec, container, starlark):
+// capreport never runs them.
+func (sc *kustScan) checkFunctions(kf, file string, inline []byte) {
+	rel := sc.r.rel(kf)
+	data := inline
+	where := rel + " (inline)"
+	if file != "" {
+		where = sc.r.rel(file)
+		var err error
+		if data, err = sc.r.readFile(file); err != nil {
+			return
+		}
+	}
+	raws, _, _ := decodeStream(data, 1000)
+	for _, raw := range raws {
+		md, _ := raw.doc["metadata"].(map[string]any)
+		ann, _ := md["annotations"].(map[string]any)
+		for _, key := range []string{"config.kubernetes.io/function", "config.k8s.io/function"} {
+			spec, ok := ann[key].(string)
+			if !ok {
+				continue
+			}
+			kind := "KRM"
+			for _, k := range []string{"exec", "container", "starlark"} {
+				if strings.Contains(spec, k+":") {
+					kind = k
+					break
+				}
+			}
+			sc.refuse(CheckExecFunction, where, "%s: %s function %q (%s) is configured; capreport never runs exec, container or starlark functions or plugins", where, kind, strings.TrimSpace(fmt.Sprint(raw.doc["kind"])), strings.Join(strings.Fields(spec), " "))
+		}
+	}
+}
+
+// renderKustomizeSource builds a kustomization with krusty in-process.
+func (rd *renderer) renderKustomizeSource(spec SourceSpec) ([]Object, []Finding, error) {
+	r := rd.repo
+	dir := r.abs(spec.Path)
+	sc := newKustScan(r)
+	sc.scan(dir, false)
+	var findings []Finding
+	if len(sc.refusals) > 0 {
+		for _, ref := range sc.refusals[1:] {
+			findings = append(findings, Finding{Check: ref.check, Severity: "error", File: ref.file, Message: ref.msg})
+		}
+		return nil, findings, sc.refusals[0]
+	}
+	if sc.rootIsComponent {
+		return nil, nil, fmt.Errorf("%s is a Component; it renders only as part of a kustomization", spec.Path)
+	}
+
+	// Rewrite every kustomization: ask for origin annotations, and replace
+	// helmCharts with files inflated by the Helm SDK.
+	overlay := map[string][]byte{}
+	for kdir, k := range sc.kusts {
+		doc := mergeMaps(k.doc, nil)
+		bm := strList(doc["buildMetadata"])
+		if !containsString(bm, "originAnnotations") {
+			bm = append(bm, "originAnnotations")
+		}
+		doc["buildMetadata"] = toAnyList(bm)
+		realDir, err := filepath.EvalSymlinks(kdir)
+		if err != nil {
+			return nil, findings, err
+		}
+		if charts := mapList(doc["helmCharts"]); len(charts) > 0 {
+			res := toAnyList(strList(doc["resources"]))
+			for i, hc := range charts {
+				data, fs, err := rd.inflateHelmChart(kdir, k, doc, hc)
+				findings = append(findings, fs...)
+				if err != nil {
+					return nil, findings, err
+				}
+				name := fmt.Sprintf("capreport-helmchart-%d.yaml", i)
+				overlay[filepath.Join(realDir, name)] = data
+				res = append(res, name)
+			}
+			doc["resources"] = res
+			delete(doc, "helmCharts")
+			delete(doc, "helmGlobals")
+		}
+		data, err := sigsyaml.Marshal(doc)
+		if err != nil {
+			return nil, findings, err
+		}
+		overlay[filepath.Join(realDir, filepath.Base(k.file))] = data
+	}
+
+	fs := newSafeFS(r, overlay)
+	kopts := krusty.MakeDefaultOptions()
+	kopts.LoadRestrictions = types.LoadRestrictionsRootOnly
+	kopts.PluginConfig = types.DisabledPluginConfig()
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, findings, err
+	}
+	rm, err := krusty.MakeKustomizer(kopts).Run(fs, realDir)
+	if v := fs.firstViolation(); v != nil {
+		return nil, findings, v
+	}
+	if err != nil {
+		return nil, findings, err
+	}
+	out, err := rm.AsYaml()
+	if err != nil {
+		return nil, findings, err
+	}
+	raws, problems, err := decodeStream(out, rd.opts.MaxObjects)
+	if err != nil {
+		return nil, findings, fmt.Errorf("%w: more than %d objects", err, rd.opts.MaxObjects)
+	}
+	if len(problems) > 0 {
+		return nil, findings, fmt.Errorf("decoding krusty output: %w", problems[0].err)
+	}
+	lines := lineIndex{r: r, cache: map[string][]docPos{}}
+	objs := make([]Object, 0, len(raws))
+	for _, raw := range raws {
+		file, line := takeOrigin(raw.doc, realDir, r, &lines)
+		o, ok := objectFromDoc(raw.doc)
+		if !ok {
+			continue
+		}
+		if file == "" {
+			file = r.rel(kustomizationFile(realDir))
+		}
+		o.Origin = Origin{Source: spec.ID(), SourceType: SourceKustomize, File: file, Line: line}
+		objs = append(objs, o)
+	}
+	return objs, findings, nil
+}
+
+func containsString(l []string, s string) bool {
+	for _, e := range l {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+func toAnyList(l []string) []any {
+	out := make([]any, len(l))
+	for i, s := range l {
+		out[i] = s
+	}
+	return out
+}
+
+// inflateHelmChart renders one helmCharts entry with the Helm SDK and
+// returns a YAML stream whose objects carry their template origin.
+func (rd *renderer) inflateHelmChart(kdir string, k *kustFile, doc, hc map[string]any) ([]byte, []Finding, error) {
+	sc := newKustScan(rd.repo)
+	chartDir := sc.localChart(kdir, k.file, doc, hc)
+	if chartDir == "" {
+		return nil, nil, sc.refusals[0]
+	}
+	hv := HelmValues{Namespace: rd.opts.Helm.Namespace}
+	hv.ReleaseName, _ = hc["releaseName"].(string)
+	if hv.ReleaseName == "" {
+		hv.ReleaseName = "release-name" // helm template's default, as kustomize uses it
+	}
+	if ns, _ := hc["namespace"].(string); ns != "" {
+		hv.Namespace = ns
+	}
+	for _, f := range append(strList(hc["valuesFile"]), strList(hc["additionalValuesFiles"])...) {
+		if looksRemote(f) {
+			return nil, nil, &kustomizeRefusal{check: CheckRemoteBase, file: rd.repo.rel(k.file), msg: fmt.Sprintf("%s: helmCharts values file %q is remote; capreport never fetches it", rd.repo.rel(k.file), f)}
+		}
+		hv.ValuesFiles = append(hv.ValuesFiles, filepath.Join(kdir, filepath.FromSlash(f)))
+	}
+	inline, _ := hc["valuesInline"].(map[string]any)
+	if m, _ := hc["valuesMerge"].(string); m == "replace" && inline != nil {
+		hv.ValuesFiles = nil
+	}
+	skipHooks, _ := hc["skipHooks"].(bool)
+	kv, _ := hc["kubeVersion"].(string)
+	hobjs, findings, err := rd.renderChart(helmRequest{
+		chartDir: chartDir, values: hv, inline: inline,
+		apiVersions: strList(hc["apiVersions"]), kubeVersion: kv,
+		skipTests: true, skipHooks: skipHooks,
+	})
+	if err != nil {
+		return nil, findings, fmt.Errorf("helmCharts %q: %w", hc["name"], err)
+	}
+	var b strings.Builder
+	for _, h := range hobjs {
+		md, _ := h.doc["metadata"].(map[string]any)
+		if md == nil {
+			md = map[string]any{}
+			h.doc["metadata"] = md
+		}
+		ann, _ := md["annotations"].(map[string]any)
+		if ann == nil {
+			ann = map[string]any{}
+			md["annotations"] = ann
+		}
+		ann[helmOriginAnnotation] = h.file + ":" + strconv.Itoa(h.line)
+		y, err := sigsyaml.Marshal(h.doc)
+		if err != nil {
+			return nil, findings, err
+		}
+		b.WriteString("---\n")
+		b.Write(y)
+	}
+	return []byte(b.String()), findings, nil
+}
+
+// takeOrigin reads and strips the origin annotations of one built object
+// and returns its root-relative file and line.
+func takeOrigin(doc map[string]any, buildDir string, r *repo, lines *lineIndex) (string, int) {
+	md, _ := doc["metadata"].(map[string]any)
+	ann, _ := md["annotations"].(map[string]any)
+	if ann == nil {
+		return "", 0
+	}
+	defer func() {
+		if len(ann) == 0 {
+			delete(md, "annotations")
+		}
+	}()
+	if h, ok := ann[helmOriginAnnotation].(string); ok {
+		delete(ann, helmOriginAnnotation)
+		delete(ann, originAnnotation)
+		if i := strings.LastIndex(h, ":"); i > 0 {
+			n, _ := strconv.Atoi(h[i+1:])
+			return h[:i], n
+		}
+		return h, 0
+	}
+	o, ok := ann[originAnnotation].(string)
+	if !ok {
+		return "", 0
+	}
+	delete(ann, originAnnotation)
+	var origin struct {
+		Path         string `json:"path"`
+		ConfiguredIn string `json:"configuredIn"`
+	}
+	if err := sigsyaml.Unmarshal([]byte(o), &origin); err != nil {
+		return "", 0
+	}
+	p := origin.Path
+	if p == "" {
+		p = origin.ConfiguredIn
+	}
+	if p == "" {
+		return "", 0
+	}
+	abs := filepath.Clean(filepath.Join(buildDir, filepath.FromSlash(p)))
+	if !r.within(abs) {
+		return "", 0
+	}
+	file := r.rel(abs)
+	if origin.Path == "" {
+		return file, 0 // generated: point at the kustomization that configured it
+	}
+	kind, _ := doc["kind"].(string)
+	name, _ := md["name"].(string)
+	return file, lines.find(abs, kind, name)
+}
+
+// docPos is one document of a resource file.
+type docPos struct {
+	kind, name string
+	line       int
+}
+
+// lineIndex finds an object's document in its resource file.
+type lineIndex struct {
+	r     *repo
+	cache map[string][]docPos
+}
+
+// find returns the line of the document of this kind whose name matches
+// the built name (exactly, else as the only kind match or the only name
+// contained in it, since name prefixes and suffixes change it); 0 if unsure.
+func (li *lineIndex) find(abs, kind, name string) int {
+	docs, ok := li.cache[abs]
+	if !ok {
+		if data, err := li.r.readFile(abs); err == nil {
+			raws, _, _ := decodeStream(data, DefaultMaxObjects)
+			for _, raw := range raws {
+				k, _ := raw.doc["kind"].(string)
+				md, _ := raw.doc["metadata"].(map[string]any)
+				n, _ := md["name"].(string)
+				docs = append(docs, docPos{kind: k, name: n, line: raw.line})
+			}
+		}
+		li.cache[abs] = docs
+	}
+	var sameKind, contained []docPos
+	for _, d := range docs {
+		if d.kind != kind {
+			continue
+		}
+		if d.name == name {
+			return d.line
+		}
+		sameKind = append(sameKind, d)
+		if d.name != "" && strings.Contains(name, d.name) {
+			contained = append(contained, d)
+		}
+	}
+	if len(contained) == 1 {
+		return contained[0].line
+	}
+	if len(sameKind) == 1 {
+		return sameKind[0].line
+	}
+	if len(docs) == 1 {
+		return docs[0].line
+	}
+	return 0
+}

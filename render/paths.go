@@ -1,0 +1,179 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// repo is the scanned root: an absolute, symlink-free directory. Every read
+// goes through it so that nothing outside the root, and nothing too large,
+// is ever read.
+type repo struct {
+	root     string // absolute, symlinks evaluated
+	maxBytes int64
+}
+
+// Errors a repository read can fail with; each maps to a finding check.
+var (
+	errEscape   = errors.New("leaves the repository root")
+	errSymlink  = errors.New("is a symlink that points outside the repository")
+	errTooLarge = errors.New("is too large")
+)
+
+// pathError ties one of the errors above to a root-relative path.
+type pathError struct {
+	rel    string // slash path relative to the root (or as given)
+	err    error
+	detail string
+}
+
+func (e *pathError) Error() string {
+	if e.detail != "" {
+		return fmt.Sprintf("%s %v (%s)", e.rel, e.err, e.detail)
+	}
+	return fmt.Sprintf("%s %v", e.rel, e.err)
+}
+
+func (e *pathError) Unwrap() error { return e.err }
+
+// checkForPathError maps a pathError to the stable finding check.
+func checkForPathError(err error) string {
+	switch {
+	case errors.Is(err, errSymlink):
+		return CheckSymlinkEscape
+	case errors.Is(err, errEscape):
+		return CheckPathEscape
+	case errors.Is(err, errTooLarge):
+		return CheckFileTooLarge
+	}
+	return ""
+}
+
+// rel returns the slash path of abs relative to the root ("." for the root).
+func (r *repo) rel(abs string) string {
+	p, err := filepath.Rel(r.root, abs)
+	if err != nil {
+		return filepath.ToSlash(abs)
+	}
+	return filepath.ToSlash(p)
+}
+
+// abs joins a root-relative path to the root.
+func (r *repo) abs(rel string) string {
+	return filepath.Join(r.root, filepath.FromSlash(rel))
+}
+
+// within reports whether abs (clean, absolute) is the root or below it.
+func (r *repo) within(abs string) bool {
+	if abs == r.root {
+		return true
+	}
+	return strings.HasPrefix(abs, r.root+string(filepath.Separator))
+}
+
+// resolve checks that abs lies inside the root lexically and after
+// evaluating symlinks, and returns the evaluated path.
+func (r *repo) resolve(abs string) (string, error) {
+	abs = filepath.Clean(abs)
+	if !r.within(abs) {
+		return "", &pathError{rel: filepath.ToSlash(abs), err: errEscape}
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	if !r.within(real) {
+		return "", &pathError{rel: r.rel(abs), err: errSymlink, detail: "target " + real}
+	}
+	return real, nil
+}
+
+// readFile reads a file inside the root, refusing escapes and files over
+// the size limit (checked before reading and enforced while reading).
+func (r *repo) readFile(abs string) ([]byte, error) {
+	real, err := r.resolve(abs)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory", r.rel(abs))
+	}
+	if fi.Size() > r.maxBytes {
+		return nil, &pathError{rel: r.rel(abs), err: errTooLarge, detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), r.maxBytes)}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, r.maxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > r.maxBytes {
+		return nil, &pathError{rel: r.rel(abs), err: errTooLarge, detail: fmt.Sprintf("limit %d bytes", r.maxBytes)}
+	}
+	return data, nil
+}
+
+// checkTree walks dir (following no symlinks) and refuses the first symlink
+// that points outside the root and the first file over the size limit.
+// Helm's chart loader follows symlinks and reads every file, so a chart is
+// checked with this before it is loaded.
+func (r *repo) checkTree(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type()&os.ModeSymlink != 0 {
+			real, err := r.resolve(p)
+			if err != nil {
+				return err
+			}
+			fi, err := os.Stat(real)
+			if err != nil {
+				return err
+			}
+			if fi.IsDir() {
+				// The loader follows it: check the target tree too.
+				if r.within(real) && strings.HasPrefix(dir+string(filepath.Separator), real+string(filepath.Separator)) {
+					return fmt.Errorf("%s: symlink loop", r.rel(p))
+				}
+				return r.checkTree(real)
+			}
+			if fi.Size() > r.maxBytes {
+				return &pathError{rel: r.rel(p), err: errTooLarge, detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), r.maxBytes)}
+			}
+			return nil
+		}
+		if d.Type().IsRegular() {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			if fi.Size() > r.maxBytes {
+				return &pathError{rel: r.rel(p), err: errTooLarge, detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), r.maxBytes)}
+			}
+			// Values and Chart.yaml files are decoded by Helm's loader, which
+			// would expand an alias bomb: refuse one before loading.
+			if isYAMLName(p) && !strings.Contains(filepath.ToSlash(p), "/templates/") {
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				if err := checkYAMLAliases(data); err != nil {
+					return &docError{file: r.rel(p), err: err}
+				}
+			}
+		}
+		return nil
+	})
+}

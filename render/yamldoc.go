@@ -1,0 +1,394 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Limits of the YAML decoder. Parsing into yaml.Node never expands
+// aliases; the conversion to Go values does, and is charged against a
+// budget of the document's own node count plus aliasAllowance, so an alias
+// bomb is refused after a bounded amount of work and memory.
+const (
+	aliasAllowance = 100_000
+	maxYAMLDepth   = 1000
+)
+
+// errAliasBudget marks a document refused because its aliases expand too far.
+var errAliasBudget = errors.New("YAML aliases expand beyond the limit (alias bomb?)")
+
+// segment is one YAML document of a stream, with the 1-based line of the
+// stream on which its text starts.
+type segment struct {
+	text []byte
+	line int
+}
+
+// splitDocuments cuts a YAML stream at document markers ("---" or "..." at
+// column 0). A marker line is blanked, not dropped, so node lines inside a
+// segment plus the segment's line give the line in the stream.
+func splitDocuments(data []byte) []segment {
+	var segs []segment
+	start, startLine := 0, 1
+	line := 1
+	var cur []byte
+	flush := func(end int) {
+		cur = append(cur, data[start:end]...)
+		segs = append(segs, segment{text: cur, line: startLine})
+		cur = nil
+	}
+	for i := 0; i < len(data); {
+		j := bytes.IndexByte(data[i:], '\n')
+		next := len(data)
+		if j >= 0 {
+			next = i + j + 1
+		}
+		l := data[i:next]
+		if isDocMarker(l) {
+			flush(i)
+			// The new segment starts at the marker line; the marker itself is
+			// replaced by spaces so content after "--- " keeps its column.
+			startLine = line
+			cur = append(cur, bytes.Repeat([]byte{' '}, 3)...)
+			start = i + 3
+		}
+		i = next
+		line++
+	}
+	flush(len(data))
+	return segs
+}
+
+func isDocMarker(l []byte) bool {
+	if len(l) < 3 || !(bytes.HasPrefix(l, []byte("---")) || bytes.HasPrefix(l, []byte("..."))) {
+		return false
+	}
+	if len(l) == 3 {
+		return true
+	}
+	switch l[3] {
+	case ' ', '\t', '\n', '\r':
+		return true
+	}
+	return false
+}
+
+// rawObject is one decoded Kubernetes-like document (or List item).
+type rawObject struct {
+	doc  map[string]any
+	line int // 1-based line in the stream
+}
+
+// docProblem is a document that was skipped, with why.
+type docProblem struct {
+	line int
+	err  error
+}
+
+// decodeStream decodes every document of a YAML stream into objects. Empty
+// documents are dropped; List kinds are expanded into their items. A
+// document that fails to parse or convert is reported in problems and the
+// rest of the stream still decodes. maxObjects bounds the result; when it
+// is exceeded decodeStream stops and returns errTooManyObjects.
+func decodeStream(data []byte, maxObjects int) (objs []rawObject, problems []docProblem, err error) {
+	for _, seg := range splitDocuments(data) {
+		if len(bytes.TrimSpace(seg.text)) == 0 {
+			continue
+		}
+		var doc yaml.Node
+		if perr := yaml.Unmarshal(seg.text, &doc); perr != nil {
+			problems = append(problems, docProblem{line: seg.line, err: perr})
+			continue
+		}
+		if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+			continue
+		}
+		root := doc.Content[0]
+		if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+			continue
+		}
+		c := newConverter(root)
+		v, cerr := c.convert(root, 0)
+		if cerr != nil {
+			problems = append(problems, docProblem{line: seg.line + root.Line - 1, err: cerr})
+			continue
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			problems = append(problems, docProblem{line: seg.line + root.Line - 1, err: fmt.Errorf("document is a %s, not a mapping", nodeKind(root))})
+			continue
+		}
+		if items, ok := listItems(m); ok {
+			itemNodes := listItemNodes(root)
+			for i, it := range items {
+				im, ok := it.(map[string]any)
+				if !ok {
+					continue
+				}
+				l := seg.line + root.Line - 1
+				if i < len(itemNodes) {
+					l = seg.line + itemNodes[i].Line - 1
+				}
+				objs = append(objs, rawObject{doc: im, line: l})
+			}
+		} else {
+			objs = append(objs, rawObject{doc: m, line: seg.line + root.Line - 1})
+		}
+		if len(objs) > maxObjects {
+			return nil, problems, errTooManyObjects
+		}
+	}
+	return objs, problems, nil
+}
+
+var errTooManyObjects = errors.New("too many objects")
+
+// listItems reports whether m is a List kind (kind "List" or "*List") with
+// an items array.
+func listItems(m map[string]any) ([]any, bool) {
+	kind, _ := m["kind"].(string)
+	if !strings.HasSuffix(kind, "List") {
+		return nil, false
+	}
+	items, ok := m["items"].([]any)
+	return items, ok
+}
+
+func listItemNodes(root *yaml.Node) []*yaml.Node {
+	if root.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == "items" && root.Content[i+1].Kind == yaml.SequenceNode {
+			return root.Content[i+1].Content
+		}
+	}
+	return nil
+}
+
+func nodeKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "sequence"
+	case yaml.ScalarNode:
+		return "scalar"
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "mapping"
+}
+
+// converter turns a yaml.Node tree into JSON-compatible Go values, charging
+// every node it produces (aliases included) against a budget.
+type converter struct {
+	budget int
+}
+
+func newConverter(root *yaml.Node) *converter {
+	return &converter{budget: countNodes(root, 0) + aliasAllowance}
+}
+
+// countNodes counts the nodes of the parsed tree without following aliases.
+func countNodes(n *yaml.Node, depth int) int {
+	if n == nil || depth > maxYAMLDepth {
+		return 1
+	}
+	c := 1
+	for _, ch := range n.Content {
+		c += countNodes(ch, depth+1)
+	}
+	return c
+}
+
+func (c *converter) convert(n *yaml.Node, depth int) (any, error) {
+	if depth > maxYAMLDepth {
+		return nil, fmt.Errorf("line %d: YAML nested deeper than %d", n.Line, maxYAMLDepth)
+	}
+	c.budget--
+	if c.budget < 0 {
+		return nil, errAliasBudget
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return c.convert(n.Content[0], depth+1)
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, fmt.Errorf("line %d: unknown alias", n.Line)
+		}
+		return c.convert(n.Alias, depth+1)
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, ch := range n.Content {
+			v, err := c.convert(ch, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		var merges []*yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, vn := n.Content[i], n.Content[i+1]
+			if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+				merges = append(merges, vn)
+				continue
+			}
+			key, err := keyString(k)
+			if err != nil {
+				return nil, err
+			}
+			v, err := c.convert(vn, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[key] = v
+		}
+		for _, m := range merges {
+			if err := c.merge(out, m, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case yaml.ScalarNode:
+		return scalarValue(n)
+	}
+	return nil, fmt.Errorf("line %d: unsupported YAML node", n.Line)
+}
+
+// merge applies a "<<" merge key: keys already present win.
+func (c *converter) merge(out map[string]any, n *yaml.Node, depth int) error {
+	if n.Kind == yaml.SequenceNode {
+		for _, ch := range n.Content {
+			if err := c.merge(out, ch, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	v, err := c.convert(n, depth+1)
+	if err != nil {
+		return err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("line %d: merge key needs a mapping", n.Line)
+	}
+	for k, val := range m {
+		if _, exists := out[k]; !exists {
+			out[k] = val
+		}
+	}
+	return nil
+}
+
+func keyString(k *yaml.Node) (string, error) {
+	for k.Kind == yaml.AliasNode && k.Alias != nil {
+		k = k.Alias
+	}
+	if k.Kind != yaml.ScalarNode {
+		return "", fmt.Errorf("line %d: complex mapping keys are not supported", k.Line)
+	}
+	return k.Value, nil
+}
+
+func scalarValue(n *yaml.Node) (any, error) {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil, nil
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return n.Value, nil
+		}
+		return b, nil
+	case "!!int":
+		var i int64
+		if err := n.Decode(&i); err == nil {
+			return i, nil
+		}
+		var u uint64
+		if err := n.Decode(&u); err == nil {
+			return float64(u), nil
+		}
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return f, nil
+		}
+		return n.Value, nil
+	case "!!float":
+		var f float64
+		if err := n.Decode(&f); err != nil {
+			return n.Value, nil
+		}
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return n.Value, nil
+		}
+		return f, nil
+	}
+	// !!str, !!timestamp, !!binary and custom tags keep their text.
+	return n.Value, nil
+}
+
+// checkYAMLAliases parses a YAML stream and refuses it if any document's
+// aliases expand beyond the budget. It is used on files handed to krusty,
+// whose own decoder would expand them. Parse errors are left to the caller.
+func checkYAMLAliases(data []byte) error {
+	if !bytes.ContainsRune(data, '*') || !bytes.ContainsRune(data, '&') {
+		return nil
+	}
+	for _, seg := range splitDocuments(data) {
+		var doc yaml.Node
+		if yaml.Unmarshal(seg.text, &doc) != nil || len(doc.Content) == 0 {
+			continue
+		}
+		c := &converter{budget: countNodes(&doc, 0) + aliasAllowance}
+		if !c.countExpanded(&doc, 0) {
+			return errAliasBudget
+		}
+	}
+	return nil
+}
+
+// countExpanded walks the tree following aliases, without building values,
+// and reports whether it stayed within the budget.
+func (c *converter) countExpanded(n *yaml.Node, depth int) bool {
+	c.budget--
+	if c.budget < 0 || depth > maxYAMLDepth {
+		return false
+	}
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return c.countExpanded(n.Alias, depth+1)
+	}
+	for _, ch := range n.Content {
+		if !c.countExpanded(ch, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// objectFromDoc fills an Object from a decoded document; ok is false when
+// the document lacks apiVersion or kind.
+func objectFromDoc(doc map[string]any) (Object, bool) {
+	apiVersion, _ := doc["apiVersion"].(string)
+	kind, _ := doc["kind"].(string)
+	if apiVersion == "" || kind == "" {
+		return Object{}, false
+	}
+	o := Object{APIVersion: apiVersion, Kind: kind, Doc: doc}
+	if md, ok := doc["metadata"].(map[string]any); ok {
+		o.Name, _ = md["name"].(string)
+		o.Namespace, _ = md["namespace"].(string)
+	}
+	return o, true
+}

@@ -1,0 +1,3 @@
+{{- define "loop" -}}
+{{ include "loop" . }}{{ include "loop" . }}
+{{- end -}}
