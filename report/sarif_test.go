@@ -79,7 +79,7 @@ func sarifReport() rules.Report {
 				Location: &rules.Location{File: "deploy/jobs/deployment.yaml"}}, // another file, no line: line 1
 			{Check: rules.CheckUnpriced, Severity: rules.SeverityInfo,
 				Message: "rate signal", Ignored: true},
-			{Check: "kustomize-plugin", Severity: rules.SeverityWarning, // not in the registry
+			{Check: "not-yet-registered", Severity: rules.SeverityWarning, // not in the registry
 				Message: "plugin skipped"},
 		},
 	}
@@ -218,7 +218,7 @@ func TestSARIFResultsHaveFileAndLine(t *testing.T) {
 		{rules.CheckHunting, "deploy/jobs/scaled%20object.yaml", 9, "jobs/ScaledObject/invoice consumer"},
 		{rules.CheckAssumptionDefault, "deploy/jobs/deployment.yaml", 1, "jobs/ScaledObject/invoice consumer"},
 		{rules.CheckUnpriced, "deploy/jobs/scaled%20object.yaml", 3, "jobs/ScaledObject/invoice consumer"},
-		{"kustomize-plugin", "deploy/jobs/scaled%20object.yaml", 3, "jobs/ScaledObject/invoice consumer"},
+		{"not-yet-registered", "deploy/jobs/scaled%20object.yaml", 3, "jobs/ScaledObject/invoice consumer"},
 		{rules.CheckRenderFailed, "charts/broken/templates/x.yaml", 4, ""},
 		{analyze.CheckInvalidAnnotation, "deploy", 1, ""},
 	}
@@ -308,7 +308,7 @@ func TestSARIFRules(t *testing.T) {
 	}
 	checks := rules.Checks()
 	if len(d.Rules) != len(checks)+1 {
-		t.Fatalf("%d rules, want the %d registered checks and kustomize-plugin", len(d.Rules), len(checks))
+		t.Fatalf("%d rules, want the %d registered checks and not-yet-registered", len(d.Rules), len(checks))
 	}
 	levels := map[string]string{rules.SeverityError: "error", rules.SeverityWarning: "warning", rules.SeverityInfo: "note"}
 	for i, c := range checks {

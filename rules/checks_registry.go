@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/capreport/capreport/analyze"
+import (
+	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/render"
+)
 
 // Stable check IDs. They appear in reports, SARIF rule IDs, the config's
 // include/exclude lists and ignore-check.capreport.io/<ID> annotations:
@@ -24,8 +27,10 @@ const (
 	CheckMaxReplicasBelowNeed    = "max-replicas-below-need"
 	CheckMinEqualsMax            = "min-equals-max"
 	CheckUnpriced                = "unpriced"
-	CheckRenderFailed            = "render-failed"
 )
+
+// CheckRenderFailed is the render finding most reports carry.
+const CheckRenderFailed = render.CheckRenderFailed
 
 // CheckInfo is the registry entry of one check: what the SARIF rule
 // metadata, the README's checks table and `capreport explain` print.
@@ -80,6 +85,54 @@ var registry = []CheckInfo{
 	{CheckRenderFailed, "Source failed to render", SeverityError,
 		"A chart, overlay or manifest could not be rendered; its autoscalers are not in the report.",
 		"Fix the render error shown, or list the source with working values in .capreport.yaml."},
+	{render.CheckRenderPanic, "Renderer crashed on a source", SeverityError,
+		"Rendering one source panicked inside a library; capreport recovered and rendered the others.",
+		"Report the source to capreport's maintainers; meanwhile exclude it with explicit sources."},
+	{render.CheckRenderTimeout, "Source took too long to render", SeverityError,
+		"A source did not finish rendering within the per-source time limit (e.g. a template that recurses).",
+		"Fix the template, or list the source with values that render quickly."},
+	{render.CheckRenderCancelled, "Render cancelled", SeverityWarning,
+		"The run was interrupted while this source rendered.",
+		"Run again."},
+	{render.CheckRemoteBase, "Remote Kustomize base", SeverityError,
+		"A kustomization refers to a URL or git repository; capreport never fetches over the network, so the overlay is not rendered.",
+		"Vendor the base into the repository, or render that overlay where the base is available."},
+	{render.CheckExecFunction, "Kustomize function not run", SeverityError,
+		"A kustomization configures an exec, container or starlark function; capreport runs none of them.",
+		"Render without the function, or commit its output."},
+	{render.CheckKustomizePlugin, "Kustomize plugin not run", SeverityWarning,
+		"A kustomization uses a plugin form capreport does not run.",
+		"Commit the plugin's output, or list the overlay without it."},
+	{render.CheckHelmChartRemote, "Remote chart in helmCharts", SeverityError,
+		"A kustomization's helmCharts entry names a chart that is not vendored; capreport does not download charts.",
+		"Vendor the chart (helm pull --untar) next to the kustomization."},
+	{render.CheckHelmDependencyMissing, "Chart dependency not vendored", SeverityError,
+		"Chart.yaml declares a dependency that charts/ does not hold; capreport does not run helm dependency update.",
+		"Run helm dependency build and commit charts/, or disable the dependency."},
+	{render.CheckPathEscape, "Path leaves the repository", SeverityError,
+		"A values file, resource or patch path leaves the repository root; capreport reads nothing outside it.",
+		"Keep every referenced file inside the repository."},
+	{render.CheckSymlinkEscape, "Symlink leaves the repository", SeverityError,
+		"A symbolic link points outside the repository; capreport does not follow it.",
+		"Replace the link with the file, or point it inside the repository."},
+	{render.CheckFileTooLarge, "File too large", SeverityError,
+		"A file is larger than capreport reads.",
+		"Split the file, or keep generated artefacts out of the scanned path."},
+	{render.CheckTooManyObjects, "Too many objects", SeverityError,
+		"A source rendered more objects than capreport accepts from one source.",
+		"Render the source in parts with explicit sources."},
+	{render.CheckYAMLAliasBomb, "YAML alias bomb", SeverityError,
+		"YAML aliases would expand beyond capreport's budget; the document is refused to keep memory bounded.",
+		"Remove the recursive or exponential aliases."},
+	{render.CheckYAMLInvalid, "YAML does not parse", SeverityError,
+		"A manifest document is not valid YAML.",
+		"Fix the YAML at the file and line shown."},
+	{render.CheckNotAnObject, "Document is not a Kubernetes object", SeverityInfo,
+		"A YAML document has no apiVersion or kind and is not rendered as an object.",
+		"Nothing to do unless the document was meant to be a manifest."},
+	{render.CheckSourceMissing, "Configured source missing", SeverityError,
+		"A source listed in .capreport.yaml does not exist.",
+		"Fix or remove the source entry."},
 	{CheckIgnoreWithoutReason, "Ignore without a reason", SeverityError,
 		"An ignore-check.capreport.io/<ID> annotation has no reason, or ignores are forbidden by the config.",
 		"Give the reason as the annotation's value, or fix the finding."},

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -68,7 +67,7 @@ func loadRepo(ctx context.Context, path string, f *renderFlags) (*repo, error) {
 		}
 	}
 	opts := render.DefaultOptions()
-	opts.Helm = render.HelmValues{ValuesFiles: rootRelative(path, f.values), Set: f.set, ReleaseName: f.releaseName, Namespace: f.namespace}
+	opts.Helm = render.HelmValues{ValuesFiles: f.values, Set: f.set, ReleaseName: f.releaseName, Namespace: f.namespace}
 	opts = cfg.RenderOptions(opts)
 	if f.kubeVersion != "" {
 		opts.KubeVersion = f.kubeVersion
@@ -78,29 +77,6 @@ func loadRepo(ctx context.Context, path string, f *renderFlags) (*repo, error) {
 		return nil, err
 	}
 	return &repo{root: path, cfg: cfg, rendered: rendered, inv: analyze.Extract(rendered.Objects, cfg)}, nil
-}
-
-// rootRelative maps -f paths, given relative to the working directory as
-// with helm template, to the scanned root the renderer resolves them
-// against. A file outside the root is passed through and refused there: a
-// render reads nothing outside the repository.
-func rootRelative(root string, files []string) []string {
-	absRoot, err := filepath.Abs(root)
-	if err != nil {
-		return files
-	}
-	out := make([]string, len(files))
-	for i, f := range files {
-		out[i] = f
-		abs, err := filepath.Abs(f)
-		if err != nil {
-			continue
-		}
-		if rel, err := filepath.Rel(absRoot, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-			out[i] = filepath.ToSlash(rel)
-		}
-	}
-	return out
 }
 
 // argPath is the PATH argument, "." when absent.
