@@ -1,0 +1,147 @@
+// Package safetext makes text that comes from manifests inert where
+// capreport writes it. Names, paths and messages that quote them are
+// attacker-controlled on a fork's pull request, so every renderer (the
+// report formats and the pull-request diff) passes them through here before
+// they land in a terminal, a Markdown comment or a page.
+package safetext
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// zwj after "@" keeps GitHub from turning "@org/team" into a mention (which
+// would notify people) while the text still reads the same.
+const zwj = "\u200d"
+
+// isBidiControl reports the Unicode bidirectional overrides and isolates
+// that can make text display differently from what it is ("trojan source").
+func isBidiControl(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f
+}
+
+// isUnsafeControl reports characters a terminal or a Markdown line must not
+// receive raw: C0/C1 controls (ANSI escapes start with ESC) and bidi controls.
+func isUnsafeControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || isBidiControl(r)
+}
+
+// Terminal makes manifest text safe for a terminal and a tabwriter cell:
+// line breaks and tabs become spaces (they would break a row or a column),
+// other controls are shown escaped so an ANSI sequence in a name cannot
+// recolour or rewrite the user's terminal.
+func Terminal(s string) string {
+	if !strings.ContainsFunc(s, isUnsafeControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			b.WriteByte(' ')
+		case isUnsafeControl(r):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Markdown makes manifest text safe anywhere in Markdown inline content,
+// including a table cell: HTML metacharacters become entities (no raw HTML,
+// and entities also work inside HTML blocks where backslashes do not),
+// Markdown punctuation that could open a link, image, code span, emphasis,
+// math or a cell boundary is backslash-escaped, a backslash cannot escape our
+// own delimiters, line breaks become spaces, and "@" cannot mention.
+func Markdown(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '@':
+			b.WriteString("@" + zwj)
+		case '\\', '`', '*', '_', '[', ']', '|', '~', '!', '$', '#':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n', '\r', '\t':
+			b.WriteByte(' ')
+		default:
+			if isUnsafeControl(r) || r == unicode.ReplacementChar {
+				b.WriteRune(unicode.ReplacementChar)
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// HTML makes manifest text safe inside the raw HTML we emit (<summary>):
+// HTML-escaped, single line, no mentions. Markdown is not parsed there, so no
+// backslashes (they would show).
+func HTML(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\'':
+			b.WriteString("&#39;")
+		case '@':
+			b.WriteString("@" + zwj)
+		case '\n', '\r', '\t':
+			b.WriteByte(' ')
+		default:
+			if isUnsafeControl(r) {
+				b.WriteRune(unicode.ReplacementChar)
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// MermaidLabel keeps only characters that cannot end a quoted Mermaid string
+// or the fenced block around it.
+func MermaidLabel(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			b.WriteRune(r)
+		case strings.ContainsRune(" ./_-:,()%+", r):
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// Ellipsize caps text at n runes so one absurd name cannot take a whole
+// comment's budget.
+func Ellipsize(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
