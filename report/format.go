@@ -11,21 +11,8 @@ import (
 	"github.com/capreport/capreport/rules"
 )
 
-// verdictRank orders verdicts worst first; an unknown verdict sorts last so
-// a producer bug never hides a real failure.
-func verdictRank(v string) int {
-	switch v {
-	case rules.VerdictFail:
-		return 0
-	case rules.VerdictWarn:
-		return 1
-	case rules.VerdictPass:
-		return 2
-	case rules.VerdictUnpriced:
-		return 3
-	}
-	return 4
-}
+// verdictRank orders verdicts worst first, as rules defines it.
+var verdictRank = rules.VerdictRank
 
 // severityRank orders severities worst first.
 func severityRank(s string) int {

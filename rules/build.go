@@ -70,8 +70,8 @@ func Build(ctx context.Context, root string, rendered *render.Result, inv *analy
 		r.Findings = append(r.Findings, fromAnalyze(f))
 	}
 	r.Findings = filterChecks(r.Findings, cfg.Checks)
-	sortWorkloads(r.Workloads)
-	r.Summary = summarize(r)
+	SortByID(r.Workloads)
+	r.Summary = Summarize(r)
 	return r, nil
 }
 
@@ -115,13 +115,31 @@ feed:
 	return err
 }
 
-// sortWorkloads orders the workloads by id: the JSON contract is stable for
-// diffs and merges; renderers order their views worst first.
-func sortWorkloads(ws []Workload) {
+// SortByID orders workloads by id: the JSON contract is stable for diffs
+// and merges; renderers order their views worst first (VerdictRank).
+func SortByID(ws []Workload) {
 	slices.SortStableFunc(ws, func(a, b Workload) int { return strings.Compare(a.ID, b.ID) })
 }
 
-func summarize(r *Report) Summary {
+// VerdictRank orders verdicts worst first: fail, warn, pass, unpriced; an
+// unknown verdict sorts last so that a producer bug never hides a failure.
+func VerdictRank(v string) int {
+	switch v {
+	case VerdictFail:
+		return 0
+	case VerdictWarn:
+		return 1
+	case VerdictPass:
+		return 2
+	case VerdictUnpriced:
+		return 3
+	}
+	return 4
+}
+
+// Summarize counts a report's workloads by verdict and its live (not
+// ignored) error and warning findings, the workloads' and the report's own.
+func Summarize(r *Report) Summary {
 	s := Summary{Autoscalers: len(r.Workloads)}
 	count := func(fs []Finding) {
 		for _, f := range fs {

@@ -153,64 +153,7 @@ func mergeReports(rs []rules.Report, names []string) (rules.Report, []string) {
 		out.Findings = append(out.Findings, r.Findings...)
 	}
 	out.Root = strings.Join(roots, ", ")
-	sortLedger(out.Workloads)
-	out.Summary = summarize(out)
+	rules.SortByID(out.Workloads)
+	out.Summary = rules.Summarize(&out)
 	return out, conflicts
-}
-
-// sortLedger orders workloads as rules.Build does (worst verdict first, then
-// id), so a merged report reads like a single run's.
-func sortLedger(ws []rules.Workload) {
-	rank := func(v string) int {
-		switch v {
-		case rules.VerdictFail:
-			return 0
-		case rules.VerdictWarn:
-			return 1
-		case rules.VerdictPass:
-			return 2
-		}
-		return 3
-	}
-	slices.SortStableFunc(ws, func(a, b rules.Workload) int {
-		if d := rank(a.Verdict) - rank(b.Verdict); d != 0 {
-			return d
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
-}
-
-// summarize recomputes the summary the way rules does (its helper is
-// unexported): verdict counts, and live (not ignored) error and warning
-// findings of the workloads and of the report.
-func summarize(r rules.Report) rules.Summary {
-	s := rules.Summary{Autoscalers: len(r.Workloads)}
-	count := func(fs []rules.Finding) {
-		for _, f := range fs {
-			if f.Ignored {
-				continue
-			}
-			switch f.Severity {
-			case rules.SeverityError:
-				s.Errors++
-			case rules.SeverityWarning:
-				s.Warnings++
-			}
-		}
-	}
-	for _, w := range r.Workloads {
-		switch w.Verdict {
-		case rules.VerdictPass:
-			s.Pass++
-		case rules.VerdictWarn:
-			s.Warn++
-		case rules.VerdictFail:
-			s.Fail++
-		default:
-			s.Unpriced++
-		}
-		count(w.Findings)
-	}
-	count(r.Findings)
-	return s
 }

@@ -61,13 +61,13 @@ func TestMerge(t *testing.T) {
 	for _, w := range m.Workloads {
 		ids = append(ids, w.ID+" "+w.Verdict)
 	}
-	// Deduplicated, first kept, in the ledger's order (worst, then id).
+	// Deduplicated, first kept, in the contract's order (by id).
 	want := []string{
-		"shop/HorizontalPodAutoscaler/web fail",
-		"shop/ScaledObject/orders warn",
+		"pay/HorizontalPodAutoscaler/api unpriced",
 		"pay/ScaledObject/ledger pass",
 		"shop/HorizontalPodAutoscaler/shared pass",
-		"pay/HorizontalPodAutoscaler/api unpriced",
+		"shop/HorizontalPodAutoscaler/web fail",
+		"shop/ScaledObject/orders warn",
 	}
 	if !slices.Equal(ids, want) {
 		t.Errorf("workloads\n got %q\nwant %q", ids, want)

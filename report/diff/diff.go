@@ -261,17 +261,7 @@ func impactOf(c Change) string {
 
 // verdictRank orders verdicts worst first, like the ledger; unpriced ranks
 // after pass because a bill that cannot be computed is not a failure.
-func verdictRank(v string) int {
-	switch v {
-	case rules.VerdictFail:
-		return 0
-	case rules.VerdictWarn:
-		return 1
-	case rules.VerdictPass:
-		return 2
-	}
-	return 3
-}
+var verdictRank = rules.VerdictRank
 
 // sameFloat is equality up to a relative 1e-9: the simulation is
 // deterministic, but a figure that went through JSON or another CPU's FMA
