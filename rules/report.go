@@ -159,18 +159,23 @@ type RoundsPoint struct {
 
 // SizeOverload is the bill of one design overload k.
 type SizeOverload struct {
-	K                     float64      `json:"k"`
-	RoundsBound           int          `json:"roundsBound"`
-	Rounds                *int         `json:"rounds"`
-	TimeToCapacitySeconds *int         `json:"timeToCapacitySeconds"`
-	PeakReplicas          int          `json:"peakReplicas"`
-	NeededReplicas        int          `json:"neededReplicas"`
-	Overshoot             float64      `json:"overshoot"`
-	PeakBacklog           float64      `json:"peakBacklog"`
-	PeakWaitSeconds       float64      `json:"peakWaitSeconds"`
-	DrainedAtSeconds      *int         `json:"drainedAtSeconds"`
-	ScaleEvents           []ScaleEvent `json:"scaleEvents"`
-	Timeline              *Timeline    `json:"timeline,omitempty"`
+	K                     float64 `json:"k"`
+	RoundsBound           int     `json:"roundsBound"`
+	Rounds                *int    `json:"rounds"`
+	TimeToCapacitySeconds *int    `json:"timeToCapacitySeconds"`
+	PeakReplicas          int     `json:"peakReplicas"`
+	NeededReplicas        int     `json:"neededReplicas"`
+	Overshoot             float64 `json:"overshoot"`
+	PeakBacklog           float64 `json:"peakBacklog"`
+	PeakWaitSeconds       float64 `json:"peakWaitSeconds"`
+	DrainedAtSeconds      *int    `json:"drainedAtSeconds"`
+	// StatusUtilization is what the HPA status showed at the end of the
+	// run: the first-pass utilization, unready pods left out (it reads
+	// 100 % while the decision runs on a diluted figure, and in the dead
+	// band while nothing is ordered).
+	StatusUtilization int32        `json:"statusUtilization"`
+	ScaleEvents       []ScaleEvent `json:"scaleEvents"`
+	Timeline          *Timeline    `json:"timeline,omitempty"`
 }
 
 // ScaleEvent is one change of the replica count.
@@ -194,6 +199,10 @@ type TimeBill struct {
 	ReplicasP5                   float64 `json:"replicasP5"`
 	ReplicasP95                  float64 `json:"replicasP95"`
 	NeededReplicas               int     `json:"neededReplicas"`
+	// PeakBacklog (messages) and PeakWaitSeconds (the FIFO wait of the
+	// worst second's arrivals) over the whole run.
+	PeakBacklog     float64 `json:"peakBacklog"`
+	PeakWaitSeconds float64 `json:"peakWaitSeconds"`
 	// SwingFraction is (max - min) / needed over the last hour.
 	SwingFraction float64 `json:"swingFraction"`
 	// MeanOverNeed is mean / needed - 1 over the last hour.

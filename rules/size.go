@@ -54,7 +54,7 @@ func cpuMetric(a *analyze.Autoscaler) (cpuShape, string) {
 	return cpuShape{}, "no CPU utilization metric: the Size row models CPU (a memory utilization does not drive a service's rate)"
 }
 
-// priceSize simulates each design overload on the CPU path.
+// priceSize reads the Size row's model off an autoscaler and prices it.
 func priceSize(a *analyze.Autoscaler, in inputs, opts Options) (*SizeBill, string) {
 	shape, why := cpuMetric(a)
 	if why != "" {
@@ -63,35 +63,72 @@ func priceSize(a *analyze.Autoscaler, in inputs, opts Options) (*SizeBill, strin
 	if !a.Target.Found {
 		return nil, "the scale target is not in the rendered set"
 	}
-	lim, req, u := float64(shape.limit), float64(shape.request), float64(shape.target)/100
+	bill, err := PriceSize(SizeModel{
+		Run: sim.SizeOptions{
+			Controller:   in.controller(a),
+			Pods:         in.baseline,
+			RequestMilli: shape.request,
+			LimitMilli:   shape.limit,
+			Target:       shape.target,
+			PodRate:      in.podRate,
+			DeadTime:     in.deadTime,
+			MetricWindow: in.metricWindow,
+			Efficiency:   in.efficiency,
+			DemandBefore: in.demand,
+			Series:       !opts.NoTimelines,
+		},
+		Overloads:     in.overloads,
+		LatencyTarget: in.latencyTarget,
+		RoundsCurve:   true,
+	})
+	if err != nil {
+		return nil, "the Size model rejected its inputs: " + err.Error()
+	}
+	return bill, ""
+}
+
+// SizeModel is one workload's Size row however it was described: read off a
+// manifest, or typed on the command line (capreport simulate size).
+type SizeModel struct {
+	// Run is every simulation input but the overload.
+	Run       sim.SizeOptions
+	Overloads []float64
+	// LatencyTarget (seconds, 0 for none) sets the rounds the hottest
+	// target must meet the largest overload in.
+	LatencyTarget int64
+	// RoundsCurve adds the rounds-against-k sweep for the plot.
+	RoundsCurve bool
+}
+
+// PriceSize simulates each design overload on the CPU path and sets the
+// laws beside the simulated figures.
+func PriceSize(m SizeModel) (*SizeBill, error) {
+	run := m.Run
+	lim, req, u := float64(run.LimitMilli), float64(run.RequestMilli), float64(run.Target)/100
+	window := run.MetricWindow
+	if window == 0 {
+		window = 30
+	}
 	bill := &SizeBill{
 		GrowthFactor: laws.GrowthFactor(lim, req, u),
-		DeadBand:     laws.DeadBand(shape.limit, shape.request, shape.target, in.cfg.Tolerance),
-		RoundSeconds: int(in.deadTime + in.metricWindow),
+		DeadBand:     laws.DeadBand(run.LimitMilli, run.RequestMilli, run.Target, run.Controller.Config.Tolerance),
+		RoundSeconds: int(run.DeadTime + window),
 		Overloads:    []SizeOverload{},
 	}
-	base := sim.SizeOptions{
-		Controller:   in.controller(a),
-		Pods:         in.baseline,
-		RequestMilli: shape.request,
-		LimitMilli:   shape.limit,
-		Target:       shape.target,
-		PodRate:      in.podRate,
-		DeadTime:     in.deadTime,
-		MetricWindow: in.metricWindow,
-		Efficiency:   in.efficiency,
-		DemandBefore: in.demand,
-		Series:       !opts.NoTimelines,
+	bound := func(k float64) int {
+		b, _ := laws.RoundsBound(k, lim, req, u, int(run.Pods))
+		return b
 	}
-	for _, k := range in.overloads {
-		o := base
+	for _, k := range m.Overloads {
+		o := run
 		o.Overload = k
 		r, err := sim.SimulateSize(o)
 		if err != nil {
-			return nil, "the Size model rejected its inputs: " + err.Error()
+			return nil, err
 		}
 		so := SizeOverload{
 			K:                     k,
+			RoundsBound:           bound(k),
 			Rounds:                r.Rounds,
 			TimeToCapacitySeconds: intPtr(r.TimeToCapacity),
 			PeakReplicas:          int(r.PeakReplicas),
@@ -100,34 +137,33 @@ func priceSize(a *analyze.Autoscaler, in inputs, opts Options) (*SizeBill, strin
 			PeakBacklog:           r.PeakBacklog,
 			PeakWaitSeconds:       r.PeakWait,
 			DrainedAtSeconds:      intPtr(r.DrainedAt),
+			StatusUtilization:     r.StatusUtilization,
 			ScaleEvents:           []ScaleEvent{},
 		}
-		so.RoundsBound, _ = laws.RoundsBound(k, lim, req, u, int(in.baseline))
 		for _, e := range r.ScaleEvents {
 			so.ScaleEvents = append(so.ScaleEvents, ScaleEvent{T: int(e.T), From: e.From, To: e.To})
 		}
 		if r.Series != nil {
-			so.Timeline = sizeTimeline(r, in)
+			so.Timeline = sizeTimeline(r, run.Pods)
 		}
 		bill.Overloads = append(bill.Overloads, so)
 	}
-	if in.latencyTarget > 0 && bill.RoundSeconds > 0 && len(in.overloads) > 0 {
-		rounds := int(in.latencyTarget) / bill.RoundSeconds
-		if rounds >= 1 {
-			h := int(laws.HottestTarget(maxOf(in.overloads), rounds, lim, req))
+	if m.LatencyTarget > 0 && bill.RoundSeconds > 0 && len(m.Overloads) > 0 {
+		if rounds := int(m.LatencyTarget) / bill.RoundSeconds; rounds >= 1 {
+			h := int(laws.HottestTarget(maxOf(m.Overloads), rounds, lim, req))
 			bill.HottestTarget = &h
 		}
 	}
-	for _, k := range roundsSweep {
-		o := base
-		o.Overload, o.Series = k, false
-		if r, err := sim.SimulateSize(o); err == nil {
-			p := RoundsPoint{K: k, Rounds: r.Rounds}
-			p.Bound, _ = laws.RoundsBound(k, lim, req, u, int(in.baseline))
-			bill.RoundsCurve = append(bill.RoundsCurve, p)
+	if m.RoundsCurve {
+		for _, k := range roundsSweep {
+			o := run
+			o.Overload, o.Series = k, false
+			if r, err := sim.SimulateSize(o); err == nil {
+				bill.RoundsCurve = append(bill.RoundsCurve, RoundsPoint{K: k, Rounds: r.Rounds, Bound: bound(k)})
+			}
 		}
 	}
-	return bill, ""
+	return bill, nil
 }
 
 func maxOf(xs []float64) float64 {

@@ -38,18 +38,15 @@ func downscaleWindow(a *analyze.Autoscaler, in inputs) int64 {
 	return seconds(in.cfg.DownscaleStabilizationWindow)
 }
 
-// priceTime runs the 20-hour backlog simulation and applies the laws.
+// priceTime reads the Time row's model off an autoscaler and prices it.
 func priceTime(a *analyze.Autoscaler, in inputs, opts Options) (*TimeBill, string) {
 	m, why := backlogMetric(a)
 	if why != "" {
 		return nil, why
 	}
-	threshold := float64(m.TargetMilli) / 1000
-	c := in.podRate
-	window := downscaleWindow(a, in)
 	demand := in.demand
 	if demand <= 0 {
-		demand = float64(in.baseline) * c
+		demand = float64(in.baseline) * in.podRate
 	}
 	ctl := in.controller(a)
 	if m.ReplicaCap != nil && *m.ReplicaCap < ctl.MaxReplicas {
@@ -57,21 +54,57 @@ func priceTime(a *analyze.Autoscaler, in inputs, opts Options) (*TimeBill, strin
 		// metric never asks for more consumers than partitions.
 		ctl.MaxReplicas = max(*m.ReplicaCap, minReplicas(a.HPA))
 	}
-	r, err := sim.SimulateTime(sim.TimeOptions{
-		Controller:   ctl,
-		PodRate:      c,
-		Threshold:    threshold,
-		DeadTime:     in.deadTime,
-		DemandBefore: demand,
-		DemandAfter:  demand * in.step,
-		Series:       !opts.NoTimelines,
-		SeriesFrom:   20*3600 - 2*3600,
+	bill, err := PriceTime(TimeModel{
+		Controller: ctl,
+		PodRate:    in.podRate,
+		Threshold:  float64(m.TargetMilli) / 1000,
+		DeadTime:   in.deadTime,
+		Window:     downscaleWindow(a, in),
+		Demand:     demand,
+		Step:       in.step,
+		Timeline:   !opts.NoTimelines,
 	})
 	if err != nil {
 		return nil, "the Time model rejected its inputs: " + err.Error()
 	}
-	tau, W := float64(in.deadTime), float64(window)
-	D := laws.StandingDelay(threshold, c)
+	return bill, ""
+}
+
+// TimeModel is one workload's Time row however it was described: read off
+// a manifest, or typed on the command line (capreport simulate time).
+type TimeModel struct {
+	Controller sim.Controller
+	PodRate    float64 // c, messages/s per consuming pod
+	Threshold  float64 // T, messages per pod
+	DeadTime   int64   // τ, seconds
+	// Window is the downscale stabilization the loop runs with, seconds
+	// (the law's W; the simulation reads it from Controller).
+	Window int64
+	Demand float64 // messages/s before the step
+	Step   float64 // demand multiple after it
+	// Timeline keeps the last two hours of the run for plots.
+	Timeline bool
+}
+
+// PriceTime runs the 20-hour backlog simulation and applies the laws.
+func PriceTime(m TimeModel) (*TimeBill, error) {
+	const runSeconds = 20 * 3600
+	r, err := sim.SimulateTime(sim.TimeOptions{
+		Controller:   m.Controller,
+		PodRate:      m.PodRate,
+		Threshold:    m.Threshold,
+		DeadTime:     m.DeadTime,
+		DemandBefore: m.Demand,
+		DemandAfter:  m.Demand * m.Step,
+		Duration:     runSeconds,
+		Series:       m.Timeline,
+		SeriesFrom:   runSeconds - 2*3600,
+	})
+	if err != nil {
+		return nil, err
+	}
+	tau, W := float64(m.DeadTime), float64(m.Window)
+	D := laws.StandingDelay(m.Threshold, m.PodRate)
 	required := laws.RequiredStandingDelay(tau, W)
 	w := laws.EffectiveWindow(W) / laws.EffectiveDeadTime(tau)
 	bill := &TimeBill{
@@ -87,13 +120,15 @@ func priceTime(a *analyze.Autoscaler, in inputs, opts Options) (*TimeBill, strin
 		ReplicasP5:                   r.P5,
 		ReplicasP95:                  r.P95,
 		NeededReplicas:               int(math.Ceil(r.NeededReplicas - 1e-9)),
+		PeakBacklog:                  r.PeakBacklog,
+		PeakWaitSeconds:              r.PeakWait,
 		LatencyFloorSeconds:          laws.LatencyFloor(tau, W),
 	}
 	if r.NeededReplicas > 0 {
 		bill.SwingFraction = float64(r.Max-r.Min) / r.NeededReplicas
 		bill.MeanOverNeed = r.Mean/r.NeededReplicas - 1
 	}
-	if t := laws.ThresholdToRest(c, tau, W, laws.DefaultRestMargin); !math.IsNaN(t) {
+	if t := laws.ThresholdToRest(m.PodRate, tau, W, laws.DefaultRestMargin); !math.IsNaN(t) {
 		bill.ThresholdToRest = &t
 	}
 	if wr, ok := laws.WindowToRest(D, tau); ok {
@@ -110,5 +145,5 @@ func priceTime(a *analyze.Autoscaler, in inputs, opts Options) (*TimeBill, strin
 	if r.Series != nil {
 		bill.Timeline = timeTimeline(r)
 	}
-	return bill, ""
+	return bill, nil
 }

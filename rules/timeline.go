@@ -8,14 +8,14 @@ const timelinePoints = 240
 
 // sizeTimeline down-samples a Size run, keeping the maximum replica count
 // and wait of each bucket (a staircase must not lose its top step).
-func sizeTimeline(r *sim.SizeResult, in inputs) *Timeline {
+func sizeTimeline(r *sim.SizeResult, baseline int32) *Timeline {
 	s := r.Series
 	tl := downsample(s, 0, len(s.Replicas))
 	needed := float64(r.NeededReplicas)
 	tl.Needed = make([]float64, len(tl.T))
 	for i, t := range tl.T {
 		if t < 0 {
-			tl.Needed[i] = float64(in.baseline)
+			tl.Needed[i] = float64(baseline)
 		} else {
 			tl.Needed[i] = needed
 		}

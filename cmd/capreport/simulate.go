@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/analyze/hpa"
-	"github.com/capreport/capreport/analyze/laws"
 	"github.com/capreport/capreport/analyze/sim"
+	"github.com/capreport/capreport/rules"
 )
 
 // newSimulateCmd is the what-if calculator: one Size or Time run from flags,
@@ -109,29 +109,13 @@ func controllerConfig(sync, window, cip string, tolerance float64) (hpa.Config, 
 	return cfg, nil
 }
 
-// sizeOutput carries the product.md field names.
+// sizeOutput is one overload's Size bill, flat, with the product.md field
+// names: the growth factor and dead band beside the overload's figures.
 type sizeOutput struct {
-	K                     float64          `json:"k"`
-	TimeToCapacitySeconds *int64           `json:"timeToCapacitySeconds"`
-	Rounds                *int             `json:"rounds"`
-	RoundsBound           *int             `json:"roundsBound"`
-	RoundSeconds          int64            `json:"roundSeconds"`
-	PeakReplicas          int32            `json:"peakReplicas"`
-	NeededReplicas        int32            `json:"neededReplicas"`
-	Overshoot             float64          `json:"overshoot"`
-	PeakBacklog           float64          `json:"peakBacklog"`
-	PeakWaitSeconds       float64          `json:"peakWaitSeconds"`
-	DrainedAtSeconds      *int64           `json:"drainedAtSeconds"`
-	GrowthFactor          float64          `json:"growthFactor"`
-	DeadBand              bool             `json:"deadBand"`
-	StatusUtilization     int32            `json:"statusUtilization"`
-	ScaleEvents           []scaleEventJSON `json:"scaleEvents"`
-}
-
-type scaleEventJSON struct {
-	T    int64 `json:"t"`
-	From int32 `json:"from"`
-	To   int32 `json:"to"`
+	GrowthFactor float64 `json:"growthFactor"`
+	DeadBand     bool    `json:"deadBand"`
+	RoundSeconds int     `json:"roundSeconds"`
+	rules.SizeOverload
 }
 
 func runSimulateSize(io *streams, f *sizeFlags) error {
@@ -182,44 +166,24 @@ func runSimulateSize(io *streams, f *sizeFlags) error {
 	if err != nil {
 		return err
 	}
-	r, err := sim.SimulateSize(sim.SizeOptions{
-		Controller:   sim.Controller{Config: cfg, MaxReplicas: f.maxReplicas},
-		Pods:         f.pods,
-		RequestMilli: request,
-		LimitMilli:   limit,
-		Target:       int32(f.target),
-		PodRate:      f.podRate,
-		DeadTime:     deadTime,
-		MetricWindow: window,
-		Efficiency:   f.efficiency,
-		Overload:     k,
+	bill, err := rules.PriceSize(rules.SizeModel{
+		Run: sim.SizeOptions{
+			Controller:   sim.Controller{Config: cfg, MaxReplicas: f.maxReplicas},
+			Pods:         f.pods,
+			RequestMilli: request,
+			LimitMilli:   limit,
+			Target:       int32(f.target),
+			PodRate:      f.podRate,
+			DeadTime:     deadTime,
+			MetricWindow: window,
+			Efficiency:   f.efficiency,
+		},
+		Overloads: []float64{k},
 	})
 	if err != nil {
 		return err
 	}
-	lim, req, u := float64(limit), float64(request), float64(f.target)/100
-	out := sizeOutput{
-		K:                     k,
-		TimeToCapacitySeconds: r.TimeToCapacity,
-		Rounds:                r.Rounds,
-		RoundSeconds:          r.RoundSeconds,
-		PeakReplicas:          r.PeakReplicas,
-		NeededReplicas:        r.NeededReplicas,
-		Overshoot:             r.Overshoot,
-		PeakBacklog:           r.PeakBacklog,
-		PeakWaitSeconds:       r.PeakWait,
-		DrainedAtSeconds:      r.DrainedAt,
-		GrowthFactor:          laws.GrowthFactor(lim, req, u),
-		DeadBand:              laws.DeadBand(limit, request, int32(f.target), cfg.Tolerance),
-		StatusUtilization:     r.StatusUtilization,
-		ScaleEvents:           []scaleEventJSON{},
-	}
-	if b, ok := laws.RoundsBound(k, lim, req, u, int(f.pods)); ok {
-		out.RoundsBound = &b
-	}
-	for _, e := range r.ScaleEvents {
-		out.ScaleEvents = append(out.ScaleEvents, scaleEventJSON(e))
-	}
+	out := sizeOutput{GrowthFactor: bill.GrowthFactor, DeadBand: bill.DeadBand, RoundSeconds: bill.RoundSeconds, SizeOverload: bill.Overloads[0]}
 	if f.format == "json" {
 		return writeJSON(io.Out, out)
 	}
@@ -233,18 +197,14 @@ func printSize(w io.Writer, o sizeOutput) {
 	if o.TimeToCapacitySeconds == nil {
 		fmt.Fprintf(w, "  time to capacity    never (status reads %d%%)\n", o.StatusUtilization)
 	} else {
-		fmt.Fprintf(w, "  time to capacity    %s\n", fmtSeconds(*o.TimeToCapacitySeconds))
-		fmt.Fprintf(w, "  rounds              %d of %d s", *o.Rounds, o.RoundSeconds)
-		if o.RoundsBound != nil {
-			fmt.Fprintf(w, " (Prop. 2 bound: %d)", *o.RoundsBound)
-		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  time to capacity    %s\n", fmtSeconds(int64(*o.TimeToCapacitySeconds)))
+		fmt.Fprintf(w, "  rounds              %d of %d s (Prop. 2 bound: %d)\n", *o.Rounds, o.RoundSeconds, o.RoundsBound)
 	}
 	fmt.Fprintf(w, "  peak replicas       %d for %d needed (overshoot %.2fx)\n", o.PeakReplicas, o.NeededReplicas, o.Overshoot)
 	fmt.Fprintf(w, "  peak backlog        %.0f requests\n", o.PeakBacklog)
 	fmt.Fprintf(w, "  peak wait           %.1f s\n", o.PeakWaitSeconds)
 	if o.DrainedAtSeconds != nil {
-		fmt.Fprintf(w, "  backlog drained at  %s\n", fmtSeconds(*o.DrainedAtSeconds))
+		fmt.Fprintf(w, "  backlog drained at  %s\n", fmtSeconds(int64(*o.DrainedAtSeconds)))
 	}
 	fmt.Fprintf(w, "  orders             ")
 	for i, e := range o.ScaleEvents {

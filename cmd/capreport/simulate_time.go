@@ -7,9 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/capreport/capreport/analyze/laws"
-	"github.com/capreport/capreport/analyze/phi"
 	"github.com/capreport/capreport/analyze/sim"
+	"github.com/capreport/capreport/rules"
 )
 
 type timeFlags struct {
@@ -53,23 +52,6 @@ func newSimulateTimeCmd(io *streams, runF func(*timeFlags) error) *cobra.Command
 	return cmd
 }
 
-// timeOutput carries the product.md field names.
-type timeOutput struct {
-	StandingDelaySeconds         float64 `json:"standingDelaySeconds"`
-	RequiredStandingDelaySeconds float64 `json:"requiredStandingDelaySeconds"`
-	Phi                          float64 `json:"phi"`
-	WindowInDeadTimes            float64 `json:"windowInDeadTimes"`
-	Hunts                        bool    `json:"hunts"`
-	ReplicasMin                  int32   `json:"replicasMin"`
-	ReplicasMax                  int32   `json:"replicasMax"`
-	ReplicasMean                 float64 `json:"replicasMean"`
-	ReplicasP5                   float64 `json:"replicasP5"`
-	ReplicasP95                  float64 `json:"replicasP95"`
-	NeededReplicas               float64 `json:"neededReplicas"`
-	PeakBacklog                  float64 `json:"peakBacklog"`
-	PeakWaitSeconds              float64 `json:"peakWaitSeconds"`
-}
-
 func runSimulateTime(io *streams, f *timeFlags) error {
 	if err := checkFormat(f.format, "text", "json"); err != nil {
 		return err
@@ -105,41 +87,26 @@ func runSimulateTime(io *streams, f *timeFlags) error {
 		return err
 	}
 	cfg.DownscaleStabilizationWindow = time.Duration(window) * time.Second
-	r, err := sim.SimulateTime(sim.TimeOptions{
-		Controller:   sim.Controller{Config: cfg, MinReplicas: f.minReplicas, MaxReplicas: f.maxReplicas},
-		PodRate:      f.podRate,
-		Threshold:    f.threshold,
-		DeadTime:     deadTime,
-		DemandBefore: f.demand,
-		DemandAfter:  f.demand * step,
+	bill, err := rules.PriceTime(rules.TimeModel{
+		Controller: sim.Controller{Config: cfg, MinReplicas: f.minReplicas, MaxReplicas: f.maxReplicas},
+		PodRate:    f.podRate,
+		Threshold:  f.threshold,
+		DeadTime:   deadTime,
+		Window:     window,
+		Demand:     f.demand,
+		Step:       step,
 	})
 	if err != nil {
 		return err
 	}
-	w := laws.EffectiveWindow(float64(window)) / laws.EffectiveDeadTime(float64(deadTime))
-	out := timeOutput{
-		StandingDelaySeconds:         laws.StandingDelay(f.threshold, f.podRate),
-		RequiredStandingDelaySeconds: laws.RequiredStandingDelay(float64(deadTime), float64(window)),
-		Phi:                          phi.Phi(w),
-		WindowInDeadTimes:            w,
-		Hunts:                        r.Hunts,
-		ReplicasMin:                  r.Min,
-		ReplicasMax:                  r.Max,
-		ReplicasMean:                 r.Mean,
-		ReplicasP5:                   r.P5,
-		ReplicasP95:                  r.P95,
-		NeededReplicas:               r.NeededReplicas,
-		PeakBacklog:                  r.PeakBacklog,
-		PeakWaitSeconds:              r.PeakWait,
-	}
 	if f.format == "json" {
-		return writeJSON(io.Out, out)
+		return writeJSON(io.Out, bill)
 	}
-	printTime(io.Out, out)
+	printTime(io.Out, bill)
 	return nil
 }
 
-func printTime(w io.Writer, o timeOutput) {
+func printTime(w io.Writer, o *rules.TimeBill) {
 	verdict := "rests"
 	if o.Hunts {
 		verdict = "HUNTS"
@@ -147,7 +114,16 @@ func printTime(w io.Writer, o timeOutput) {
 	fmt.Fprintf(w, "Time bill of a backlog-driven loop\n")
 	fmt.Fprintf(w, "  standing delay D       %.1f s (threshold / pod rate)\n", o.StandingDelaySeconds)
 	fmt.Fprintf(w, "  required delay         %.1f s (τ_eff·Φ(%.2f) with Φ = %.3f)\n", o.RequiredStandingDelaySeconds, o.WindowInDeadTimes, o.Phi)
-	fmt.Fprintf(w, "  last hour of 20 h      %s: %d..%d pods for %.0f needed (p5 %.0f, p95 %.0f, mean %.0f)\n",
+	fmt.Fprintf(w, "  last hour of 20 h      %s: %d..%d pods for %d needed (p5 %.0f, p95 %.0f, mean %.0f)\n",
 		verdict, o.ReplicasMin, o.ReplicasMax, o.NeededReplicas, o.ReplicasP5, o.ReplicasP95, o.ReplicasMean)
 	fmt.Fprintf(w, "  peak backlog           %.0f messages, peak wait %.1f s\n", o.PeakBacklog, o.PeakWaitSeconds)
+	if o.ThresholdToRest != nil {
+		fmt.Fprintf(w, "  threshold that rests   %.0f messages per pod (15%% over the law)\n", *o.ThresholdToRest)
+	}
+	if o.WindowToRest != nil {
+		fmt.Fprintf(w, "  longest window         %d s rests at this threshold\n", *o.WindowToRest)
+	}
+	if o.DeadTimeToRest != nil {
+		fmt.Fprintf(w, "  longest dead time      %d s rests at this threshold and window\n", *o.DeadTimeToRest)
+	}
 }
