@@ -2,9 +2,10 @@ package rules
 
 import "github.com/capreport/capreport/analyze/sim"
 
-// timelinePoints bounds a timeline: enough for a readable plot, small enough
-// that a report of a thousand workloads stays a few megabytes.
-const timelinePoints = 240
+// timelineBuckets bounds a timeline (two points a bucket): enough for a
+// readable plot, small enough that a report of a thousand workloads stays a
+// few megabytes.
+const timelineBuckets = 160
 
 // sizeTimeline down-samples a Size run, keeping the maximum replica count
 // and wait of each bucket (a staircase must not lose its top step).
@@ -33,26 +34,42 @@ func timeTimeline(r *sim.TimeResult) *Timeline {
 	return tl
 }
 
-// downsample takes every bucket's maximum over [from, to) of the series.
+// downsample reduces [from, to) of the series to at most 2·timelineBuckets
+// points. Each bucket contributes its lowest and its highest replica count,
+// in the order they happened, so neither a staircase's top step nor a hunt's
+// trough is lost; the other series carry the bucket's maximum (the peak
+// backlog and wait are what a reader looks for).
 func downsample(s *sim.Series, from, to int) *Timeline {
 	n := to - from
-	step := max(1, (n+timelinePoints-1)/timelinePoints)
+	step := max(1, (n+timelineBuckets-1)/timelineBuckets)
 	tl := &Timeline{}
 	for i := from; i < to; i += step {
 		end := min(i+step, to)
-		var rep, ready int32
+		lo, hi := i, i
+		var ready int32
 		var backlog, wait float64
 		for j := i; j < end; j++ {
-			rep = max(rep, s.Replicas[j])
+			if s.Replicas[j] < s.Replicas[lo] {
+				lo = j
+			}
+			if s.Replicas[j] > s.Replicas[hi] {
+				hi = j
+			}
 			ready = max(ready, s.Serving[j])
 			backlog = max(backlog, s.Backlog[j])
 			wait = max(wait, s.Wait[j])
 		}
-		tl.T = append(tl.T, int(s.Start)+i)
-		tl.Replicas = append(tl.Replicas, rep)
-		tl.Ready = append(tl.Ready, ready)
-		tl.Backlog = append(tl.Backlog, backlog)
-		tl.Wait = append(tl.Wait, wait)
+		points := []int{min(lo, hi), max(lo, hi)}
+		if lo == hi {
+			points = points[:1]
+		}
+		for _, j := range points {
+			tl.T = append(tl.T, int(s.Start)+j)
+			tl.Replicas = append(tl.Replicas, s.Replicas[j])
+			tl.Ready = append(tl.Ready, ready)
+			tl.Backlog = append(tl.Backlog, backlog)
+			tl.Wait = append(tl.Wait, wait)
+		}
 	}
 	return tl
 }
