@@ -333,17 +333,33 @@ func TestCorpusDiscovery(t *testing.T) {
 // capreport-values.yaml; Kustomize at the README's render root. Plain YAML
 // cases have no CLI counterpart and are left out.
 func BenchmarkRenderCorpus(b *testing.B) {
+	jobs := corpusJobs(b)
+	b.ReportMetric(float64(len(jobs)), "renders/op")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, j := range jobs {
+			if _, err := Render(context.Background(), j.Root, j.Opts); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// CorpusJob is one render of the corpus benchmarks.
+type CorpusJob struct {
+	Root string
+	Opts Options
+}
+
+// corpusJobs lists the corpus renders the benchmarks time (skipping the
+// benchmark when the corpus is absent).
+func corpusJobs(b *testing.B) []CorpusJob {
 	dir, ok := findCorpus()
 	if !ok {
 		b.Skip("corpus not found at ../shared/corpus next to the module root")
 	}
-	t := &testing.T{}
-	cases := parseCorpusREADME(t, dir)
-	type job struct {
-		root string
-		opts Options
-	}
-	var jobs []job
+	cases := parseCorpusREADME(&testing.T{}, dir)
+	var jobs []CorpusJob
 	for _, c := range cases {
 		if c.kind == "plain" {
 			continue
@@ -351,16 +367,8 @@ func BenchmarkRenderCorpus(b *testing.B) {
 		for _, s := range c.sources() {
 			o := DefaultOptions()
 			o.Sources = []SourceSpec{s}
-			jobs = append(jobs, job{root: filepath.Join(dir, c.name), opts: o})
+			jobs = append(jobs, CorpusJob{Root: filepath.Join(dir, c.name), Opts: o})
 		}
 	}
-	b.ReportMetric(float64(len(jobs)), "renders/op")
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for _, j := range jobs {
-			if _, err := Render(context.Background(), j.root, j.opts); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	return jobs
 }

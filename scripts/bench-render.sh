@@ -2,10 +2,11 @@
 # bench-render.sh: capreport's in-process render of the corpus against the
 # helm and kustomize command-line tools, in one run.
 #
-# The Go side is BenchmarkRenderCorpus (render/corpus_test.go): every Helm
-# render of the corpus (release "rel", namespace "demo", chart defaults and
-# then capreport-values.yaml when present) and every Kustomize render (the
-# README's render root), one Render call each. The CLI side runs the same
+# The Go side is BenchmarkRenderExtractCorpus (render/extract_bench_test.go):
+# every Helm render of the corpus (release "rel", namespace "demo", chart
+# defaults and then capreport-values.yaml when present) and every Kustomize
+# render (the README's render root), one Render call each, followed by the
+# extraction of every autoscaler it yields. The CLI side runs the same
 # renders as one `helm template` / `kustomize build` process each, with
 # binaries built into a temporary GOBIN. Plain-YAML cases have no CLI
 # counterpart and are left out of both sides.
@@ -91,9 +92,9 @@ end=$(date +%s%N)
 cli_ns=$(((end - start) / COUNT))
 
 out=$(cd "$ROOT" && CAPREPORT_CORPUS=$CORPUS go test ./render/ -run '^$' \
-	-bench '^BenchmarkRenderCorpus$' -benchtime "${COUNT}x" -count 1)
+	-bench '^BenchmarkRenderExtractCorpus$' -benchtime "${COUNT}x" -count 1)
 echo "$out" | grep -E '^Benchmark' >&2
-go_ns=$(echo "$out" | awk '/^BenchmarkRenderCorpus/ { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") print $i }')
+go_ns=$(echo "$out" | awk '/^BenchmarkRenderExtractCorpus/ { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") print $i }')
 if [[ -z $go_ns ]]; then
 	echo "could not read the benchmark result:" >&2
 	echo "$out" >&2

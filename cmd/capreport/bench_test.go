@@ -65,3 +65,40 @@ func BenchmarkPipelineCorpus(b *testing.B) {
 func itoa(n int) string {
 	return map[int]string{100: "100", 300: "300", 1000: "1000"}[n]
 }
+
+// BenchmarkPlotsVsSimulations prices a generated repository of 1,000
+// autoscalers and draws every workload's plots (SVG, as --format html and
+// --out do), reporting the CPU each costs per workload: the plots must cost
+// less than the simulations that feed them.
+func BenchmarkPlotsVsSimulations(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "repo")
+	if err := genrepo.Write(dir, 1000); err != nil {
+		b.Fatal(err)
+	}
+	rp, err := loadRepo(context.Background(), dir, &renderFlags{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var simCPU, plotCPU time.Duration
+	var n int
+	for b.Loop() {
+		c0 := cpuTime()
+		r, err := rules.Build(context.Background(), dir, rp.rendered, rp.inv, rp.cfg, rules.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		c1 := cpuTime()
+		if _, err := svgPlots(*r); err != nil {
+			b.Fatal(err)
+		}
+		simCPU += c1 - c0
+		plotCPU += cpuTime() - c1
+		n = len(r.Workloads)
+	}
+	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) / float64(n) }
+	b.ReportMetric(per(simCPU), "sim-cpu-µs/workload")
+	b.ReportMetric(per(plotCPU), "plot-cpu-µs/workload")
+	if plotCPU >= simCPU {
+		b.Errorf("plots cost %v of CPU, the simulations %v", plotCPU, simCPU)
+	}
+}
