@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/config"
@@ -175,6 +174,8 @@ func verdictOf(w Workload) string {
 
 func fmtK(k float64) string { return strconv.FormatFloat(k, 'g', -1, 64) + "x" }
 
+// fmtDur prints seconds the way people write durations: 45s, 1m30s, 5m,
+// 1h2m (Go's String would print 5m0s and 1h2m0s).
 func fmtDur(s float64) string {
 	if math.IsInf(s, 0) || math.IsNaN(s) {
 		return "∞"
@@ -182,13 +183,19 @@ func fmtDur(s float64) string {
 	if s < 60 {
 		return strconv.FormatFloat(math.Round(s*10)/10, 'f', -1, 64) + "s"
 	}
-	// 5m rather than Go's 5m0s; 1h2m rather than 1h2m0s.
-	d := (time.Duration(math.Round(s)) * time.Second).String()
-	d = strings.TrimSuffix(d, "0s")
-	if strings.HasSuffix(d, "h0m") {
-		d = strings.TrimSuffix(d, "0m")
+	total := int64(math.Round(s))
+	h, m, sec := total/3600, total/60%60, total%60
+	var b strings.Builder
+	if h > 0 {
+		fmt.Fprintf(&b, "%dh", h)
 	}
-	return d
+	if m > 0 {
+		fmt.Fprintf(&b, "%dm", m)
+	}
+	if sec > 0 {
+		fmt.Fprintf(&b, "%ds", sec)
+	}
+	return b.String()
 }
 
 func deref(p *int) int {

@@ -279,3 +279,13 @@ func checkIDs(w Workload) []string {
 	}
 	return ids
 }
+
+func TestFmtDur(t *testing.T) {
+	for s, want := range map[float64]string{
+		0.5: "0.5s", 45: "45s", 90: "1m30s", 300: "5m", 690: "11m30s", 3600: "1h", 3720: "1h2m", 3725: "1h2m5s",
+	} {
+		if got := fmtDur(s); got != want {
+			t.Errorf("fmtDur(%v) = %q, want %q", s, got, want)
+		}
+	}
+}

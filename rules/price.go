@@ -142,7 +142,7 @@ func assumptionsOf(as analyze.Assumptions) map[string]Assumption {
 		m[key] = Assumption{Value: value, From: from, Where: where}
 	}
 	dur := func(key string, v analyze.Assumed[time.Duration]) {
-		s := v.Value.String()
+		s := fmtDur(v.Value.Seconds())
 		if v.Value == 0 {
 			s = "none"
 		}
