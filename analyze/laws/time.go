@@ -96,20 +96,8 @@ func WindowToRest(standingDelay, deadTime float64) (window float64, ok bool) {
 	if standingDelay >= phi.Ceiling*te {
 		return math.Inf(1), true
 	}
-	rests := func(w float64) bool { return te*phi.Phi(EffectiveWindow(w)/te) <= standingDelay }
-	if !rests(0) {
-		return 0, false
-	}
-	// Φ rises to e only logarithmically, so search on a doubling scale and
-	// then bisect: rests(lo) holds, rests(hi) does not.
-	lo, hi := 0.0, 1.0
-	for rests(hi) {
-		lo, hi = hi, 2*hi
-		if math.IsInf(hi, 1) {
-			return math.Inf(1), true
-		}
-	}
-	return longestWhole(lo, hi, rests), true
+	// Φ rises to e only logarithmically: the answer can be very large.
+	return longestResting(func(w float64) bool { return te*phi.Phi(EffectiveWindow(w)/te) <= standingDelay })
 }
 
 // DeadTimeToRest is the dead-time remedy: the longest dead time τ (whole
@@ -121,7 +109,14 @@ func DeadTimeToRest(standingDelay, window float64) (deadTime float64, ok bool) {
 	if math.IsNaN(standingDelay) || !(window >= 0) {
 		return 0, false
 	}
-	rests := func(tau float64) bool { return RequiredStandingDelay(tau, window) <= standingDelay }
+	return longestResting(func(tau float64) bool { return RequiredStandingDelay(tau, window) <= standingDelay })
+}
+
+// longestResting returns the largest whole x ≥ 0 at which the monotone rests
+// holds: false if it fails at 0, +Inf if it never fails. It searches on a
+// doubling scale, then bisects between the last x that rests and the first
+// that does not.
+func longestResting(rests func(float64) bool) (float64, bool) {
 	if !rests(0) {
 		return 0, false
 	}
