@@ -29,9 +29,13 @@ func checksFor(a *analyze.Autoscaler, w *Workload, in inputs) []Finding {
 	}
 	if s := w.Size; s != nil {
 		sizeChecks(s, w, in, add)
+		unmodelled(a, "cpu", add)
 	}
 	if t := w.Time; t != nil {
 		timeChecks(a, t, w, in, add)
+		if m, why := backlogMetric(a); why == "" {
+			unmodelled(a, m.Name, add)
+		}
 	}
 	return out
 }
@@ -103,6 +107,23 @@ func timeChecks(a *analyze.Autoscaler, t *TimeBill, w *Workload, in inputs, add 
 	}
 	if t.StandingDelaySeconds > target {
 		add(CheckStandingDelayOverTarget, "every message waits %s at rest (threshold / pod rate), above the %s latency target", fmtDur(t.StandingDelaySeconds), fmtDur(target))
+	}
+}
+
+// unmodelled notes the metrics of a multi-metric HPA that the bill's model
+// cannot express. The controller acts on the largest recommendation, so
+// leaving one out assumes it stays at or below its target during the
+// overload: the bill is then what the modelled metric alone costs.
+func unmodelled(a *analyze.Autoscaler, modelled string, add func(string, string, ...any)) {
+	var names []string
+	for _, m := range a.Metrics {
+		if m.Name != modelled {
+			names = append(names, fmt.Sprintf("%s %s", m.Type, m.Name))
+		}
+	}
+	if len(names) > 0 {
+		add(CheckMetricNotModelled, "priced on %s alone; %s not modelled, assumed at or below target during the overload (the controller takes the largest recommendation, so the bill is a lower bound)",
+			modelled, strings.Join(names, ", "))
 	}
 }
 

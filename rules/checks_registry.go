@@ -27,6 +27,7 @@ const (
 	CheckMaxReplicasBelowNeed    = "max-replicas-below-need"
 	CheckMinEqualsMax            = "min-equals-max"
 	CheckUnpriced                = "unpriced"
+	CheckMetricNotModelled       = "metric-not-modelled"
 )
 
 // CheckRenderFailed is the render finding most reports carry.
@@ -79,6 +80,9 @@ var registry = []CheckInfo{
 	{CheckMinEqualsMax, "minReplicas equals maxReplicas", SeverityWarning,
 		"The autoscaler cannot change the replica count.",
 		"Remove the autoscaler or widen the range."},
+	{CheckMetricNotModelled, "Metric left out of the model", SeverityInfo,
+		"A multi-metric HPA is priced on the metric the model expresses (CPU for the Size row, the backlog for the Time row); the others are assumed to stay at or below their targets, so the bill is what that metric alone costs.",
+		"Nothing to do if the other metrics do not rise with the load; otherwise read the bill as a lower bound."},
 	{CheckUnpriced, "Autoscaler not priced", SeverityInfo,
 		"capreport cannot price this autoscaler's signal (a rate, a schedule, an unknown metric) or lacks what the model needs.",
 		"Set capreport.io/signal if the metric is really a backlog or a saturating utilization."},

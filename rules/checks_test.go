@@ -289,3 +289,17 @@ func TestFmtDur(t *testing.T) {
 		}
 	}
 }
+
+func TestMultiMetricNotes(t *testing.T) {
+	doc := strings.Replace(app{name: "both", target: 50, annotations: measured()}.yaml(),
+		"      resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}\n",
+		"      resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}\n"+
+			"    - type: Resource\n      resource: {name: memory, target: {type: AverageValue, averageValue: 1Gi}}\n", 1)
+	r := repoOf(t, "", doc, app{name: "cpu", target: 50, annotations: measured()}.yaml())
+	if w := workload(t, r, "t/HorizontalPodAutoscaler/both"); w.Size == nil || !hasCheck(w, CheckMetricNotModelled) {
+		t.Errorf("cpu+memory HPA: priced %v, findings %v", w.Size != nil, checkIDs(w))
+	}
+	if w := workload(t, r, "t/HorizontalPodAutoscaler/cpu"); hasCheck(w, CheckMetricNotModelled) {
+		t.Errorf("a CPU-only HPA noted an unmodelled metric")
+	}
+}
