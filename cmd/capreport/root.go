@@ -63,6 +63,7 @@ func newRootCmd(io *streams) *cobra.Command {
 		newMergeCmd(io),
 		newInitCmd(io),
 		newExplainCmd(io),
+		newChecksCmd(io),
 		newListCmd(io),
 	)
 	return root

@@ -202,3 +202,15 @@ func hasFinding(w rules.Workload, check string) bool {
 	}
 	return false
 }
+
+func TestChecksCommand(t *testing.T) {
+	out, _, code := capture("checks")
+	if code != exitOK || !strings.Contains(out, "dead-band") || !strings.Contains(out, "remote-base") {
+		t.Errorf("checks: exit %d\n%s", code, out)
+	}
+	out, _, code = capture("checks", "--format", "json")
+	var checks []rules.CheckInfo
+	if code != exitOK || json.Unmarshal([]byte(out), &checks) != nil || len(checks) != len(rules.Checks()) {
+		t.Errorf("checks --format json: exit %d, %d entries", code, len(checks))
+	}
+}

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capreport/capreport/rules"
+)
+
+// newChecksCmd prints the checks registry: the IDs to include, exclude or
+// ignore, with their default severity and what each one means.
+func newChecksCmd(io *streams) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "checks",
+		Short: "List every check with its ID, default severity and remedy",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			checks := rules.Checks()
+			if format == "json" {
+				return writeJSON(io.Out, checks)
+			}
+			tw := tabwriter.NewWriter(io.Out, 2, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tSEVERITY\tTITLE")
+			for _, c := range checks {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", c.ID, c.Severity, c.Title)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().StringVarP(&format, "format", "o", "text", "output format: text or json (with descriptions and remedies)")
+	return cmd
+}
