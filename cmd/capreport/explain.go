@@ -64,7 +64,7 @@ func runExplain(cmd *cobra.Command, io *streams, id string, f *explainFlags) err
 	one := *r
 	one.Workloads = []rules.Workload{w}
 	one.Sources, one.Findings = nil, nil
-	one.Summary = rules.Summary{Autoscalers: 1}
+	one.Summary = rules.Summarize(&one)
 	o := report.DefaultOptions()
 	o.Color = io.ColorEnabled()
 	text, err := report.Text(one, o)
