@@ -164,9 +164,9 @@ func sizeKey(b *rules.SizeBill) string {
 	if b.DeadBand {
 		prefix = "dead band (never scales on saturation); "
 	}
-	return fmt.Sprintf("%s%s: %s (bound %d), capacity %s, peak wait %s, %d pods vs %d needed",
+	return fmt.Sprintf("%s%s: %s (bound %d), capacity %s, peak wait %s, %d %s vs %d needed",
 		prefix, overloadK(o.K), rounds, o.RoundsBound, secsPtr(o.TimeToCapacitySeconds, "never"),
-		secs(o.PeakWaitSeconds), o.PeakReplicas, o.NeededReplicas)
+		secs(o.PeakWaitSeconds), o.PeakReplicas, plural(o.PeakReplicas, "pod", "pods"), o.NeededReplicas)
 }
 
 // timeKey is the ledger's one-line Time bill.
@@ -248,8 +248,9 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // summaryLine is the one-line count of a report, from rules' Summary.
 func summaryLine(s rules.Summary) string {
-	return fmt.Sprintf("%d autoscalers: %d fail, %d warn, %d pass, %d unpriced; %d errors, %d warnings",
-		s.Autoscalers, s.Fail, s.Warn, s.Pass, s.Unpriced, s.Errors, s.Warnings)
+	return fmt.Sprintf("%d %s: %d fail, %d warn, %d pass, %d unpriced; %d %s, %d %s",
+		s.Autoscalers, plural(s.Autoscalers, "autoscaler", "autoscalers"), s.Fail, s.Warn, s.Pass, s.Unpriced,
+		s.Errors, plural(s.Errors, "error", "errors"), s.Warnings, plural(s.Warnings, "warning", "warnings"))
 }
 
 // ellipsize cuts s to at most n runes, so one absurd manifest name cannot
