@@ -65,6 +65,8 @@ func newRootCmd(io *streams) *cobra.Command {
 		newExplainCmd(io),
 		newChecksCmd(io),
 		newListCmd(io),
+		newCommentCmd(io),
+		newIssueCmd(io),
 	)
 	return root
 }

@@ -1,0 +1,181 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	gh "github.com/google/go-github/v62/github"
+)
+
+// MaxBodyChars is GitHub's limit on a comment or issue body.
+const MaxBodyChars = 65536
+
+// Behavior says what happens to earlier marked comments.
+type Behavior string
+
+// The comment behaviours (Infracost's names).
+const (
+	BehaviorUpdate       Behavior = "update"         // edit the latest marked comment in place; create if absent
+	BehaviorNew          Behavior = "new"            // always create
+	BehaviorHideAndNew   Behavior = "hide-and-new"   // minimize earlier marked comments as OUTDATED, then create
+	BehaviorDeleteAndNew Behavior = "delete-and-new" // delete earlier marked comments, then create
+)
+
+// Behaviors lists every behaviour, for flag help and validation.
+var Behaviors = []Behavior{BehaviorUpdate, BehaviorNew, BehaviorHideAndNew, BehaviorDeleteAndNew}
+
+// ParseBehavior checks a behaviour's name.
+func ParseBehavior(s string) (Behavior, error) {
+	for _, b := range Behaviors {
+		if string(b) == s {
+			return b, nil
+		}
+	}
+	return "", fmt.Errorf("%q is not one of update, new, hide-and-new, delete-and-new", s)
+}
+
+// Action is what an upsert did.
+type Action string
+
+// Actions of a Result.
+const (
+	Created   Action = "created"
+	Updated   Action = "updated"
+	Unchanged Action = "unchanged" // the body was already current: nothing written
+)
+
+// Result describes the comment or issue an upsert left behind.
+type Result struct {
+	Action  Action
+	ID      int64   // the comment's id, or the issue's number
+	URL     string  // its html_url
+	Hidden  []int64 // earlier comments minimized (hide-and-new)
+	Deleted []int64 // earlier comments deleted (delete-and-new)
+}
+
+// Marker checks a body and returns its hidden marker: the first line, an
+// HTML comment such as <!-- capreport -->, by which the comment or issue is
+// found again. The body must fit GitHub's limit.
+func Marker(body string) (string, error) {
+	if n := utf8.RuneCountInString(body); n > MaxBodyChars {
+		return "", fmt.Errorf("%w: %d characters, GitHub accepts at most %d (render with fewer details)", ErrTooLong, n, MaxBodyChars)
+	}
+	m := firstLine(body)
+	if !strings.HasPrefix(m, "<!--") || !strings.HasSuffix(m, "-->") || len(m) < len("<!-- x -->") {
+		return "", fmt.Errorf("the body's first line must be a hidden marker such as <!-- capreport -->, got %q", truncate(m, 40))
+	}
+	return m, nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
+
+// sameBody compares bodies as GitHub keeps them: the web editor stores CRLF.
+func sameBody(a, b string) bool {
+	return strings.ReplaceAll(a, "\r\n", "\n") == strings.ReplaceAll(b, "\r\n", "\n")
+}
+
+// UpsertPRComment posts body on pull request pr of owner/repo as the sticky
+// comment its first line marks, with the given behaviour.
+func (c *Client) UpsertPRComment(ctx context.Context, owner, repo string, pr int, body string, behavior Behavior) (Result, error) {
+	if err := checkRepo(owner, repo); err != nil {
+		return Result{}, err
+	}
+	if pr <= 0 {
+		return Result{}, fmt.Errorf("pull request number %d must be positive", pr)
+	}
+	if _, err := ParseBehavior(string(behavior)); err != nil {
+		return Result{}, fmt.Errorf("comment behavior: %w", err)
+	}
+	marker, err := Marker(body)
+	if err != nil {
+		return Result{}, err
+	}
+	where := fmt.Sprintf("%s/%s#%d", owner, repo, pr)
+
+	marked, err := c.markedComments(ctx, owner, repo, pr, marker)
+	if err != nil {
+		return Result{}, err
+	}
+
+	var res Result
+	switch behavior {
+	case BehaviorUpdate:
+		if len(marked) > 0 {
+			latest := marked[len(marked)-1]
+			if sameBody(latest.GetBody(), body) {
+				return Result{Action: Unchanged, ID: latest.GetID(), URL: latest.GetHTMLURL()}, nil
+			}
+			got, _, err := c.gh.Issues.EditComment(ctx, owner, repo, latest.GetID(), &gh.IssueComment{Body: gh.String(body)})
+			if err != nil {
+				return Result{}, wrap(fmt.Sprintf("update comment %d on %s", latest.GetID(), where), err)
+			}
+			return Result{Action: Updated, ID: got.GetID(), URL: got.GetHTMLURL()}, nil
+		}
+	case BehaviorHideAndNew:
+		for _, cm := range marked {
+			if err := c.minimize(ctx, cm.GetNodeID()); err != nil {
+				return Result{}, wrap(fmt.Sprintf("hide comment %d on %s", cm.GetID(), where), err)
+			}
+			res.Hidden = append(res.Hidden, cm.GetID())
+		}
+	case BehaviorDeleteAndNew:
+		for _, cm := range marked {
+			if _, err := c.gh.Issues.DeleteComment(ctx, owner, repo, cm.GetID()); err != nil {
+				return Result{}, wrap(fmt.Sprintf("delete comment %d on %s", cm.GetID(), where), err)
+			}
+			res.Deleted = append(res.Deleted, cm.GetID())
+		}
+	}
+	got, _, err := c.gh.Issues.CreateComment(ctx, owner, repo, pr, &gh.IssueComment{Body: gh.String(body)})
+	if err != nil {
+		return Result{}, wrap("create comment on "+where, err)
+	}
+	res.Action, res.ID, res.URL = Created, got.GetID(), got.GetHTMLURL()
+	return res, nil
+}
+
+// markedComments lists every comment of the pull request, oldest first,
+// and keeps those whose first line is the marker.
+func (c *Client) markedComments(ctx context.Context, owner, repo string, pr int, marker string) ([]*gh.IssueComment, error) {
+	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: perPage}}
+	var marked []*gh.IssueComment
+	for pages := 0; ; pages++ {
+		if pages == maxPages {
+			return nil, fmt.Errorf("list comments on %s/%s#%d: more than %d pages", owner, repo, pr, maxPages)
+		}
+		page, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, pr, opts)
+		if err != nil {
+			return nil, wrap(fmt.Sprintf("list comments on %s/%s#%d", owner, repo, pr), err)
+		}
+		for _, cm := range page {
+			if firstLine(cm.GetBody()) == marker {
+				marked = append(marked, cm)
+			}
+		}
+		if resp.NextPage == 0 {
+			return marked, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+func checkRepo(owner, repo string) error {
+	if owner == "" || repo == "" || strings.ContainsAny(owner+repo, "/?#% ") {
+		return fmt.Errorf("repository %q/%q: expected OWNER and NAME", owner, repo)
+	}
+	return nil
+}
