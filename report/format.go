@@ -164,8 +164,8 @@ func sizeKey(b *rules.SizeBill) string {
 	if b.DeadBand {
 		prefix = "dead band (never scales on saturation); "
 	}
-	return fmt.Sprintf("%s%s: %s (bound %d), capacity %s, peak wait %s, %d %s vs %d needed",
-		prefix, overloadK(o.K), rounds, o.RoundsBound, secsPtr(o.TimeToCapacitySeconds, "never"),
+	return fmt.Sprintf("%s%s: %s (bound %s), capacity %s, peak wait %s, %d %s vs %d needed",
+		prefix, overloadK(o.K), rounds, boundText(o.RoundsBound), secsPtr(o.TimeToCapacitySeconds, "never"),
 		secs(o.PeakWaitSeconds), o.PeakReplicas, plural(o.PeakReplicas, "pod", "pods"), o.NeededReplicas)
 }
 
@@ -283,4 +283,13 @@ func joinNonEmpty(sep string, parts ...string) string {
 		}
 	}
 	return strings.Join(kept, sep)
+}
+
+// boundText prints Prop. 2's bound, "none" where no number of rounds meets
+// the overload.
+func boundText(b *int) string {
+	if b == nil {
+		return "none"
+	}
+	return strconv.Itoa(*b)
 }

@@ -433,8 +433,8 @@ func writeSizeBill(b *strings.Builder, s *rules.SizeBill) {
 		if o.Rounds != nil {
 			rounds = strconv.Itoa(*o.Rounds)
 		}
-		fmt.Fprintf(b, "| %s | %s (%d) | %s | %s | %s | %d / %d | %s× | %s |\n",
-			overloadK(o.K), rounds, o.RoundsBound, secsPtr(o.TimeToCapacitySeconds, "never"),
+		fmt.Fprintf(b, "| %s | %s (%s) | %s | %s | %s | %d / %d | %s× | %s |\n",
+			overloadK(o.K), rounds, boundText(o.RoundsBound), secsPtr(o.TimeToCapacitySeconds, "never"),
 			num(o.PeakBacklog), secs(o.PeakWaitSeconds), o.PeakReplicas, o.NeededReplicas,
 			num(o.Overshoot), secsPtr(o.DrainedAtSeconds, "never"))
 	}
@@ -446,7 +446,7 @@ func writeSizeBill(b *strings.Builder, s *rules.SizeBill) {
 			if p.Rounds != nil {
 				rounds = strconv.Itoa(*p.Rounds)
 			}
-			pts = append(pts, fmt.Sprintf("%s %s (%d)", overloadK(p.K), rounds, p.Bound))
+			pts = append(pts, fmt.Sprintf("%s %s (%s)", overloadK(p.K), rounds, boundText(p.Bound)))
 		}
 		fmt.Fprintf(b, "Rounds against overload, simulated (bound): %s\n\n", strings.Join(pts, " · "))
 	}

@@ -88,13 +88,13 @@ func specimenCheckout() rules.Workload {
 			RoundSeconds:  120,
 			Overloads: []rules.SizeOverload{
 				{
-					K: 3, RoundsBound: 1, Rounds: ptr(1), TimeToCapacitySeconds: ptr(105),
+					K: 3, RoundsBound: ptr(1), Rounds: ptr(1), TimeToCapacitySeconds: ptr(105),
 					PeakReplicas: 40, NeededReplicas: 30, Overshoot: 1.33, PeakBacklog: 201000,
 					PeakWaitSeconds: 67, DrainedAtSeconds: ptr(255),
 					ScaleEvents: []rules.ScaleEvent{{T: 15, From: 10, To: 20}, {T: 135, From: 20, To: 40}},
 				},
 				{
-					K: 10, RoundsBound: 3, Rounds: ptr(3), TimeToCapacitySeconds: ptr(345),
+					K: 10, RoundsBound: ptr(3), Rounds: ptr(3), TimeToCapacitySeconds: ptr(345),
 					PeakReplicas: 317, NeededReplicas: 100, Overshoot: 3.17, PeakBacklog: 918000,
 					PeakWaitSeconds: 143, DrainedAtSeconds: ptr(480),
 					ScaleEvents: events,
@@ -102,8 +102,8 @@ func specimenCheckout() rules.Workload {
 				},
 			},
 			RoundsCurve: []rules.RoundsPoint{
-				{K: 2, Rounds: ptr(0), Bound: 0}, {K: 3, Rounds: ptr(1), Bound: 1}, {K: 5, Rounds: ptr(2), Bound: 2},
-				{K: 10, Rounds: ptr(3), Bound: 3}, {K: 30, Rounds: ptr(4), Bound: 4}, {K: 100, Rounds: ptr(6), Bound: 6},
+				{K: 2, Rounds: ptr(0), Bound: ptr(0)}, {K: 3, Rounds: ptr(1), Bound: ptr(1)}, {K: 5, Rounds: ptr(2), Bound: ptr(2)},
+				{K: 10, Rounds: ptr(3), Bound: ptr(3)}, {K: 30, Rounds: ptr(4), Bound: ptr(4)}, {K: 100, Rounds: ptr(6), Bound: ptr(6)},
 			},
 		},
 		Verdict: rules.VerdictFail,
@@ -152,7 +152,7 @@ func specimenFrontend() rules.Workload {
 			GrowthFactor: 4,
 			RoundSeconds: 120,
 			Overloads: []rules.SizeOverload{{
-				K: 10, RoundsBound: 1, Rounds: ptr(1), TimeToCapacitySeconds: ptr(105),
+				K: 10, RoundsBound: ptr(1), Rounds: ptr(1), TimeToCapacitySeconds: ptr(105),
 				PeakReplicas: 160, NeededReplicas: 100, Overshoot: 1.6, PeakBacklog: 84000,
 				PeakWaitSeconds: 21, DrainedAtSeconds: ptr(150),
 				ScaleEvents: []rules.ScaleEvent{{T: 15, From: 10, To: 40}, {T: 135, From: 40, To: 160}},

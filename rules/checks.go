@@ -42,7 +42,14 @@ func checksFor(a *analyze.Autoscaler, w *Workload, in inputs) []Finding {
 
 func sizeChecks(s *SizeBill, w *Workload, in inputs, add func(string, string, ...any)) {
 	if s.DeadBand {
-		add(CheckDeadBand, "growth factor g = %.3f is inside the ±%g tolerance band: on a saturated metric this HPA never scales, whatever the overload", s.GrowthFactor, in.cfg.Tolerance)
+		msg := fmt.Sprintf("growth factor g = %.3f is inside the ±%g tolerance band: on a saturated metric this HPA never scales, whatever the overload", s.GrowthFactor, in.cfg.Tolerance)
+		if s.GrowthFactor < 1 {
+			msg = fmt.Sprintf("the target is above the most a pod can use (growth factor g = %.3f < 1): utilization never reaches it, so this HPA never scales up on CPU", s.GrowthFactor)
+		}
+		if a := w.Assumptions["cpuLimit"]; a.From == "default" {
+			msg += "; no CPU limit is set, so this assumes the limit is the request (pods that burst above their request saturate higher)"
+		}
+		add(CheckDeadBand, "%s", msg)
 	}
 	var slow, wait, short []string
 	target := float64(in.latencyTarget)
@@ -59,7 +66,8 @@ func sizeChecks(s *SizeBill, w *Workload, in inputs, add func(string, string, ..
 		case o.TimeToCapacitySeconds == nil:
 			slow = append(slow, k+": never")
 		case float64(*o.TimeToCapacitySeconds) > target:
-			slow = append(slow, fmt.Sprintf("%s: %s in %d rounds", k, fmtDur(float64(*o.TimeToCapacitySeconds)), deref(o.Rounds)))
+			rounds := deref(o.Rounds)
+			slow = append(slow, fmt.Sprintf("%s: %s in %d %s", k, fmtDur(float64(*o.TimeToCapacitySeconds)), rounds, map[bool]string{true: "round", false: "rounds"}[rounds == 1]))
 		}
 		if o.PeakWaitSeconds > target {
 			wait = append(wait, fmt.Sprintf("%s: %s", k, fmtDur(o.PeakWaitSeconds)))

@@ -19,6 +19,7 @@ type app struct {
 	annotations        map[string]string
 	targetName         string // scaleTargetRef name; default: name
 	deploymentReplicas int
+	noLimit            bool
 }
 
 func (a app) yaml() string {
@@ -37,6 +38,10 @@ func (a app) yaml() string {
 	if a.deploymentReplicas == 0 {
 		a.deploymentReplicas = 10
 	}
+	resources := fmt.Sprintf(`{requests: {cpu: "1"}, limits: {cpu: "%s"}}`, a.limit)
+	if a.noLimit {
+		resources = `{requests: {cpu: "1"}}`
+	}
 	return fmt.Sprintf(`apiVersion: apps/v1
 kind: Deployment
 metadata: {name: %[1]s, namespace: t}
@@ -49,7 +54,7 @@ spec:
       containers:
         - name: app
           image: x
-          resources: {requests: {cpu: "1"}, limits: {cpu: "%[5]s"}}
+          resources: %[5]s
 ---
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
@@ -66,7 +71,7 @@ spec:
     - type: Resource
       resource: {name: cpu, target: {type: Utilization, averageUtilization: %[2]d}}
 ---
-`, a.name, a.target, a.min, a.max, a.limit, annotationsYAML(a.annotations), a.targetName, a.deploymentReplicas)
+`, a.name, a.target, a.min, a.max, resources, annotationsYAML(a.annotations), a.targetName, a.deploymentReplicas)
 }
 
 // consumer is a Deployment scaled by a KEDA Kafka ScaledObject.
@@ -302,4 +307,44 @@ func TestMultiMetricNotes(t *testing.T) {
 	if w := workload(t, r, "t/HorizontalPodAutoscaler/cpu"); hasCheck(w, CheckMetricNotModelled) {
 		t.Errorf("a CPU-only HPA noted an unmodelled metric")
 	}
+}
+
+// The dead band's bill: no rounds bound (the controller never scales), the
+// hottest target advised outside the band, and the message names a target a
+// pod cannot reach or a limit that was assumed.
+func TestDeadBandBill(t *testing.T) {
+	r := repoOf(t, "",
+		app{name: "hot", target: 95, annotations: measured("capreport.io/latency-target", "30m", "capreport.io/overload", "3x")}.yaml(),
+		app{name: "over", target: 300, annotations: measured()}.yaml(),
+		app{name: "nolimit", target: 95, noLimit: true, annotations: measured()}.yaml())
+	hot := workload(t, r, "t/HorizontalPodAutoscaler/hot")
+	if !hot.Size.DeadBand || hot.Size.Overloads[0].RoundsBound != nil {
+		t.Errorf("95%% at limit = request: dead band %v, bound %v; want true and none", hot.Size.DeadBand, hot.Size.Overloads[0].RoundsBound)
+	}
+	if h := hot.Size.HottestTarget; h == nil || *h > 90 {
+		t.Errorf("hottest target %v advised inside the dead band (91%% and up)", h)
+	}
+	if a := hot.Assumptions["cpuLimit"]; a.From != "manifest" || a.Value != "1" {
+		t.Errorf("cpuLimit assumption %+v, want 1 from the manifest", a)
+	}
+	over := workload(t, r, "t/HorizontalPodAutoscaler/over")
+	if msg := findingMessage(over, CheckDeadBand); !strings.Contains(msg, "above the most a pod can use") {
+		t.Errorf("300%% target: %q", msg)
+	}
+	nolimit := workload(t, r, "t/HorizontalPodAutoscaler/nolimit")
+	if a := nolimit.Assumptions["cpuLimit"]; a.From != "default" || !strings.Contains(a.Value, "no CPU limit") {
+		t.Errorf("cpuLimit assumption %+v, want the request, defaulted", a)
+	}
+	if msg := findingMessage(nolimit, CheckDeadBand); !strings.Contains(msg, "no CPU limit is set") {
+		t.Errorf("no-limit dead band: %q", msg)
+	}
+}
+
+func findingMessage(w Workload, check string) string {
+	for _, f := range w.Findings {
+		if f.Check == check {
+			return f.Message
+		}
+	}
+	return ""
 }

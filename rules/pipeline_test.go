@@ -83,7 +83,7 @@ func TestSpecimensThroughThePipeline(t *testing.T) {
 	if tenfold.TimeToCapacitySeconds == nil || *tenfold.TimeToCapacitySeconds != 345 || tenfold.PeakReplicas != 317 {
 		t.Errorf("10x: capacity %v s, peak %d; essay: 345 s, 317 pods", tenfold.TimeToCapacitySeconds, tenfold.PeakReplicas)
 	}
-	if tenfold.RoundsBound != 3 || size.Size.GrowthFactor != 2 || size.Size.DeadBand {
+	if tenfold.RoundsBound == nil || *tenfold.RoundsBound != 3 || size.Size.GrowthFactor != 2 || size.Size.DeadBand {
 		t.Errorf("bound %d g %v dead band %v; want 3, 2, false", tenfold.RoundsBound, size.Size.GrowthFactor, size.Size.DeadBand)
 	}
 

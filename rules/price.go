@@ -39,6 +39,9 @@ func price(a *analyze.Autoscaler, cfg *config.Config, opts Options) Workload {
 		w.UnpricedReason = a.Unpriced
 	case a.Signal == analyze.SignalSaturating:
 		w.Size, w.UnpricedReason = priceSize(a, in, opts)
+		if shape, why := cpuMetric(a); why == "" {
+			w.Assumptions["cpuLimit"] = cpuLimitAssumption(shape)
+		}
 	case a.Signal == analyze.SignalBacklog:
 		w.Time, w.UnpricedReason = priceTime(a, in, opts)
 	case a.Signal == analyze.SignalRate:

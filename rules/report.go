@@ -154,13 +154,16 @@ type SizeBill struct {
 type RoundsPoint struct {
 	K      float64 `json:"k"`
 	Rounds *int    `json:"rounds"`
-	Bound  int     `json:"bound"`
+	Bound  *int    `json:"bound"`
 }
 
 // SizeOverload is the bill of one design overload k.
 type SizeOverload struct {
-	K                     float64 `json:"k"`
-	RoundsBound           int     `json:"roundsBound"`
+	K float64 `json:"k"`
+	// RoundsBound is Prop. 2's lower bound on the rounds; nil when no number
+	// of rounds can do it (g ≤ 1, or the dead band: the controller never
+	// scales on saturation).
+	RoundsBound           *int    `json:"roundsBound"`
 	Rounds                *int    `json:"rounds"`
 	TimeToCapacitySeconds *int    `json:"timeToCapacitySeconds"`
 	PeakReplicas          int     `json:"peakReplicas"`
@@ -223,7 +226,7 @@ type TimeBill struct {
 type Timeline struct {
 	T        []int     `json:"t"`
 	Replicas []int32   `json:"replicas"`
-	Ready    []int32   `json:"ready,omitempty"`
+	Serving  []int32   `json:"serving,omitempty"`
 	Needed   []float64 `json:"needed,omitempty"`
 	Backlog  []float64 `json:"backlog,omitempty"`
 	Wait     []float64 `json:"waitSeconds,omitempty"`

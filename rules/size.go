@@ -2,6 +2,7 @@ package rules
 
 import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	"strconv"
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/analyze/laws"
@@ -12,10 +13,12 @@ import (
 var roundsSweep = []float64{1.5, 2, 3, 5, 7, 10, 20, 30, 50, 100, 200, 300}
 
 // cpuShape is what the Size row needs of the pod: CPU request and limit
-// (milli-cores) and the HPA's utilization target.
+// (milli-cores) and the HPA's utilization target. limitAssumed is true when
+// no container of the metric sets a CPU limit.
 type cpuShape struct {
 	request, limit int64
 	target         int32
+	limitAssumed   bool
 }
 
 // cpuMetric finds the CPU utilization metric the Size row models and the
@@ -31,17 +34,18 @@ func cpuMetric(a *analyze.Autoscaler) (cpuShape, string) {
 		if m.TargetType != autoscalingv2.UtilizationMetricType {
 			return cpuShape{}, "the CPU metric has an AverageValue target; the Size row models Utilization targets only"
 		}
-		var s cpuShape
-		s.target = m.Utilization
+		s := cpuShape{target: m.Utilization, limitAssumed: true}
 		for _, c := range a.Target.Containers {
 			if m.Type == autoscalingv2.ContainerResourceMetricSourceType && c.Name != m.Container {
 				continue
 			}
 			s.request += c.CPURequestMilli
 			s.limit += max(c.CPULimitMilli, c.CPURequestMilli)
+			s.limitAssumed = s.limitAssumed && c.CPULimitMilli == 0
 		}
 		if len(a.Target.Containers) == 0 {
 			s.request, s.limit = a.Target.CPURequestMilli, max(a.Target.CPULimitMilli, a.Target.CPURequestMilli)
+			s.limitAssumed = a.Target.CPULimitMilli == 0
 		}
 		if s.request <= 0 {
 			return cpuShape{}, "the target's pods set no CPU request, so the HPA cannot compute utilization (it reports an error and never scales on CPU)"
@@ -115,9 +119,14 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 		RoundSeconds: int(run.DeadTime + window),
 		Overloads:    []SizeOverload{},
 	}
-	bound := func(k float64) int {
-		b, _ := laws.RoundsBound(k, lim, req, u, int(run.Pods))
-		return b
+	// Prop. 2 bounds the rounds only when the controller scales on a
+	// saturated metric at all.
+	bound := func(k float64) *int {
+		b, ok := laws.RoundsBound(k, lim, req, u, int(run.Pods))
+		if !ok || bill.DeadBand {
+			return nil
+		}
+		return &b
 	}
 	for _, k := range m.Overloads {
 		o := run
@@ -150,8 +159,14 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 	}
 	if m.LatencyTarget > 0 && bill.RoundSeconds > 0 && len(m.Overloads) > 0 {
 		if rounds := int(m.LatencyTarget) / bill.RoundSeconds; rounds >= 1 {
-			h := int(laws.HottestTarget(maxOf(m.Overloads), rounds, lim, req))
-			bill.HottestTarget = &h
+			h := laws.HottestTarget(maxOf(m.Overloads), rounds, lim, req)
+			// Cor. 2 is necessary only: a target in the dead band never
+			// scales at all, so the advice stops below it.
+			for h > 0 && laws.DeadBand(run.LimitMilli, run.RequestMilli, h, run.Controller.Config.Tolerance) {
+				h--
+			}
+			hi := int(h)
+			bill.HottestTarget = &hi
 		}
 	}
 	if m.RoundsCurve {
@@ -180,4 +195,21 @@ func intPtr(p *int64) *int {
 	}
 	v := int(*p)
 	return &v
+}
+
+// cpuLimitAssumption says what limit the Size row used. Without a limit a
+// pod can burst to what its node has free, which the model cannot know; it
+// takes the request, the saturating case, and says so.
+func cpuLimitAssumption(s cpuShape) Assumption {
+	if s.limitAssumed {
+		return Assumption{Value: milliCPU(s.limit) + " (the request: no CPU limit is set)", From: "default"}
+	}
+	return Assumption{Value: milliCPU(s.limit), From: "manifest"}
+}
+
+func milliCPU(m int64) string {
+	if m%1000 == 0 {
+		return strconv.FormatInt(m/1000, 10)
+	}
+	return strconv.FormatInt(m, 10) + "m"
 }

@@ -35,10 +35,11 @@ func timeTimeline(r *sim.TimeResult) *Timeline {
 }
 
 // downsample reduces [from, to) of the series to at most 2·timelineBuckets
-// points. Each bucket contributes its lowest and its highest replica count,
-// in the order they happened, so neither a staircase's top step nor a hunt's
-// trough is lost; the other series carry the bucket's maximum (the peak
-// backlog and wait are what a reader looks for).
+// points. Each bucket contributes the seconds of its lowest and its highest
+// replica count, in the order they happened, so neither a staircase's top
+// step nor a hunt's trough is lost; every series is read at those seconds,
+// so each point is one real second of the run (the bill carries the exact
+// peaks).
 func downsample(s *sim.Series, from, to int) *Timeline {
 	n := to - from
 	step := max(1, (n+timelineBuckets-1)/timelineBuckets)
@@ -46,8 +47,6 @@ func downsample(s *sim.Series, from, to int) *Timeline {
 	for i := from; i < to; i += step {
 		end := min(i+step, to)
 		lo, hi := i, i
-		var ready int32
-		var backlog, wait float64
 		for j := i; j < end; j++ {
 			if s.Replicas[j] < s.Replicas[lo] {
 				lo = j
@@ -55,9 +54,6 @@ func downsample(s *sim.Series, from, to int) *Timeline {
 			if s.Replicas[j] > s.Replicas[hi] {
 				hi = j
 			}
-			ready = max(ready, s.Serving[j])
-			backlog = max(backlog, s.Backlog[j])
-			wait = max(wait, s.Wait[j])
 		}
 		points := []int{min(lo, hi), max(lo, hi)}
 		if lo == hi {
@@ -66,9 +62,9 @@ func downsample(s *sim.Series, from, to int) *Timeline {
 		for _, j := range points {
 			tl.T = append(tl.T, int(s.Start)+j)
 			tl.Replicas = append(tl.Replicas, s.Replicas[j])
-			tl.Ready = append(tl.Ready, ready)
-			tl.Backlog = append(tl.Backlog, backlog)
-			tl.Wait = append(tl.Wait, wait)
+			tl.Serving = append(tl.Serving, s.Serving[j])
+			tl.Backlog = append(tl.Backlog, s.Backlog[j])
+			tl.Wait = append(tl.Wait, s.Wait[j])
 		}
 	}
 	return tl

@@ -93,7 +93,7 @@ func (o *SizeOptions) defaults() error {
 		o.Efficiency = 1
 	}
 	if o.DemandBefore == 0 {
-		o.DemandBefore = float64(o.Pods) * float64(o.Target) / 100 * o.PodRate
+		o.DemandBefore = float64(o.Pods) * o.restingUtilization() * o.PodRate
 	}
 	if o.DemandAfter == 0 {
 		if o.Overload <= 0 {
@@ -108,6 +108,13 @@ func (o *SizeOptions) defaults() error {
 		o.Warmup = 600
 	}
 	return nil
+}
+
+// restingUtilization is the utilization pods run at before the step: the
+// target, or the most a pod can use (limit/request) when the target is
+// above it and can never be reached.
+func (o *SizeOptions) restingUtilization() float64 {
+	return min(float64(o.Target)/100, float64(o.LimitMilli)/float64(o.RequestMilli))
 }
 
 // SimulateSize runs the Size row (design/model.md, "Size row").
@@ -136,7 +143,7 @@ func SimulateSize(o SizeOptions) (*SizeResult, error) {
 	res := &SizeResult{
 		DemandBefore:   o.DemandBefore,
 		DemandAfter:    o.DemandAfter,
-		NeededReplicas: int32(math.Ceil(o.DemandAfter/(float64(o.Target)/100*o.PodRate) - 1e-9)),
+		NeededReplicas: int32(math.Ceil(o.DemandAfter/(o.restingUtilization()*o.PodRate) - 1e-9)),
 		RoundSeconds:   o.DeadTime + o.MetricWindow,
 		PeakReplicas:   o.Pods,
 	}

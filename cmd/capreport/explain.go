@@ -154,7 +154,7 @@ func printTimeline(w io.Writer, tl *rules.Timeline, wait bool) {
 	fmt.Fprintln(tw, header)
 	step := max(1, len(tl.T)/40)
 	for i := 0; i < len(tl.T); i += step {
-		fmt.Fprintf(tw, "  %d\t%d\t%d\t%.0f\t%.0f\t", tl.T[i], tl.Replicas[i], at(tl.Ready, i), atf(tl.Needed, i), atf(tl.Backlog, i))
+		fmt.Fprintf(tw, "  %d\t%d\t%d\t%.0f\t%.0f\t", tl.T[i], tl.Replicas[i], at(tl.Serving, i), atf(tl.Needed, i), atf(tl.Backlog, i))
 		if wait {
 			fmt.Fprintf(tw, "%.1f\t", atf(tl.Wait, i))
 		}

@@ -198,7 +198,7 @@ func printSize(w io.Writer, o sizeOutput) {
 		fmt.Fprintf(w, "  time to capacity    never (status reads %d%%)\n", o.StatusUtilization)
 	} else {
 		fmt.Fprintf(w, "  time to capacity    %s\n", fmtSeconds(int64(*o.TimeToCapacitySeconds)))
-		fmt.Fprintf(w, "  rounds              %d of %d s (Prop. 2 bound: %d)\n", *o.Rounds, o.RoundSeconds, o.RoundsBound)
+		fmt.Fprintf(w, "  rounds              %d of %d s (Prop. 2 bound: %s)\n", *o.Rounds, o.RoundSeconds, boundString(o.RoundsBound))
 	}
 	fmt.Fprintf(w, "  peak replicas       %d for %d needed (overshoot %.2fx)\n", o.PeakReplicas, o.NeededReplicas, o.Overshoot)
 	fmt.Fprintf(w, "  peak backlog        %.0f requests\n", o.PeakBacklog)
@@ -221,4 +221,11 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+func boundString(b *int) string {
+	if b == nil {
+		return "none: the controller never scales on saturation"
+	}
+	return fmt.Sprint(*b)
 }

@@ -63,7 +63,7 @@ func figuresOf(w rules.Workload) []fig {
 				fs = append(fs, fig{"size.overload[" + num(o.K) + "]." + name, k + " overload: " + label, u, v})
 			}
 			add("rounds", "rounds", unitCount, intOr(o.Rounds, "never"))
-			add("roundsBound", "rounds bound", unitCount, float64(o.RoundsBound))
+			add("roundsBound", "rounds bound", unitCount, intOr(o.RoundsBound, "none"))
 			add("timeToCapacitySeconds", "time to capacity", unitSeconds, intOr(o.TimeToCapacitySeconds, "never"))
 			add("peakReplicas", "peak pods", unitCount, float64(o.PeakReplicas))
 			add("neededReplicas", "pods needed", unitCount, float64(o.NeededReplicas))

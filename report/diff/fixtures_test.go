@@ -26,9 +26,9 @@ func sizeWorkload() rules.Workload {
 		Size: &rules.SizeBill{
 			GrowthFactor: 2, HottestTarget: ip(62), RoundSeconds: 90,
 			Overloads: []rules.SizeOverload{
-				{K: 10, RoundsBound: 4, Rounds: ip(4), TimeToCapacitySeconds: ip(360), PeakReplicas: 160, NeededReplicas: 100,
+				{K: 10, RoundsBound: ip(4), Rounds: ip(4), TimeToCapacitySeconds: ip(360), PeakReplicas: 160, NeededReplicas: 100,
 					PeakBacklog: 41000, PeakWaitSeconds: 41, DrainedAtSeconds: ip(600), Timeline: ramp(0, 30, 10, 160, 12)},
-				{K: 30, RoundsBound: 5, Rounds: ip(4), TimeToCapacitySeconds: ip(450), PeakReplicas: 320, NeededReplicas: 300,
+				{K: 30, RoundsBound: ip(5), Rounds: ip(4), TimeToCapacitySeconds: ip(450), PeakReplicas: 320, NeededReplicas: 300,
 					PeakBacklog: 150000, PeakWaitSeconds: 50, DrainedAtSeconds: ip(900), Timeline: ramp(0, 30, 10, 320, 16)},
 			},
 		},
@@ -45,9 +45,9 @@ func sizeAt80() rules.Workload {
 	s := *w.Size
 	s.GrowthFactor = 1.25
 	s.Overloads = []rules.SizeOverload{
-		{K: 10, RoundsBound: 11, Rounds: ip(11), TimeToCapacitySeconds: ip(990), PeakReplicas: 110, NeededReplicas: 100,
+		{K: 10, RoundsBound: ip(11), Rounds: ip(11), TimeToCapacitySeconds: ip(990), PeakReplicas: 110, NeededReplicas: 100,
 			PeakBacklog: 120000, PeakWaitSeconds: 130, DrainedAtSeconds: ip(1500), Timeline: ramp(0, 30, 10, 110, 40)},
-		{K: 30, RoundsBound: 16, Rounds: ip(15), TimeToCapacitySeconds: ip(1770), PeakReplicas: 305, NeededReplicas: 300,
+		{K: 30, RoundsBound: ip(16), Rounds: ip(15), TimeToCapacitySeconds: ip(1770), PeakReplicas: 305, NeededReplicas: 300,
 			PeakBacklog: 900000, PeakWaitSeconds: 340, DrainedAtSeconds: ip(2400), Timeline: ramp(0, 30, 10, 305, 70)},
 	}
 	w.Size = &s

@@ -177,7 +177,7 @@ func TestSizeFigureSmallRangeAndNoWait(t *testing.T) {
 	o := w.Size.Overloads[0] // 3x: 10..40 pods
 	tl := *o.Timeline
 	tl.Wait = nil
-	tl.Ready = []int32{0} // an unready start: 0 pods on a linear axis
+	tl.Serving = []int32{0} // an unready start: 0 pods on a linear axis
 	o.Timeline = &tl
 	w.Size.Overloads = []rules.SizeOverload{o}
 	w.Size.RoundSeconds = 0
@@ -404,8 +404,8 @@ func TestRoundsFigure(t *testing.T) {
 		t.Fatalf("bound has %d points, want %d", len(bound), len(curve))
 	}
 	for i, b := range bound {
-		if b.X != curve[i].K || b.Y != float64(curve[i].Bound) {
-			t.Fatalf("bound[%d] = %v, want (%v, %d)", i, b, curve[i].K, curve[i].Bound)
+		if b.X != curve[i].K || b.Y != float64(*curve[i].Bound) {
+			t.Fatalf("bound[%d] = %v, want (%v, %d)", i, b, curve[i].K, *curve[i].Bound)
 		}
 	}
 	for _, c := range []struct{ k, want float64 }{{3, 1}, {10, 3}, {30, 4}, {100, 6}} {
@@ -671,7 +671,7 @@ func TestCompactSteps(t *testing.T) {
 
 // Odd but possible bills render or report ErrNoData; none panics.
 func TestDegenerateBills(t *testing.T) {
-	one := &rules.Timeline{T: []int{0}, Replicas: []int32{3}, Ready: []int32{0}, Needed: []float64{math.NaN()}, Wait: []float64{0}, Backlog: []float64{0}}
+	one := &rules.Timeline{T: []int{0}, Replicas: []int32{3}, Serving: []int32{0}, Needed: []float64{math.NaN()}, Wait: []float64{0}, Backlog: []float64{0}}
 	for _, c := range []struct {
 		name string
 		w    rules.Workload
@@ -683,7 +683,7 @@ func TestDegenerateBills(t *testing.T) {
 		{"timeline without replicas", rules.Workload{ID: "a/HPA/empty", Size: &rules.SizeBill{
 			Overloads: []rules.SizeOverload{{K: 2, Timeline: &rules.Timeline{T: []int{0, 15}}}}}}},
 		{"single-point rounds curve", rules.Workload{ID: "a/HPA/k", Size: &rules.SizeBill{
-			RoundsCurve: []rules.RoundsPoint{{K: 10, Bound: 3}}}}},
+			RoundsCurve: []rules.RoundsPoint{{K: 10, Bound: ptr(3)}}}}},
 		{"single-sample time timeline", rules.Workload{ID: "a/SO/one", Time: &rules.TimeBill{
 			NeededReplicas: 4, Timeline: one}}},
 		{"time bill far off the curve", rules.Workload{ID: "a/SO/far", Time: &rules.TimeBill{
@@ -704,3 +704,5 @@ func TestDegenerateBills(t *testing.T) {
 		})
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

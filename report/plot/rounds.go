@@ -47,8 +47,10 @@ func buildRounds(w rules.Workload) (*figure, error) {
 	var never []float64
 	ymax := 1.0
 	for _, q := range pts {
-		bound = append(bound, plotter.XY{X: q.K, Y: float64(q.Bound)})
-		ymax = math.Max(ymax, float64(q.Bound))
+		if q.Bound != nil {
+			bound = append(bound, plotter.XY{X: q.K, Y: float64(*q.Bound)})
+			ymax = math.Max(ymax, float64(*q.Bound))
+		}
 		if q.Rounds == nil {
 			never = append(never, q.K)
 			continue

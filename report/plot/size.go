@@ -62,8 +62,8 @@ func buildSize(w rules.Workload) (*figure, error) {
 		}
 		top.line(sizeSeries(o.K, sizeOrdered), ordered, lineStyle(col, 2.2, nil), plotter.PostStep)
 		top.addLegend(fmtK(o.K)+" overload", &plotter.Line{LineStyle: lineStyle(col, 2.2, nil)})
-		if len(tl.Ready) > 0 {
-			ready := xysInt32(tl.T, tl.Ready)
+		if len(tl.Serving) > 0 {
+			ready := xysInt32(tl.T, tl.Serving)
 			for _, p := range ready {
 				seen(p.Y)
 			}
@@ -193,7 +193,11 @@ func sizeTitle(w rules.Workload, runs []rules.SizeOverload) string {
 	if o.TimeToCapacitySeconds != nil {
 		fmt.Fprintf(&b, "capacity at %d s", *o.TimeToCapacitySeconds)
 		if o.Rounds != nil {
-			fmt.Fprintf(&b, " (%d rounds, bound %d)", *o.Rounds, o.RoundsBound)
+			if o.RoundsBound != nil {
+				fmt.Fprintf(&b, " (%d rounds, bound %d)", *o.Rounds, *o.RoundsBound)
+			} else {
+				fmt.Fprintf(&b, " (%d rounds)", *o.Rounds)
+			}
 		}
 	} else {
 		b.WriteString("capacity never met")

@@ -30,14 +30,14 @@ func Specimen() rules.Workload {
 		{T: 15, From: 10, To: 16}, {T: 30, From: 16, To: 20}, {T: 150, From: 20, To: 40},
 	}, 1)
 	thirty := rules.SizeOverload{
-		K: 30, RoundsBound: 4, Rounds: ptr(4), TimeToCapacitySeconds: ptr(465),
+		K: 30, RoundsBound: ptr(4), Rounds: ptr(4), TimeToCapacitySeconds: ptr(465),
 		PeakReplicas: 1250, NeededReplicas: 300, Overshoot: 1250.0/300 - 1,
 	}
 
 	var curve []rules.RoundsPoint
 	for _, k := range []float64{1.5, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300} {
 		b := int(math.Max(0, math.Ceil(math.Log2(k*0.5)-1e-9)))
-		curve = append(curve, rules.RoundsPoint{K: k, Rounds: ptr(b), Bound: b})
+		curve = append(curve, rules.RoundsPoint{K: k, Rounds: ptr(b), Bound: ptr(b)})
 	}
 
 	return rules.Workload{
@@ -91,7 +91,7 @@ func staircase(k float64, needed int, events []rules.ScaleEvent, rounds int) rul
 	}
 	serving := func(t int) int32 { return ordered(t - tau) }
 
-	o := rules.SizeOverload{K: k, RoundsBound: rounds, Rounds: ptr(rounds), NeededReplicas: needed, ScaleEvents: events}
+	o := rules.SizeOverload{K: k, RoundsBound: ptr(rounds), Rounds: ptr(rounds), NeededReplicas: needed, ScaleEvents: events}
 	tl := &rules.Timeline{}
 	backlog := 0.0
 	for t := from; t <= to; t++ {
@@ -110,7 +110,7 @@ func staircase(k float64, needed int, events []rules.ScaleEvent, rounds int) rul
 		if (t-from)%dt == 0 {
 			tl.T = append(tl.T, t)
 			tl.Replicas = append(tl.Replicas, ordered(t))
-			tl.Ready = append(tl.Ready, serving(t))
+			tl.Serving = append(tl.Serving, serving(t))
 			need := float64(needed)
 			if t < 0 {
 				need = n0
