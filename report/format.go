@@ -293,3 +293,12 @@ func boundText(b *int) string {
 	}
 	return strconv.Itoa(*b)
 }
+
+// hoursText names the statistics window of a Time bill: "hour" for
+// Definition 5's, else the hours it spans.
+func hoursText(s int) string {
+	if s == 0 || s == 3600 {
+		return "hour"
+	}
+	return strconv.FormatFloat(float64(s)/3600, 'f', 1, 64) + " hours"
+}

@@ -477,7 +477,7 @@ func writeTimeBill(b *strings.Builder, t *rules.TimeBill) {
 	row("Margin", secs(t.MarginSeconds))
 	row("Φ(w)", num(t.Phi))
 	row("w = W/τ", num(t.WindowInDeadTimes))
-	row("Replica band (last hour)", fmt.Sprintf("%d..%d", t.ReplicasMin, t.ReplicasMax))
+	row(fmt.Sprintf("Replica band (last %s)", hoursText(t.StatsWindowSeconds)), fmt.Sprintf("%d..%d", t.ReplicasMin, t.ReplicasMax))
 	row("p5 / mean / p95", fmt.Sprintf("%s / %s / %s", num(t.ReplicasP5), num(t.ReplicasMean), num(t.ReplicasP95)))
 	row("Needed", strconv.Itoa(t.NeededReplicas))
 	row("Swing (max − min) / needed", pct(t.SwingFraction))

@@ -189,7 +189,7 @@ func specimenLedger() rules.Workload {
 		},
 		Time: &rules.TimeBill{
 			StandingDelaySeconds: 1, RequiredStandingDelaySeconds: 89.6, MarginSeconds: -88.6,
-			Phi: 0.896, WindowInDeadTimes: 3.1, Hunts: true,
+			Phi: 0.896, WindowInDeadTimes: 3.1, Hunts: true, StatsWindowSeconds: 3600,
 			ReplicasMin: 6, ReplicasMax: 35, ReplicasMean: 27.4, ReplicasP5: 7, ReplicasP95: 34,
 			NeededReplicas: 20, SwingFraction: 1.45, MeanOverNeed: 0.37, LatencyFloorSeconds: 89.6,
 			ThresholdToRest: ptr(1030.0),
@@ -234,7 +234,7 @@ func specimenInvoice() rules.Workload {
 		},
 		Time: &rules.TimeBill{
 			StandingDelaySeconds: 150, RequiredStandingDelaySeconds: 89.6, MarginSeconds: 60.4,
-			Phi: 0.896, WindowInDeadTimes: 3.1, Hunts: false,
+			Phi: 0.896, WindowInDeadTimes: 3.1, Hunts: false, StatsWindowSeconds: 3600,
 			ReplicasMin: 19, ReplicasMax: 21, ReplicasMean: 20.1, ReplicasP5: 19, ReplicasP95: 21,
 			NeededReplicas: 20, SwingFraction: 0.1, MeanOverNeed: 0.005, LatencyFloorSeconds: 89.6,
 			WindowToRest: ptr(1800), DeadTimeToRest: ptr(150),

@@ -196,19 +196,23 @@ type TimeBill struct {
 	Phi                          float64 `json:"phi"`
 	WindowInDeadTimes            float64 `json:"windowInDeadTimes"`
 	Hunts                        bool    `json:"hunts"`
-	ReplicasMin                  int32   `json:"replicasMin"`
-	ReplicasMax                  int32   `json:"replicasMax"`
-	ReplicasMean                 float64 `json:"replicasMean"`
-	ReplicasP5                   float64 `json:"replicasP5"`
-	ReplicasP95                  float64 `json:"replicasP95"`
-	NeededReplicas               int     `json:"neededReplicas"`
+	// StatsWindowSeconds is the tail of the 20-hour run the replica
+	// statistics cover: the last hour (Definition 5), or three cycles when
+	// the window makes a cycle longer than that.
+	StatsWindowSeconds int     `json:"statsWindowSeconds"`
+	ReplicasMin        int32   `json:"replicasMin"`
+	ReplicasMax        int32   `json:"replicasMax"`
+	ReplicasMean       float64 `json:"replicasMean"`
+	ReplicasP5         float64 `json:"replicasP5"`
+	ReplicasP95        float64 `json:"replicasP95"`
+	NeededReplicas     int     `json:"neededReplicas"`
 	// PeakBacklog (messages) and PeakWaitSeconds (the FIFO wait of the
 	// worst second's arrivals) over the whole run.
 	PeakBacklog     float64 `json:"peakBacklog"`
 	PeakWaitSeconds float64 `json:"peakWaitSeconds"`
-	// SwingFraction is (max - min) / needed over the last hour.
+	// SwingFraction is (max - min) / needed over the statistics window.
 	SwingFraction float64 `json:"swingFraction"`
-	// MeanOverNeed is mean / needed - 1 over the last hour.
+	// MeanOverNeed is mean / needed - 1 over the statistics window.
 	MeanOverNeed float64 `json:"meanOverNeed"`
 	// LatencyFloorSeconds is τ_eff·Φ(W_eff/τ_eff) (Cor. 3).
 	LatencyFloorSeconds float64 `json:"latencyFloorSeconds"`

@@ -89,6 +89,11 @@ type TimeModel struct {
 // PriceTime runs the 20-hour backlog simulation and applies the laws.
 func PriceTime(m TimeModel) (*TimeBill, error) {
 	const runSeconds = 20 * 3600
+	// Definition 5 judges the last hour; a cycle longer than that (a window
+	// of an hour or more) could sit on one plateau for the whole hour and
+	// pass for rest, so the statistics cover at least three cycles of about
+	// a window plus two dead times.
+	stats := min(max(int64(3600), 3*(m.Window+2*m.DeadTime)), runSeconds/2)
 	r, err := sim.SimulateTime(sim.TimeOptions{
 		Controller:   m.Controller,
 		PodRate:      m.PodRate,
@@ -97,6 +102,7 @@ func PriceTime(m TimeModel) (*TimeBill, error) {
 		DemandBefore: m.Demand,
 		DemandAfter:  m.Demand * m.Step,
 		Duration:     runSeconds,
+		StatsWindow:  stats,
 		Series:       m.Timeline,
 		SeriesFrom:   runSeconds - 2*3600,
 	})
@@ -114,6 +120,7 @@ func PriceTime(m TimeModel) (*TimeBill, error) {
 		Phi:                          phi.Phi(w),
 		WindowInDeadTimes:            w,
 		Hunts:                        r.Hunts,
+		StatsWindowSeconds:           int(stats),
 		ReplicasMin:                  r.Min,
 		ReplicasMax:                  r.Max,
 		ReplicasMean:                 r.Mean,

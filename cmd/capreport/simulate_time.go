@@ -114,8 +114,8 @@ func printTime(w io.Writer, o *rules.TimeBill) {
 	fmt.Fprintf(w, "Time bill of a backlog-driven loop\n")
 	fmt.Fprintf(w, "  standing delay D       %.1f s (threshold / pod rate)\n", o.StandingDelaySeconds)
 	fmt.Fprintf(w, "  required delay         %.1f s (τ_eff·Φ(%.2f) with Φ = %.3f)\n", o.RequiredStandingDelaySeconds, o.WindowInDeadTimes, o.Phi)
-	fmt.Fprintf(w, "  last hour of 20 h      %s: %d..%d pods for %d needed (p5 %.0f, p95 %.0f, mean %.0f)\n",
-		verdict, o.ReplicasMin, o.ReplicasMax, o.NeededReplicas, o.ReplicasP5, o.ReplicasP95, o.ReplicasMean)
+	fmt.Fprintf(w, "  last %-5s of 20 h     %s: %d..%d pods for %d needed (p5 %.0f, p95 %.0f, mean %.0f)\n",
+		fmtHours(o.StatsWindowSeconds), verdict, o.ReplicasMin, o.ReplicasMax, o.NeededReplicas, o.ReplicasP5, o.ReplicasP95, o.ReplicasMean)
 	fmt.Fprintf(w, "  peak backlog           %.0f messages, peak wait %.1f s\n", o.PeakBacklog, o.PeakWaitSeconds)
 	if o.ThresholdToRest != nil {
 		fmt.Fprintf(w, "  threshold that rests   %.0f messages per pod (15%% over the law)\n", *o.ThresholdToRest)
@@ -126,4 +126,12 @@ func printTime(w io.Writer, o *rules.TimeBill) {
 	if o.DeadTimeToRest != nil {
 		fmt.Fprintf(w, "  longest dead time      %d s rests at this threshold and window\n", *o.DeadTimeToRest)
 	}
+}
+
+// fmtHours prints a statistics window: "hour" for the usual one.
+func fmtHours(s int) string {
+	if s == 3600 {
+		return "hour"
+	}
+	return fmt.Sprintf("%.1fh", float64(s)/3600)
 }
