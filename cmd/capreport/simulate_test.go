@@ -96,6 +96,7 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"time", "--min-replicas", "0"}, "--min-replicas"},
 		{[]string{"time", "--max-replicas", "0"}, "--max-replicas"},
 		{[]string{"size", "--pods", "nine"}, "--pods"},
+		{[]string{"time", "--pod-rate", "0.001"}, "--demand"},
 	} {
 		_, stderr, code := capture(append([]string{"simulate"}, c.args...)...)
 		line := strings.TrimSpace(stderr)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -82,6 +83,9 @@ func runSimulateTime(io *streams, f *timeFlags) error {
 	if f.maxReplicas < f.minReplicas {
 		return flagErrorf("max-replicas", "%d is below --min-replicas %d", f.maxReplicas, f.minReplicas)
 	}
+	if need := f.demand / f.podRate; need > float64(f.maxReplicas) {
+		return flagErrorf("demand", "%v/s needs %.0f pods at --pod-rate %v before the step, above --max-replicas %d", f.demand, need, f.podRate, f.maxReplicas)
+	}
 	cfg, err := controllerConfig(f.syncPeriod, "", "", f.tolerance)
 	if err != nil {
 		return err
@@ -117,10 +121,18 @@ func printTime(w io.Writer, o *rules.TimeBill) {
 	fmt.Fprintf(w, "  last %-5s of 20 h     %s: %d..%d pods for %d needed (p5 %.0f, p95 %.0f, mean %.0f)\n",
 		fmtHours(o.StatsWindowSeconds), verdict, o.ReplicasMin, o.ReplicasMax, o.NeededReplicas, o.ReplicasP5, o.ReplicasP95, o.ReplicasMean)
 	fmt.Fprintf(w, "  peak backlog           %.0f messages, peak wait %.1f s\n", o.PeakBacklog, o.PeakWaitSeconds)
+	if !o.Hunts && o.MarginSeconds >= 0 {
+		return // at rest and above the law: no remedy to offer
+	}
 	if o.ThresholdToRest != nil {
 		fmt.Fprintf(w, "  threshold that rests   %.0f messages per pod (15%% over the law)\n", *o.ThresholdToRest)
 	}
-	if o.WindowToRest != nil {
+	switch {
+	case o.WindowToRest == nil:
+		fmt.Fprintf(w, "  longest window         none: even no window hunts at this threshold\n")
+	case *o.WindowToRest == math.MaxInt32:
+		fmt.Fprintf(w, "  longest window         any (D ≥ e·τ_eff rests whatever the window)\n")
+	default:
 		fmt.Fprintf(w, "  longest window         %d s rests at this threshold\n", *o.WindowToRest)
 	}
 	if o.DeadTimeToRest != nil {
