@@ -117,7 +117,9 @@ func renderFormat(r rules.Report, format string, color bool) ([]byte, error) {
 		o.SVGPlots = svgs
 		return report.HTML(r, o)
 	case "sarif":
-		return report.SARIF(r, report.SARIFOptions{})
+		// Code scanning resolves paths against the repository, not the
+		// scanned directory.
+		return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(r.Root)})
 	}
 	return report.Text(r, o)
 }
@@ -180,4 +182,25 @@ func writeOutDir(dir string, r rules.Report) error {
 		}
 	}
 	return nil
+}
+
+// repoBaseDir is the scanned directory relative to the top of the git
+// repository holding it ("" when it is the top or not in a repository).
+func repoBaseDir(root string) string {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return ""
+	}
+	for dir := abs; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			rel, err := filepath.Rel(dir, abs)
+			if err != nil || rel == "." {
+				return ""
+			}
+			return filepath.ToSlash(rel)
+		}
+		if filepath.Dir(dir) == dir {
+			return ""
+		}
+	}
 }

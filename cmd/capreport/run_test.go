@@ -214,3 +214,15 @@ func TestChecksCommand(t *testing.T) {
 		t.Errorf("checks --format json: exit %d, %d entries", code, len(checks))
 	}
 }
+
+// SARIF paths are relative to the repository top, where code scanning
+// resolves them, not to the scanned directory.
+func TestSARIFPathsFromRepositoryTop(t *testing.T) {
+	out, _, _ := capture(filepath.Join(repoRoot(t), "examples", "shop"), "--format", "sarif")
+	if !strings.Contains(out, `"uri": "examples/shop/base/api/hpa.yaml"`) {
+		t.Errorf("SARIF uri not from the repository top:\n%.600s", out)
+	}
+	if got := repoBaseDir(t.TempDir()); got != "" {
+		t.Errorf("outside a repository: base %q, want none", got)
+	}
+}
