@@ -162,7 +162,7 @@ func finish(a *Autoscaler, target *render.Object, ix *targetIndex, cfg *config.C
 	// A signal-unknown finding would only repeat why an already unpriced
 	// autoscaler (broken, paused, dangling) cannot be priced.
 	if a.Signal == SignalUnknown && a.Unpriced == "" {
-		f := findingAt(a.Origin, CheckSignalUnknown, SeverityWarning,
+		f := findingAt(a.Origin, CheckSignalUnknown, SeverityInfo,
 			"annotate the autoscaler with capreport.io/signal: backlog, rate or saturating",
 			"%s cannot be priced: %s", a.ID, reason)
 		a.Findings = append(a.Findings, f)

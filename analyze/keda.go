@@ -26,6 +26,8 @@ type scaledObject struct {
 			APIVersion string `json:"apiVersion"`
 			Kind       string `json:"kind"`
 			Name       string `json:"name"`
+			// DeploymentName is the KEDA v1 schema's target field.
+			DeploymentName string `json:"deploymentName"`
 		} `json:"scaleTargetRef"`
 		DeploymentName        string `json:"deploymentName"` // the v1 schema's field
 		PollingInterval       *int32 `json:"pollingInterval"`
@@ -107,7 +109,7 @@ func translateScaledObject(obj render.Object, annotations map[string]string) (*k
 		}
 	}
 	if ref.Name == "" {
-		if s.DeploymentName != "" {
+		if s.DeploymentName != "" || (s.ScaleTargetRef != nil && s.ScaleTargetRef.DeploymentName != "") {
 			fail(CheckKEDAV1Schema, "move to keda.sh/v1alpha1: replace spec.scaleTargetRef.deploymentName with spec.scaleTargetRef.name",
 				"ScaledObject %s uses deploymentName, a field of the KEDA v1 schema (keda.k8s.io) that KEDA v2 ignores", obj.Name)
 		} else {

@@ -145,7 +145,7 @@ func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error
 				continue
 			}
 			if _, ok := objectFromDoc(raw.doc); !ok {
-				findings = append(findings, Finding{Check: CheckNotAnObject, Severity: "warning",
+				findings = append(findings, Finding{Check: CheckNotAnObject, Severity: "info",
 					Message: fmt.Sprintf("%s:%d: rendered document has no apiVersion or kind; skipped", file, raw.line),
 					File:    file, Line: raw.line})
 				continue

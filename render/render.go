@@ -154,7 +154,11 @@ func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourc
 }
 
 func (rd *renderer) failedOut(spec SourceSpec, check string, err error) sourceOut {
-	f := Finding{Check: check, Severity: "error", Source: spec.ID(),
+	severity := "error"
+	if check == CheckRenderCancelled {
+		severity = "warning" // the run was interrupted; the source is not at fault
+	}
+	f := Finding{Check: check, Severity: severity, Source: spec.ID(),
 		Message: rd.tidy(fmt.Sprintf("%s %s: %v", spec.Type, spec.ID(), err))}
 	return sourceOut{result: SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name,
 		Status: StatusFailed, Reason: rd.tidy(err.Error()), Findings: []Finding{f}}}
