@@ -177,7 +177,9 @@ func finish(a *Autoscaler, target *render.Object, ix *targetIndex, cfg *config.C
 	if len(a.Ignores) == 0 {
 		a.Ignores = nil
 	}
-	if a.Unpriced == "" {
+	// A default matters only where a bill rests on it: saturating and
+	// backlog signals are priced; rate and unknown ones are not.
+	if a.Unpriced == "" && (a.Signal == SignalSaturating || a.Signal == SignalBacklog) {
 		a.Findings = append(a.Findings, defaultFindings(a)...)
 	}
 	a.doc = nil

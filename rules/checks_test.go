@@ -348,3 +348,18 @@ func findingMessage(w Workload, check string) string {
 	}
 	return ""
 }
+
+// A default is a finding only where a bill rests on it: not on a rate
+// signal, which is not priced.
+func TestNoAssumptionDefaultWhenUnpriced(t *testing.T) {
+	rate := strings.Replace(consumer{name: "rate", lag: 10}.yaml(),
+		`    - type: kafka
+      metadata: {bootstrapServers: "k:9092", consumerGroup: g, topic: t, lagThreshold: "10"}`,
+		`    - type: prometheus
+      metadata: {serverAddress: "http://prom:9090", query: "sum(rate(http_requests_total[2m]))", threshold: "100"}`, 1)
+	r := repoOf(t, "", rate)
+	w := workload(t, r, "t/ScaledObject/rate")
+	if w.Signal != "rate" || w.Verdict != VerdictUnpriced || hasCheck(w, CheckAssumptionDefault) {
+		t.Errorf("rate signal: %s, verdict %s, findings %v", w.Signal, w.Verdict, checkIDs(w))
+	}
+}
