@@ -77,17 +77,25 @@ var assumptionHelp = []struct{ key, example, help string }{
 	{"saturatedEfficiency", "0.8", "fraction of full rate a saturated pod still serves"},
 }
 
-// missingAssumptions lists the keys an autoscaler still takes from the
-// built-in defaults.
+// relevant lists the assumptions each signal's bill reads: the Size row the
+// overloads, metric window and efficiency; the Time row the demand step.
+var relevant = map[analyze.Signal][]string{
+	analyze.SignalSaturating: {"deadTime", "podRate", "latencyTarget", "overload", "demand", "metricWindow", "saturatedEfficiency"},
+	analyze.SignalBacklog:    {"deadTime", "podRate", "latencyTarget", "demand", "step"},
+}
+
+// missingAssumptions lists the keys an autoscaler's bill still takes from
+// the built-in defaults (none for a signal that is not priced).
 func missingAssumptions(a analyze.Autoscaler) map[string]bool {
 	as := a.Assumptions
-	m := map[string]bool{}
-	for key, from := range map[string]string{
+	from := map[string]string{
 		"deadTime": as.DeadTime.From, "podRate": as.PodRate.From, "latencyTarget": as.LatencyTarget.From,
 		"overload": as.Overload.From, "demand": as.Demand.From, "step": as.Step.From,
 		"metricWindow": as.MetricWindow.From, "saturatedEfficiency": as.SaturatedEfficiency.From,
-	} {
-		if from == analyze.FromDefault {
+	}
+	m := map[string]bool{}
+	for _, key := range relevant[a.Signal] {
+		if from[key] == analyze.FromDefault {
 			m[key] = true
 		}
 	}
@@ -133,6 +141,7 @@ cluster:
 	for _, a := range inv.Autoscalers {
 		missing := missingAssumptions(a)
 		fmt.Fprintf(&b, "  # %s (%s signal) from %s", a.ID, a.Signal, a.Origin.File)
+
 		if a.Origin.Line > 0 {
 			fmt.Fprintf(&b, ":%d", a.Origin.Line)
 		}
@@ -142,6 +151,9 @@ cluster:
 			fmt.Fprintf(&b, "  - kind: %s\n    name: %s\n", a.Kind, yamlString(a.Name))
 		} else {
 			fmt.Fprintf(&b, "  - namespace: %s\n    kind: %s\n    name: %s\n", yamlString(a.Namespace), a.Kind, yamlString(a.Name))
+		}
+		if relevant[a.Signal] == nil {
+			b.WriteString("    # not priced (a " + string(a.Signal) + " signal); signal: backlog or saturating prices it as one\n")
 		}
 		for _, h := range assumptionHelp {
 			if missing[h.key] {
