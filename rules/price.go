@@ -38,9 +38,11 @@ func price(a *analyze.Autoscaler, cfg *config.Config, opts Options) Workload {
 	case a.Unpriced != "":
 		w.UnpricedReason = a.Unpriced
 	case a.Signal == analyze.SignalSaturating:
-		w.Size, w.UnpricedReason = priceSize(a, in, opts)
-		if shape, why := cpuMetric(a); why == "" {
+		if shape, why := cpuMetric(a); why != "" {
+			w.UnpricedReason = why
+		} else {
 			w.Assumptions["cpuLimit"] = cpuLimitAssumption(shape)
+			w.Size, w.UnpricedReason = priceSize(a, shape, in, opts)
 		}
 	case a.Signal == analyze.SignalBacklog:
 		w.Time, w.UnpricedReason = priceTime(a, in, opts)

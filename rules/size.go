@@ -59,11 +59,7 @@ func cpuMetric(a *analyze.Autoscaler) (cpuShape, string) {
 }
 
 // priceSize reads the Size row's model off an autoscaler and prices it.
-func priceSize(a *analyze.Autoscaler, in inputs, opts Options) (*SizeBill, string) {
-	shape, why := cpuMetric(a)
-	if why != "" {
-		return nil, why
-	}
+func priceSize(a *analyze.Autoscaler, shape cpuShape, in inputs, opts Options) (*SizeBill, string) {
 	if !a.Target.Found {
 		return nil, "the scale target is not in the rendered set"
 	}
