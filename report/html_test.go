@@ -44,8 +44,12 @@ func TestHTML(t *testing.T) {
 	if !strings.Contains(s, `<pre><code class="language-mermaid">xychart-beta`) {
 		t.Error("Mermaid blocks are not shown as preformatted text")
 	}
-	// HTML is not cut: every workload keeps its details.
-	if n := strings.Count(s, "<details><summary>"); n != 6 {
+	// HTML is not cut: every workload keeps its details, open on the page
+	// (the sources stay folded).
+	if n := strings.Count(s, "<details open><summary>"); n != 5 {
+		t.Errorf("%d open <details>, want one per workload (5)", n)
+	}
+	if n := strings.Count(s, "<details"); n != 6 {
 		t.Errorf("%d <details>, want 6", n)
 	}
 }
@@ -160,7 +164,7 @@ func TestHTMLEscapesManifestText(t *testing.T) {
 	if !strings.Contains(s, `<figure class="plot">`) {
 		t.Error("the plot of a workload with a hostile id was not placed")
 	}
-	if o, c := strings.Count(s, "<details>"), strings.Count(s, "</details>"); o != c {
+	if o, c := strings.Count(s, "<details"), strings.Count(s, "</details>"); o != c {
 		t.Errorf("%d <details> but %d </details>", o, c)
 	}
 }

@@ -242,7 +242,7 @@ func buildMarkdown(r rules.Report, o Options, html bool) *mdDoc {
 	if r.GeneratedAt != "" {
 		foot.WriteString(" · " + htmlText(r.GeneratedAt))
 	}
-	foot.WriteString(" · " + htmlText(rules.SchemaVersion) + ". This comment is updated in place on every push.</sub>\n")
+	foot.WriteString(" · " + htmlText(rules.SchemaVersion) + "</sub>\n")
 	d.foot = foot.String()
 	return d
 }
@@ -326,7 +326,13 @@ func ledgerRow(w rules.Workload) string {
 // workloadDetails is the <details> block with one workload's full bill.
 func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<details><summary>%s <b>%s</b>: %s · %s</summary>\n\n", verdictIcon(w.Verdict),
+	// A page is read top to bottom with its plots in view; a comment keeps
+	// the ledger short.
+	open := ""
+	if html {
+		open = " open"
+	}
+	fmt.Fprintf(&b, "<details%s><summary>%s <b>%s</b>: %s · %s</summary>\n\n", open, verdictIcon(w.Verdict),
 		htmlText(ellipsize(w.ID, maxIDRunes)), htmlText(w.Verdict), htmlText(w.Signal))
 
 	found := "found"
