@@ -103,9 +103,16 @@ func buildSize(w rules.Workload) (*figure, error) {
 
 	// Round boundaries: round n spans ((n−1)·R, n·R] after the step.
 	if r := w.Size.RoundSeconds; r > 0 {
+		rounds := int(xmax)/r + 1
+		// Past a dozen rounds the labels would overlap: name every k-th.
+		every := max(1, (rounds+11)/12)
 		for n := 1; float64((n-1)*r) <= xmax; n++ {
+			label := ""
+			if (n-1)%every == 0 {
+				label = fmt.Sprintf("round %d", n)
+			}
 			top.plot.Add(vmark{
-				X: float64((n - 1) * r), Label: fmt.Sprintf("round %d", n),
+				X: float64((n - 1) * r), Label: label,
 				Style: lineStyle(colGrey, 0.8, nil), Color: colGrey,
 			})
 		}
