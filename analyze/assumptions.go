@@ -14,9 +14,10 @@ import (
 var knownAnnotations = map[string]bool{PartitionsAnnotation: true}
 
 // parseAnnotations reads the capreport.io/ assumption annotations of one
-// object. Each bad value is a finding at the object's origin, and the value
-// falls through to the next layer; an unknown capreport.io/ key is a
-// finding too (most are typos of a real key).
+// object. Each bad value is a finding at the annotation's line (the
+// object's when unknown), and the value falls through to the next layer;
+// an unknown capreport.io/ key is a finding too (most are typos of a real
+// key). Each value set records that same line, which pick reports as Where.
 func parseAnnotations(ann map[string]string, o render.Origin, what string) (config.Assumptions, []Finding) {
 	var a config.Assumptions
 	var fs []Finding
@@ -31,15 +32,16 @@ func parseAnnotations(ann map[string]string, o render.Origin, what string) (conf
 		if knownAnnotations[k] {
 			continue
 		}
+		at := annotationOrigin(o, k)
 		key := config.Key(strings.TrimPrefix(k, AnnotationPrefix))
 		if !isAssumptionKey(key) {
-			fs = append(fs, findingAt(o, CheckUnknownAnnotation, SeverityWarning,
+			fs = append(fs, findingAt(at, CheckUnknownAnnotation, SeverityWarning,
 				"use one of: "+strings.Join(annotationNames(), ", "),
 				"%s: annotation %s is not one capreport reads", what, k))
 			continue
 		}
-		if err := a.Set(key, ann[k], o.Line); err != nil {
-			fs = append(fs, findingAt(o, CheckInvalidAnnotation, SeverityError,
+		if err := a.Set(key, ann[k], at.Line); err != nil {
+			fs = append(fs, findingAt(at, CheckInvalidAnnotation, SeverityError,
 				"fix the value; until then the next source (.capreport.yaml or the built-in default) is used",
 				"%s: %s: %v", what, k, err))
 		}
@@ -78,12 +80,13 @@ func parseIgnores(ann map[string]string, o render.Origin, what string, into map[
 	for _, k := range keys {
 		id := strings.TrimPrefix(k, IgnoreAnnotationPrefix)
 		reason := strings.TrimSpace(ann[k])
+		at := annotationOrigin(o, k)
 		switch {
 		case id == "":
-			fs = append(fs, findingAt(o, CheckIgnoreWithoutReason, SeverityError, "name the check: ignore-check.capreport.io/<check-id>",
+			fs = append(fs, findingAt(at, CheckIgnoreWithoutReason, SeverityError, "name the check: ignore-check.capreport.io/<check-id>",
 				"%s: annotation %s names no check", what, k))
 		case reason == "":
-			fs = append(fs, findingAt(o, CheckIgnoreWithoutReason, SeverityError, "say why in the value, e.g. \"batch queue, latency irrelevant\"",
+			fs = append(fs, findingAt(at, CheckIgnoreWithoutReason, SeverityError, "say why in the value, e.g. \"batch queue, latency irrelevant\"",
 				"%s: %s has no reason; an ignore without a reason is not honoured", what, k))
 		default:
 			into[id] = reason
@@ -103,10 +106,10 @@ type layers struct {
 // pick takes a field from the first layer that sets it.
 func pick[T any](l layers, get func(*config.Assumptions) config.Opt[T], builtin T) Assumed[T] {
 	if o := get(&l.autoscaler); o.Set {
-		return Assumed[T]{Value: o.Value, From: FromAnnotation, Where: l.autoscalerAt}
+		return Assumed[T]{Value: o.Value, From: FromAnnotation, Where: annotationWhere(l.autoscalerAt, o.Line)}
 	}
 	if o := get(&l.target); o.Set {
-		return Assumed[T]{Value: o.Value, From: FromAnnotation, Where: l.targetAt}
+		return Assumed[T]{Value: o.Value, From: FromAnnotation, Where: annotationWhere(l.targetAt, o.Line)}
 	}
 	if o := get(&l.workload); o.Set {
 		return Assumed[T]{Value: o.Value, From: FromConfig, Where: &render.Origin{File: l.configFile, Line: o.Line}}
@@ -115,6 +118,21 @@ func pick[T any](l layers, get func(*config.Assumptions) config.Opt[T], builtin 
 		return Assumed[T]{Value: o.Value, From: FromConfig, Where: &render.Origin{File: l.configFile, Line: o.Line}}
 	}
 	return Assumed[T]{Value: builtin, From: FromDefault}
+}
+
+// annotationWhere locates an annotation assumption: the object's origin
+// at line, the line parseAnnotations recorded (the annotation's own, else
+// the object's). The per-key lines are dropped: Where is one place.
+func annotationWhere(at *render.Origin, line int) *render.Origin {
+	if at == nil {
+		return nil
+	}
+	w := *at
+	w.AnnotationLines = nil
+	if line > 0 {
+		w.Line = line
+	}
+	return &w
 }
 
 func cluster[T any](o config.Opt[T], file string) Assumed[T] {

@@ -156,20 +156,21 @@ func translateScaledObject(obj render.Object, annotations map[string]string) (*k
 	}
 
 	// Pause annotations (keda.md §1.1).
+	pausedBy := ""
 	if v, ok := annotations[KEDAPausedReplicasAnnotation]; ok {
-		r.keda.Paused = true
+		r.keda.Paused, pausedBy = true, KEDAPausedReplicasAnnotation
 		if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32); err == nil {
 			r.keda.PausedReplicas = ptrTo(int32(n))
 		}
 	} else if v, ok := annotations[KEDAPausedAnnotation]; ok && kedaBool(v) {
-		r.keda.Paused = true
+		r.keda.Paused, pausedBy = true, KEDAPausedAnnotation
 	}
 	if r.keda.Paused {
 		what := "stays at its current replicas"
 		if r.keda.PausedReplicas != nil {
 			what = fmt.Sprintf("is held at %d replicas", *r.keda.PausedReplicas)
 		}
-		f := findingAt(o, CheckKEDAPaused, SeverityWarning, "remove the autoscaling.keda.sh/paused annotations to price this autoscaler",
+		f := findingAt(annotationOrigin(o, pausedBy), CheckKEDAPaused, SeverityWarning, "remove the autoscaling.keda.sh/paused annotations to price this autoscaler",
 			"ScaledObject %s is paused: KEDA deletes its HPA and the target %s, so nothing scales", obj.Name, what)
 		r.findings = append(r.findings, f)
 		if r.unpriced == "" {
@@ -197,7 +198,7 @@ func translateScaledObject(obj render.Object, annotations map[string]string) (*k
 	if v, ok := annotations[PartitionsAnnotation]; ok {
 		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
 		if err != nil || n <= 0 {
-			r.findings = append(r.findings, findingAt(o, CheckInvalidAnnotation, SeverityError, "write the topic's partition count, e.g. \"12\"",
+			r.findings = append(r.findings, findingAt(annotationOrigin(o, PartitionsAnnotation), CheckInvalidAnnotation, SeverityError, "write the topic's partition count, e.g. \"12\"",
 				"%s: %q is not a positive partition count", PartitionsAnnotation, v))
 		} else {
 			partitions, hasPartitions = int32(n), true

@@ -314,7 +314,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec) ([]Object, []Finding, err
 					Message: fmt.Sprintf("%s:%d: document has no apiVersion or kind; skipped", rel, raw.line)})
 				continue
 			}
-			o.Origin = Origin{Source: spec.ID(), SourceType: SourcePlain, File: rel, Line: raw.line}
+			o.Origin = Origin{Source: spec.ID(), SourceType: SourcePlain, File: rel, Line: raw.line, AnnotationLines: raw.annLines}
 			objs = append(objs, o)
 		}
 	}
@@ -356,7 +356,7 @@ func (rd *renderer) renderHelmSource(spec SourceSpec) ([]Object, []Finding, erro
 	objs := make([]Object, 0, len(hobjs))
 	for _, h := range hobjs {
 		o, _ := objectFromDoc(h.doc)
-		o.Origin = Origin{Source: spec.ID(), SourceType: SourceHelm, File: h.file, Line: h.line}
+		o.Origin = Origin{Source: spec.ID(), SourceType: SourceHelm, File: h.file, Line: h.line, AnnotationLines: h.annLines}
 		objs = append(objs, o)
 	}
 	return objs, findings, nil

@@ -42,6 +42,8 @@ type helmObject struct {
 	doc  map[string]any
 	file string // root-relative slash path of the template
 	line int
+	// annLines are the annotation keys' lines, like line in the rendered output.
+	annLines map[string]int
 }
 
 // renderChart renders a chart directory with the Helm SDK, client-only:
@@ -51,6 +53,7 @@ type helmObject struct {
 // Origin lines: Line is the 1-based line, in the template's *rendered*
 // output, of the first line of the object's document (its first key).
 // For templates without leading conditionals it matches the source line.
+// Annotation lines are in the same rendered output.
 func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error) {
 	r := rd.repo
 	var findings []Finding
@@ -150,7 +153,7 @@ func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error
 					File:    file, Line: raw.line})
 				continue
 			}
-			out = append(out, helmObject{doc: raw.doc, file: file, line: raw.line})
+			out = append(out, helmObject{doc: raw.doc, file: file, line: raw.line, annLines: raw.annLines})
 		}
 	}
 	return out, findings, nil

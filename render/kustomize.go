@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -22,6 +23,9 @@ const (
 	// helmOriginAnnotation carries "file:line" of objects inflated from a
 	// helmCharts entry through krusty, then is stripped.
 	helmOriginAnnotation = "render.capreport.io/origin"
+	// helmAnnotationLinesAnnotation carries, as JSON, the rendered-output
+	// line and value of each annotation of such an object, then is stripped.
+	helmAnnotationLinesAnnotation = "render.capreport.io/annotation-lines"
 )
 
 // kustomizeRefusal is a reason not to hand a kustomization to krusty at all.
@@ -419,7 +423,7 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec) ([]Object, []Finding,
 	lines := lineIndex{r: r, cache: map[string][]docPos{}}
 	objs := make([]Object, 0, len(raws))
 	for _, raw := range raws {
-		file, line := takeOrigin(raw.doc, realDir, r, &lines)
+		file, line, annLines := takeOrigin(raw.doc, realDir, r, &lines)
 		o, ok := objectFromDoc(raw.doc)
 		if !ok {
 			continue
@@ -427,7 +431,7 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec) ([]Object, []Finding,
 		if file == "" {
 			file = r.rel(kustomizationFile(realDir))
 		}
-		o.Origin = Origin{Source: spec.ID(), SourceType: SourceKustomize, File: file, Line: line}
+		o.Origin = Origin{Source: spec.ID(), SourceType: SourceKustomize, File: file, Line: line, AnnotationLines: annLines}
 		objs = append(objs, o)
 	}
 	return objs, findings, nil
@@ -498,6 +502,17 @@ func (rd *renderer) inflateHelmChart(kdir string, k *kustFile, doc, hc map[strin
 			ann = map[string]any{}
 			md["annotations"] = ann
 		}
+		if len(h.annLines) > 0 {
+			at := make(map[string]helmAnnPos, len(h.annLines))
+			for k, l := range h.annLines {
+				if v, ok := ann[k]; ok {
+					at[k] = helmAnnPos{Line: l, Value: annotationText(v)}
+				}
+			}
+			if j, err := json.Marshal(at); err == nil {
+				ann[helmAnnotationLinesAnnotation] = string(j)
+			}
+		}
 		ann[helmOriginAnnotation] = h.file + ":" + strconv.Itoa(h.line)
 		y, err := sigsyaml.Marshal(h.doc)
 		if err != nil {
@@ -510,12 +525,13 @@ func (rd *renderer) inflateHelmChart(kdir string, k *kustFile, doc, hc map[strin
 }
 
 // takeOrigin reads and strips the origin annotations of one built object
-// and returns its root-relative file and line.
-func takeOrigin(doc map[string]any, buildDir string, r *repo, lines *lineIndex) (string, int) {
+// and returns its root-relative file and line, and the lines in that file
+// of the annotations the built object still carries unchanged from it.
+func takeOrigin(doc map[string]any, buildDir string, r *repo, lines *lineIndex) (string, int, map[string]int) {
 	md, _ := doc["metadata"].(map[string]any)
 	ann, _ := md["annotations"].(map[string]any)
 	if ann == nil {
-		return "", 0
+		return "", 0, nil
 	}
 	defer func() {
 		if len(ann) == 0 {
@@ -525,15 +541,17 @@ func takeOrigin(doc map[string]any, buildDir string, r *repo, lines *lineIndex) 
 	if h, ok := ann[helmOriginAnnotation].(string); ok {
 		delete(ann, helmOriginAnnotation)
 		delete(ann, originAnnotation)
+		al := helmAnnotationLines(ann)
 		if i := strings.LastIndex(h, ":"); i > 0 {
 			n, _ := strconv.Atoi(h[i+1:])
-			return h[:i], n
+			return h[:i], n, al
 		}
-		return h, 0
+		return h, 0, al
 	}
+	delete(ann, helmAnnotationLinesAnnotation)
 	o, ok := ann[originAnnotation].(string)
 	if !ok {
-		return "", 0
+		return "", 0, nil
 	}
 	delete(ann, originAnnotation)
 	var origin struct {
@@ -541,32 +559,107 @@ func takeOrigin(doc map[string]any, buildDir string, r *repo, lines *lineIndex) 
 		ConfiguredIn string `json:"configuredIn"`
 	}
 	if err := sigsyaml.Unmarshal([]byte(o), &origin); err != nil {
-		return "", 0
+		return "", 0, nil
 	}
 	p := origin.Path
 	if p == "" {
 		p = origin.ConfiguredIn
 	}
 	if p == "" {
-		return "", 0
+		return "", 0, nil
 	}
 	abs := filepath.Clean(filepath.Join(buildDir, filepath.FromSlash(p)))
 	if !r.within(abs) {
-		return "", 0
+		return "", 0, nil
 	}
 	file := r.rel(abs)
 	if origin.Path == "" {
-		return file, 0 // generated: point at the kustomization that configured it
+		return file, 0, nil // generated: point at the kustomization that configured it
 	}
 	kind, _ := doc["kind"].(string)
 	name, _ := md["name"].(string)
-	return file, lines.find(abs, kind, name)
+	d, ok := lines.find(abs, kind, name)
+	if !ok {
+		return file, 0, nil
+	}
+	return file, d.line, d.annotationLines(ann)
+}
+
+// helmAnnPos is one entry of helmAnnotationLinesAnnotation.
+type helmAnnPos struct {
+	Line  int    `json:"l"`
+	Value string `json:"v"`
+}
+
+// helmAnnotationLines reads and strips helmAnnotationLinesAnnotation and
+// returns the line of each annotation a patch left unchanged.
+func helmAnnotationLines(ann map[string]any) map[string]int {
+	j, ok := ann[helmAnnotationLinesAnnotation].(string)
+	delete(ann, helmAnnotationLinesAnnotation)
+	if !ok {
+		return nil
+	}
+	var at map[string]helmAnnPos
+	if json.Unmarshal([]byte(j), &at) != nil {
+		return nil
+	}
+	var out map[string]int
+	for k, v := range ann {
+		p, ok := at[k]
+		if !ok || p.Line <= 0 || p.Value != annotationText(v) {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]int, len(at))
+		}
+		out[k] = p.Line
+	}
+	return out
 }
 
 // docPos is one document of a resource file.
 type docPos struct {
 	kind, name string
 	line       int
+	// ann holds each metadata.annotations key's line in the file and value.
+	ann map[string]annPos
+}
+
+// annPos is where an annotation stands in its resource file, and its value.
+type annPos struct {
+	line  int
+	value string
+}
+
+// annotationLines returns the file line of each built annotation whose key
+// and value the document has: one a patch or commonAnnotations added or
+// changed has no line. Nil when none is known.
+func (d docPos) annotationLines(built map[string]any) map[string]int {
+	var out map[string]int
+	for k, v := range built {
+		p, ok := d.ann[k]
+		if !ok || p.value != annotationText(v) {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]int, len(built))
+		}
+		out[k] = p.line
+	}
+	return out
+}
+
+// annotationText is the comparable text of a decoded annotation value.
+func annotationText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case nil:
+		return ""
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return fmt.Sprint(v)
 }
 
 // lineIndex finds an object's document in its resource file.
@@ -575,10 +668,10 @@ type lineIndex struct {
 	cache map[string][]docPos
 }
 
-// find returns the line of the document of this kind whose name matches
-// the built name (exactly, else as the only kind match or the only name
-// contained in it, since name prefixes and suffixes change it); 0 if unsure.
-func (li *lineIndex) find(abs, kind, name string) int {
+// find returns the document of this kind whose name matches the built name
+// (exactly, else as the only kind match or the only name contained in it,
+// since name prefixes and suffixes change it); ok is false if unsure.
+func (li *lineIndex) find(abs, kind, name string) (docPos, bool) {
 	docs, ok := li.cache[abs]
 	if !ok {
 		if data, err := li.r.readFile(abs); err == nil {
@@ -587,7 +680,17 @@ func (li *lineIndex) find(abs, kind, name string) int {
 				k, _ := raw.doc["kind"].(string)
 				md, _ := raw.doc["metadata"].(map[string]any)
 				n, _ := md["name"].(string)
-				docs = append(docs, docPos{kind: k, name: n, line: raw.line})
+				d := docPos{kind: k, name: n, line: raw.line}
+				if len(raw.annLines) > 0 {
+					ann, _ := md["annotations"].(map[string]any)
+					d.ann = make(map[string]annPos, len(raw.annLines))
+					for key, l := range raw.annLines {
+						if v, ok := ann[key]; ok {
+							d.ann[key] = annPos{line: l, value: annotationText(v)}
+						}
+					}
+				}
+				docs = append(docs, d)
 			}
 		}
 		li.cache[abs] = docs
@@ -598,7 +701,7 @@ func (li *lineIndex) find(abs, kind, name string) int {
 			continue
 		}
 		if d.name == name {
-			return d.line
+			return d, true
 		}
 		sameKind = append(sameKind, d)
 		if d.name != "" && strings.Contains(name, d.name) {
@@ -606,13 +709,13 @@ func (li *lineIndex) find(abs, kind, name string) int {
 		}
 	}
 	if len(contained) == 1 {
-		return contained[0].line
+		return contained[0], true
 	}
 	if len(sameKind) == 1 {
-		return sameKind[0].line
+		return sameKind[0], true
 	}
 	if len(docs) == 1 {
-		return docs[0].line
+		return docs[0], true
 	}
-	return 0
+	return docPos{}, false
 }

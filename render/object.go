@@ -26,6 +26,11 @@ type Origin struct {
 	File string `json:"file"`
 	// Line is the 1-based line of the object's document in File, 0 if unknown.
 	Line int `json:"line,omitempty"`
+	// AnnotationLines is the 1-based line in File of each metadata.annotations
+	// key, where known (same coordinates as Line: for Helm, the template's
+	// rendered output). A key is absent when its line is unknown, e.g. an
+	// annotation added or changed by a Kustomize patch.
+	AnnotationLines map[string]int `json:"annotationLines,omitempty"`
 }
 
 // Object is one rendered Kubernetes object.

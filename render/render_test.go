@@ -226,7 +226,7 @@ func TestDiscoverySkipsChartAndKustomizeInternals(t *testing.T) {
 		"ConfigMap/p2":                     {Source: "plain/all.yml", SourceType: SourcePlain, File: "plain/all.yml", Line: 6},
 	}
 	for k, w := range wantOrigins {
-		if lines[k] != w {
+		if !reflect.DeepEqual(lines[k], w) {
 			t.Errorf("%s: origin %+v, want %+v", k, lines[k], w)
 		}
 	}

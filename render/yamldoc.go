@@ -83,6 +83,9 @@ func isDocMarker(l []byte) bool {
 type rawObject struct {
 	doc  map[string]any
 	line int // 1-based line in the stream
+	// annLines is the 1-based line in the stream of each
+	// metadata.annotations key; nil when there are none.
+	annLines map[string]int
 }
 
 // docProblem is a document that was skipped, with why.
@@ -132,13 +135,15 @@ func decodeStream(data []byte, maxObjects int) (objs []rawObject, problems []doc
 					continue
 				}
 				l := seg.line + root.Line - 1
+				var al map[string]int
 				if i < len(itemNodes) {
 					l = seg.line + itemNodes[i].Line - 1
+					al = annotationLines(itemNodes[i], seg.line)
 				}
-				objs = append(objs, rawObject{doc: im, line: l})
+				objs = append(objs, rawObject{doc: im, line: l, annLines: al})
 			}
 		} else {
-			objs = append(objs, rawObject{doc: m, line: seg.line + root.Line - 1})
+			objs = append(objs, rawObject{doc: m, line: seg.line + root.Line - 1, annLines: annotationLines(root, seg.line)})
 		}
 		if len(objs) > maxObjects {
 			return nil, problems, errTooManyObjects
@@ -170,6 +175,124 @@ func listItemNodes(root *yaml.Node) []*yaml.Node {
 		}
 	}
 	return nil
+}
+
+// annotationLines returns the line in the stream of each key of the
+// document's metadata.annotations mapping (segLine is the stream line of
+// the segment the node tree was parsed from). Keys reached through merge
+// keys ("<<") count when no direct key shadows them, as in the converted
+// value; the last of duplicate keys wins, as in the converted value. Nil
+// when the document has no annotations mapping.
+func annotationLines(doc *yaml.Node, segLine int) map[string]int {
+	md := mappingValue(doc, "metadata", 0)
+	ann := mappingValue(md, "annotations", 0)
+	if ann == nil {
+		return nil
+	}
+	out := map[string]int{}
+	addMappingKeyLines(out, ann, segLine, 0)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// resolveAlias follows alias nodes (bounded, so a cycle cannot loop).
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < maxYAMLDepth; i++ {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.AliasNode {
+		return nil
+	}
+	return n
+}
+
+// mappingValue returns the mapping under key in mapping n, looking through
+// aliases and merge keys; nil if there is none.
+func mappingValue(n *yaml.Node, key string, depth int) *yaml.Node {
+	n = resolveAlias(n)
+	if n == nil || n.Kind != yaml.MappingNode || depth > maxYAMLDepth {
+		return nil
+	}
+	var found *yaml.Node
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := resolveAlias(n.Content[i])
+		if k == nil || k.Kind != yaml.ScalarNode {
+			continue
+		}
+		if k.ShortTag() == "!!merge" {
+			merges = append(merges, n.Content[i+1])
+			continue
+		}
+		if k.Value == key {
+			found = n.Content[i+1] // the last duplicate wins, as in convert
+		}
+	}
+	if found != nil {
+		if v := resolveAlias(found); v != nil && v.Kind == yaml.MappingNode {
+			return v
+		}
+		return nil
+	}
+	for _, m := range merges {
+		m = resolveAlias(m)
+		if m == nil {
+			continue
+		}
+		list := []*yaml.Node{m}
+		if m.Kind == yaml.SequenceNode {
+			list = m.Content
+		}
+		for _, e := range list {
+			if v := mappingValue(e, key, depth+1); v != nil {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// addMappingKeyLines records the line of each scalar key of mapping n not
+// already in out; direct keys shadow merged ones.
+func addMappingKeyLines(out map[string]int, n *yaml.Node, segLine, depth int) {
+	n = resolveAlias(n)
+	if n == nil || n.Kind != yaml.MappingNode || depth > maxYAMLDepth {
+		return
+	}
+	direct := map[string]int{}
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		rk := resolveAlias(k)
+		if rk == nil || rk.Kind != yaml.ScalarNode {
+			continue
+		}
+		if rk.ShortTag() == "!!merge" {
+			merges = append(merges, n.Content[i+1])
+			continue
+		}
+		direct[rk.Value] = segLine + k.Line - 1
+	}
+	for k, l := range direct {
+		if _, ok := out[k]; !ok {
+			out[k] = l
+		}
+	}
+	for _, m := range merges {
+		m = resolveAlias(m)
+		if m == nil {
+			continue
+		}
+		if m.Kind == yaml.SequenceNode {
+			for _, e := range m.Content {
+				addMappingKeyLines(out, e, segLine, depth+1)
+			}
+			continue
+		}
+		addMappingKeyLines(out, m, segLine, depth+1)
+	}
 }
 
 func nodeKind(n *yaml.Node) string {

@@ -129,6 +129,7 @@ func FuzzDecodeStream(f *testing.F) {
 		"<<: {a: 1}\nb: !!binary aGk=\n? [c]\n: d\n",
 		"- [[[[[]]]]]\n",
 		"--- |\n  text\n---\n\t\n",
+		"kind: A\nmetadata:\n  annotations: &x {a: b}\n---\nmetadata:\n  <<: {annotations: {c: d}}\n  annotations:\n    <<: [*x]\n    e: f\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -143,6 +144,13 @@ func FuzzDecodeStream(f *testing.F) {
 				t.Fatalf("object %v at line %d of %d", o.doc, o.line, lines)
 			}
 			objectFromDoc(o.doc)
+			md, _ := o.doc["metadata"].(map[string]any)
+			ann, _ := md["annotations"].(map[string]any)
+			for k, l := range o.annLines {
+				if _, ok := ann[k]; !ok || l < 1 || l > lines {
+					t.Fatalf("annotation %q at line %d of %d, annotations %v", k, l, lines, ann)
+				}
+			}
 		}
 		for _, p := range problems {
 			if p.err == nil || p.line < 1 {
