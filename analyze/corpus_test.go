@@ -8,6 +8,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render"
 )
 
@@ -121,33 +122,9 @@ func (c corpusCase) run(t *testing.T, corpus string) {
 	}
 }
 
-// corpusDir finds ../shared/corpus beside the repository root (the
-// directory holding go.mod).
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory; corpus not located")
-		}
-		dir = parent
-	}
-	corpus := filepath.Join(dir, "..", "shared", "corpus")
-	if st, err := os.Stat(corpus); err != nil || !st.IsDir() {
-		t.Skipf("corpus not present at %s; skipping the end-to-end corpus test", corpus)
-	}
-	return corpus
-}
 
 func TestCorpus(t *testing.T) {
-	corpus := corpusDir(t)
+	corpus := testutil.Corpus(t)
 	hpa := func(name, ns, av, target string, min, max int32, behavior bool, metrics ...string) corpusAutoscaler {
 		return corpusAutoscaler{kind: KindHPA, name: name, namespace: ns, apiVersion: av, target: target, min: min, max: max, metrics: metrics, behavior: behavior}
 	}

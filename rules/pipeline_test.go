@@ -2,33 +2,14 @@ package rules
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render"
 )
-
-// repoRoot walks up from the package directory to the module root.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test")
-		}
-		dir = parent
-	}
-}
 
 // buildDir runs the whole pipeline on a directory: render, extract, price.
 func buildDir(t testing.TB, dir string, cfg *config.Config) *Report {
@@ -65,7 +46,7 @@ func workload(t *testing.T, r *Report, id string) Workload {
 // The essays' specimens, written as manifests, give through the whole
 // pipeline the figures the core gives.
 func TestSpecimensThroughThePipeline(t *testing.T) {
-	r := buildDir(t, filepath.Join(repoRoot(t), "testdata", "specimen"), nil)
+	r := buildDir(t, filepath.Join(testutil.RepoRoot(t), "testdata", "specimen"), nil)
 
 	size := workload(t, r, "essays/HorizontalPodAutoscaler/specimen")
 	if size.Size == nil {

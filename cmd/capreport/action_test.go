@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/internal/testutil"
 	ghreport "github.com/capreport/capreport/report/github"
 )
 
@@ -82,7 +83,7 @@ func invocations(steps []actionStep) []invocation {
 
 func loadAction(t *testing.T) (actionFile, []byte) {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "action.yml"))
+	raw, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "action.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/internal/genrepo"
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -58,7 +59,7 @@ func BenchmarkPipelineGenerated(b *testing.B) {
 }
 
 func BenchmarkPipelineCorpus(b *testing.B) {
-	corpus := filepath.Join(repoRoot(b), "..", "shared", "corpus")
+	corpus := testutil.Corpus(b)
 	benchPipeline(b, corpus)
 }
 

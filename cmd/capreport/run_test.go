@@ -8,28 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/rules"
 )
-
-// repoRoot walks up from the test's directory to the module root.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test")
-		}
-		dir = parent
-	}
-}
 
 // capture runs the CLI with buffers for streams.
 func capture(args ...string) (stdout, stderr string, code int) {
@@ -39,7 +21,7 @@ func capture(args ...string) (stdout, stderr string, code int) {
 }
 
 func TestRunExampleFailsByDesign(t *testing.T) {
-	example := filepath.Join(repoRoot(t), "examples", "shop")
+	example := filepath.Join(testutil.RepoRoot(t), "examples", "shop")
 	out, stderr, code := capture(example)
 	if code != exitFail {
 		t.Fatalf("exit %d, want 1 (the example fails by design); stderr %s", code, stderr)
@@ -59,7 +41,7 @@ func TestRunExampleFailsByDesign(t *testing.T) {
 }
 
 func TestRunJSONValidatesAgainstSchema(t *testing.T) {
-	out, stderr, code := capture(filepath.Join(repoRoot(t), "examples", "shop"), "--format", "json")
+	out, stderr, code := capture(filepath.Join(testutil.RepoRoot(t), "examples", "shop"), "--format", "json")
 	if code != exitFail {
 		t.Fatalf("exit %d; stderr %s", code, stderr)
 	}
@@ -87,7 +69,7 @@ func TestRunJSONValidatesAgainstSchema(t *testing.T) {
 }
 
 func TestRunFormatsAndOutDir(t *testing.T) {
-	example := filepath.Join(repoRoot(t), "examples", "shop")
+	example := filepath.Join(testutil.RepoRoot(t), "examples", "shop")
 	for _, format := range []string{"markdown", "html", "sarif"} {
 		out, stderr, code := capture(example, "--format", format)
 		if code != exitFail || len(out) == 0 {
@@ -124,7 +106,7 @@ func TestRunUsageErrors(t *testing.T) {
 }
 
 func TestExplainAndInit(t *testing.T) {
-	example := filepath.Join(repoRoot(t), "examples", "shop")
+	example := filepath.Join(testutil.RepoRoot(t), "examples", "shop")
 	out, stderr, code := capture("explain", "ScaledObject/orders-consumer", example)
 	if code != exitOK || !strings.Contains(out, "hunting") || !strings.Contains(out, "Last two hours") {
 		t.Errorf("explain: exit %d, stderr %s\n%s", code, stderr, out)
@@ -151,10 +133,10 @@ func TestExplainAndInit(t *testing.T) {
 // provenance, and a finding for a default the bill rests on (an unpriced
 // workload rests on none).
 func TestRunCorpus(t *testing.T) {
-	corpus := filepath.Join(repoRoot(t), "..", "shared", "corpus")
+	corpus := testutil.Corpus(t)
 	cases, err := os.ReadDir(corpus)
 	if err != nil {
-		t.Skipf("corpus not available at %s: %v", corpus, err)
+		t.Fatal(err)
 	}
 	for _, c := range cases {
 		if !c.IsDir() {
@@ -218,7 +200,7 @@ func TestChecksCommand(t *testing.T) {
 // SARIF paths are relative to the repository top, where code scanning
 // resolves them, not to the scanned directory.
 func TestSARIFPathsFromRepositoryTop(t *testing.T) {
-	out, _, _ := capture(filepath.Join(repoRoot(t), "examples", "shop"), "--format", "sarif")
+	out, _, _ := capture(filepath.Join(testutil.RepoRoot(t), "examples", "shop"), "--format", "sarif")
 	if !strings.Contains(out, `"uri": "examples/shop/base/api/hpa.yaml"`) {
 		t.Errorf("SARIF uri not from the repository top:\n%.600s", out)
 	}

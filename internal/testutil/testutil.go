@@ -1,0 +1,39 @@
+// Package testutil holds the helpers tests of several packages share.
+package testutil
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// RepoRoot walks up from the test's working directory to the module root
+// (the directory holding go.mod).
+func RepoRoot(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+}
+
+// Corpus returns ../shared/corpus beside the module root, skipping the test
+// with a message where it is absent (it is on every machine and in CI).
+func Corpus(tb testing.TB) string {
+	tb.Helper()
+	corpus := filepath.Join(RepoRoot(tb), "..", "shared", "corpus")
+	if st, err := os.Stat(corpus); err != nil || !st.IsDir() {
+		tb.Skipf("corpus not present at %s", corpus)
+	}
+	return corpus
+}
