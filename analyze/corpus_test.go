@@ -122,7 +122,6 @@ func (c corpusCase) run(t *testing.T, corpus string) {
 	}
 }
 
-
 func TestCorpus(t *testing.T) {
 	corpus := testutil.Corpus(t)
 	hpa := func(name, ns, av, target string, min, max int32, behavior bool, metrics ...string) corpusAutoscaler {
