@@ -363,3 +363,18 @@ func TestNoAssumptionDefaultWhenUnpriced(t *testing.T) {
 		t.Errorf("rate signal: %s, verdict %s, findings %v", w.Signal, w.Verdict, checkIDs(w))
 	}
 }
+
+// A CPU AverageValue target is priced through the plain-average path.
+func TestAverageValueCPUTarget(t *testing.T) {
+	doc := strings.Replace(app{name: "avg", target: 50, annotations: measured("capreport.io/overload", "10x")}.yaml(),
+		"target: {type: Utilization, averageUtilization: 50}", "target: {type: AverageValue, averageValue: 500m}", 1)
+	w := workload(t, repoOf(t, "", doc), "t/HorizontalPodAutoscaler/avg")
+	if w.Size == nil {
+		t.Fatalf("unpriced: %s", w.UnpricedReason)
+	}
+	o := w.Size.Overloads[0]
+	if w.Size.GrowthFactor != 2 || o.TimeToCapacitySeconds == nil || *o.TimeToCapacitySeconds != 345 || w.Size.DeadBand {
+		t.Errorf("averageValue 500m of a 1-core request: g %v, capacity %v, dead band %v; want 2, 345 s, false",
+			w.Size.GrowthFactor, o.TimeToCapacitySeconds, w.Size.DeadBand)
+	}
+}

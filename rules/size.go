@@ -17,7 +17,8 @@ var roundsSweep = []float64{1.5, 2, 3, 5, 7, 10, 20, 30, 50, 100, 200, 300}
 // no container of the metric sets a CPU limit.
 type cpuShape struct {
 	request, limit int64
-	target         int32
+	target         int32 // utilization, percent; 0 with an AverageValue target
+	averageMilli   int64 // AverageValue target, milli-cores per pod
 	limitAssumed   bool
 }
 
@@ -31,10 +32,15 @@ func cpuMetric(a *analyze.Autoscaler) (cpuShape, string) {
 		if m.Name != "cpu" || (m.Type != autoscalingv2.ResourceMetricSourceType && m.Type != autoscalingv2.ContainerResourceMetricSourceType) {
 			continue
 		}
-		if m.TargetType != autoscalingv2.UtilizationMetricType {
-			return cpuShape{}, "the CPU metric has an AverageValue target; the Size row models Utilization targets only"
+		s := cpuShape{limitAssumed: true}
+		switch {
+		case m.TargetType == autoscalingv2.UtilizationMetricType:
+			s.target = m.Utilization
+		case m.TargetType == autoscalingv2.AverageValueMetricType && m.TargetKnown:
+			s.averageMilli = m.TargetMilli
+		default:
+			return cpuShape{}, "the CPU metric's target is neither a utilization nor a known average value"
 		}
-		s := cpuShape{target: m.Utilization, limitAssumed: true}
 		for _, c := range a.Target.Containers {
 			if m.Type == autoscalingv2.ContainerResourceMetricSourceType && c.Name != m.Container {
 				continue
@@ -50,8 +56,8 @@ func cpuMetric(a *analyze.Autoscaler) (cpuShape, string) {
 		if s.request <= 0 {
 			return cpuShape{}, "the target's pods set no CPU request, so the HPA cannot compute utilization (it reports an error and never scales on CPU)"
 		}
-		if s.target <= 0 {
-			return cpuShape{}, "the CPU utilization target is not positive"
+		if s.target <= 0 && s.averageMilli <= 0 {
+			return cpuShape{}, "the CPU target is not positive"
 		}
 		return s, ""
 	}
@@ -65,17 +71,18 @@ func priceSize(a *analyze.Autoscaler, shape cpuShape, in inputs, opts Options) (
 	}
 	bill, err := PriceSize(SizeModel{
 		Run: sim.SizeOptions{
-			Controller:   in.controller(a),
-			Pods:         in.baseline,
-			RequestMilli: shape.request,
-			LimitMilli:   shape.limit,
-			Target:       shape.target,
-			PodRate:      in.podRate,
-			DeadTime:     in.deadTime,
-			MetricWindow: in.metricWindow,
-			Efficiency:   in.efficiency,
-			DemandBefore: in.demand,
-			Series:       !opts.NoTimelines,
+			Controller:         in.controller(a),
+			Pods:               in.baseline,
+			RequestMilli:       shape.request,
+			LimitMilli:         shape.limit,
+			Target:             shape.target,
+			TargetAverageMilli: shape.averageMilli,
+			PodRate:            in.podRate,
+			DeadTime:           in.deadTime,
+			MetricWindow:       in.metricWindow,
+			Efficiency:         in.efficiency,
+			DemandBefore:       in.demand,
+			Series:             !opts.NoTimelines,
 		},
 		Overloads:     in.overloads,
 		LatencyTarget: in.latencyTarget,
@@ -105,13 +112,21 @@ type SizeModel struct {
 func PriceSize(m SizeModel) (*SizeBill, error) {
 	run := m.Run
 	lim, req, u := float64(run.LimitMilli), float64(run.RequestMilli), float64(run.Target)/100
+	tol := run.Controller.Config.Tolerance
+	deadBand := laws.DeadBand(run.LimitMilli, run.RequestMilli, run.Target, tol)
+	if run.TargetAverageMilli > 0 {
+		// The plain-average path compares milli-cores with no whole-percent
+		// truncation: saturated pods read the limit.
+		u = float64(run.TargetAverageMilli) / req
+		deadBand = lim/float64(run.TargetAverageMilli) <= 1+tol
+	}
 	window := run.MetricWindow
 	if window == 0 {
 		window = 30
 	}
 	bill := &SizeBill{
 		GrowthFactor: laws.GrowthFactor(lim, req, u),
-		DeadBand:     laws.DeadBand(run.LimitMilli, run.RequestMilli, run.Target, run.Controller.Config.Tolerance),
+		DeadBand:     deadBand,
 		RoundSeconds: int(run.DeadTime + window),
 		Overloads:    []SizeOverload{},
 	}
@@ -158,7 +173,7 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 			h := laws.HottestTarget(maxOf(m.Overloads), rounds, lim, req)
 			// Cor. 2 is necessary only: a target in the dead band never
 			// scales at all, so the advice stops below it.
-			for h > 0 && laws.DeadBand(run.LimitMilli, run.RequestMilli, h, run.Controller.Config.Tolerance) {
+			for h > 0 && laws.DeadBand(run.LimitMilli, run.RequestMilli, h, tol) {
 				h--
 			}
 			hi := int(h)

@@ -18,6 +18,11 @@ type SizeOptions struct {
 	RequestMilli int64
 	LimitMilli   int64
 	Target       int32   // target utilization, percent of the request
+	// TargetAverageMilli, when set, is an AverageValue target in
+	// milli-cores per pod instead of a utilization (Target is then
+	// ignored): the controller's plain-average path, with no whole-percent
+	// truncation.
+	TargetAverageMilli int64
 	PodRate      float64 // requests/s one pod serves at 100 % of its request
 	DeadTime     int64   // seconds from the order to the first served request
 	MetricWindow int64   // seconds averaged in each CPU sample; 0 means 30
@@ -75,7 +80,7 @@ func (o *SizeOptions) defaults() error {
 		return errors.New("CPU request must be positive")
 	case o.LimitMilli < o.RequestMilli:
 		return errors.New("CPU limit must be at least the request")
-	case o.Target <= 0:
+	case o.Target <= 0 && o.TargetAverageMilli <= 0:
 		return errors.New("target utilization must be positive")
 	case o.PodRate <= 0:
 		return errors.New("pod rate must be positive")
@@ -114,7 +119,11 @@ func (o *SizeOptions) defaults() error {
 // target, or the most a pod can use (limit/request) when the target is
 // above it and can never be reached.
 func (o *SizeOptions) restingUtilization() float64 {
-	return min(float64(o.Target)/100, float64(o.LimitMilli)/float64(o.RequestMilli))
+	target := float64(o.Target) / 100
+	if o.TargetAverageMilli > 0 {
+		target = float64(o.TargetAverageMilli) / float64(o.RequestMilli)
+	}
+	return min(target, float64(o.LimitMilli)/float64(o.RequestMilli))
 }
 
 // SimulateSize runs the Size row (design/model.md, "Size row").
@@ -210,7 +219,13 @@ func SimulateSize(o SizeOptions) (*SizeResult, error) {
 			milli := cpuMilli(samples)
 			pods, metrics = sizePods(pods[:0], metrics, f, t, o, milli, containers)
 			current := f.total
-			replicas, util, _, err := calc.ResourceReplicas(current, o.Target, "cpu", "", pods, metrics, at(t))
+			var replicas, util int32
+			var err error
+			if o.TargetAverageMilli > 0 {
+				replicas, _, err = calc.RawResourceReplicas(current, o.TargetAverageMilli, "cpu", "", pods, metrics, at(t))
+			} else {
+				replicas, util, _, err = calc.ResourceReplicas(current, o.Target, "cpu", "", pods, metrics, at(t))
+			}
 			if err == nil {
 				res.StatusUtilization = util
 			}

@@ -287,3 +287,23 @@ func BenchmarkSizeSpecimen300x(b *testing.B) {
 		}
 	}
 }
+
+// An AverageValue target of half the request runs the specimen through the
+// plain-average path: the same rounds, and a peak no lower, since that path
+// does not truncate to a whole percent (the utilization path's 317 comes
+// from rounding each ratio down).
+func TestSizeAverageValueTarget(t *testing.T) {
+	o := specimen(10)
+	o.Target, o.TargetAverageMilli = 0, 500
+	r := mustSize(t, o)
+	checkOrders(t, r, []int32{16, 20, 32, 40})
+	if got := intp(r.TimeToCapacity); got != 345 || r.NeededReplicas != 100 || r.PeakReplicas < 317 {
+		t.Errorf("averageValue 500m: capacity %d s, peak %d, need %d; want 345 s, at least 317, 100", got, r.PeakReplicas, r.NeededReplicas)
+	}
+	// 950m of a 1-core limit is inside the tolerance band: never scales.
+	o.TargetAverageMilli = 950
+	o.Horizon = 1800
+	if r := mustSize(t, o); len(r.ScaleEvents) != 0 {
+		t.Errorf("averageValue 950m at a 1-core limit scaled: %v", r.ScaleEvents)
+	}
+}
