@@ -66,19 +66,14 @@ func mermaidChart(tl *rules.Timeline, title string) string {
 	for _, bk := range downsample(len(tl.T)) {
 		xs = append(xs, strconv.Itoa(tl.T[bk[0]]))
 		peak := tl.Replicas[bk[0]]
-		peakNeed := 0.0
-		if hasNeeded {
-			peakNeed = tl.Needed[bk[0]]
-		}
 		for i := bk[0]; i < bk[1]; i++ {
 			peak = max(peak, tl.Replicas[i])
-			if hasNeeded {
-				peakNeed = max(peakNeed, tl.Needed[i])
-			}
 		}
 		reps = append(reps, strconv.Itoa(int(peak)))
+		// The need steps once, at the demand step: read it at the point's
+		// own time so that it does not show before the step.
 		if hasNeeded {
-			need = append(need, plainNum(peakNeed))
+			need = append(need, plainNum(tl.Needed[bk[0]]))
 		}
 	}
 	var b strings.Builder
