@@ -219,15 +219,17 @@ func TestRenderChecks(t *testing.T) {
 		},
 		{
 			name: "render-timeout", check: CheckRenderTimeout, severity: "error",
+			// Margins both ways so a loaded CI machine cannot flip either
+			// side: 16M template iterations against 300 ms, one against 10 s.
 			trigger: checkInput{files: slowChart(), opts: func(o *Options) {
 				setLoops(4000)(o)
-				o.SourceTimeout = 100 * time.Millisecond
+				o.SourceTimeout = 300 * time.Millisecond
 			}},
 			quiet: checkInput{files: slowChart(), opts: func(o *Options) {
 				setLoops(1)(o)
-				o.SourceTimeout = 100 * time.Millisecond
+				o.SourceTimeout = 10 * time.Second
 			}},
-			source: "c", text: "did not finish within 100ms",
+			source: "c", text: "did not finish within 300ms",
 		},
 		{
 			name: "render-cancelled", check: CheckRenderCancelled, severity: "warning",

@@ -248,7 +248,9 @@ func TestRenderLimits(t *testing.T) {
 			"fast.yaml":              "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fast\n",
 		})
 		opts := DefaultOptions()
-		opts.SourceTimeout = 50 * time.Millisecond
+		// The slow chart needs about 0.7 s; 200 ms leaves the plain file a
+		// wide margin on a loaded machine.
+		opts.SourceTimeout = 200 * time.Millisecond
 		res, err := Render(context.Background(), root, opts)
 		if err != nil {
 			t.Fatal(err)

@@ -17,15 +17,15 @@ type SizeOptions struct {
 	// RequestMilli and LimitMilli are one pod's CPU request and limit.
 	RequestMilli int64
 	LimitMilli   int64
-	Target       int32   // target utilization, percent of the request
+	Target       int32 // target utilization, percent of the request
 	// TargetAverageMilli, when set, is an AverageValue target in
 	// milli-cores per pod instead of a utilization (Target is then
 	// ignored): the controller's plain-average path, with no whole-percent
 	// truncation.
 	TargetAverageMilli int64
-	PodRate      float64 // requests/s one pod serves at 100 % of its request
-	DeadTime     int64   // seconds from the order to the first served request
-	MetricWindow int64   // seconds averaged in each CPU sample; 0 means 30
+	PodRate            float64 // requests/s one pod serves at 100 % of its request
+	DeadTime           int64   // seconds from the order to the first served request
+	MetricWindow       int64   // seconds averaged in each CPU sample; 0 means 30
 	// Efficiency is the fraction of its full rate a saturated pod still
 	// serves while its CPU reads full; 0 means 1.
 	Efficiency float64
