@@ -247,6 +247,14 @@ func impactOf(c Change) string {
 	case c.Status == StatusRemoved:
 		return ImpactRemoved
 	}
+	// A bill that can no longer be computed is a loss of information, not
+	// an improvement; one that can again is a gain.
+	switch {
+	case c.VerdictAfter == rules.VerdictUnpriced && c.VerdictBefore != rules.VerdictUnpriced:
+		return ImpactWorse
+	case c.VerdictBefore == rules.VerdictUnpriced && c.VerdictAfter != rules.VerdictUnpriced && c.VerdictAfter != rules.VerdictFail:
+		return ImpactBetter
+	}
 	rb, ra := verdictRank(c.VerdictBefore), verdictRank(c.VerdictAfter)
 	switch {
 	case ra < rb:
@@ -259,8 +267,8 @@ func impactOf(c Change) string {
 	return ImpactChanged
 }
 
-// verdictRank orders verdicts worst first, like the ledger; unpriced ranks
-// after pass because a bill that cannot be computed is not a failure.
+// verdictRank orders verdicts worst first, like the ledger (unpriced is
+// handled before it is consulted).
 var verdictRank = rules.VerdictRank
 
 // sameFloat is equality up to a relative 1e-9: the simulation is

@@ -336,3 +336,18 @@ func TestJSONShape(t *testing.T) {
 		t.Errorf("empty diff: %s", empty)
 	}
 }
+
+// A workload that stops being priced has lost its bill: worse, not better.
+func TestImpactOfPricing(t *testing.T) {
+	for _, c := range []struct{ before, after, want string }{
+		{rules.VerdictPass, rules.VerdictUnpriced, ImpactWorse},
+		{rules.VerdictUnpriced, rules.VerdictPass, ImpactBetter},
+		{rules.VerdictWarn, rules.VerdictPass, ImpactBetter},
+		{rules.VerdictPass, rules.VerdictWarn, ImpactWorse},
+	} {
+		got := impactOf(Change{Status: StatusChanged, VerdictBefore: c.before, VerdictAfter: c.after})
+		if got != c.want {
+			t.Errorf("%s → %s: %s, want %s", c.before, c.after, got, c.want)
+		}
+	}
+}
