@@ -98,13 +98,13 @@ func findWorkload(ws []rules.Workload, id string) (rules.Workload, error) {
 			ids = append(ids, w.ID)
 		}
 		sort.Strings(ids)
-		return rules.Workload{}, &usageError{msg: fmt.Sprintf("%v %q; the ledger has: %s", errNoWorkload, id, strings.Join(ids, ", "))}
+		return rules.Workload{}, &usageError{msg: report.TerminalSafe(fmt.Sprintf("%v %q; the ledger has: %s", errNoWorkload, id, strings.Join(ids, ", ")))}
 	}
 	names := make([]string, len(matches))
 	for i, m := range matches {
 		names[i] = m.ID
 	}
-	return rules.Workload{}, &usageError{msg: fmt.Sprintf("%q is ambiguous: %s", id, strings.Join(names, ", "))}
+	return rules.Workload{}, &usageError{msg: report.TerminalSafe(fmt.Sprintf("%q is ambiguous: %s", id, strings.Join(names, ", ")))}
 }
 
 // printBill writes the figures behind the ledger row and the timeline of

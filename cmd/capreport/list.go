@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/render"
+	"github.com/capreport/capreport/report"
 )
 
 // listOptions are the flags of `capreport list`.
@@ -285,8 +287,28 @@ func place(p listPlace) string {
 }
 
 // writeText prints the human listing; columns are aligned with tabwriter
-// so that it reads well in a terminal and in a pipe alike.
+// so that it reads well in a terminal and in a pipe alike. Names, reasons
+// and messages come from manifests: every line is made terminal-safe (no
+// escape sequence in a name can reach the terminal) on its way out.
 func (out listOutput) writeText(w io.Writer) error {
+	var buf bytes.Buffer
+	if err := out.writeTextTo(&buf); err != nil {
+		return err
+	}
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		nl := strings.HasSuffix(line, "\n")
+		line = report.TerminalSafe(strings.TrimSuffix(line, "\n"))
+		if nl {
+			line += "\n"
+		}
+		if _, err := io.WriteString(w, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (out listOutput) writeTextTo(w io.Writer) error {
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "Autoscalers: %d\n", len(out.Autoscalers))
 	for _, a := range out.Autoscalers {

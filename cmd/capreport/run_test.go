@@ -208,3 +208,18 @@ func TestSARIFPathsFromRepositoryTop(t *testing.T) {
 		t.Errorf("outside a repository: base %q, want none", got)
 	}
 }
+
+// Names from manifests cannot send escape sequences to the terminal through
+// list (the ledger's renderers escape them too).
+func TestListEscapesManifestText(t *testing.T) {
+	dir := t.TempDir()
+	doc := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: \"web\\e[2J\\e[31mPWNED\"\n" +
+		"spec:\n  scaleTargetRef: {kind: Deployment, name: web}\n  maxReplicas: 3\n"
+	if err := os.WriteFile(filepath.Join(dir, "hpa.yaml"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ := capture("list", dir)
+	if strings.Contains(out, "\x1b") || !strings.Contains(out, `\u001b[2J`) {
+		t.Errorf("escape sequence not neutralized:\n%q", out)
+	}
+}
