@@ -135,13 +135,15 @@ type LatencyCheck struct {
 	Met   bool   `json:"met"`
 }
 
-// SizeBill prices a saturating metric (CPU or memory utilization).
+// SizeBill prices a saturating metric: CPU, as a utilization or an average
+// value (memory does not drive a service's rate and is not priced).
 type SizeBill struct {
 	GrowthFactor float64 `json:"growthFactor"`
 	DeadBand     bool    `json:"deadBand"`
-	// HottestTarget is the hottest whole-percent target that meets the
-	// largest design overload within the recovery target's rounds (Cor. 2);
-	// nil when no recovery target is known.
+	// HottestTarget is the hottest whole-percent utilization target that
+	// meets the largest design overload within the recovery target's rounds
+	// (Cor. 2), below the dead band; nil when no recovery target is known or
+	// the HPA targets an average value.
 	HottestTarget *int           `json:"hottestTarget"`
 	RoundSeconds  int            `json:"roundSeconds"`
 	Overloads     []SizeOverload `json:"overloads"`

@@ -13,7 +13,7 @@ import (
 var roundsSweep = []float64{1.5, 2, 3, 5, 7, 10, 20, 30, 50, 100, 200, 300}
 
 // cpuShape is what the Size row needs of the pod: CPU request and limit
-// (milli-cores) and the HPA's utilization target. limitAssumed is true when
+// (milli-cores) and the HPA's target, a utilization or an average value. limitAssumed is true when
 // no container of the metric sets a CPU limit.
 type cpuShape struct {
 	request, limit int64
@@ -168,7 +168,9 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 		}
 		bill.Overloads = append(bill.Overloads, so)
 	}
-	if m.LatencyTarget > 0 && bill.RoundSeconds > 0 && len(m.Overloads) > 0 {
+	// Cor. 2's advice is a utilization target; an AverageValue target gets
+	// none rather than a percentage it does not use.
+	if m.LatencyTarget > 0 && bill.RoundSeconds > 0 && len(m.Overloads) > 0 && run.TargetAverageMilli == 0 {
 		if rounds := int(m.LatencyTarget) / bill.RoundSeconds; rounds >= 1 {
 			h := laws.HottestTarget(maxOf(m.Overloads), rounds, lim, req)
 			// Cor. 2 is necessary only: a target in the dead band never

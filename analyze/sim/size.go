@@ -81,7 +81,7 @@ func (o *SizeOptions) defaults() error {
 	case o.LimitMilli < o.RequestMilli:
 		return errors.New("CPU limit must be at least the request")
 	case o.Target <= 0 && o.TargetAverageMilli <= 0:
-		return errors.New("target utilization must be positive")
+		return errors.New("the CPU target (utilization or average value) must be positive")
 	case o.PodRate <= 0:
 		return errors.New("pod rate must be positive")
 	case o.DeadTime <= 0:
