@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -25,18 +24,12 @@ func pipeline(b *testing.B, dir string) *rules.Report {
 	return r
 }
 
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // benchPipeline reports the cost per autoscaler and how many cores the run
 // kept busy (CPU time over wall time): the time grows linearly with the
 // number of autoscalers, and pricing runs on every core.
 func benchPipeline(b *testing.B, dir string) {
 	var n int
-	cpu0, wall0 := cpuTime(), time.Now()
+	cpu0, wall0 := testutil.CPUTime(), time.Now()
 	for b.Loop() {
 		n = len(pipeline(b, dir).Workloads)
 	}
@@ -45,7 +38,7 @@ func benchPipeline(b *testing.B, dir string) {
 		b.Fatal("no autoscaler priced")
 	}
 	b.ReportMetric(float64(wall.Nanoseconds())/float64(b.N)/float64(n), "ns/autoscaler")
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(wall), "cores-used")
+	b.ReportMetric(float64(testutil.CPUTime()-cpu0)/float64(wall), "cores-used")
 }
 
 func BenchmarkPipelineGenerated(b *testing.B) {
@@ -83,17 +76,17 @@ func BenchmarkPlotsVsSimulations(b *testing.B) {
 	var simCPU, plotCPU time.Duration
 	var n int
 	for b.Loop() {
-		c0 := cpuTime()
+		c0 := testutil.CPUTime()
 		r, err := rules.Build(context.Background(), dir, rp.rendered, rp.inv, rp.cfg, rules.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		c1 := cpuTime()
+		c1 := testutil.CPUTime()
 		if _, err := svgPlots(*r); err != nil {
 			b.Fatal(err)
 		}
 		simCPU += c1 - c0
-		plotCPU += cpuTime() - c1
+		plotCPU += testutil.CPUTime() - c1
 		n = len(r.Workloads)
 	}
 	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) / float64(n) }

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/capreport/capreport/analyze/phi"
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/report/plot/internal/sample"
 	"github.com/capreport/capreport/rules"
 )
@@ -639,7 +640,7 @@ func BenchmarkForWorkload(b *testing.B) {
 	w := sample.Specimen()
 	w.Time = sample.Hunting().Time
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := testutil.CPUTime()
 	for b.Loop() {
 		figs, err := ForWorkload(w, FormatSVG)
 		if err != nil || len(figs) != 4 {
@@ -648,7 +649,7 @@ func BenchmarkForWorkload(b *testing.B) {
 	}
 	// CPU time (user + system, GC included) per op: unlike ns/op it does
 	// not grow when other processes share the cores.
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := testutil.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -1,14 +1,15 @@
 //go:build unix
 
-package plot
+package testutil
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the process's user + system CPU time.
-func cpuTime() time.Duration {
+// CPUTime is the process's user + system CPU time, for benchmarks that
+// report how many cores a run kept busy.
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
