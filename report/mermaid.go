@@ -64,7 +64,8 @@ func mermaidChart(tl *rules.Timeline, title string) string {
 	hasNeeded := len(tl.Needed) == len(tl.T)
 	var xs, reps, need []string
 	for _, bk := range downsample(len(tl.T)) {
-		xs = append(xs, strconv.Itoa(tl.T[bk[0]]))
+		// Quoted: a bare -60 is not a category token every Mermaid accepts.
+		xs = append(xs, strconv.Quote(strconv.Itoa(tl.T[bk[0]])))
 		peak := tl.Replicas[bk[0]]
 		for i := bk[0]; i < bk[1]; i++ {
 			peak = max(peak, tl.Replicas[i])
