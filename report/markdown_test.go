@@ -234,7 +234,7 @@ func TestMermaidDownsample(t *testing.T) {
 	if !strings.Contains(line[1], "35") || !strings.Contains(line[1], "6") {
 		t.Errorf("down-sampled series lost the band 6..35: %s", line[1])
 	}
-	if !strings.Contains(ch, "x-axis \"seconds after the step\" [0, ") {
+	if !strings.Contains(ch, `x-axis "seconds after the step" ["0", `) {
 		t.Errorf("x axis missing:\n%s", ch)
 	}
 	if got := mermaidChart(&rules.Timeline{T: []int{0, 1}, Replicas: []int32{1}}, "x"); got != "" {
