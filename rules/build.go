@@ -6,6 +6,7 @@ package rules
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -69,6 +70,7 @@ func Build(ctx context.Context, root string, rendered *render.Result, inv *analy
 	for _, f := range inv.Findings {
 		r.Findings = append(r.Findings, fromAnalyze(f))
 	}
+	r.Findings = append(r.Findings, unknownCheckIDs(cfg)...)
 	r.Findings = filterChecks(r.Findings, cfg.Checks)
 	SortByID(r.Workloads)
 	r.Summary = Summarize(r)
@@ -184,6 +186,26 @@ func (r *Report) Failed(failOn string) int {
 		n = r.Summary.Errors
 	}
 	return n
+}
+
+// unknownCheckIDs flags the IDs in checks.include and checks.exclude that
+// name no check: a typo there silently selects nothing.
+func unknownCheckIDs(cfg *config.Config) []Finding {
+	var out []Finding
+	info, _ := LookupCheck(CheckUnknownCheck)
+	for _, list := range []struct {
+		key string
+		ids []string
+	}{{"include", cfg.Checks.Include}, {"exclude", cfg.Checks.Exclude}} {
+		for _, id := range list.ids {
+			if _, ok := LookupCheck(id); !ok {
+				out = append(out, Finding{Check: CheckUnknownCheck, Severity: info.Severity,
+					Message:     fmt.Sprintf("checks.%s names %q, which is not a check", list.key, id),
+					Remediation: info.Remediation, Location: locationOf(cfg.File, 0, "")})
+			}
+		}
+	}
+	return out
 }
 
 func locationOf(file string, line int, source string) *Location {

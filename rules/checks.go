@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -159,6 +160,14 @@ func applyIgnores(fs []Finding, ignores map[string]string, checks config.Checks)
 	for i := range fs {
 		if reason, ok := ignores[fs[i].Check]; ok && strings.TrimSpace(reason) != "" && fs[i].Check != CheckIgnoreWithoutReason {
 			fs[i].Ignored, fs[i].IgnoreReason = true, reason
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(ignores)) {
+		if _, ok := LookupCheck(id); !ok {
+			info, _ := LookupCheck(CheckUnknownCheck)
+			fs = append(fs, Finding{Check: CheckUnknownCheck, Severity: info.Severity,
+				Message:     fmt.Sprintf("ignore-check.capreport.io/%s names no check, so it ignores nothing", id),
+				Remediation: info.Remediation})
 		}
 	}
 	return fs

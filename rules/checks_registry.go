@@ -28,6 +28,7 @@ const (
 	CheckMinEqualsMax            = "min-equals-max"
 	CheckUnpriced                = "unpriced"
 	CheckMetricNotModelled       = "metric-not-modelled"
+	CheckUnknownCheck            = "unknown-check"
 )
 
 // CheckRenderFailed is the render finding most reports carry.
@@ -83,6 +84,9 @@ var registry = []CheckInfo{
 	{CheckMetricNotModelled, "Metric left out of the model", SeverityInfo,
 		"A multi-metric HPA is priced on the metric the model expresses (CPU for the Size row, the backlog for the Time row); the others are assumed to stay at or below their targets, so the bill is what that metric alone costs.",
 		"Nothing to do if the other metrics do not rise with the load; otherwise read the bill as a lower bound."},
+	{CheckUnknownCheck, "Unknown check ID", SeverityWarning,
+		"checks.include, checks.exclude or an ignore-check.capreport.io/<ID> annotation names a check that does not exist, so it selects or ignores nothing (a typo?).",
+		"Use an ID from `capreport checks`."},
 	{CheckUnpriced, "Autoscaler not priced", SeverityInfo,
 		"capreport cannot price this autoscaler's signal (a rate, a schedule, an unknown metric) or lacks what the model needs.",
 		"Set capreport.io/signal if the metric is really a backlog or a saturating utilization."},

@@ -19,7 +19,7 @@ func TestRegistryCoversEveryCheck(t *testing.T) {
 		analyze.CheckSignalUnknown, analyze.CheckMissingRequest,
 		CheckDeadBand, CheckRecoveryTooSlow, CheckPeakWaitOverTarget, CheckHunting, CheckLatencyFloor,
 		CheckStandingDelayOverTarget, CheckKafkaPartitionCap, CheckMaxReplicasBelowNeed, CheckMinEqualsMax,
-		CheckUnpriced, CheckMetricNotModelled)
+		CheckUnpriced, CheckMetricNotModelled, CheckUnknownCheck)
 	for _, id := range ids {
 		info, ok := LookupCheck(id)
 		if !ok {

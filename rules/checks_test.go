@@ -378,3 +378,19 @@ func TestAverageValueCPUTarget(t *testing.T) {
 			w.Size.GrowthFactor, o.TimeToCapacitySeconds, w.Size.DeadBand)
 	}
 }
+
+func TestUnknownCheckIDs(t *testing.T) {
+	doc := app{name: "hot", target: 95, annotations: measured("ignore-check.capreport.io/dead-bnad", "typo")}.yaml()
+	r := repoOf(t, "checks:\n  exclude: [assumtion-default]\n", doc)
+	var report []string
+	for _, f := range r.Findings {
+		report = append(report, f.Check+": "+f.Message)
+	}
+	if len(report) != 1 || !strings.Contains(report[0], `"assumtion-default"`) {
+		t.Errorf("report findings %v, want one unknown-check for the exclude typo", report)
+	}
+	w := workload(t, r, "t/HorizontalPodAutoscaler/hot")
+	if msg := findingMessage(w, CheckUnknownCheck); !strings.Contains(msg, "dead-bnad") || !hasCheck(w, CheckDeadBand) {
+		t.Errorf("ignore typo: %q, findings %v", msg, checkIDs(w))
+	}
+}
