@@ -91,7 +91,7 @@ func runComment(ctx context.Context, io *streams, o *commentOptions) error {
 	}
 	behavior, err := ghreport.ParseBehavior(o.behavior)
 	if err != nil {
-		return flagErrorf("behavior", "%v", err)
+		return flagErrorf("behavior", "%w", err)
 	}
 	body, marker, err := o.readBody(io)
 	if err != nil {

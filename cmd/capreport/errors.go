@@ -13,13 +13,19 @@ const (
 )
 
 // usageError is bad input on the command line: printed as one line, exit 2.
-type usageError struct{ msg string }
+// err keeps the cause when there is one (flagErrorf with %w).
+type usageError struct {
+	msg string
+	err error
+}
 
 func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Unwrap() error { return e.err }
 
-// flagErrorf names the flag and the reason.
+// flagErrorf names the flag and the reason; a %w verb keeps the cause.
 func flagErrorf(flag, format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf("--%s: %s", flag, fmt.Sprintf(format, args...))}
+	err := fmt.Errorf(format, args...)
+	return &usageError{msg: fmt.Sprintf("--%s: %s", flag, err), err: errors.Unwrap(err)}
 }
 
 // checksFailedError means the report was produced and a check failed.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -40,10 +41,8 @@ func runReport(ctx context.Context, io *streams, path string, f *runFlags) error
 	if err := checkFormat(f.format, reportFormats...); err != nil {
 		return err
 	}
-	if f.failOn != "" {
-		if err := checkFormat(f.failOn, config.FailOnError, config.FailOnWarning, config.FailOnNever); err != nil {
-			return flagErrorf("fail-on", "%q is not one of error, warning, never", f.failOn)
-		}
+	if f.failOn != "" && !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, f.failOn) {
+		return flagErrorf("fail-on", "%q is not one of error, warning, never", f.failOn)
 	}
 	r, cfg, err := buildReport(ctx, io, path, &f.render)
 	if err != nil {
@@ -140,12 +139,14 @@ func svgPlots(r rules.Report) (map[string][][]byte, error) {
 }
 
 // writeOutDir writes every format and the plot files; report.md links the
-// plots relatively.
+// plots relatively and report.html inlines the same SVGs, drawn once.
 func writeOutDir(dir string, r rules.Report) error {
 	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
 		return err
 	}
-	links := map[string][]string{}
+	o := report.DefaultOptions()
+	o.Plots = map[string][]string{}
+	o.SVGPlots = map[string][][]byte{}
 	for _, w := range r.Workloads {
 		for _, format := range []string{"svg", "png"} {
 			figs, err := plot.ForWorkload(w, format)
@@ -157,27 +158,29 @@ func writeOutDir(dir string, r rules.Report) error {
 					return err
 				}
 				if format == "svg" {
-					links[w.ID] = append(links[w.ID], "plots/"+fg.Name)
+					o.Plots[w.ID] = append(o.Plots[w.ID], "plots/"+fg.Name)
+					o.SVGPlots[w.ID] = append(o.SVGPlots[w.ID], fg.Data)
 				}
 			}
 		}
 	}
-	o := report.DefaultOptions()
-	o.Plots = links
-	md, err := report.Markdown(r, o)
-	if err != nil {
-		return err
-	}
-	files := map[string][]byte{"report.md": md}
-	for name, format := range map[string]string{"report.json": "json", "report.html": "html", "report.sarif": "sarif", "report.txt": "text"} {
-		b, err := renderFormat(r, format, false)
+	for _, out := range []struct {
+		name   string
+		render func(rules.Report, report.Options) ([]byte, error)
+	}{
+		{"report.json", report.JSON},
+		{"report.md", report.Markdown},
+		{"report.html", report.HTML},
+		{"report.txt", report.Text},
+		{"report.sarif", func(r rules.Report, _ report.Options) ([]byte, error) {
+			return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(r.Root)})
+		}},
+	} {
+		b, err := out.render(r, o)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", out.name, err)
 		}
-		files[name] = b
-	}
-	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, out.name), b, 0o644); err != nil {
 			return err
 		}
 	}
