@@ -7,10 +7,13 @@ import (
 	"unicode/utf8"
 
 	gh "github.com/google/go-github/v62/github"
+
+	"github.com/capreport/capreport/report"
 )
 
-// MaxBodyChars is GitHub's limit on a comment or issue body.
-const MaxBodyChars = 65536
+// MaxBodyChars is GitHub's limit on a comment or issue body, the one the
+// Markdown renderers keep under.
+const MaxBodyChars = report.GitHubCommentLimit
 
 // Behavior says what happens to earlier marked comments.
 type Behavior string
