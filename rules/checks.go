@@ -67,32 +67,35 @@ func sizeChecks(s *SizeBill, w *Workload, in inputs, add func(string, string, ..
 		case o.TimeToCapacitySeconds == nil:
 			slow = append(slow, k+": never")
 		case float64(*o.TimeToCapacitySeconds) > target:
-			rounds := deref(o.Rounds)
-			slow = append(slow, fmt.Sprintf("%s: %s in %d %s", k, fmtDur(float64(*o.TimeToCapacitySeconds)), rounds, map[bool]string{true: "round", false: "rounds"}[rounds == 1]))
+			rounds, word := deref(o.Rounds), "rounds"
+			if rounds == 1 {
+				word = "round"
+			}
+			slow = append(slow, fmt.Sprintf("%s: %s in %d %s", k, FormatDuration(float64(*o.TimeToCapacitySeconds)), rounds, word))
 		}
 		if o.PeakWaitSeconds > target {
-			wait = append(wait, fmt.Sprintf("%s: %s", k, fmtDur(o.PeakWaitSeconds)))
+			wait = append(wait, fmt.Sprintf("%s: %s", k, FormatDuration(o.PeakWaitSeconds)))
 		}
 	}
 	if len(short) > 0 {
 		add(CheckMaxReplicasBelowNeed, "maxReplicas %d is below the need at the target: %s", w.MaxReplicas, strings.Join(short, ", "))
 	}
 	if len(slow) > 0 {
-		msg := fmt.Sprintf("capacity meets the overload later than the %s target (%s)", fmtDur(target), strings.Join(slow, "; "))
+		msg := fmt.Sprintf("capacity meets the overload later than the %s target (%s)", FormatDuration(target), strings.Join(slow, "; "))
 		if s.HottestTarget != nil && *s.HottestTarget > 0 {
 			msg += fmt.Sprintf("; the hottest target that can meet it is %d%% (Cor. 2)", *s.HottestTarget)
 		}
 		add(CheckRecoveryTooSlow, "%s", msg)
 	}
 	if len(wait) > 0 {
-		add(CheckPeakWaitOverTarget, "requests wait longer than the %s latency target during the overload (%s)", fmtDur(target), strings.Join(wait, "; "))
+		add(CheckPeakWaitOverTarget, "requests wait longer than the %s latency target during the overload (%s)", FormatDuration(target), strings.Join(wait, "; "))
 	}
 }
 
 func timeChecks(a *analyze.Autoscaler, t *TimeBill, w *Workload, in inputs, add func(string, string, ...any)) {
 	if t.Hunts {
 		msg := fmt.Sprintf("the loop hunts between %d and %d pods for %d needed (mean %.0f%% over the need): standing delay %s is below the %s the window demands",
-			t.ReplicasMin, t.ReplicasMax, t.NeededReplicas, 100*t.MeanOverNeed, fmtDur(t.StandingDelaySeconds), fmtDur(t.RequiredStandingDelaySeconds))
+			t.ReplicasMin, t.ReplicasMax, t.NeededReplicas, 100*t.MeanOverNeed, FormatDuration(t.StandingDelaySeconds), FormatDuration(t.RequiredStandingDelaySeconds))
 		if t.ThresholdToRest != nil {
 			msg += fmt.Sprintf("; a threshold of %s per pod rests", strconv.FormatFloat(*t.ThresholdToRest, 'f', -1, 64))
 		}
@@ -112,10 +115,10 @@ func timeChecks(a *analyze.Autoscaler, t *TimeBill, w *Workload, in inputs, add 
 	target := float64(in.latencyTarget)
 	if target < t.LatencyFloorSeconds {
 		add(CheckLatencyFloor, "a %s latency target is below the %s floor this dead time and window set (τ_eff·Φ(W_eff/τ_eff), Cor. 3): no threshold holds it at rest",
-			fmtDur(target), fmtDur(t.LatencyFloorSeconds))
+			FormatDuration(target), FormatDuration(t.LatencyFloorSeconds))
 	}
 	if t.StandingDelaySeconds > target {
-		add(CheckStandingDelayOverTarget, "every message waits %s at rest (threshold / pod rate), above the %s latency target", fmtDur(t.StandingDelaySeconds), fmtDur(target))
+		add(CheckStandingDelayOverTarget, "every message waits %s at rest (threshold / pod rate), above the %s latency target", FormatDuration(t.StandingDelaySeconds), FormatDuration(target))
 	}
 }
 
@@ -212,9 +215,9 @@ func verdictOf(w Workload) string {
 
 func fmtK(k float64) string { return strconv.FormatFloat(k, 'g', -1, 64) + "x" }
 
-// fmtDur prints seconds the way people write durations: 45s, 1m30s, 5m,
-// 1h2m (Go's String would print 5m0s and 1h2m0s).
-func fmtDur(s float64) string {
+// FormatDuration prints seconds the way people write durations: 45s,
+// 1m30s, 5m, 1h2m (Go's String would print 5m0s and 1h2m0s).
+func FormatDuration(s float64) string {
 	if math.IsInf(s, 0) || math.IsNaN(s) {
 		return "∞"
 	}

@@ -285,12 +285,12 @@ func checkIDs(w Workload) []string {
 	return ids
 }
 
-func TestFmtDur(t *testing.T) {
+func TestFormatDuration(t *testing.T) {
 	for s, want := range map[float64]string{
 		0.5: "0.5s", 45: "45s", 90: "1m30s", 300: "5m", 690: "11m30s", 3600: "1h", 3720: "1h2m", 3725: "1h2m5s",
 	} {
-		if got := fmtDur(s); got != want {
-			t.Errorf("fmtDur(%v) = %q, want %q", s, got, want)
+		if got := FormatDuration(s); got != want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", s, got, want)
 		}
 	}
 }

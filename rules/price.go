@@ -147,7 +147,7 @@ func assumptionsOf(as analyze.Assumptions) map[string]Assumption {
 		m[key] = Assumption{Value: value, From: from, Where: where}
 	}
 	dur := func(key string, v analyze.Assumed[time.Duration]) {
-		s := fmtDur(v.Value.Seconds())
+		s := FormatDuration(v.Value.Seconds())
 		if v.Value == 0 {
 			s = "none"
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -47,17 +48,13 @@ func BenchmarkPipelineGenerated(b *testing.B) {
 		if err := genrepo.Write(dir, n); err != nil {
 			b.Fatal(err)
 		}
-		b.Run(itoa(n), func(b *testing.B) { benchPipeline(b, dir) })
+		b.Run(strconv.Itoa(n), func(b *testing.B) { benchPipeline(b, dir) })
 	}
 }
 
 func BenchmarkPipelineCorpus(b *testing.B) {
 	corpus := testutil.Corpus(b)
 	benchPipeline(b, corpus)
-}
-
-func itoa(n int) string {
-	return map[int]string{100: "100", 300: "300", 1000: "1000"}[n]
 }
 
 // BenchmarkPlotsVsSimulations prices a generated repository of 1,000

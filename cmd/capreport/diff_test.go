@@ -315,11 +315,7 @@ func TestDiffAcceptance(t *testing.T) {
 		}
 	})
 	t.Run("base-ref from inside the repository, relative path", func(t *testing.T) {
-		wd, _ := os.Getwd()
-		if err := os.Chdir(filepath.Join(repo, "deploy")); err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = os.Chdir(wd) }()
+		t.Chdir(filepath.Join(repo, "deploy"))
 		code, out, errOut := runArgs(t, "diff", "--base-ref", "HEAD~1", "--format", "json")
 		checkAcceptance(t, code, out, errOut)
 	})

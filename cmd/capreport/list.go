@@ -19,6 +19,7 @@ import (
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/render"
 	"github.com/capreport/capreport/report"
+	"github.com/capreport/capreport/rules"
 )
 
 // listOptions are the flags of `capreport list`.
@@ -263,17 +264,8 @@ func assumptionRows(a analyze.Assumptions) []listAssumption {
 
 func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
-// fmtDuration drops Go's trailing zero units: 1m30s, 5m, 90s stays 1m30s.
-func fmtDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
+// fmtDuration prints a duration as the ledger does (1m30s, 5m, 45s).
+func fmtDuration(d time.Duration) string { return rules.FormatDuration(d.Seconds()) }
 
 func place(p listPlace) string {
 	s := p.File
