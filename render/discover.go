@@ -69,6 +69,7 @@ func (rd *renderer) discover() ([]SourceSpec, []Finding) {
 	// Explicit sources first: they own their paths.
 	var explicit []SourceSpec
 	var owned []string
+	reported := map[string]bool{} // a missing path is one finding, however many value sets name it
 	for _, s := range rd.opts.Sources {
 		p := filepath.ToSlash(filepath.Clean(filepath.FromSlash(s.Path)))
 		if p == "" {
@@ -81,10 +82,17 @@ func (rd *renderer) discover() ([]SourceSpec, []Finding) {
 			continue
 		}
 		if _, err := r.resolve(abs); err != nil {
+			if reported[p] {
+				continue
+			}
+			reported[p] = true
+			// The message names the path as configured: the runner's
+			// absolute directory means nothing to the reader of a report.
 			f := Finding{Check: CheckSourceMissing, Severity: "error", Source: s.ID(), File: p,
-				Message: fmt.Sprintf("source %q: %v", s.Path, err)}
+				Message: fmt.Sprintf("source %q does not exist in the repository; not rendered", s.Path)}
 			if c := checkForPathError(err); c != "" {
 				f.Check = c
+				f.Message = fmt.Sprintf("source %q: %v", s.Path, err)
 			}
 			findings = append(findings, f)
 			continue

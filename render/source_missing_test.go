@@ -1,0 +1,28 @@
+package render
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// A configured source that does not exist is one finding however many
+// value sets name it, and its message carries no path of the machine.
+func TestSourceMissingOnce(t *testing.T) {
+	root := t.TempDir()
+	opts := DefaultOptions()
+	opts.Sources = []SourceSpec{{Path: "charts/api", Name: "staging"}, {Path: "charts/api", Name: "prod"}}
+	res, err := Render(context.Background(), root, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Finding
+	for _, f := range res.Findings {
+		if f.Check == CheckSourceMissing {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 1 || strings.Contains(got[0].Message, root) || got[0].File != "charts/api" {
+		t.Errorf("findings %+v; want one, at charts/api, without %s", got, root)
+	}
+}
