@@ -55,11 +55,11 @@ const (
 	SignalUnknown    = config.SignalUnknown
 )
 
-// Severities of a Finding.
+// Severities of a Finding: render's.
 const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
-	SeverityInfo    = "info"
+	SeverityError   = render.SeverityError
+	SeverityWarning = render.SeverityWarning
+	SeverityInfo    = render.SeverityInfo
 )
 
 // Kinds of autoscaler.

@@ -77,7 +77,7 @@ func (rd *renderer) discover() ([]SourceSpec, []Finding) {
 		}
 		abs := r.abs(p)
 		if filepath.IsAbs(filepath.FromSlash(s.Path)) || !r.within(abs) {
-			findings = append(findings, Finding{Check: CheckPathEscape, Severity: "error", Source: s.ID(),
+			findings = append(findings, Finding{Check: CheckPathEscape, Severity: SeverityError, Source: s.ID(),
 				Message: fmt.Sprintf("source %q leaves the repository root; not rendered", s.Path)})
 			continue
 		}
@@ -88,7 +88,7 @@ func (rd *renderer) discover() ([]SourceSpec, []Finding) {
 			reported[p] = true
 			// The message names the path as configured: the runner's
 			// absolute directory means nothing to the reader of a report.
-			f := Finding{Check: CheckSourceMissing, Severity: "error", Source: s.ID(), File: p,
+			f := Finding{Check: CheckSourceMissing, Severity: SeverityError, Source: s.ID(), File: p,
 				Message: fmt.Sprintf("source %q does not exist in the repository; not rendered", s.Path)}
 			if c := checkForPathError(err); c != "" {
 				f.Check = c
@@ -132,7 +132,7 @@ func (rd *renderer) discover() ([]SourceSpec, []Finding) {
 			}
 			if _, err := r.resolve(p); err != nil {
 				if c := checkForPathError(err); c != "" {
-					findings = append(findings, Finding{Check: c, Severity: "error", File: rel, Source: rel,
+					findings = append(findings, Finding{Check: c, Severity: SeverityError, File: rel, Source: rel,
 						Message: fmt.Sprintf("%s: refused: %v", rel, err)})
 				}
 			}
@@ -295,7 +295,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec) ([]Object, []Finding, err
 			if fi.IsDir() && checkForPathError(err) != "" {
 				// One bad file in a directory: report it, render the rest.
 				fd := failureFinding(spec, err)
-				fd.Severity = "error"
+				fd.Severity = SeverityError
 				findings = append(findings, fd)
 				continue
 			}
@@ -307,7 +307,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec) ([]Object, []Finding, err
 			return nil, findings, fmt.Errorf("%s: %w: more than %d objects", rel, err, rd.opts.MaxObjects)
 		}
 		for _, p := range problems {
-			f := Finding{Check: CheckYAMLInvalid, Severity: "error", File: rel, Line: p.line,
+			f := Finding{Check: CheckYAMLInvalid, Severity: SeverityError, File: rel, Line: p.line,
 				Message: fmt.Sprintf("%s:%d: document not decoded: %v", rel, p.line, p.err)}
 			if p.err == errAliasBudget {
 				f.Check = CheckYAMLAliasBomb
@@ -318,7 +318,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec) ([]Object, []Finding, err
 		for _, raw := range raws {
 			o, ok := objectFromDoc(raw.doc)
 			if !ok {
-				findings = append(findings, Finding{Check: CheckNotAnObject, Severity: "info", File: rel, Line: raw.line,
+				findings = append(findings, Finding{Check: CheckNotAnObject, Severity: SeverityInfo, File: rel, Line: raw.line,
 					Message: fmt.Sprintf("%s:%d: document has no apiVersion or kind; skipped", rel, raw.line)})
 				continue
 			}
@@ -335,7 +335,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec) ([]Object, []Finding, err
 
 func hasErrorFinding(fs []Finding) bool {
 	for _, f := range fs {
-		if f.Severity == "error" {
+		if f.Severity == SeverityError {
 			return true
 		}
 	}

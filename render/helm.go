@@ -148,7 +148,7 @@ func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error
 				continue
 			}
 			if _, ok := objectFromDoc(raw.doc); !ok {
-				findings = append(findings, Finding{Check: CheckNotAnObject, Severity: "info",
+				findings = append(findings, Finding{Check: CheckNotAnObject, Severity: SeverityInfo,
 					Message: fmt.Sprintf("%s:%d: rendered document has no apiVersion or kind; skipped", file, raw.line),
 					File:    file, Line: raw.line})
 				continue
@@ -301,7 +301,7 @@ func missingDependencies(chrt *chart.Chart, chartRel string) []Finding {
 		}
 		out = append(out, Finding{
 			Check:    CheckHelmDependencyMissing,
-			Severity: "warning",
+			Severity: SeverityWarning,
 			Message: fmt.Sprintf("chart %s declares dependency %q (%s, version %q) but %s/charts does not vendor it; capreport never downloads dependencies: run `helm dependency build` and commit charts/",
 				chartRel, d.Name, repo, d.Version, chartRel),
 			File: path.Join(chartRel, "Chart.yaml"),

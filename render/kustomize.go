@@ -349,7 +349,7 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec) ([]Object, []Finding,
 	var findings []Finding
 	if len(sc.refusals) > 0 {
 		for _, ref := range sc.refusals[1:] {
-			findings = append(findings, Finding{Check: ref.check, Severity: "error", File: ref.file, Message: ref.msg})
+			findings = append(findings, Finding{Check: ref.check, Severity: SeverityError, File: ref.file, Message: ref.msg})
 		}
 		return nil, findings, sc.refusals[0]
 	}

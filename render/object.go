@@ -54,10 +54,18 @@ const (
 	StatusFailed   Status = "failed"
 )
 
+// Severities of a finding, shared by every layer (analyze and rules alias
+// them) so that a report never mixes spellings.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+	SeverityInfo    = "info"
+)
+
 // Finding is a problem met while discovering or rendering, tied to a place.
 type Finding struct {
 	Check    string `json:"check"`    // stable ID, e.g. "render-failed", "remote-base"
-	Severity string `json:"severity"` // "error", "warning", "info"
+	Severity string `json:"severity"` // SeverityError, SeverityWarning or SeverityInfo
 	Message  string `json:"message"`
 	File     string `json:"file,omitempty"`
 	Line     int    `json:"line,omitempty"`

@@ -154,9 +154,9 @@ func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourc
 }
 
 func (rd *renderer) failedOut(spec SourceSpec, check string, err error) sourceOut {
-	severity := "error"
+	severity := SeverityError
 	if check == CheckRenderCancelled {
-		severity = "warning" // the run was interrupted; the source is not at fault
+		severity = SeverityWarning // the run was interrupted; the source is not at fault
 	}
 	f := Finding{Check: check, Severity: severity, Source: spec.ID(),
 		Message: rd.tidy(fmt.Sprintf("%s %s: %v", spec.Type, spec.ID(), err))}
@@ -233,7 +233,7 @@ func (rd *renderer) tidy(msg string) string {
 // failureFinding turns the error that stopped a source into a finding with
 // the most specific check ID available.
 func failureFinding(spec SourceSpec, err error) Finding {
-	f := Finding{Check: CheckRenderFailed, Severity: "error", Source: spec.ID(),
+	f := Finding{Check: CheckRenderFailed, Severity: SeverityError, Source: spec.ID(),
 		Message: fmt.Sprintf("%s %s failed to render: %v", spec.Type, spec.ID(), err)}
 	var pe *pathError
 	if errors.As(err, &pe) {

@@ -1,5 +1,7 @@
 package rules
 
+import "github.com/capreport/capreport/render"
+
 // SchemaVersion is the version of the JSON report contract. Bump it on any
 // change that is not purely additive; report/schema/report.v1.json documents it.
 const SchemaVersion = "capreport.io/report/v1"
@@ -12,11 +14,11 @@ const (
 	VerdictUnpriced = "unpriced"
 )
 
-// Severities of a finding.
+// Severities of a finding: render's, shared by every layer.
 const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
-	SeverityInfo    = "info"
+	SeverityError   = render.SeverityError
+	SeverityWarning = render.SeverityWarning
+	SeverityInfo    = render.SeverityInfo
 )
 
 // Report is the JSON contract: every output format is rendered from it,
