@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capreport/capreport/report/internal/textfmt"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -88,39 +89,6 @@ func largestOverload(b *rules.SizeBill) *rules.SizeOverload {
 		}
 	}
 	return &b.Overloads[best]
-}
-
-// num formats a model figure with three significant digits below 100 and
-// whole units above, which is the precision the model carries.
-func num(x float64) string {
-	switch {
-	case math.IsNaN(x) || math.IsInf(x, 0):
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case math.Abs(x) >= 10000:
-		return thousands(strconv.FormatFloat(math.Round(x), 'f', 0, 64))
-	case math.Abs(x) >= 100:
-		return strconv.FormatFloat(math.Round(x), 'f', 0, 64)
-	case x == 0:
-		return "0"
-	}
-	return strconv.FormatFloat(x, 'g', 3, 64)
-}
-
-// thousands groups the digits of a whole number by three (918000 →
-// 918,000) so large backlogs read at a glance.
-func thousands(digits string) string {
-	sign := ""
-	if strings.HasPrefix(digits, "-") {
-		sign, digits = "-", digits[1:]
-	}
-	var b strings.Builder
-	for i, c := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return sign + b.String()
 }
 
 // secs formats seconds.
@@ -245,6 +213,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// num and thousands format figures the same way the diff does.
+var (
+	num       = textfmt.Number
+	thousands = textfmt.Thousands
+)
 
 // summaryLine is the one-line count of a report, from rules' Summary.
 func summaryLine(s rules.Summary) string {

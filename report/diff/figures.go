@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capreport/capreport/report/internal/textfmt"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -520,19 +521,8 @@ func seconds(x float64) string {
 	return num(x/3600) + " h"
 }
 
-// num has three significant digits below 100 and whole units above: the
-// precision the model carries.
-func num(x float64) string {
-	switch {
-	case math.IsNaN(x) || math.IsInf(x, 0):
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case math.Abs(x) >= 100:
-		return strconv.FormatFloat(math.Round(x), 'f', 0, 64)
-	case x == 0:
-		return "0"
-	}
-	return strconv.FormatFloat(x, 'g', 3, 64)
-}
+// num formats figures the same way the report does.
+var num = textfmt.Number
 
 func kText(k float64) string { return num(k) + "x" }
 
