@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,25 +12,13 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/rules"
 )
 
 // sarifSchemaFile is the OASIS SARIF 2.1.0 schema (JSON Schema draft-07),
 // committed so that validation needs no network.
 const sarifSchemaFile = "testdata/sarif/sarif-schema-2.1.0.json"
-
-// The golden log is rewritten with -update (registered here if the
-// package's other tests have not).
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files under testdata/")
-	}
-}
-
-func sarifUpdating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 func sarifInt(v int) *int { return &v }
 
@@ -362,29 +349,7 @@ func TestSARIFGolden(t *testing.T) {
 	}
 	results = append(results, '\n')
 	path := filepath.Join("testdata", "sarif", "results.golden.sarif")
-	if sarifUpdating() {
-		if err := os.WriteFile(path, results, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report/ -run SARIFGolden -update to create it)", err)
-	}
-	gl, wl := strings.Split(string(results), "\n"), strings.Split(string(want), "\n")
-	for i := range max(len(gl), len(wl)) {
-		var g, w string
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			t.Fatalf("%s differs at line %d (run with -update if intended):\n got: %q\nwant: %q", path, i+1, g, w)
-		}
-	}
+	testutil.Golden(t, path, results, *update)
 }
 
 func TestArtifactURI(t *testing.T) {

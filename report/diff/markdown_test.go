@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,45 +11,17 @@ import (
 
 	"github.com/yuin/goldmark"
 
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // checkGolden compares got with testdata/<TestName>/<name>, or writes it
-// with -update; a mismatch prints the first differing line.
+// with -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", filepath.FromSlash(t.Name()), name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report/diff -update to create it)", err)
-	}
-	if bytes.Equal(got, want) {
-		return
-	}
-	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := range max(len(gl), len(wl)) {
-		var g, w string
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			t.Fatalf("%s differs at line %d:\n got %q\nwant %q\n(run go test ./report/diff -update if the change is intended)", path, i+1, g, w)
-		}
-	}
+	testutil.Golden(t, filepath.Join("testdata", filepath.FromSlash(t.Name()), name), got, *update)
 }
 
 // pullRequest is the acceptance scenario: the HPA's target went 50 → 80 %,
