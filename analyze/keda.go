@@ -230,7 +230,10 @@ func translateScaledObject(obj render.Object, annotations map[string]string) (*k
 		for _, note := range tr.notes {
 			r.findings = append(r.findings, findingAt(o, note.check, note.severity, note.remediation, "ScaledObject %s: trigger %d (%s): %s", obj.Name, i, t.Type, note.msg))
 		}
-		tr.metric.Trigger = &r.keda.Triggers[len(r.keda.Triggers)-1]
+		// Its own copy: a pointer into r.keda.Triggers would dangle if the
+		// slice ever grew past its capacity.
+		own := trig
+		tr.metric.Trigger = &own
 		if tr.spec.Type == autoscalingv2.ExternalMetricSourceType {
 			tr.spec.External.Metric.Name = fmt.Sprintf("s%d-%s", i, normalizeKEDA(tr.name))
 			tr.spec.External.Metric.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"scaledobject.keda.sh/name": obj.Name}}
