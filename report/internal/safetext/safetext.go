@@ -57,62 +57,56 @@ func Terminal(s string) string {
 // math or a cell boundary is backslash-escaped, a backslash cannot escape our
 // own delimiters, line breaks become spaces, and "@" cannot mention.
 func Markdown(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '@':
-			b.WriteString("@" + zwj)
-		case '\\', '`', '*', '_', '[', ']', '|', '~', '!', '$', '#':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '\n', '\r', '\t':
-			b.WriteByte(' ')
-		default:
-			if isUnsafeControl(r) || r == unicode.ReplacementChar {
-				b.WriteRune(unicode.ReplacementChar)
-				continue
-			}
-			b.WriteRune(r)
+	return inline(s, func(b *strings.Builder, r rune) bool {
+		if !strings.ContainsRune("\\`*_[]|~!$#", r) {
+			return false
 		}
-	}
-	return b.String()
+		b.WriteByte('\\')
+		b.WriteRune(r)
+		return true
+	})
 }
 
 // HTML makes manifest text safe inside the raw HTML we emit (<summary>):
 // HTML-escaped, single line, no mentions. Markdown is not parsed there, so no
 // backslashes (they would show).
 func HTML(s string) string {
+	return inline(s, func(b *strings.Builder, r rune) bool {
+		if r != '\'' {
+			return false
+		}
+		b.WriteString("&#39;")
+		return true
+	})
+}
+
+// inline holds what Markdown and HTML share: HTML metacharacters become
+// entities, "@" cannot mention, the text stays on one line, and controls
+// become U+FFFD. special handles a format's own characters first and
+// reports whether it wrote r.
+func inline(s string, special func(b *strings.Builder, r rune) bool) string {
 	var b strings.Builder
+	b.Grow(len(s) + 8)
 	for _, r := range s {
-		switch r {
-		case '&':
+		if special(&b, r) {
+			continue
+		}
+		switch {
+		case r == '&':
 			b.WriteString("&amp;")
-		case '<':
+		case r == '<':
 			b.WriteString("&lt;")
-		case '>':
+		case r == '>':
 			b.WriteString("&gt;")
-		case '"':
+		case r == '"':
 			b.WriteString("&quot;")
-		case '\'':
-			b.WriteString("&#39;")
-		case '@':
+		case r == '@':
 			b.WriteString("@" + zwj)
-		case '\n', '\r', '\t':
+		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')
+		case isUnsafeControl(r):
+			b.WriteRune(unicode.ReplacementChar)
 		default:
-			if isUnsafeControl(r) {
-				b.WriteRune(unicode.ReplacementChar)
-				continue
-			}
 			b.WriteRune(r)
 		}
 	}
