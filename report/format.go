@@ -176,18 +176,6 @@ func billKey(w rules.Workload) string {
 	return "not priced"
 }
 
-// locationString formats a location as file:line (source).
-func locationString(l rules.Location) string {
-	s := l.File
-	if l.Line > 0 {
-		s += ":" + strconv.Itoa(l.Line)
-	}
-	if l.Source != "" && l.Source != l.File {
-		s += " (" + l.Source + ")"
-	}
-	return s
-}
-
 // refString formats an object reference as namespace/Kind/name.
 func refString(r rules.Ref) string {
 	if r.Namespace == "" {

@@ -341,7 +341,7 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 	}
 	fmt.Fprintf(&b, "**Target** %s (%s) · **Source** %s · **Replicas** %d..%d\n\n",
 		mdText(ellipsize(refString(w.Target), maxIDRunes)), found,
-		mdText(ellipsize(locationString(w.Source), maxMessageRunes)), w.MinReplicas, w.MaxReplicas)
+		mdText(ellipsize(w.Source.String(), maxMessageRunes)), w.MinReplicas, w.MaxReplicas)
 	if len(w.Metrics) > 0 {
 		var ms []string
 		for _, m := range w.Metrics {
@@ -408,7 +408,7 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 				from = "**default**"
 			}
 			if a.Where != nil && a.Where.File != "" {
-				from += " (" + mdText(ellipsize(locationString(*a.Where), maxIDRunes)) + ")"
+				from += " (" + mdText(ellipsize(a.Where.String(), maxIDRunes)) + ")"
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdText(ellipsize(k, maxIDRunes)), mdText(ellipsize(a.Value, maxIDRunes)), from)
 		}
@@ -513,7 +513,7 @@ func writeMdFindings(b *strings.Builder, fs []rules.Finding) {
 			fmt.Fprintf(b, "<br>**Fix:** %s", mdText(ellipsize(f.Remediation, maxMessageRunes)))
 		}
 		if f.Location != nil && f.Location.File != "" {
-			fmt.Fprintf(b, "<br>at %s", mdText(ellipsize(locationString(*f.Location), maxMessageRunes)))
+			fmt.Fprintf(b, "<br>at %s", mdText(ellipsize(f.Location.String(), maxMessageRunes)))
 		}
 		b.WriteString("\n")
 	}

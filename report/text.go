@@ -101,7 +101,7 @@ func Text(r rules.Report, o Options) ([]byte, error) {
 			buf.WriteString("\nFindings\n")
 			wroteHeader = true
 		}
-		fmt.Fprintf(&buf, "\n  %s  %s  at %s\n", p.verdict(w.Verdict), termText(w.ID), termText(locationString(w.Source)))
+		fmt.Fprintf(&buf, "\n  %s  %s  at %s\n", p.verdict(w.Verdict), termText(w.ID), termText(w.Source.String()))
 		writeTextFindings(&buf, p, w.Findings, "    ")
 	}
 	if len(r.Findings) > 0 {
@@ -157,7 +157,7 @@ func writeTextFindings(w io.Writer, p painter, fs []rules.Finding, indent string
 			fmt.Fprintf(w, "%sfix: %s\n", cont, termText(f.Remediation))
 		}
 		if f.Location != nil && f.Location.File != "" {
-			fmt.Fprintf(w, "%sat %s\n", cont, termText(locationString(*f.Location)))
+			fmt.Fprintf(w, "%sat %s\n", cont, termText(f.Location.String()))
 		}
 	}
 }

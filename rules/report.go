@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/capreport/capreport/render"
+import (
+	"strconv"
+
+	"github.com/capreport/capreport/render"
+)
 
 // SchemaVersion is the version of the JSON report contract. Bump it on any
 // change that is not purely additive; report/schema/report.v1.json documents it.
@@ -70,6 +74,19 @@ type Location struct {
 	Line int    `json:"line,omitempty"`
 	// Source is the chart, overlay or file that rendered the object.
 	Source string `json:"source,omitempty"`
+}
+
+// String formats the location as file:line (source), the source left out
+// when it is the file itself.
+func (l Location) String() string {
+	s := l.File
+	if l.Line > 0 {
+		s += ":" + strconv.Itoa(l.Line)
+	}
+	if l.Source != "" && l.Source != l.File {
+		s += " (" + l.Source + ")"
+	}
+	return s
 }
 
 // Ref names a Kubernetes object.

@@ -268,14 +268,7 @@ func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 func fmtDuration(d time.Duration) string { return rules.FormatDuration(d.Seconds()) }
 
 func place(p listPlace) string {
-	s := p.File
-	if p.Line > 0 {
-		s += ":" + strconv.Itoa(p.Line)
-	}
-	if p.Source != "" && p.Source != p.File {
-		s += " (" + p.Source + ")"
-	}
-	return s
+	return rules.Location{File: p.File, Line: p.Line, Source: p.Source}.String()
 }
 
 // writeText prints the human listing; columns are aligned with tabwriter
