@@ -23,15 +23,13 @@ type arrival struct {
 }
 
 // step records second t: work that arrived and work that was served.
-// It returns the largest wait completed in this second (0 if none).
-func (q *fifoWait) step(t int64, arrived, served float64) float64 {
+func (q *fifoWait) step(t int64, arrived, served float64) {
 	q.arrived += arrived
 	before := q.served
 	q.served += served
 	if arrived > 0 {
 		q.pending = append(q.pending, arrival{second: t, cumulative: q.arrived})
 	}
-	var worst float64
 	for q.head < len(q.pending) {
 		a := q.pending[q.head]
 		if a.cumulative > q.served+1e-9*max(1, a.cumulative) {
@@ -43,7 +41,7 @@ func (q *fifoWait) step(t int64, arrived, served float64) float64 {
 			frac = min(1, max(0, (a.cumulative-before)/served))
 		}
 		wait := float64(t) + frac - float64(a.second+1)
-		worst = max(worst, wait)
+		q.peak = max(q.peak, wait)
 		if q.done != nil {
 			q.done(a.second, wait)
 		}
@@ -54,8 +52,6 @@ func (q *fifoWait) step(t int64, arrived, served float64) float64 {
 		q.pending = q.pending[:n]
 		q.head = 0
 	}
-	q.peak = max(q.peak, worst)
-	return worst
 }
 
 // flush ends the run at second t: work still waiting gets its age so far,
