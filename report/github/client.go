@@ -1,10 +1,12 @@
 // Package github posts capreport's reports where people read them: one
-// sticky pull-request comment found by its hidden marker, and one living
-// issue for the scheduled repository-wide report.
+// sticky pull-request comment found by its hidden marker, one living issue
+// for the scheduled repository-wide report, and (for trusted repositories)
+// plot images committed to a dedicated branch.
 //
 // The client speaks to api.github.com or a GitHub Enterprise Server API
 // (https://HOST/api/v3/, GraphQL at https://HOST/api/graphql). The token is
-// sent only to the API's host and never appears in an error.
+// sent only in the Authorization header, only to the API's host, and never
+// appears in an error.
 package github
 
 import (
@@ -29,50 +31,89 @@ const perPage = 100
 // cannot loop the client forever.
 const maxPages = 500
 
-// Client posts comments and issues through the GitHub API.
+// Config says how to reach GitHub.
+type Config struct {
+	// Token authenticates every request (GITHUB_TOKEN in Actions).
+	Token string
+	// BaseURL is the REST API root; empty means api.github.com, otherwise
+	// e.g. https://ghe.example.com/api/v3/ (GITHUB_API_URL in Actions).
+	BaseURL string
+	// GraphQLURL is the GraphQL endpoint; empty derives it from BaseURL
+	// (GITHUB_GRAPHQL_URL in Actions).
+	GraphQLURL string
+	// HTTPClient nil means a client with a one-minute timeout per request.
+	HTTPClient *http.Client
+	// Retry tunes retries of server errors and rate limits; the zero value
+	// means DefaultRetry.
+	Retry Retry
+}
+
+// Client posts comments, issues and images through the GitHub API.
 type Client struct {
 	gh         *gh.Client
 	graphqlURL string
 }
 
-// New builds a client. baseURL empty means api.github.com; otherwise it is
-// the REST API root, e.g. https://ghe.example.com/api/v3/ (GITHUB_API_URL
-// in Actions). httpClient nil means a client with a one-minute timeout.
-func New(token, baseURL string, httpClient *http.Client) (*Client, error) {
-	if token == "" {
+// New builds a client.
+func New(cfg Config) (*Client, error) {
+	if cfg.Token == "" {
 		return nil, errors.New("github: no token")
 	}
-	if strings.IndexFunc(token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+	if strings.IndexFunc(cfg.Token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
 		// Never echo it: it is a secret even when malformed.
 		return nil, errors.New("github: the token contains whitespace or control characters")
 	}
-	if baseURL == "" {
-		baseURL = DefaultBaseURL
-	}
-	base, err := url.Parse(baseURL)
-	if err != nil || (base.Scheme != "https" && base.Scheme != "http") || base.Host == "" {
-		return nil, fmt.Errorf("github: API URL %q is not an http(s) URL such as https://ghe.example.com/api/v3/", baseURL)
-	}
-	if base.User != nil {
-		return nil, errors.New("github: the API URL must not carry credentials")
+	base, err := apiURL(cfg.BaseURL, DefaultBaseURL, "API URL", "https://ghe.example.com/api/v3/")
+	if err != nil {
+		return nil, err
 	}
 	if !strings.HasSuffix(base.Path, "/") {
 		base.Path += "/"
 	}
-	if httpClient == nil {
-		httpClient = &http.Client{Timeout: time.Minute}
+	gql := graphqlURL(base)
+	if cfg.GraphQLURL != "" {
+		u, err := apiURL(cfg.GraphQLURL, "", "GraphQL URL", "https://ghe.example.com/api/graphql")
+		if err != nil {
+			return nil, err
+		}
+		gql = u.String()
 	}
-	hc := *httpClient
+	hosts := map[string]bool{base.Host: true}
+	if u, err := url.Parse(gql); err == nil {
+		hosts[u.Host] = true
+	}
+
+	hc := http.Client{Timeout: time.Minute}
+	if cfg.HTTPClient != nil {
+		hc = *cfg.HTTPClient
+	}
 	next := hc.Transport
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	hc.Transport = &authTransport{token: token, host: base.Host, next: next}
+	hc.Transport = &authTransport{token: cfg.Token, hosts: hosts,
+		next: &retryTransport{next: next, policy: cfg.Retry.withDefaults()}}
 
 	c := gh.NewClient(&hc)
 	c.BaseURL = base
+	c.UploadURL = base
 	c.UserAgent = "capreport"
-	return &Client{gh: c, graphqlURL: graphqlURL(base)}, nil
+	return &Client{gh: c, graphqlURL: gql}, nil
+}
+
+// apiURL parses an endpoint: http(s), a host, no credentials.
+func apiURL(s, def, what, example string) (*url.URL, error) {
+	if s == "" {
+		s = def
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, fmt.Errorf("github: %s %q is not an http(s) URL such as %s", what, s, example)
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("github: the %s must not carry credentials", what)
+	}
+	return u, nil
 }
 
 // graphqlURL is https://api.github.com/graphql for github.com and
@@ -87,16 +128,37 @@ func graphqlURL(base *url.URL) string {
 	return u.String()
 }
 
-// authTransport adds the token to requests for the API's host only: a
-// redirect elsewhere does not carry it.
+// ServerURL is the web root matching a REST API root, for links a reader
+// clicks: https://github.com/ for api.github.com, https://HOST/ for GitHub
+// Enterprise Server's https://HOST/api/v3/.
+func ServerURL(apiBase string) string {
+	if apiBase == "" {
+		apiBase = DefaultBaseURL
+	}
+	u, err := url.Parse(apiBase)
+	if err != nil || u.Host == "" {
+		return "https://github.com/"
+	}
+	if u.Host == "api.github.com" {
+		return "https://github.com/"
+	}
+	p := strings.TrimSuffix(u.Path, "/")
+	p = strings.TrimSuffix(p, "/api/v3")
+	u.Path = strings.TrimSuffix(p, "/") + "/"
+	u.RawQuery, u.Fragment = "", ""
+	return u.String()
+}
+
+// authTransport adds the token to requests for the API's hosts only: a
+// redirect elsewhere (an image host, a CDN) does not carry it.
 type authTransport struct {
 	token string
-	host  string
+	hosts map[string]bool
 	next  http.RoundTripper
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.URL.Host == t.host {
+	if t.hosts[req.URL.Host] {
 		req = req.Clone(req.Context())
 		req.Header.Set("Authorization", "Bearer "+t.token)
 	}

@@ -124,28 +124,28 @@ func (c *Client) UpsertPRComment(ctx context.Context, owner, repo string, pr int
 			}
 			got, _, err := c.gh.Issues.EditComment(ctx, owner, repo, latest.GetID(), &gh.IssueComment{Body: gh.String(body)})
 			if err != nil {
-				return Result{}, wrap(fmt.Sprintf("update comment %d on %s", latest.GetID(), where), err)
+				return Result{}, wrap(fmt.Sprintf("update comment %d on %s", latest.GetID(), where), needPullRequests, err)
 			}
 			return Result{Action: Updated, ID: got.GetID(), URL: got.GetHTMLURL()}, nil
 		}
 	case BehaviorHideAndNew:
 		for _, cm := range marked {
 			if err := c.minimize(ctx, cm.GetNodeID()); err != nil {
-				return Result{}, wrap(fmt.Sprintf("hide comment %d on %s", cm.GetID(), where), err)
+				return Result{}, wrap(fmt.Sprintf("hide comment %d on %s", cm.GetID(), where), needPullRequests, err)
 			}
 			res.Hidden = append(res.Hidden, cm.GetID())
 		}
 	case BehaviorDeleteAndNew:
 		for _, cm := range marked {
 			if _, err := c.gh.Issues.DeleteComment(ctx, owner, repo, cm.GetID()); err != nil {
-				return Result{}, wrap(fmt.Sprintf("delete comment %d on %s", cm.GetID(), where), err)
+				return Result{}, wrap(fmt.Sprintf("delete comment %d on %s", cm.GetID(), where), needPullRequests, err)
 			}
 			res.Deleted = append(res.Deleted, cm.GetID())
 		}
 	}
 	got, _, err := c.gh.Issues.CreateComment(ctx, owner, repo, pr, &gh.IssueComment{Body: gh.String(body)})
 	if err != nil {
-		return Result{}, wrap("create comment on "+where, err)
+		return Result{}, wrap("create comment on "+where, needPullRequests, err)
 	}
 	res.Action, res.ID, res.URL = Created, got.GetID(), got.GetHTMLURL()
 	return res, nil
@@ -162,7 +162,7 @@ func (c *Client) markedComments(ctx context.Context, owner, repo string, pr int,
 		}
 		page, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, pr, opts)
 		if err != nil {
-			return nil, wrap(fmt.Sprintf("list comments on %s/%s#%d", owner, repo, pr), err)
+			return nil, wrap(fmt.Sprintf("list comments on %s/%s#%d", owner, repo, pr), "pull-requests: read", err)
 		}
 		for _, cm := range page {
 			if firstLine(cm.GetBody()) == marker {

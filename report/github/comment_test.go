@@ -15,7 +15,7 @@ var body = marker + "\n## capreport\n\n2 autoscalers changed, 1 fails.\n"
 
 func newTestClient(t *testing.T, baseURL string) *Client {
 	t.Helper()
-	c, err := New(testToken, baseURL, nil)
+	c, err := New(Config{Token: testToken, BaseURL: baseURL, Retry: noWait(t, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestNew(t *testing.T) {
 		{"abc", "ghe.example.com", "not an http(s) URL"},
 		{"abc", "https://u:p@ghe.example.com/api/v3/", "must not carry credentials"},
 	} {
-		_, err := New(tc.token, tc.url, nil)
+		_, err := New(Config{Token: tc.token, BaseURL: tc.url})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%q, %q) = %v, want %q", tc.token, tc.url, err, tc.want)
 		}
@@ -216,11 +216,11 @@ func TestNew(t *testing.T) {
 			t.Errorf("error %q shows the token", err)
 		}
 	}
-	c, err := New("abc", "", nil)
+	c, err := New(Config{Token: "abc"})
 	if err != nil || c.gh.BaseURL.String() != "https://api.github.com/" || c.graphqlURL != "https://api.github.com/graphql" {
 		t.Errorf("default: %v %v", c, err)
 	}
-	c, err = New("abc", "https://ghe.example.com/api/v3", nil)
+	c, err = New(Config{Token: "abc", BaseURL: "https://ghe.example.com/api/v3"})
 	if err != nil || c.gh.BaseURL.String() != "https://ghe.example.com/api/v3/" || c.graphqlURL != "https://ghe.example.com/api/graphql" {
 		t.Errorf("GHES: %v %v", c, err)
 	}

@@ -25,15 +25,20 @@ func TestErrors(t *testing.T) {
 			body:   `{"message":"API rate limit exceeded for installation ID 1."}`}},
 			nil, "list comments on o/r#7: rate limited until 2030-01-01T00:00:00Z"},
 		{"429 rate limited", []*stub{{method: "GET", path: list, status: http.StatusTooManyRequests,
-			header: map[string]string{"Retry-After": "60"}, body: `{"message":"slow down"}`}},
-			nil, "list comments on o/r#7: rate limited, retry after 1m0s"},
+			header: map[string]string{"Retry-After": "120"}, body: `{"message":"slow down"}`}},
+			nil, "list comments on o/r#7: rate limited, retry after 2m0s"},
 		{"404", []*stub{{method: "GET", path: list, status: http.StatusNotFound,
 			body: `{"message":"Not Found","documentation_url":"https://docs.github.com/rest"}`}},
 			ErrNotFound, "list comments on o/r#7: repository or pull request not found, or the token cannot see it"},
 		{"403 read-only token", []*stub{
 			commentPage(t, "", 1, true),
 			{method: "POST", path: list, status: http.StatusForbidden, body: `{"message":"Resource not accessible by integration"}`},
-		}, ErrForbidden, "create comment on o/r#7: the token may not do this (a pull request from a fork gets a read-only token"},
+		}, ErrForbidden, "create comment on o/r#7: the token lacks the permission pull-requests: write (GitHub: Resource not accessible by integration); grant it in the workflow's permissions block. A pull request from a fork always gets a read-only token"},
+		{"403 names the permission GitHub asks for", []*stub{
+			commentPage(t, "", 1, true),
+			{method: "POST", path: list, status: http.StatusForbidden, header: map[string]string{"X-Accepted-GitHub-Permissions": "issues=write; pull_requests=write"},
+				body: `{"message":"Resource not accessible by integration"}`},
+		}, ErrForbidden, "create comment on o/r#7: the token lacks the permission issues: write or pull-requests: write (GitHub"},
 		{"422 from the server", []*stub{
 			commentPage(t, "", 1, true, comment{5, body + "old"}),
 			{method: "PATCH", path: "/repos/o/r/issues/comments/5", status: http.StatusUnprocessableEntity,
@@ -61,7 +66,7 @@ func TestGraphQLErrors(t *testing.T) {
 			body: `{"data":{"minimizeComment":null},"errors":[{"type":"FORBIDDEN","message":"Resource not accessible by integration"}]}`},
 	)
 	_, err := newTestClient(t, f.url()).UpsertPRComment(context.Background(), "o", "r", 7, body, BehaviorHideAndNew)
-	checkErr(t, err, nil, "hide comment 5 on o/r#7: GraphQL: Resource not accessible by integration")
+	checkErr(t, err, nil, "hide comment 5 on o/r#7: the token lacks the permission pull-requests: write (GitHub: Resource not accessible by integration)")
 }
 
 func checkErr(t *testing.T, err, is error, want string) {

@@ -1,6 +1,7 @@
 package github
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 const testToken = "ghp_testtoken0123456789"
@@ -189,4 +191,16 @@ func minimize(t *testing.T, path string, id int64) *stub {
 				t.Errorf("variables %v, want id %s", vars, want)
 			}
 		}}
+}
+
+// noWait is a retry policy that records its waits in *waits (when not
+// nil) instead of sleeping.
+func noWait(t *testing.T, waits *[]time.Duration) Retry {
+	t.Helper()
+	return Retry{Sleep: func(_ context.Context, d time.Duration) error {
+		if waits != nil {
+			*waits = append(*waits, d)
+		}
+		return nil
+	}}
 }

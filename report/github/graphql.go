@@ -52,6 +52,10 @@ func (c *Client) minimize(ctx context.Context, nodeID string) error {
 	if len(out.Errors) > 0 {
 		msgs := make([]string, len(out.Errors))
 		for i, e := range out.Errors {
+			if e.Type == "FORBIDDEN" {
+				// GraphQL answers 200 and names the refusal in the body.
+				return &PermissionError{Need: needPullRequests, Message: e.Message}
+			}
 			msgs[i] = e.Message
 		}
 		return fmt.Errorf("GraphQL: %s", strings.Join(msgs, "; "))

@@ -36,7 +36,7 @@ func (c *Client) UpsertIssue(ctx context.Context, owner, repo, title, body strin
 		}
 		got, _, err := c.gh.Issues.Edit(ctx, owner, repo, n, &gh.IssueRequest{Title: gh.String(title), Body: gh.String(body)})
 		if err != nil {
-			return Result{}, wrap(fmt.Sprintf("update issue %s#%d", where, n), err)
+			return Result{}, wrap(fmt.Sprintf("update issue %s#%d", where, n), needIssues, err)
 		}
 		return Result{Action: Updated, ID: int64(got.GetNumber()), URL: got.GetHTMLURL()}, nil
 	}
@@ -46,7 +46,7 @@ func (c *Client) UpsertIssue(ctx context.Context, owner, repo, title, body strin
 	}
 	got, _, err := c.gh.Issues.Create(ctx, owner, repo, req)
 	if err != nil {
-		return Result{}, wrap("create issue in "+where, err)
+		return Result{}, wrap("create issue in "+where, needIssues, err)
 	}
 	return Result{Action: Created, ID: int64(got.GetNumber()), URL: got.GetHTMLURL()}, nil
 }
@@ -65,7 +65,7 @@ func (c *Client) markedIssue(ctx context.Context, owner, repo, marker string, la
 		}
 		page, resp, err := c.gh.Issues.ListByRepo(ctx, owner, repo, opts)
 		if err != nil {
-			return nil, wrap(fmt.Sprintf("list open issues of %s/%s", owner, repo), err)
+			return nil, wrap(fmt.Sprintf("list open issues of %s/%s", owner, repo), "issues: read", err)
 		}
 		for _, is := range page {
 			if !is.IsPullRequest() && firstLine(is.GetBody()) == marker {

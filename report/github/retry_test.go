@@ -1,0 +1,115 @@
+package github
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRetry: transient answers are retried with the body replayed, after
+// the wait GitHub asks for; refusals are not.
+func TestRetry(t *testing.T) {
+	list := "/repos/o/r/issues/7/comments"
+	secondary := `{"message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again."}`
+	for _, tc := range []struct {
+		name      string
+		stubs     func(t *testing.T) []*stub
+		wantWaits func(w []time.Duration) bool
+		wantErr   string
+	}{
+		{"502 once on the write, then created", func(t *testing.T) []*stub {
+			return []*stub{
+				commentPage(t, "", 1, true),
+				{method: "POST", path: list, status: http.StatusBadGateway, body: `{"message":"Server Error"}`, check: wantBody(body)},
+				createComment(t, "", body, 9),
+			}
+		}, func(w []time.Duration) bool { return len(w) == 1 && w[0] >= time.Second && w[0] <= 1250*time.Millisecond }, ""},
+		{"503 then 504 on the listing, then served", func(t *testing.T) []*stub {
+			return []*stub{
+				{method: "GET", path: list, status: http.StatusServiceUnavailable},
+				{method: "GET", path: list, status: http.StatusGatewayTimeout},
+				commentPage(t, "", 1, true),
+				createComment(t, "", body, 9),
+			}
+		}, func(w []time.Duration) bool {
+			return len(w) == 2 && w[0] < 2*time.Second && w[1] >= 2*time.Second && w[1] <= 2500*time.Millisecond
+		}, ""},
+		{"secondary rate limit with Retry-After", func(t *testing.T) []*stub {
+			return []*stub{
+				commentPage(t, "", 1, true),
+				{method: "POST", path: list, status: http.StatusForbidden, header: map[string]string{"Retry-After": "7"}, body: secondary},
+				createComment(t, "", body, 9),
+			}
+		}, func(w []time.Duration) bool { return slices.Equal(w, []time.Duration{7 * time.Second}) }, ""},
+		{"secondary rate limit named only in the message waits a minute", func(t *testing.T) []*stub {
+			return []*stub{
+				commentPage(t, "", 1, true),
+				{method: "POST", path: list, status: http.StatusForbidden, body: secondary},
+				createComment(t, "", body, 9),
+			}
+		}, func(w []time.Duration) bool { return slices.Equal(w, []time.Duration{time.Minute}) }, ""},
+		{"four server errors: the last answer is the error", func(t *testing.T) []*stub {
+			s := make([]*stub, 4)
+			for i := range s {
+				s[i] = &stub{method: "GET", path: list, status: http.StatusBadGateway, body: `{"message":"Server Error"}`}
+			}
+			return s
+		}, func(w []time.Duration) bool { return len(w) == 3 }, "list comments on o/r#7: GitHub answered 502: Server Error"},
+		{"a refusal is not retried", func(t *testing.T) []*stub {
+			return []*stub{
+				commentPage(t, "", 1, true),
+				{method: "POST", path: list, status: http.StatusForbidden, body: `{"message":"Resource not accessible by integration"}`},
+			}
+		}, func(w []time.Duration) bool { return len(w) == 0 }, "create comment on o/r#7: the token lacks the permission pull-requests: write"},
+		{"a rate limit resetting in an hour is not waited for", func(t *testing.T) []*stub {
+			reset := time.Now().Add(time.Hour).Unix()
+			return []*stub{{method: "GET", path: list, status: http.StatusForbidden,
+				header: map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": itoa(reset)},
+				body:   `{"message":"API rate limit exceeded"}`}}
+		}, func(w []time.Duration) bool { return len(w) == 0 }, "list comments on o/r#7: rate limited until"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, tc.stubs(t)...)
+			var waits []time.Duration
+			c, err := New(Config{Token: testToken, BaseURL: f.url(), Retry: noWait(t, &waits)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := c.UpsertPRComment(context.Background(), "o", "r", 7, body, BehaviorUpdate)
+			if tc.wantErr == "" {
+				if err != nil || res.Action != Created || res.ID != 9 {
+					t.Errorf("%+v, %v", res, err)
+				}
+			} else {
+				checkErr(t, err, nil, tc.wantErr)
+			}
+			if !tc.wantWaits(waits) {
+				t.Errorf("waits %v", waits)
+			}
+		})
+	}
+}
+
+// TestRetryStopsWhenCancelled: a cancelled run does not keep waiting.
+func TestRetryStopsWhenCancelled(t *testing.T) {
+	f := newFake(t, &stub{method: "GET", path: "/repos/o/r/issues/7/comments", status: http.StatusBadGateway})
+	ctx, cancel := context.WithCancel(context.Background())
+	c, err := New(Config{Token: testToken, BaseURL: f.url(), Retry: Retry{Sleep: func(ctx context.Context, _ time.Duration) error {
+		cancel()
+		return ctx.Err()
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.UpsertPRComment(ctx, "o", "r", 7, body, BehaviorUpdate)
+	if !errors.Is(err, context.Canceled) || strings.Contains(err.Error(), testToken) {
+		t.Errorf("%v", err)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
