@@ -264,3 +264,7 @@ func hoursText(s int) string {
 	}
 	return strconv.FormatFloat(float64(s)/3600, 'f', 1, 64) + " hours"
 }
+
+// WorstFirst is the reading order of every format (worst verdict, then the
+// weight of findings, then id), as a sorted copy.
+func WorstFirst(ws []rules.Workload) []rules.Workload { return worstFirst(ws) }

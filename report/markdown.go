@@ -42,7 +42,8 @@ func Markdown(r rules.Report, o Options) ([]byte, error) {
 // mdDoc is the comment in pieces, rendered once; fit assembles the largest
 // version under the budget from them.
 type mdDoc struct {
-	head       string   // marker, title, headline
+	head       string   // marker, title, headline, note
+	limitName  string   // the budget, for the notice
 	ledgerHead string   // table header
 	rows       []string // one per workload, worst first
 	details    []string // parallel to rows; "" when a workload has none
@@ -79,8 +80,8 @@ func (d *mdDoc) notice(c cut) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("> ✂️ **Cut to fit GitHub's %s-character comment limit:** %s. The JSON and HTML reports carry everything.\n\n",
-		thousands(strconv.Itoa(GitHubCommentLimit)), strings.Join(parts, ", "))
+	return fmt.Sprintf("> ✂️ **Cut to fit %s:** %s. The JSON and HTML reports carry everything.\n\n",
+		d.limitName, strings.Join(parts, ", "))
 }
 
 func countDetails(ds []string) int {
@@ -195,7 +196,11 @@ func buildMarkdown(r rules.Report, o Options, html bool) *mdDoc {
 	if r.Root != "" {
 		fmt.Fprintf(&h, "Scanned %s.\n\n", mdText(ellipsize(r.Root, maxIDRunes)))
 	}
+	if o.Note != "" {
+		h.WriteString(strings.TrimSpace(o.Note) + "\n\n")
+	}
 	d.head = h.String()
+	d.limitName = o.LimitName
 
 	d.ledgerHead = "| Verdict | Autoscaler | Signal | Bill | Latency target | Findings |\n|---|---|---|---|---|---|\n"
 	charts := 0
@@ -392,6 +397,9 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 		}
 		fmt.Fprintf(&b, "**Plots** %s\n\n", strings.Join(links, " · "))
 	}
+	if !html {
+		b.WriteString(imagesMarkdown(o.Images[w.ID]))
+	}
 
 	if len(w.Findings) > 0 {
 		b.WriteString("**Findings**\n\n")
@@ -518,3 +526,20 @@ func writeMdFindings(b *strings.Builder, fs []rules.Finding) {
 		b.WriteString("\n")
 	}
 }
+
+// imagesMarkdown shows hosted plots inline, one per line.
+func imagesMarkdown(ims []Image) string {
+	var b strings.Builder
+	for _, im := range ims {
+		u, err := url.Parse(im.URL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
+			continue // only absolute web links; never javascript: or data:
+		}
+		link := strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(u.String())
+		fmt.Fprintf(&b, "![%s](%s)\n\n", mdText(ellipsize(im.Alt, maxIDRunes)), link)
+	}
+	return b.String()
+}
+
+// ImagesMarkdown is imagesMarkdown for the diff comment.
+func ImagesMarkdown(ims []Image) string { return imagesMarkdown(ims) }

@@ -35,7 +35,25 @@ type Options struct {
 	Plots map[string][]string
 	// SVGPlots maps a workload id to SVG documents inlined in the HTML page.
 	SVGPlots map[string][][]byte
+	// Images maps a workload id to hosted plot images shown inline in its
+	// Markdown details (a pull-request comment cannot upload images; see
+	// report/github.PublishImages).
+	Images map[string][]Image
+	// Note is a Markdown paragraph kept right under the headline whatever
+	// is cut, e.g. a link to the run's artifacts.
+	Note string
+	// LimitName names the budget in the "cut to fit" notice; default
+	// DefaultLimitName (the comment limit). A job summary says its own.
+	LimitName string
 }
+
+// Image is one hosted picture: alternative text and an absolute URL.
+type Image struct {
+	Alt, URL string
+}
+
+// DefaultLimitName is the budget a comment is cut to.
+const DefaultLimitName = "GitHub's 65,536-character comment limit"
 
 // DefaultOptions returns the options every format uses when none are set.
 func DefaultOptions() Options {
@@ -53,6 +71,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxCharts == 0 {
 		o.MaxCharts = d.MaxCharts
+	}
+	if o.LimitName == "" {
+		o.LimitName = DefaultLimitName
 	}
 	return o
 }

@@ -6,194 +6,381 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/report"
+	"github.com/capreport/capreport/report/diff"
 	ghreport "github.com/capreport/capreport/report/github"
+	"github.com/capreport/capreport/report/plot"
+	"github.com/capreport/capreport/rules"
 )
 
 // lookupEnv reads one environment variable; injected so that tests never
 // touch the process environment.
 type lookupEnv func(string) (string, bool)
 
-// maxBodyFileBytes bounds what --body-file reads: 65,536 characters of up
-// to four bytes each.
-const maxBodyFileBytes = 4*ghreport.MaxBodyChars + 1
+// maxImagedWorkloads bounds how many autoscalers get hosted plots.
+const maxImagedWorkloads = 10
 
-// githubOptions are the flags `comment` and `issue` share.
+// githubOptions are the flags `comment github` and `issue github` share:
+// where GitHub is and who is asking.
 type githubOptions struct {
-	repo     string
-	apiURL   string
-	bodyFile string
-	dryRun   bool
+	repo       string
+	token      string
+	apiURL     string
+	graphqlURL string
+	dryRun     bool
 
-	env        lookupEnv
-	httpClient *http.Client // nil: the library's default
+	ghDeps
 }
+
+// ghDeps are what a GitHub command takes from its surroundings; tests
+// inject an environment, and a retry policy that does not sleep.
+type ghDeps struct {
+	env        lookupEnv
+	httpClient *http.Client   // nil: the library's default
+	retry      ghreport.Retry // zero: the library's default
+}
+
+func systemDeps() ghDeps { return ghDeps{env: os.LookupEnv} }
 
 func (o *githubOptions) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&o.repo, "repo", "", "repository as OWNER/NAME (default $GITHUB_REPOSITORY)")
-	fl.StringVar(&o.bodyFile, "body-file", "-", "file holding the Markdown body, - for stdin; its first line is the hidden marker")
-	fl.StringVar(&o.apiURL, "github-api-url", "", "GitHub API URL, e.g. https://ghe.example.com/api/v3/ (default $GITHUB_API_URL, else https://api.github.com/)")
-	fl.BoolVar(&o.dryRun, "dry-run", false, "print what would be posted and where, without contacting GitHub")
+	fl.StringVar(&o.token, "github-token", "", "token (default $GITHUB_TOKEN, else $GH_TOKEN); prefer the variable: a flag shows in the process list")
+	fl.StringVar(&o.apiURL, "github-api-url", "", "REST API URL, e.g. https://ghe.example.com/api/v3/ (default $GITHUB_API_URL, else https://api.github.com/)")
+	fl.StringVar(&o.graphqlURL, "github-graphql-url", "", "GraphQL URL (default $GITHUB_GRAPHQL_URL, else derived from the API URL)")
+	fl.BoolVar(&o.dryRun, "dry-run", false, "print the body and what would be done, without contacting GitHub or writing the summary")
 }
 
-// commentOptions are the inputs of `capreport comment`.
+// commentOptions are the inputs of `capreport comment github`.
 type commentOptions struct {
+	postOptions
 	githubOptions
-	pr       int
-	behavior string
+	pr           int
+	behavior     string
+	images       string
+	imagesBranch string
 }
 
-func newCommentCmd(io *streams) *cobra.Command { return newCommentCmdF(io, os.LookupEnv, nil) }
-
-// newCommentCmdF builds the command; runF, when set, receives the parsed
-// options instead of running (flag-parsing tests).
-func newCommentCmdF(io *streams, env lookupEnv, runF func(context.Context, *commentOptions) error) *cobra.Command {
-	o := &commentOptions{githubOptions: githubOptions{env: env}}
+func newCommentCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "comment --repo OWNER/NAME --pr N [--body-file FILE|-]",
-		Short: "Post the report as the pull request's sticky comment",
-		Long: "comment posts a Markdown body (capreport diff --format markdown) on a pull request as one\n" +
-			"sticky comment, found again by the hidden marker on the body's first line.\n\n" +
+		Use:   "comment",
+		Short: "Post the report as a pull request's sticky comment",
+		Long:  "comment posts the report on a pull request; the platform is a subcommand (github).",
+		Args:  cobra.NoArgs,
+	}
+	cmd.AddCommand(newCommentGitHubCmd(s, systemDeps(), nil))
+	return cmd
+}
+
+// newCommentGitHubCmd builds the command; runF, when set, receives the
+// parsed options instead of running (flag-parsing tests).
+func newCommentGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *commentOptions) error) *cobra.Command {
+	o := &commentOptions{postOptions: postOptions{env: d.env}, githubOptions: githubOptions{ghDeps: d}}
+	cmd := &cobra.Command{
+		Use:   "github --report HEAD.json [--base BASE.json]",
+		Short: "Post or update the sticky pull-request comment on GitHub",
+		Long: "comment github renders the comment from JSON reports (the diff base → head with --base,\n" +
+			"else the report) and posts it on a pull request as one sticky comment, found again by the\n" +
+			"hidden marker on its first line. The full report is appended to the job summary first\n" +
+			"($GITHUB_STEP_SUMMARY), so it reaches the run even when posting fails.\n\n" +
 			"Behaviours: update (edit the latest marked comment in place, create it if absent; nothing is\n" +
 			"written when the body is unchanged), new (always create), hide-and-new (minimize earlier\n" +
 			"marked comments as outdated, then create), delete-and-new (delete them, then create).\n\n" +
-			"The token comes from GITHUB_TOKEN, else GH_TOKEN; it needs pull-requests: write. A pull\n" +
-			"request from a fork gets a read-only token: comment from a workflow_run job instead\n" +
-			"(docs/github-action.md).",
-		Example: "  capreport diff deploy --base-ref origin/main > comment.md\n" +
-			"  GITHUB_TOKEN=... capreport comment --repo acme/deploy --pr 42 --body-file comment.md",
+			"Inside GitHub Actions nothing else is needed: the repository, the API URLs and the pull\n" +
+			"request come from GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_GRAPHQL_URL and the event\n" +
+			"(GITHUB_EVENT_PATH; for a workflow_run event the pull request is looked up from the run's\n" +
+			"head, never taken from the artifact). The token needs pull-requests: write. A pull request\n" +
+			"from a fork gets a read-only token: comment from a workflow_run job (docs/github-action.md).\n\n" +
+			"--images branch commits PNG plots to a branch (contents: write; same-repository pull\n" +
+			"requests only) and shows them in the comment; otherwise the comment carries Mermaid charts\n" +
+			"and a link to the run's artifacts.",
+		Example: "  capreport deploy --format json > head.json\n" +
+			"  capreport deploy --ref origin/main --format json > base.json\n" +
+			"  capreport comment github --report head.json --base base.json --pr 42 --repo acme/deploy",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), o)
 			}
-			return runComment(cmd.Context(), io, o)
+			return runCommentGitHub(cmd.Context(), s, o)
 		},
 	}
-	o.register(cmd)
+	o.postOptions.register(cmd, true, "capreport")
+	o.githubOptions.register(cmd)
 	fl := cmd.Flags()
-	fl.IntVar(&o.pr, "pr", 0, "pull request number")
+	fl.IntVar(&o.pr, "pr", 0, "pull request number (default: from the event)")
 	fl.StringVar(&o.behavior, "behavior", string(ghreport.BehaviorUpdate), "update, new, hide-and-new or delete-and-new")
+	fl.StringVar(&o.images, "images", "none", "none, or branch: commit PNG plots to --images-branch and show them")
+	fl.StringVar(&o.imagesBranch, "images-branch", "capreport-images", "branch that holds the plots of --images branch")
 	return cmd
 }
 
-func runComment(ctx context.Context, io *streams, o *commentOptions) error {
-	owner, name, err := o.ownerRepo()
-	if err != nil {
-		return err
-	}
-	if o.pr <= 0 {
-		return flagErrorf("pr", "the pull request number is required and must be positive")
-	}
+func runCommentGitHub(ctx context.Context, s *streams, o *commentOptions) error {
 	behavior, err := ghreport.ParseBehavior(o.behavior)
 	if err != nil {
 		return flagErrorf("behavior", "%w", err)
 	}
-	body, marker, err := o.readBody(io)
+	if o.images != "none" && o.images != "branch" {
+		return flagErrorf("images", "%q is not none or branch", o.images)
+	}
+	if o.pr < 0 {
+		return flagErrorf("pr", "must be positive")
+	}
+	owner, name, err := o.ownerRepo()
 	if err != nil {
 		return err
 	}
-	where := fmt.Sprintf("%s/%s#%d", owner, name, o.pr)
-	if o.dryRun {
-		fmt.Fprintf(io.ErrOut, "dry run: would post a comment on %s (behavior %s, marker %s, %d characters) to %s\n",
-			where, behavior, marker, len([]rune(body)), o.apiDisplay())
-		_, err := io.Out.Write([]byte(body))
+	l, err := o.load()
+	if err != nil {
 		return err
 	}
+	ev, err := readEvent(o.githubOptions.env)
+	if err != nil {
+		return err
+	}
+	repo := owner + "/" + name
+	note := artifactsNote(ev.runURL(o.githubOptions.env, o.serverURL(), repo))
+
+	if o.dryRun {
+		where := fmt.Sprintf("%s#%d", repo, o.pr)
+		if o.pr == 0 {
+			where = repo + " (the pull request of the event)"
+		}
+		fmt.Fprintf(s.ErrOut, "dry run: would post a comment on %s (behavior %s, images %s) to %s\n", where, behavior, o.images, o.apiDisplay())
+		_, err := s.Out.Write(l.body(o.title, report.DefaultMaxChars, 0, "", note, nil))
+		return err
+	}
+	outputs := []string{"verdict", verdict(l.head), "report", l.headPath}
 	c, err := o.client()
 	if err != nil {
+		_ = o.writeSummary(s, l, note, nil)
+		_ = o.writeOutputs(outputs...)
 		return err
 	}
-	res, err := c.UpsertPRComment(ctx, owner, name, o.pr, body, behavior)
+	pr, err := o.pullRequest(ctx, c, ev, owner, name)
+	if err != nil {
+		_ = o.writeSummary(s, l, note, nil)
+		_ = o.writeOutputs(outputs...)
+		return err
+	}
+	images := o.publishImages(ctx, s, c, ev, l, owner, name, pr)
+	if err := o.writeSummary(s, l, note, images); err != nil {
+		fmt.Fprintf(s.ErrOut, "capreport: warning: job summary not written: %v\n", err)
+	}
+	if err := o.writeOutputs(outputs...); err != nil {
+		return err
+	}
+
+	body := l.body(o.title, report.DefaultMaxChars, 0, "", note, images)
+	res, err := c.UpsertPRComment(ctx, owner, name, pr, string(body), behavior)
 	if err != nil {
 		return err
 	}
+	where := fmt.Sprintf("%s#%d", repo, pr)
 	if n := len(res.Hidden); n > 0 {
-		fmt.Fprintf(io.ErrOut, "hid %d earlier comment(s) on %s\n", n, where)
+		fmt.Fprintf(s.ErrOut, "hid %d earlier comment(s) on %s\n", n, where)
 	}
 	if n := len(res.Deleted); n > 0 {
-		fmt.Fprintf(io.ErrOut, "deleted %d earlier comment(s) on %s\n", n, where)
+		fmt.Fprintf(s.ErrOut, "deleted %d earlier comment(s) on %s\n", n, where)
 	}
-	fmt.Fprintf(io.ErrOut, "%s comment %d on %s\n", describe(res.Action), res.ID, where)
-	fmt.Fprintln(io.Out, res.URL)
-	return nil
+	fmt.Fprintf(s.ErrOut, "%s comment %d on %s\n", describe(res.Action), res.ID, where)
+	fmt.Fprintln(s.Out, res.URL)
+	return o.writeOutputs("comment-url", res.URL)
 }
 
-// issueOptions are the inputs of `capreport issue`.
+// pullRequest is --pr, else the pull request of the event: its number on
+// pull_request events, looked up from the run's head on workflow_run.
+func (o *commentOptions) pullRequest(ctx context.Context, c *ghreport.Client, ev *ghEvent, owner, name string) (int, error) {
+	switch {
+	case o.pr > 0:
+		return o.pr, nil
+	case ev != nil && ev.PullRequest != nil && ev.PullRequest.Number > 0:
+		return ev.PullRequest.Number, nil
+	case ev != nil && ev.WorkflowRun != nil:
+		wr := ev.WorkflowRun
+		if wr.Event != "" && wr.Event != "pull_request" {
+			return 0, fmt.Errorf("the workflow run was triggered by %q, not by a pull request: nothing to comment on", wr.Event)
+		}
+		return c.FindPullRequest(ctx, owner, name, wr.HeadRepository.Owner.Login, wr.HeadBranch, wr.HeadSHA)
+	}
+	return 0, flagErrorf("pr", "no pull request: pass --pr, or run on a pull_request or workflow_run event (GITHUB_EVENT_PATH)")
+}
+
+// publishImages commits the plots of the autoscalers the comment shows in
+// detail and returns their links; any failure leaves the comment with its
+// Mermaid charts and says why, since the comment matters more.
+func (o *commentOptions) publishImages(ctx context.Context, s *streams, c *ghreport.Client, ev *ghEvent, l *loaded, owner, name string, pr int) map[string][]report.Image {
+	if o.images != "branch" {
+		return nil
+	}
+	if ev.fromFork() {
+		fmt.Fprintln(s.ErrOut, "capreport: notice: --images branch is for same-repository pull requests (a fork's run must not write the repository); the comment carries Mermaid charts")
+		return nil
+	}
+	var ims []ghreport.Image
+	meta := map[string][]report.Image{}
+	for _, w := range imagedWorkloads(l) {
+		figs, err := plot.ForWorkload(w, "png")
+		if err != nil {
+			fmt.Fprintf(s.ErrOut, "capreport: warning: plots of %s: %v\n", w.ID, err)
+			continue
+		}
+		for _, f := range figs {
+			ims = append(ims, ghreport.Image{Name: f.Name, Data: f.Data})
+			meta[w.ID] = append(meta[w.ID], report.Image{Alt: f.Title, URL: f.Name})
+		}
+	}
+	if len(ims) == 0 {
+		return nil
+	}
+	sha := ev.headSHA()
+	if sha == "" {
+		sha, _ = o.githubOptions.env("GITHUB_SHA")
+	}
+	dir := "pr-" + strconv.Itoa(pr)
+	if sha = strings.ToLower(sha); len(sha) >= 12 && strings.Trim(sha, "0123456789abcdef") == "" {
+		dir += "/" + sha[:12]
+	}
+	pub, err := c.PublishImages(ctx, owner, name, o.imagesBranch, dir, o.serverURL(), ims)
+	if err != nil {
+		fmt.Fprintf(s.ErrOut, "capreport: warning: plots not published, the comment carries Mermaid charts instead: %v\n", err)
+		return nil
+	}
+	for id, list := range meta {
+		for i := range list {
+			list[i].URL = pub.URL(list[i].URL)
+		}
+		meta[id] = list
+	}
+	fmt.Fprintf(s.ErrOut, "published %d plot(s) to %s/%s@%s (%s)\n", len(ims), owner, name, o.imagesBranch, pub.Dir)
+	return meta
+}
+
+// imagedWorkloads are the autoscalers whose details the comment shows
+// first: the changed ones of a diff, else the worst priced ones.
+func imagedWorkloads(l *loaded) []rules.Workload {
+	var ws []rules.Workload
+	if l.base != nil {
+		for _, c := range diff.Compare(*l.base, *l.head).Changes {
+			if c.Head != nil {
+				ws = append(ws, *c.Head)
+			}
+		}
+	} else {
+		for _, w := range report.WorstFirst(l.head.Workloads) {
+			if w.Verdict != rules.VerdictUnpriced {
+				ws = append(ws, w)
+			}
+		}
+	}
+	return ws[:min(len(ws), maxImagedWorkloads)]
+}
+
+func artifactsNote(runURL string) string {
+	if runURL == "" {
+		return ""
+	}
+	return fmt.Sprintf("📎 Plots, the HTML report and the JSON are in [the run's artifacts](%s).", runURL)
+}
+
+// issueOptions are the inputs of `capreport issue github`.
 type issueOptions struct {
+	postOptions
 	githubOptions
-	title  string
 	labels []string
 }
 
-func newIssueCmd(io *streams) *cobra.Command { return newIssueCmdF(io, os.LookupEnv, nil) }
-
-func newIssueCmdF(io *streams, env lookupEnv, runF func(context.Context, *issueOptions) error) *cobra.Command {
-	o := &issueOptions{githubOptions: githubOptions{env: env}}
+func newIssueCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "issue --repo OWNER/NAME --title T [--label capreport] [--body-file FILE|-]",
+		Use:   "issue",
 		Short: "Keep the repository-wide report as one living issue",
-		Long: "issue keeps a scheduled report (capreport --format markdown) as one open issue: the newest\n" +
-			"open issue with the labels whose body starts with the same hidden marker gets the new title\n" +
-			"and body; without one, an issue is opened with the labels. Nothing is written when the\n" +
-			"body and title are unchanged.\n\n" +
-			"The token comes from GITHUB_TOKEN, else GH_TOKEN; it needs issues: write.",
-		Example: "  capreport deploy --format markdown > report.md\n" +
-			"  GITHUB_TOKEN=... capreport issue --repo acme/deploy --title 'Autoscaler report' --body-file report.md",
+		Long:  "issue keeps a scheduled report as one open issue; the platform is a subcommand (github).",
+		Args:  cobra.NoArgs,
+	}
+	cmd.AddCommand(newIssueGitHubCmd(s, systemDeps(), nil))
+	return cmd
+}
+
+func newIssueGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *issueOptions) error) *cobra.Command {
+	o := &issueOptions{postOptions: postOptions{env: d.env}, githubOptions: githubOptions{ghDeps: d}}
+	cmd := &cobra.Command{
+		Use:   "github --report REPORT.json",
+		Short: "Create or update the report issue on GitHub",
+		Long: "issue github renders the repository-wide report from a JSON report and keeps it as one open\n" +
+			"issue: the newest open issue with the labels whose body starts with the same hidden marker\n" +
+			"gets the new title and body; without one, an issue is opened with the labels. Nothing is\n" +
+			"written when the title and body are unchanged. The full report is appended to the job\n" +
+			"summary first. The token needs issues: write.",
+		Example: "  capreport deploy --format json > report.json\n" +
+			"  capreport issue github --report report.json --repo acme/deploy",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), o)
 			}
-			return runIssue(cmd.Context(), io, o)
+			return runIssueGitHub(cmd.Context(), s, o)
 		},
 	}
-	o.register(cmd)
+	o.postOptions.register(cmd, false, "capreport: autoscaler report")
+	o.githubOptions.register(cmd)
 	fl := cmd.Flags()
-	fl.StringVar(&o.title, "title", "", "the issue's title")
+	fl.Lookup("title").Usage = "the issue's title, also heading its body"
 	fl.StringSliceVar(&o.labels, "label", []string{"capreport"}, "label the issue carries and is found by (repeatable)")
 	return cmd
 }
 
-func runIssue(ctx context.Context, io *streams, o *issueOptions) error {
-	owner, name, err := o.ownerRepo()
-	if err != nil {
-		return err
-	}
+func runIssueGitHub(ctx context.Context, s *streams, o *issueOptions) error {
 	if strings.TrimSpace(o.title) == "" {
-		return flagErrorf("title", "the issue's title is required")
+		return flagErrorf("title", "the issue's title cannot be empty")
 	}
 	for _, l := range o.labels {
 		if strings.TrimSpace(l) == "" {
 			return flagErrorf("label", "a label cannot be empty")
 		}
 	}
-	body, marker, err := o.readBody(io)
+	owner, name, err := o.ownerRepo()
 	if err != nil {
 		return err
 	}
-	where := owner + "/" + name
+	l, err := o.load()
+	if err != nil {
+		return err
+	}
+	ev, err := readEvent(o.githubOptions.env)
+	if err != nil {
+		return err
+	}
+	repo := owner + "/" + name
+	note := artifactsNote(ev.runURL(o.githubOptions.env, o.serverURL(), repo))
+	body := l.body(o.title, report.DefaultMaxChars, 0, "", note, nil)
 	if o.dryRun {
-		fmt.Fprintf(io.ErrOut, "dry run: would create or update the open issue %q labelled %s in %s (marker %s, %d characters) at %s\n",
-			o.title, strings.Join(o.labels, ","), where, marker, len([]rune(body)), o.apiDisplay())
-		_, err := io.Out.Write([]byte(body))
+		fmt.Fprintf(s.ErrOut, "dry run: would create or update the open issue %q labelled %s in %s at %s\n",
+			o.title, strings.Join(o.labels, ","), repo, o.apiDisplay())
+		_, err := s.Out.Write(body)
+		return err
+	}
+	if err := o.writeSummary(s, l, note, nil); err != nil {
+		fmt.Fprintf(s.ErrOut, "capreport: warning: job summary not written: %v\n", err)
+	}
+	if err := o.writeOutputs("verdict", verdict(l.head), "report", l.headPath); err != nil {
 		return err
 	}
 	c, err := o.client()
 	if err != nil {
 		return err
 	}
-	res, err := c.UpsertIssue(ctx, owner, name, o.title, body, o.labels)
+	res, err := c.UpsertIssue(ctx, owner, name, o.title, string(body), o.labels)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(io.ErrOut, "%s issue %s#%d\n", describe(res.Action), where, res.ID)
-	fmt.Fprintln(io.Out, res.URL)
-	return nil
+	fmt.Fprintf(s.ErrOut, "%s issue %s#%d\n", describe(res.Action), repo, res.ID)
+	fmt.Fprintln(s.Out, res.URL)
+	return o.writeOutputs("issue-url", res.URL)
 }
 
 func describe(a ghreport.Action) string {
@@ -222,76 +409,59 @@ func (o *githubOptions) ownerRepo() (string, string, error) {
 	return owner, name, nil
 }
 
-// readBody reads --body-file (- is stdin) and checks the marker and the
-// size before anything is sent.
-func (o *githubOptions) readBody(s *streams) (string, string, error) {
-	var r io.Reader
-	name := o.bodyFile
-	if name == "" || name == "-" {
-		if s.In == nil {
-			return "", "", flagErrorf("body-file", "no standard input: name a file")
-		}
-		r, name = s.In, "stdin"
-	} else {
-		f, err := os.Open(name)
-		if err != nil {
-			return "", "", flagErrorf("body-file", "%s: %v", name, unwrapPathError(err))
-		}
-		defer f.Close()
-		r = f
-	}
-	b, err := readAtMost(r, maxBodyFileBytes)
-	if err != nil {
-		return "", "", fmt.Errorf("--body-file %s: %w", name, err)
-	}
-	body := string(b)
-	if strings.TrimSpace(body) == "" {
-		return "", "", flagErrorf("body-file", "%s is empty", name)
-	}
-	marker, err := ghreport.Marker(body)
-	if err != nil {
-		return "", "", flagErrorf("body-file", "%s: %v", name, err)
-	}
-	return body, marker, nil
-}
-
+// readAtMost reads up to n-1 bytes; n or more is an error.
 func readAtMost(r io.Reader, n int64) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(r, n))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) == n {
-		return nil, fmt.Errorf("over %d bytes: GitHub accepts at most %d characters", n-1, ghreport.MaxBodyChars)
+		return nil, fmt.Errorf("larger than %d bytes", n-1)
 	}
 	return b, nil
 }
 
-// apiURLOrEnv is --github-api-url, else GITHUB_API_URL, else github.com's.
-func (o *githubOptions) apiURLOrEnv() string {
-	if o.apiURL != "" {
-		return o.apiURL
+// orEnv is the flag's value, else the variable's.
+func (o *githubOptions) orEnv(flag, variable string) string {
+	if flag != "" {
+		return flag
 	}
-	u, _ := o.env("GITHUB_API_URL")
-	return u
+	v, _ := o.env(variable)
+	return v
 }
 
 func (o *githubOptions) apiDisplay() string {
-	if u := o.apiURLOrEnv(); u != "" {
+	if u := o.orEnv(o.apiURL, "GITHUB_API_URL"); u != "" {
 		return u
 	}
 	return ghreport.DefaultBaseURL
 }
 
-// client builds the API client from GITHUB_TOKEN (else GH_TOKEN).
+// serverURL is the web root links point at: GITHUB_SERVER_URL, else the
+// one matching the API URL.
+func (o *githubOptions) serverURL() string {
+	if u, _ := o.env("GITHUB_SERVER_URL"); strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") {
+		return strings.TrimSuffix(u, "/") + "/"
+	}
+	return ghreport.ServerURL(o.orEnv(o.apiURL, "GITHUB_API_URL"))
+}
+
+// client builds the API client; the token is --github-token, else
+// GITHUB_TOKEN, else GH_TOKEN, and is never printed.
 func (o *githubOptions) client() (*ghreport.Client, error) {
-	token, _ := o.env("GITHUB_TOKEN")
-	if token == "" {
-		token, _ = o.env("GH_TOKEN")
+	token := o.token
+	for _, v := range []string{"GITHUB_TOKEN", "GH_TOKEN"} {
+		if token == "" {
+			token, _ = o.env(v)
+		}
 	}
 	if token == "" {
-		return nil, &usageError{msg: "no GitHub token: set GITHUB_TOKEN (or GH_TOKEN)"}
+		return nil, &usageError{msg: "no GitHub token: set GITHUB_TOKEN (or GH_TOKEN, or --github-token)"}
 	}
-	c, err := ghreport.New(token, o.apiURLOrEnv(), o.httpClient)
+	c, err := ghreport.New(ghreport.Config{
+		Token: token, BaseURL: o.orEnv(o.apiURL, "GITHUB_API_URL"), GraphQLURL: o.orEnv(o.graphqlURL, "GITHUB_GRAPHQL_URL"),
+		HTTPClient: o.httpClient, Retry: o.retry,
+	})
 	if err != nil {
 		return nil, &usageError{msg: err.Error()}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/report/diff"
 	"github.com/capreport/capreport/rules"
 )
@@ -98,7 +99,7 @@ func runDiff(ctx context.Context, io *streams, o *diffOptions) error {
 	case o.baseDir != "":
 		base, _, err = buildReport(ctx, io, filepath.Clean(o.baseDir), &o.render)
 	default:
-		base, err = reportAtRef(ctx, io, o.path, o.baseRef, &o.render)
+		base, _, err = reportAtRef(ctx, io, "base-ref", o.path, o.baseRef, &o.render)
 	}
 	if err != nil {
 		return err
@@ -130,42 +131,43 @@ func runDiff(ctx context.Context, io *streams, o *diffOptions) error {
 // revision out into a temporary detached worktree of the repository that
 // holds path, renders the same relative path there, and removes the
 // worktree, so the user's checkout and index are never touched.
-func reportAtRef(ctx context.Context, io *streams, path, ref string, f *renderFlags) (*rules.Report, error) {
+// The configuration is the revision's (nil when PATH did not exist there).
+func reportAtRef(ctx context.Context, io *streams, flag, path, ref string, f *renderFlags) (*rules.Report, *config.Config, error) {
 	if strings.HasPrefix(ref, "-") {
 		// It would reach git as an option.
-		return nil, flagErrorf("base-ref", "%q is not a git revision", ref)
+		return nil, nil, flagErrorf(flag, "%q is not a git revision", ref)
 	}
 	if _, err := exec.LookPath("git"); err != nil {
-		return nil, flagErrorf("base-ref", "needs git on PATH; use --base-dir or --base-json without it")
+		return nil, nil, flagErrorf(flag, "needs git on PATH; use --base-dir or --base-json without it")
 	}
 	abs, err := filepath.Abs(path)
 	if err == nil {
 		abs, err = filepath.EvalSymlinks(abs)
 	}
 	if err != nil {
-		return nil, &usageError{msg: fmt.Sprintf("%s: no such file or directory", path)}
+		return nil, nil, &usageError{msg: fmt.Sprintf("%s: no such file or directory", path)}
 	}
 	top, err := git(ctx, abs, "rev-parse", "--show-toplevel")
 	if err != nil {
-		return nil, flagErrorf("base-ref", "%s is not inside a git repository (%v)", path, err)
+		return nil, nil, flagErrorf(flag, "%s is not inside a git repository (%v)", path, err)
 	}
 	if top, err = filepath.EvalSymlinks(top); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rel, err := filepath.Rel(top, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return nil, fmt.Errorf("%s is outside its repository %s", path, top)
+		return nil, nil, fmt.Errorf("%s is outside its repository %s", path, top)
 	}
 	// Resolve first: the error names the revision, and the worktree is
 	// then created from a hash that cannot be mistaken for anything else.
 	sha, err := git(ctx, top, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
 	if err != nil {
-		return nil, flagErrorf("base-ref", "%q is not a commit of %s", ref, top)
+		return nil, nil, flagErrorf(flag, "%q is not a commit of %s", ref, top)
 	}
 
 	tmp, err := os.MkdirTemp("", "capreport-base-")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	wt := filepath.Join(tmp, "worktree")
 	defer func() {
@@ -180,7 +182,7 @@ func reportAtRef(ctx context.Context, io *streams, path, ref string, f *renderFl
 		_ = os.RemoveAll(tmp)
 	}()
 	if _, err := git(ctx, top, "worktree", "add", "--detach", "--quiet", wt, sha); err != nil {
-		return nil, fmt.Errorf("check out --base-ref %s: %w", ref, err)
+		return nil, nil, fmt.Errorf("check out --%s %s: %w", flag, ref, err)
 	}
 
 	at := filepath.Join(wt, rel)
@@ -189,14 +191,14 @@ func reportAtRef(ctx context.Context, io *streams, path, ref string, f *renderFl
 		// The pull request adds PATH: every autoscaler under it is new.
 		fmt.Fprintf(io.ErrOut, "capreport: %s does not exist at %s; comparing against an empty base\n", path, ref)
 		return &rules.Report{SchemaVersion: rules.SchemaVersion, Root: display, Workloads: []rules.Workload{},
-			Sources: []rules.Source{}, Findings: []rules.Finding{}}, nil
+			Sources: []rules.Source{}, Findings: []rules.Finding{}}, nil, nil
 	}
-	r, _, err := buildReport(ctx, io, at, f)
+	r, cfg, err := buildReport(ctx, io, at, f)
 	if err != nil {
-		return nil, fmt.Errorf("base %s: %w", display, err)
+		return nil, nil, fmt.Errorf("%s: %w", display, err)
 	}
 	r.Root = display
-	return r, nil
+	return r, cfg, nil
 }
 
 // git runs one git command in dir without a shell and returns its trimmed

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -77,9 +78,24 @@ func runMerge(io *streams, o *mergeOptions) error {
 // another schema version, is a usage error naming the file, because the fix
 // is on the command line (another file, or a capreport of the same version).
 func readReport(path string) (*rules.Report, error) {
-	b, err := os.ReadFile(path)
+	return readReportLimited(path, defaultMaxReportBytes, true)
+}
+
+// readReportLimited reads at most limit bytes of a report and, with
+// validate, checks it against the JSON schema before decoding: a report
+// from an artifact may have been written by anyone.
+func readReportLimited(path string, limit int64, validate bool) (*rules.Report, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, &usageError{msg: fmt.Sprintf("%s: %v", path, unwrapPathError(err))}
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
+		return nil, &usageError{msg: fmt.Sprintf("%s: not a regular file", path)}
+	}
+	b, err := readAtMost(f, limit+1)
+	if err != nil {
+		return nil, &usageError{msg: fmt.Sprintf("%s: larger than %d bytes (--max-report-bytes)", path, limit)}
 	}
 	var probe struct {
 		SchemaVersion *string `json:"schemaVersion"`
@@ -93,6 +109,11 @@ func readReport(path string) (*rules.Report, error) {
 	if *probe.SchemaVersion != rules.SchemaVersion {
 		return nil, &usageError{msg: fmt.Sprintf("%s: schemaVersion %q, this capreport reads %q; re-run the capreport that matches it",
 			path, *probe.SchemaVersion, rules.SchemaVersion)}
+	}
+	if validate {
+		if err := report.Validate(b); err != nil {
+			return nil, &usageError{msg: fmt.Sprintf("%s: does not match the capreport report schema: %v", path, err)}
+		}
 	}
 	var r rules.Report
 	if err := json.Unmarshal(b, &r); err != nil {

@@ -67,6 +67,7 @@ func newRootCmd(io *streams) *cobra.Command {
 		newListCmd(io),
 		newCommentCmd(io),
 		newIssueCmd(io),
+		newSummaryCmd(io),
 	)
 	return root
 }

@@ -23,6 +23,7 @@ type runFlags struct {
 	format string
 	out    string
 	failOn string
+	ref    string
 }
 
 var reportFormats = []string{"text", "json", "markdown", "html", "sarif"}
@@ -33,6 +34,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl := cmd.Flags()
 	fl.StringVarP(&f.format, "format", "o", "text", "output format: text, json, markdown, html or sarif")
 	fl.StringVar(&f.out, "out", "", "also write report.json, report.md, report.html, report.sarif and plots to this directory")
+	fl.StringVar(&f.ref, "ref", "", "price PATH as it was at this git revision (checked out in a temporary worktree; yours is untouched)")
 	fl.StringVar(&f.failOn, "fail-on", "", "exit 1 when a check fails at this severity: error, warning or never (default: the config's failOn, else error)")
 }
 
@@ -44,7 +46,14 @@ func runReport(ctx context.Context, io *streams, path string, f *runFlags) error
 	if f.failOn != "" && !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, f.failOn) {
 		return flagErrorf("fail-on", "%q is not one of error, warning, never", f.failOn)
 	}
-	r, cfg, err := buildReport(ctx, io, path, &f.render)
+	var r *rules.Report
+	var cfg *config.Config
+	var err error
+	if f.ref != "" {
+		r, cfg, err = reportAtRef(ctx, io, "ref", path, f.ref, &f.render)
+	} else {
+		r, cfg, err = buildReport(ctx, io, path, &f.render)
+	}
 	if err != nil {
 		return err
 	}
@@ -62,8 +71,11 @@ func runReport(ctx context.Context, io *streams, path string, f *runFlags) error
 		fmt.Fprintf(io.ErrOut, "wrote %s\n", f.out)
 	}
 	failOn := f.failOn
-	if failOn == "" {
+	if failOn == "" && cfg != nil {
 		failOn = cfg.FailOn
+	}
+	if failOn == "" {
+		failOn = config.FailOnError
 	}
 	if n := r.Failed(failOn); n > 0 {
 		return &checksFailedError{failed: n}

@@ -19,6 +19,14 @@ type Options struct {
 	MaxChars int
 	// NoChart leaves the Mermaid chart out.
 	NoChart bool
+	// Images maps an autoscaler's id to hosted plots of its head, shown in
+	// its details.
+	Images map[string][]report.Image
+	// Note is a Markdown paragraph kept under the headline whatever is cut.
+	Note string
+	// LimitName names the budget in the "cut to fit" notice; default
+	// report.DefaultLimitName.
+	LimitName string
 }
 
 func (o Options) withDefaults() Options {
@@ -27,6 +35,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxChars <= 0 {
 		o.MaxChars = report.DefaultMaxChars
+	}
+	if o.LimitName == "" {
+		o.LimitName = report.DefaultLimitName
 	}
 	return o
 }
@@ -54,6 +65,7 @@ func Markdown(r Result, o Options) ([]byte, error) {
 
 type doc struct {
 	head, ledgerHead string
+	limitName        string
 	rows, details    []string // parallel, in Result order
 	chart, foot      string
 }
@@ -76,7 +88,11 @@ func buildDoc(r Result, o Options) *doc {
 	s := r.Head.Summary
 	fmt.Fprintf(&h, "Head: %d %s — ❌ %d fail · ⚠️ %d warn · ✅ %d pass · ⚪ %d unpriced (base: %d fail).\n\n",
 		s.Autoscalers, plural(s.Autoscalers, "autoscaler", "autoscalers"), s.Fail, s.Warn, s.Pass, s.Unpriced, r.Base.Summary.Fail)
+	if o.Note != "" {
+		h.WriteString(strings.TrimSpace(o.Note) + "\n\n")
+	}
 	d.head = h.String()
+	d.limitName = o.LimitName
 
 	if len(r.Changes) > 0 {
 		d.ledgerHead = "| | Autoscaler | Verdict | Key figure | What changed |\n|---|---|---|---|---|\n"
@@ -84,7 +100,7 @@ func buildDoc(r Result, o Options) *doc {
 	for _, c := range r.Changes {
 		d.rows = append(d.rows, fmt.Sprintf("| %s | %s | %s | %s | %s |\n", changeIcon(c), mdText(ellipsize(c.ID, maxIDRunes)),
 			mdText(verdictCell(c)), mdText(ellipsize(keyCell(c), maxFigRunes)), mdText(ellipsize(c.Summary, maxWordsRunes))))
-		d.details = append(d.details, details(c))
+		d.details = append(d.details, details(c, o.Images[c.ID]))
 	}
 	if i, ok := chartChange(r); ok && !o.NoChart {
 		c := r.Changes[i]
@@ -160,7 +176,7 @@ func orDash(s string) string {
 }
 
 // details is one autoscaler's <details> block with every changed figure.
-func details(c Change) string {
+func details(c Change, images []report.Image) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<details><summary>%s <b>%s</b>: %s</summary>\n\n", changeIcon(c),
 		htmlText(ellipsize(c.ID, maxIDRunes)), htmlText(verdictCell(c)))
@@ -179,6 +195,9 @@ func details(c Change) string {
 	for _, f := range c.Figures {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdText(ellipsize(f.Label, maxFigRunes)),
 			mdText(ellipsize(f.BeforeText, maxFigRunes)), mdText(ellipsize(f.AfterText, maxFigRunes)), mdText(f.Delta))
+	}
+	if ims := report.ImagesMarkdown(images); ims != "" {
+		b.WriteString("\n" + ims)
 	}
 	b.WriteString("\n</details>\n\n")
 	return b.String()
@@ -199,8 +218,8 @@ func (d *doc) notice(k keep) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("> ✂️ **Cut to fit GitHub's 65,536-character comment limit:** %s. The JSON diff carries everything.\n\n",
-		strings.Join(parts, ", "))
+	return fmt.Sprintf("> ✂️ **Cut to fit %s:** %s. The JSON diff carries everything.\n\n",
+		d.limitName, strings.Join(parts, ", "))
 }
 
 func (d *doc) assemble(k keep) string {

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capreport/capreport/report"
+	"github.com/capreport/capreport/report/diff"
+	"github.com/capreport/capreport/rules"
+)
+
+// Limits of what GitHub shows, and of what capreport reads from an
+// artifact that a pull request's code may have written.
+const (
+	// stepSummaryLimit is GitHub's limit on one step's job summary.
+	stepSummaryLimit = 1 << 20
+	// summaryMargin is kept free under that limit for other writers.
+	summaryMargin = 8 << 10
+	// summaryCharts is how many workloads get a Mermaid chart in a summary.
+	summaryCharts = 10
+	// defaultMaxReportBytes caps a JSON report read by comment, issue and
+	// summary: a report of a thousand autoscalers is about 50 MB.
+	defaultMaxReportBytes = 64 << 20
+)
+
+// summaryLimitName names the job summary's budget in "cut" notices.
+const summaryLimitName = "the job summary's 1 MiB limit"
+
+// postOptions are the inputs shared by `comment github`, `issue github` and
+// `summary`: the reports, and where the summary and outputs go.
+type postOptions struct {
+	report         string
+	base           string
+	maxReportBytes int64
+	summary        string
+	githubOutput   string
+	title          string
+
+	env lookupEnv
+}
+
+func (o *postOptions) register(cmd *cobra.Command, withBase bool, title string) {
+	fl := cmd.Flags()
+	fl.StringVar(&o.report, "report", "", "JSON report to post (capreport --format json, or report.json of --out); required")
+	if withBase {
+		fl.StringVar(&o.base, "base", "", "JSON report of the base: the body is then the diff, base → head")
+	}
+	fl.Int64Var(&o.maxReportBytes, "max-report-bytes", defaultMaxReportBytes, "refuse a report file larger than this (it may come from an untrusted artifact)")
+	fl.StringVar(&o.summary, "summary", "", "append the full report to this file (default $GITHUB_STEP_SUMMARY; - for stdout)")
+	fl.StringVar(&o.githubOutput, "github-output", "", "append step outputs (verdict=, report=, …) to this file, e.g. \"$GITHUB_OUTPUT\"")
+	fl.StringVar(&o.title, "title", title, "title heading the body")
+}
+
+// loaded are the reports a posting command works from.
+type loaded struct {
+	head, base *rules.Report
+	headPath   string
+}
+
+// load reads --report (and --base): size-capped and checked against the
+// JSON schema, because in the fork-safe workflow they come from an
+// artifact the pull request's code produced.
+func (o *postOptions) load() (*loaded, error) {
+	if o.report == "" {
+		return nil, flagErrorf("report", "a JSON report is required (capreport PATH --format json > report.json)")
+	}
+	if o.maxReportBytes <= 0 {
+		return nil, flagErrorf("max-report-bytes", "must be positive")
+	}
+	head, err := readReportLimited(o.report, o.maxReportBytes, true)
+	if err != nil {
+		return nil, err
+	}
+	l := &loaded{head: head, headPath: o.report}
+	if o.base != "" {
+		if l.base, err = readReportLimited(o.base, o.maxReportBytes, true); err != nil {
+			return nil, err
+		}
+	}
+	if abs, err := filepath.Abs(o.report); err == nil {
+		l.headPath = abs
+	}
+	return l, nil
+}
+
+// verdict is the report's worst workload verdict, "none" without any.
+func verdict(r *rules.Report) string {
+	best := ""
+	for _, w := range r.Workloads {
+		if best == "" || rules.VerdictRank(w.Verdict) < rules.VerdictRank(best) {
+			best = w.Verdict
+		}
+	}
+	if best == "" {
+		return "none"
+	}
+	return best
+}
+
+// bodies renders the Markdown for a budget: the diff when there is a base,
+// else the report.
+func (l *loaded) body(title string, maxChars, maxCharts int, limitName, note string, images map[string][]report.Image) []byte {
+	if l.base != nil {
+		out, _ := diff.Markdown(diff.Compare(*l.base, *l.head), diff.Options{
+			Title: title, MaxChars: maxChars, Images: images, Note: note, LimitName: limitName,
+		})
+		return out
+	}
+	out, _ := report.Markdown(*l.head, report.Options{
+		Title: title, MaxChars: maxChars, MaxCharts: maxCharts, Images: images, Note: note, LimitName: limitName,
+	})
+	return out
+}
+
+// summaryBody is what the job summary gets within budget bytes: the
+// comment's content with room for every detail, and after a diff the full
+// head report, so a reader sees every autoscaler, not only the changed.
+func (l *loaded) summaryBody(title string, budget int, note string, images map[string][]report.Image) []byte {
+	if l.base == nil {
+		return l.body(title, budget, summaryCharts, summaryLimitName, note, images)
+	}
+	d := l.body(title, budget/4, summaryCharts, summaryLimitName, note, images)
+	rest := budget - len(d) - 2
+	if rest < 4<<10 {
+		return d
+	}
+	full, _ := report.Markdown(*l.head, report.Options{
+		Title: title + ": every autoscaler of the head", MaxChars: rest, MaxCharts: summaryCharts,
+		Images: images, LimitName: summaryLimitName,
+	})
+	return append(append(d, '\n'), full...)
+}
+
+// writeSummary appends the report to the job summary (--summary, else
+// $GITHUB_STEP_SUMMARY; "-" is stdout). It runs before anything is posted,
+// so a failed comment still leaves the report where the run shows it.
+func (o *postOptions) writeSummary(s *streams, l *loaded, note string, images map[string][]report.Image) error {
+	path := o.summary
+	if path == "" {
+		path, _ = o.env("GITHUB_STEP_SUMMARY")
+	}
+	if path == "" {
+		return nil
+	}
+	if path == "-" {
+		_, err := s.Out.Write(l.summaryBody(o.title, stepSummaryLimit-summaryMargin, note, images))
+		return err
+	}
+	used := int64(0)
+	if fi, err := os.Stat(path); err == nil {
+		used = fi.Size()
+	}
+	budget := stepSummaryLimit - summaryMargin - int(used)
+	var body []byte
+	if budget < 16<<10 {
+		body = []byte("\n> capreport: the job summary is nearly full; the report is in the run's artifacts.\n")
+	} else {
+		body = l.summaryBody(o.title, budget, note, images)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("--summary %s: %w", path, unwrapPathError(err))
+	}
+	if _, err := f.Write(body); err != nil {
+		f.Close()
+		return fmt.Errorf("--summary %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// writeOutputs appends key=value step outputs to --github-output in the
+// format GitHub reads (a value with a newline gets a random delimiter).
+func (o *postOptions) writeOutputs(kv ...string) error {
+	if o.githubOutput == "" {
+		return nil
+	}
+	var b bytes.Buffer
+	for i := 0; i+1 < len(kv); i += 2 {
+		k, v := kv[i], kv[i+1]
+		if !strings.ContainsAny(v, "\r\n") {
+			fmt.Fprintf(&b, "%s=%s\n", k, v)
+			continue
+		}
+		var r [12]byte
+		_, _ = rand.Read(r[:])
+		delim := "capreport_" + hex.EncodeToString(r[:])
+		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", k, delim, v, delim)
+	}
+	f, err := os.OpenFile(o.githubOutput, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("--github-output %s: %w", o.githubOutput, unwrapPathError(err))
+	}
+	if _, err := io.Copy(f, &b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

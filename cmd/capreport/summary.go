@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// summaryOptions are the inputs of `capreport summary`.
+type summaryOptions struct {
+	postOptions
+}
+
+func newSummaryCmd(s *streams) *cobra.Command { return newSummaryCmdF(s, os.LookupEnv, nil) }
+
+func newSummaryCmdF(s *streams, env lookupEnv, runF func(*summaryOptions) error) *cobra.Command {
+	o := &summaryOptions{postOptions: postOptions{env: env}}
+	cmd := &cobra.Command{
+		Use:   "summary --report REPORT.json [--base BASE.json]",
+		Short: "Write the report to the GitHub Actions job summary",
+		Long: "summary renders a JSON report (the diff base → head with --base, followed by every\n" +
+			"autoscaler of the head) and appends it to the job summary ($GITHUB_STEP_SUMMARY, or\n" +
+			"--summary FILE), kept under GitHub's 1 MiB per step. Without either it prints to stdout.\n" +
+			"It needs no token: this is what a pull request from a fork can show.",
+		Example: "  capreport deploy --format json > report.json\n" +
+			"  capreport summary --report report.json --github-output \"$GITHUB_OUTPUT\"",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return runSummary(s, o)
+		},
+	}
+	o.postOptions.register(cmd, true, "capreport")
+	return cmd
+}
+
+func runSummary(s *streams, o *summaryOptions) error {
+	l, err := o.load()
+	if err != nil {
+		return err
+	}
+	if o.summary == "" {
+		if v, _ := o.env("GITHUB_STEP_SUMMARY"); v == "" {
+			o.summary = "-"
+		}
+	}
+	ev, err := readEvent(o.env)
+	if err != nil {
+		return err
+	}
+	repo, _ := o.env("GITHUB_REPOSITORY")
+	gh := githubOptions{ghDeps: ghDeps{env: o.env}}
+	note := artifactsNote(ev.runURL(o.env, gh.serverURL(), repo))
+	if err := o.writeSummary(s, l, note, nil); err != nil {
+		return err
+	}
+	return o.writeOutputs("verdict", verdict(l.head), "report", l.headPath)
+}
