@@ -241,3 +241,30 @@ func TestMermaidDownsample(t *testing.T) {
 		t.Errorf("a ragged timeline charted: %q", got)
 	}
 }
+
+// TestMarkdownImagesNoteAndLimitName: hosted plots appear in the details
+// (only http(s) links, escaped), the note stays under the headline even
+// when everything else is cut, and the notice names the given budget.
+func TestMarkdownImagesNoteAndLimitName(t *testing.T) {
+	id := "shop/HorizontalPodAutoscaler/checkout"
+	o := Options{
+		Images: map[string][]Image{id: {
+			{Alt: "Replicas [after] a step", URL: "https://github.com/o/r/raw/abc/pr-1/a (1).png"},
+			{Alt: "evil", URL: "javascript:alert(1)"},
+		}},
+		Note: "📎 See [the run](https://github.com/o/r/actions/runs/1).",
+	}
+	got, _ := Markdown(specimenReport(), o)
+	s := string(got)
+	if !strings.Contains(s, "![Replicas \\[after\\] a step](https://github.com/o/r/raw/abc/pr-1/a%20%281%29.png)") {
+		t.Errorf("image missing or unescaped:\n%s", s)
+	}
+	if strings.Contains(s, "javascript:") {
+		t.Error("a javascript: link was rendered")
+	}
+	o.MaxChars, o.LimitName = 1500, "the job summary's 1 MiB limit"
+	cut, _ := Markdown(specimenReport(), o)
+	if !strings.Contains(string(cut), o.Note) || !strings.Contains(string(cut), "Cut to fit the job summary's 1 MiB limit:") {
+		t.Errorf("note or limit name lost when cut:\n%s", cut)
+	}
+}

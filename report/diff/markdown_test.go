@@ -12,6 +12,7 @@ import (
 	"github.com/yuin/goldmark"
 
 	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -212,5 +213,27 @@ func TestMarkdownSizeLimit(t *testing.T) {
 	out, _ = Markdown(pullRequest(), Options{MaxChars: 2000})
 	if len(out) > 2000 || !strings.Contains(string(out), "| shop/HorizontalPodAutoscaler/web |") {
 		t.Errorf("%d bytes for a 2000 budget, or the ledger lost:\n%s", len(out), out)
+	}
+}
+
+// TestMarkdownImagesAndNote: the head's hosted plots go in the changed
+// autoscaler's details; the note stays when details are cut.
+func TestMarkdownImagesAndNote(t *testing.T) {
+	id := "shop/HorizontalPodAutoscaler/web"
+	o := Options{
+		Images: map[string][]report.Image{id: {{Alt: "Replicas", URL: "https://github.com/o/r/raw/abc/pr-1/web.png"}}},
+		Note:   "📎 Plots are in [the run's artifacts](https://github.com/o/r/actions/runs/1).",
+	}
+	out, _ := Markdown(pullRequest(), o)
+	s := string(out)
+	web := s[strings.Index(s, "<b>"+id+"</b>"):]
+	web = web[:strings.Index(web, "</details>")]
+	if !strings.Contains(web, "![Replicas](https://github.com/o/r/raw/abc/pr-1/web.png)") {
+		t.Errorf("the image is not in the web details:\n%s", web)
+	}
+	o.MaxChars, o.LimitName = 900, "a small budget"
+	out, _ = Markdown(pullRequest(), o)
+	if !strings.Contains(string(out), o.Note) || !strings.Contains(string(out), "Cut to fit a small budget:") {
+		t.Errorf("note or limit name lost:\n%s", out)
 	}
 }
