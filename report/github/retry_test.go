@@ -28,7 +28,9 @@ func TestRetry(t *testing.T) {
 				{method: "POST", path: list, status: http.StatusBadGateway, body: `{"message":"Server Error"}`, check: wantBody(body)},
 				createComment(t, "", body, 9),
 			}
-		}, func(w []time.Duration) bool { return len(w) == 1 && w[0] >= time.Second && w[0] <= 1250*time.Millisecond }, ""},
+		}, func(w []time.Duration) bool {
+			return len(w) == 1 && w[0] >= time.Second && w[0] <= 1250*time.Millisecond
+		}, ""},
 		{"503 then 504 on the listing, then served", func(t *testing.T) []*stub {
 			return []*stub{
 				{method: "GET", path: list, status: http.StatusServiceUnavailable},
