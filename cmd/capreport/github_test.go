@@ -614,3 +614,35 @@ func TestCommentDryRun(t *testing.T) {
 		t.Error("a dry run reached GitHub")
 	}
 }
+
+// TestCommentOnEnterpriseServer: GitHub Enterprise Server's layout (REST
+// under /api/v3/, GraphQL at /api/graphql), reached with the flags alone
+// and with the token from --github-token; GITHUB_GRAPHQL_URL is optional.
+func TestCommentOnEnterpriseServer(t *testing.T) {
+	rep := reports(t)
+	fake := fakegithub.New(t, fakegithub.Config{Owner: "o", Repo: "r", Enterprise: true,
+		Tokens:       map[string]fakegithub.Permissions{writeToken: {PullRequests: "write"}},
+		PullRequests: []fakegithub.PullRequest{{Number: 7}}})
+	if !strings.HasSuffix(fake.URL, "/api/v3/") {
+		t.Fatalf("fake URL %s", fake.URL)
+	}
+	env := map[string]string{}
+	args := []string{"comment", "github", "--report", rep["head"], "--repo", "o/r", "--pr", "7",
+		"--github-api-url", strings.TrimSuffix(fake.URL, "/"), "--github-token", writeToken}
+	if r := runGitHub(t, env, args...); r.code != exitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.errOut)
+	}
+	if r := runGitHub(t, env, append(args, "--behavior", "hide-and-new")...); r.code != exitOK {
+		t.Fatalf("hide-and-new: exit %d\n%s", r.code, r.errOut)
+	}
+	cs := marked(fake.Comments(7))
+	if len(cs) != 2 || !cs[0].Minimized {
+		t.Errorf("comments %+v", cs)
+	}
+	for _, r := range fake.Requests() {
+		if !strings.HasPrefix(r.Path, "/api/") {
+			t.Errorf("%s %s is not under /api/", r.Method, r.Path)
+		}
+	}
+	checkTokenOnlyInAuthorization(t, fake)
+}
