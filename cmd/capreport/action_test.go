@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,11 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/internal/testutil"
-	ghreport "github.com/capreport/capreport/report/github"
 )
 
 // actionFile is the part of action.yml the checks read.
@@ -23,62 +24,152 @@ type actionFile struct {
 		Description string `yaml:"description"`
 		Default     string `yaml:"default"`
 	} `yaml:"inputs"`
+	Outputs map[string]struct {
+		Description string `yaml:"description"`
+		Value       string `yaml:"value"`
+	} `yaml:"outputs"`
 	Runs struct {
 		Using string       `yaml:"using"`
 		Steps []actionStep `yaml:"steps"`
 	} `yaml:"runs"`
 }
 
+// actionStep is one step of action.yml or of a workflow's job.
 type actionStep struct {
-	ID    string            `yaml:"id"`
-	Name  string            `yaml:"name"`
-	If    string            `yaml:"if"`
-	Uses  string            `yaml:"uses"`
-	Run   string            `yaml:"run"`
-	Shell string            `yaml:"shell"`
-	Env   map[string]string `yaml:"env"`
-	With  map[string]string `yaml:"with"`
+	ID               string            `yaml:"id"`
+	Name             string            `yaml:"name"`
+	If               string            `yaml:"if"`
+	Uses             string            `yaml:"uses"`
+	Run              string            `yaml:"run"`
+	Shell            string            `yaml:"shell"`
+	WorkingDirectory string            `yaml:"working-directory"`
+	Env              map[string]string `yaml:"env"`
+	With             map[string]string `yaml:"with"`
 }
 
-// invocation is one `"$CAPREPORT" sub --flag ...` in a step's script.
+// title names a step in messages.
+func (s actionStep) title() string {
+	switch {
+	case s.Name != "":
+		return s.Name
+	case s.ID != "":
+		return s.ID
+	case s.Uses != "":
+		return s.Uses
+	}
+	return strings.SplitN(strings.TrimSpace(s.Run), "\n", 2)[0]
+}
+
+// invocation is one capreport command line of a script: `"$CAPREPORT" sub
+// --flag ...` (the action) or `capreport sub --flag ...` (a workflow).
 type invocation struct {
-	step, sub string // sub "" is the root command
-	flags     []string
-	line      string
+	step  string
+	words []string // the leading bare words: subcommands, e.g. comment github
+	flags []string
+	line  string
 }
 
 var (
-	shellStop = regexp.MustCompile(`\s(?:[0-9]?>|\|\|?|&&|;)`)
-	flagRef   = regexp.MustCompile(`(?:^|[\s+])--([a-z][a-z0-9-]*)`)
-	inputRef  = regexp.MustCompile(`inputs\.([a-zA-Z0-9_-]+)`)
-	stepRef   = regexp.MustCompile(`steps\.([a-zA-Z0-9_-]+)\.outputs\.([a-zA-Z0-9_-]+)`)
-	subWord   = regexp.MustCompile(`^[a-z][a-z-]*$`)
+	flagRef  = regexp.MustCompile(`(?:^|[\s+])--([a-z][a-z0-9-]*)`)
+	inputRef = regexp.MustCompile(`inputs\.([a-zA-Z0-9_-]+)`)
+	stepRef  = regexp.MustCompile(`steps\.([a-zA-Z0-9_-]+)\.outputs\.([a-zA-Z0-9_-]+)`)
+	subWord  = regexp.MustCompile(`^[a-z][a-z-]*$`)
+	// shellSplit cuts a line into simple commands (roughly: quotes are not
+	// honoured, which the scripts checked here do not need).
+	shellSplit = regexp.MustCompile("&&|\\|\\||\\$\\(|[;|()`]")
+	assignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+	redirect   = regexp.MustCompile(`^[0-9]*[<>&]`)
 )
 
-// invocations finds every capreport command line of the scripts.
+// commandWords are the spellings of capreport at a command's start.
+var commandWords = []string{`"$CAPREPORT"`, `$CAPREPORT`, `"${CAPREPORT}"`, `${CAPREPORT}`, `capreport`}
+
+// shellPrefixes may stand before a command's name.
+var shellPrefixes = []string{"if", "then", "else", "elif", "do", "while", "until", "!", "time", "exec", "command"}
+
+// invocations finds every capreport command line of the steps' scripts.
 func invocations(steps []actionStep) []invocation {
 	var out []invocation
 	for _, s := range steps {
-		script := strings.ReplaceAll(s.Run, "\\\n", " ")
-		for _, line := range strings.Split(script, "\n") {
-			_, rest, ok := strings.Cut(line, `"$CAPREPORT"`)
-			if !ok {
+		out = append(out, scriptInvocations(s.title(), s.Run)...)
+	}
+	return out
+}
+
+// scriptInvocations finds the simple commands of a script whose name is
+// capreport; their arguments end at the first redirection.
+func scriptInvocations(step, script string) []invocation {
+	var out []invocation
+	script = strings.ReplaceAll(script, "\\\n", " ")
+	for _, line := range strings.Split(script, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		for _, cmd := range shellSplit.Split(line, -1) {
+			f := strings.Fields(cmd)
+			for len(f) > 0 && (slices.Contains(shellPrefixes, f[0]) || assignment.MatchString(f[0])) {
+				f = f[1:]
+			}
+			if len(f) == 0 || !slices.Contains(commandWords, f[0]) {
 				continue
 			}
-			if loc := shellStop.FindStringIndex(rest); loc != nil {
-				rest = rest[:loc[0]]
+			args := f[1:]
+			for i, a := range args {
+				if redirect.MatchString(a) {
+					args = args[:i]
+					break
+				}
 			}
-			inv := invocation{step: s.Name, line: strings.TrimSpace(line)}
-			if f := strings.Fields(rest); len(f) > 0 && subWord.MatchString(f[0]) {
-				inv.sub = f[0]
+			inv := invocation{step: step, line: strings.TrimSpace(line)}
+			for _, a := range args {
+				if !subWord.MatchString(a) {
+					break
+				}
+				inv.words = append(inv.words, a)
 			}
-			for _, m := range flagRef.FindAllStringSubmatch(rest, -1) {
+			for _, m := range flagRef.FindAllStringSubmatch(strings.Join(args, " "), -1) {
 				inv.flags = append(inv.flags, m[1])
 			}
 			out = append(out, inv)
 		}
 	}
 	return out
+}
+
+// resolve finds the invocation's command in the tree and checks its flags,
+// reporting each problem to errorf; it returns the subcommand path ("" for
+// the root, "comment github").
+func (inv invocation) resolve(root *cobra.Command, errorf func(string, ...any)) (string, bool) {
+	cmd, rest := root, inv.words
+	var path []string
+	for len(rest) > 0 {
+		var next *cobra.Command
+		for _, c := range cmd.Commands() {
+			if c.Name() == rest[0] || c.HasAlias(rest[0]) {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		cmd, rest, path = next, rest[1:], append(path, next.Name())
+	}
+	sub := strings.Join(path, " ")
+	// A word left over is an unknown subcommand, unless the command takes
+	// positional words (PATH of the root is never a bare word here).
+	if len(rest) > 0 && (cmd == root || cmd.HasSubCommands() || cmd.ValidateArgs(rest) != nil) {
+		errorf("%s: `%s` has no subcommand %q: %s", inv.step, strings.TrimSpace("capreport "+sub), rest[0], inv.line)
+		return sub, false
+	}
+	ok := true
+	for _, f := range inv.flags {
+		if cmd.Flags().Lookup(f) == nil && cmd.InheritedFlags().Lookup(f) == nil {
+			errorf("%s: `%s` has no flag --%s: %s", inv.step, strings.TrimSpace("capreport "+sub), f, inv.line)
+			ok = false
+		}
+	}
+	return sub, ok
 }
 
 func loadAction(t *testing.T) (actionFile, []byte) {
@@ -94,29 +185,18 @@ func loadAction(t *testing.T) (actionFile, []byte) {
 	return a, raw
 }
 
+func newTestRoot() *cobra.Command {
+	return newRootCmd(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
+}
+
 // TestActionMatchesCLI: the action cannot drift from the command tree.
 func TestActionMatchesCLI(t *testing.T) {
 	a, _ := loadAction(t)
-	root := newRootCmd(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
-	invs := invocations(a.Runs.Steps)
-
+	root := newTestRoot()
 	subs := map[string][]string{}
-	for _, inv := range invs {
-		cmd := root
-		if inv.sub != "" {
-			c, _, err := root.Find([]string{inv.sub})
-			if err != nil || c == root {
-				t.Errorf("%s: capreport has no subcommand %q: %s", inv.step, inv.sub, inv.line)
-				continue
-			}
-			cmd = c
-		}
-		for _, f := range inv.flags {
-			if cmd.Flags().Lookup(f) == nil && cmd.InheritedFlags().Lookup(f) == nil {
-				t.Errorf("%s: `capreport %s` has no flag --%s: %s", inv.step, inv.sub, f, inv.line)
-			}
-		}
-		subs[inv.sub] = append(subs[inv.sub], inv.flags...)
+	for _, inv := range invocations(a.Runs.Steps) {
+		sub, _ := inv.resolve(root, t.Errorf)
+		subs[sub] = append(subs[sub], inv.flags...)
 	}
 	// The parser must have found what the action is for, or a change to
 	// the scripts could silently check nothing.
@@ -125,14 +205,14 @@ func TestActionMatchesCLI(t *testing.T) {
 		got = append(got, s)
 	}
 	sort.Strings(got)
-	if want := []string{"", "comment", "diff", "issue"}; !slices.Equal(got, want) {
+	if want := []string{"", "comment github", "issue github", "summary"}; !slices.Equal(got, want) {
 		t.Errorf("capreport commands invoked %q, want %q", got, want)
 	}
 	for sub, want := range map[string][]string{
-		"":        {"out", "format", "config", "fail-on"},
-		"diff":    {"base-ref", "format", "config"},
-		"comment": {"repo", "pr", "behavior", "body-file", "github-api-url"},
-		"issue":   {"repo", "title", "label", "body-file", "github-api-url"},
+		"":               {"out", "ref", "format", "config", "fail-on"},
+		"comment github": {"report", "base", "behavior", "images", "github-output"},
+		"issue github":   {"report", "title", "label", "github-output"},
+		"summary":        {"report", "base", "github-output"},
 	} {
 		for _, f := range want {
 			if !slices.Contains(subs[sub], f) {
@@ -142,22 +222,36 @@ func TestActionMatchesCLI(t *testing.T) {
 	}
 }
 
+// actionInputs are the inputs action.yml must declare, each described.
+var actionInputs = []string{
+	"path", "config", "mode", "base-ref", "behavior", "fail-on", "github-token", "images",
+	"report", "base-report", "issue-title", "issue-label", "artifact-name", "sarif",
+}
+
 // TestActionInputsAndSafety: inputs are declared and described, defaults
-// are values the CLI accepts, scripts read inputs only through env, and
-// each step that runs capreport says where the binary is.
+// are values the CLI accepts, scripts read inputs only through env, the
+// token reaches only the posting steps, and each step that runs capreport
+// says where the binary is.
 func TestActionInputsAndSafety(t *testing.T) {
 	a, raw := loadAction(t)
 	if a.Runs.Using != "composite" {
 		t.Errorf("runs.using %q", a.Runs.Using)
 	}
+	var names []string
 	for name, in := range a.Inputs {
+		names = append(names, name)
 		if strings.TrimSpace(in.Description) == "" {
 			t.Errorf("input %s has no description", name)
 		}
 	}
-	for _, want := range []string{"path", "config", "fail-on", "comment-behavior", "mode", "github-token", "sarif"} {
-		if _, ok := a.Inputs[want]; !ok {
-			t.Errorf("input %s is missing", want)
+	sort.Strings(names)
+	want := slices.Sorted(slices.Values(actionInputs))
+	if !slices.Equal(names, want) {
+		t.Errorf("inputs %q, want %q", names, want)
+	}
+	for _, name := range []string{"verdict", "report", "comment-url"} {
+		if o, ok := a.Outputs[name]; !ok || strings.TrimSpace(o.Description) == "" || o.Value == "" {
+			t.Errorf("output %s is missing, undescribed or without a value", name)
 		}
 	}
 	for _, m := range inputRef.FindAllStringSubmatch(string(raw), -1) {
@@ -165,14 +259,22 @@ func TestActionInputsAndSafety(t *testing.T) {
 			t.Errorf("inputs.%s is used but not declared", m[1])
 		}
 	}
-	if _, err := ghreport.ParseBehavior(a.Inputs["comment-behavior"].Default); err != nil {
-		t.Errorf("comment-behavior default: %v", err)
+	for input, allowed := range map[string][]string{
+		"behavior": {"update", "new", "hide-and-new", "delete-and-new"},
+		"fail-on":  {config.FailOnError, config.FailOnWarning, config.FailOnNever},
+		"images":   {"none", "branch"},
+		"sarif":    {"false"},
+		"mode":     {""},
+		"path":     {"."},
+		"base-ref": {""},
+		"report":   {""},
+	} {
+		if d := a.Inputs[input].Default; !slices.Contains(allowed, d) {
+			t.Errorf("input %s: default %q, want one of %q", input, d, allowed)
+		}
 	}
-	if d := a.Inputs["fail-on"].Default; !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, d) {
-		t.Errorf("fail-on default %q", d)
-	}
-	if d := a.Inputs["path"].Default; d != "." {
-		t.Errorf("path default %q", d)
+	if d := a.Inputs["github-token"].Default; d != "${{ github.token }}" {
+		t.Errorf("github-token default %q", d)
 	}
 
 	ids := map[string]bool{}
@@ -186,25 +288,43 @@ func TestActionInputsAndSafety(t *testing.T) {
 			t.Errorf("steps.%s.outputs.%s names no step", m[1], m[2])
 		}
 	}
+	var tokenSteps []string
 	for _, s := range a.Runs.Steps {
+		for k, v := range s.Env {
+			if strings.Contains(v, "github-token") || strings.Contains(v, "github.token") || strings.Contains(v, "secrets.") {
+				if k != "GITHUB_TOKEN" {
+					t.Errorf("step %q passes the token as %s", s.title(), k)
+				}
+				tokenSteps = append(tokenSteps, s.ID)
+			}
+		}
+		for k, v := range s.With {
+			if strings.Contains(v, "github-token") || strings.Contains(v, "github.token") {
+				t.Errorf("step %q passes the token to %s as %s", s.title(), s.Uses, k)
+			}
+		}
 		if s.Run == "" {
 			if s.Uses == "" {
-				t.Errorf("step %q neither runs nor uses", s.Name)
+				t.Errorf("step %q neither runs nor uses", s.title())
 			}
 			continue
 		}
 		if s.Shell != "bash" {
-			t.Errorf("step %q: a composite run step needs shell: bash", s.Name)
+			t.Errorf("step %q: a composite run step needs shell: bash", s.title())
 		}
 		if strings.Contains(s.Run, "${{") {
-			t.Errorf("step %q interpolates an expression into its script; pass it through env", s.Name)
+			t.Errorf("step %q interpolates an expression into its script; pass it through env", s.title())
 		}
-		if strings.Contains(s.Run, `"$CAPREPORT"`) && s.Env["CAPREPORT"] == "" {
-			t.Errorf("step %q runs $CAPREPORT without setting it", s.Name)
+		if strings.Contains(s.Run, "CAPREPORT") && s.Env["CAPREPORT"] == "" {
+			t.Errorf("step %q runs $CAPREPORT without setting it", s.title())
 		}
-		if strings.Contains(s.Run, "GITHUB_TOKEN") {
-			t.Errorf("step %q mentions the token in its script", s.Name)
+		if strings.Contains(s.Run, "GITHUB_TOKEN") || strings.Contains(s.Run, "GH_TOKEN") {
+			t.Errorf("step %q mentions the token in its script", s.title())
 		}
+	}
+	sort.Strings(tokenSteps)
+	if !slices.Equal(tokenSteps, []string{"comment", "issue"}) {
+		t.Errorf("the token reaches steps %q, want only the posting steps comment and issue", tokenSteps)
 	}
 	var uses []string
 	for _, s := range a.Runs.Steps {
@@ -217,23 +337,70 @@ func TestActionInputsAndSafety(t *testing.T) {
 			t.Errorf("action does not use %s", want)
 		}
 	}
+	for _, s := range a.Runs.Steps {
+		switch strings.Split(s.Uses, "@")[0] {
+		case "actions/setup-go":
+			// Module and build caches keyed by the action's own sources.
+			if !strings.Contains(s.With["go-version-file"], "github.action_path") ||
+				!strings.Contains(s.With["cache-dependency-path"], "github.action_path") {
+				t.Errorf("setup-go must read go.mod and go.sum of the action: %v", s.With)
+			}
+		case "actions/upload-artifact":
+			// The artifact is kept when posting fails.
+			if !strings.Contains(s.If, "always()") {
+				t.Errorf("the artifact upload must run always(), not %q", s.If)
+			}
+		}
+		if strings.Contains(s.Run, "go build") && strings.Contains(s.Run, "-trimpath") {
+			t.Errorf("step %q builds with -trimpath, which misses the warm build cache", s.title())
+		}
+	}
 }
 
 // TestActionInvocationParser: the parser the checks rest on.
 func TestActionInvocationParser(t *testing.T) {
-	invs := invocations([]actionStep{{Name: "s", Run: "x=1\n" +
-		`"$CAPREPORT" diff "$P" --base-ref "$B" \` + "\n" + `  --format markdown ${C:+--config "$C"} > out.md || rc=$? --not-a-flag` + "\n" +
-		`"$CAPREPORT" "$P" --out d` + "\n" +
-		`echo capreport --ignored`}})
-	if len(invs) != 2 ||
-		invs[0].sub != "diff" || !slices.Equal(invs[0].flags, []string{"base-ref", "format", "config"}) ||
-		invs[1].sub != "" || !slices.Equal(invs[1].flags, []string{"out"}) {
-		t.Errorf("%+v", invs)
+	invs := scriptInvocations("s", "x=1\n"+
+		`rc=0; "$CAPREPORT" diff "$P" --base-ref "$B" \`+"\n"+`  --format markdown ${C:+--config "$C"} > out.md || rc=$? --not-a-flag`+"\n"+
+		`"$CAPREPORT" "$P" --out d`+"\n"+
+		`if ! X=1 "$CAPREPORT" comment github --report r.json; then echo capreport --ignored; fi`+"\n"+
+		`# capreport --commented-out`+"\n"+
+		`out=$(capreport merge a.json b.json 2>/dev/null) && capreport issue github --title "t"`+"\n"+
+		`go install github.com/capreport/capreport/cmd/capreport@v1`)
+	type got struct{ words, flags string }
+	var g []got
+	for _, inv := range invs {
+		g = append(g, got{strings.Join(inv.words, " "), strings.Join(inv.flags, ",")})
 	}
-	// And a drifted action is caught.
-	root := newRootCmd(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
-	c, _, _ := root.Find([]string{"comment"})
-	if c.Flags().Lookup("behaviour") != nil || c.Flags().Lookup("behavior") == nil {
+	want := []got{
+		{"diff", "base-ref,format,config"},
+		{"", "out"},
+		{"comment github", "report"},
+		{"merge", ""},
+		{"issue github", "title"},
+	}
+	if !slices.Equal(g, want) {
+		t.Errorf("parsed %+v\nwant   %+v", g, want)
+	}
+
+	// And a drifted script is caught: an unknown subcommand, a word that
+	// is not one, and a flag typo, each in a test of its own.
+	root := newTestRoot()
+	for _, script := range []string{
+		`"$CAPREPORT" frobnicate --out d`,
+		`capreport deploy --out d`,
+		`"$CAPREPORT" merge a.json --formatt json`,
+	} {
+		var reported []string
+		for _, inv := range scriptInvocations("s", script) {
+			inv.resolve(root, func(f string, a ...any) { reported = append(reported, fmt.Sprintf(f, a...)) })
+		}
+		if len(reported) != 1 {
+			t.Errorf("%s: reported %q, want one problem", script, reported)
+		}
+	}
+	// Flags are looked up exactly.
+	c, _, _ := root.Find([]string{"merge"})
+	if c.Flags().Lookup("formatt") != nil || c.Flags().Lookup("format") == nil {
 		t.Error("flag lookup does not tell a typo from the flag")
 	}
 }
