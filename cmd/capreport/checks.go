@@ -11,7 +11,7 @@ import (
 
 // newChecksCmd prints the checks registry: the IDs to include, exclude or
 // ignore, with their default severity and what each one means.
-func newChecksCmd(io *streams) *cobra.Command {
+func newChecksCmd(ios *streams) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "checks",
@@ -23,9 +23,9 @@ func newChecksCmd(io *streams) *cobra.Command {
 			}
 			checks := rules.Checks()
 			if format == "json" {
-				return writeJSON(io.Out, checks)
+				return writeJSON(ios.Out, checks)
 			}
-			tw := tabwriter.NewWriter(io.Out, 2, 4, 2, ' ', 0)
+			tw := tabwriter.NewWriter(ios.Out, 2, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tSEVERITY\tTITLE")
 			for _, c := range checks {
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", c.ID, c.Severity, c.Title)

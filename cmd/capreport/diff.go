@@ -30,11 +30,11 @@ type diffOptions struct {
 
 var diffFormats = []string{"markdown", "json", "text"}
 
-func newDiffCmd(io *streams) *cobra.Command { return newDiffCmdF(io, nil) }
+func newDiffCmd(ios *streams) *cobra.Command { return newDiffCmdF(ios, nil) }
 
 // newDiffCmdF builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newDiffCmdF(io *streams, runF func(context.Context, *diffOptions) error) *cobra.Command {
+func newDiffCmdF(ios *streams, runF func(context.Context, *diffOptions) error) *cobra.Command {
 	o := &diffOptions{}
 	cmd := &cobra.Command{
 		Use:   "diff [PATH] (--base-ref REF | --base-dir DIR | --base-json FILE)",
@@ -54,7 +54,7 @@ func newDiffCmdF(io *streams, runF func(context.Context, *diffOptions) error) *c
 			if runF != nil {
 				return runF(cmd.Context(), o)
 			}
-			return runDiff(cmd.Context(), io, o)
+			return runDiff(cmd.Context(), ios, o)
 		},
 	}
 	o.render.register(cmd)
@@ -67,7 +67,7 @@ func newDiffCmdF(io *streams, runF func(context.Context, *diffOptions) error) *c
 	return cmd
 }
 
-func runDiff(ctx context.Context, io *streams, o *diffOptions) error {
+func runDiff(ctx context.Context, ios *streams, o *diffOptions) error {
 	if err := checkFormat(o.format, diffFormats...); err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func runDiff(ctx context.Context, io *streams, o *diffOptions) error {
 	if o.headJSON != "" {
 		head, err = readReport(o.headJSON)
 	} else {
-		head, _, err = buildReport(ctx, io, o.path, &o.render)
+		head, _, err = buildReport(ctx, ios, o.path, &o.render)
 	}
 	if err != nil {
 		return err
@@ -97,9 +97,9 @@ func runDiff(ctx context.Context, io *streams, o *diffOptions) error {
 	case o.baseJSON != "":
 		base, err = readReport(o.baseJSON)
 	case o.baseDir != "":
-		base, _, err = buildReport(ctx, io, filepath.Clean(o.baseDir), &o.render)
+		base, _, err = buildReport(ctx, ios, filepath.Clean(o.baseDir), &o.render)
 	default:
-		base, _, err = reportAtRef(ctx, io, "base-ref", o.path, o.baseRef, &o.render)
+		base, _, err = reportAtRef(ctx, ios, "base-ref", o.path, o.baseRef, &o.render)
 	}
 	if err != nil {
 		return err
@@ -118,7 +118,7 @@ func runDiff(ctx context.Context, io *streams, o *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Out.Write(out); err != nil {
+	if _, err := ios.Out.Write(out); err != nil {
 		return err
 	}
 	if res.Counts.NewFailures > 0 {
@@ -132,7 +132,7 @@ func runDiff(ctx context.Context, io *streams, o *diffOptions) error {
 // holds path, renders the same relative path there, and removes the
 // worktree, so the user's checkout and index are never touched.
 // The configuration is the revision's (nil when PATH did not exist there).
-func reportAtRef(ctx context.Context, io *streams, flag, path, ref string, f *renderFlags) (*rules.Report, *config.Config, error) {
+func reportAtRef(ctx context.Context, ios *streams, flag, path, ref string, f *renderFlags) (*rules.Report, *config.Config, error) {
 	if strings.HasPrefix(ref, "-") {
 		// It would reach git as an option.
 		return nil, nil, flagErrorf(flag, "%q is not a git revision", ref)
@@ -175,7 +175,7 @@ func reportAtRef(ctx context.Context, io *streams, flag, path, ref string, f *re
 		// stay registered in the user's repository.
 		cctx := context.WithoutCancel(ctx)
 		if _, err := git(cctx, top, "worktree", "remove", "--force", wt); err != nil {
-			fmt.Fprintf(io.ErrOut, "capreport: warning: removing the base worktree %s: %v\n", wt, err)
+			fmt.Fprintf(ios.ErrOut, "capreport: warning: removing the base worktree %s: %v\n", wt, err)
 			_ = os.RemoveAll(tmp)
 			_, _ = git(cctx, top, "worktree", "prune")
 		}
@@ -189,11 +189,11 @@ func reportAtRef(ctx context.Context, io *streams, flag, path, ref string, f *re
 	display := path + "@" + ref
 	if _, err := os.Stat(at); errors.Is(err, os.ErrNotExist) {
 		// The pull request adds PATH: every autoscaler under it is new.
-		fmt.Fprintf(io.ErrOut, "capreport: %s does not exist at %s; comparing against an empty base\n", path, ref)
+		fmt.Fprintf(ios.ErrOut, "capreport: %s does not exist at %s; comparing against an empty base\n", path, ref)
 		return &rules.Report{SchemaVersion: rules.SchemaVersion, Root: display, Workloads: []rules.Workload{},
 			Sources: []rules.Source{}, Findings: []rules.Finding{}}, nil, nil
 	}
-	r, cfg, err := buildReport(ctx, io, at, f)
+	r, cfg, err := buildReport(ctx, ios, at, f)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", display, err)
 	}

@@ -20,7 +20,7 @@ type explainFlags struct {
 }
 
 // newExplainCmd prints one workload's whole bill with its timeline.
-func newExplainCmd(io *streams) *cobra.Command {
+func newExplainCmd(ios *streams) *cobra.Command {
 	f := &explainFlags{}
 	cmd := &cobra.Command{
 		Use:   "explain ID [PATH]",
@@ -32,7 +32,7 @@ func newExplainCmd(io *streams) *cobra.Command {
 			if len(args) == 2 {
 				f.path = args[1]
 			}
-			return runExplain(cmd, io, args[0], f)
+			return runExplain(cmd, ios, args[0], f)
 		},
 	}
 	f.render.register(cmd)
@@ -40,7 +40,7 @@ func newExplainCmd(io *streams) *cobra.Command {
 	return cmd
 }
 
-func runExplain(cmd *cobra.Command, io *streams, id string, f *explainFlags) error {
+func runExplain(cmd *cobra.Command, ios *streams, id string, f *explainFlags) error {
 	if err := checkFormat(f.format, "text", "json"); err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func runExplain(cmd *cobra.Command, io *streams, id string, f *explainFlags) err
 	if f.path != "" {
 		path = f.path
 	}
-	r, _, err := buildReport(cmd.Context(), io, path, &f.render)
+	r, _, err := buildReport(cmd.Context(), ios, path, &f.render)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func runExplain(cmd *cobra.Command, io *streams, id string, f *explainFlags) err
 		return err
 	}
 	if f.format == "json" {
-		return writeJSON(io.Out, w)
+		return writeJSON(ios.Out, w)
 	}
 	// The ledger row and findings come from the text renderer on a report
 	// of one; the timeline follows.
@@ -66,15 +66,15 @@ func runExplain(cmd *cobra.Command, io *streams, id string, f *explainFlags) err
 	one.Sources, one.Findings = nil, nil
 	one.Summary = rules.Summarize(&one)
 	o := report.DefaultOptions()
-	o.Color = io.ColorEnabled()
+	o.Color = ios.ColorEnabled()
 	text, err := report.Text(one, o)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Out.Write(text); err != nil {
+	if _, err := ios.Out.Write(text); err != nil {
 		return err
 	}
-	printBill(io.Out, w)
+	printBill(ios.Out, w)
 	return nil
 }
 

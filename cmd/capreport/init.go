@@ -21,14 +21,14 @@ type initFlags struct {
 
 // newInitCmd writes a commented .capreport.yaml naming every discovered
 // workload and the assumptions it lacks.
-func newInitCmd(io *streams) *cobra.Command {
+func newInitCmd(ios *streams) *cobra.Command {
 	f := &initFlags{}
 	cmd := &cobra.Command{
 		Use:   "init [PATH]",
 		Short: "Write a commented .capreport.yaml naming every workload and the assumptions it lacks",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runInit(cmd, io, argPath(args), f)
+			return runInit(cmd, ios, argPath(args), f)
 		},
 	}
 	f.render.register(cmd)
@@ -37,7 +37,7 @@ func newInitCmd(io *streams) *cobra.Command {
 	return cmd
 }
 
-func runInit(cmd *cobra.Command, io *streams, path string, f *initFlags) error {
+func runInit(cmd *cobra.Command, ios *streams, path string, f *initFlags) error {
 	target := filepath.Join(path, config.FileName)
 	if !f.stdout && !f.force {
 		if _, err := os.Stat(target); err == nil {
@@ -55,13 +55,13 @@ func runInit(cmd *cobra.Command, io *streams, path string, f *initFlags) error {
 		return fmt.Errorf("generated configuration does not parse (a capreport bug): %w", err)
 	}
 	if f.stdout {
-		_, err := io.Out.Write(body)
+		_, err := ios.Out.Write(body)
 		return err
 	}
 	if err := os.WriteFile(target, body, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(io.ErrOut, "wrote %s: %d workload(s); fill in the commented values you have measured\n", target, len(rp.inv.Autoscalers))
+	fmt.Fprintf(ios.ErrOut, "wrote %s: %d workload(s); fill in the commented values you have measured\n", target, len(rp.inv.Autoscalers))
 	return nil
 }
 

@@ -32,12 +32,12 @@ type listOptions struct {
 // newListCmd prints what capreport would price, without pricing it: every
 // autoscaler with its target, signal, bounds, metrics and assumptions (and
 // where each came from), then every source and how it rendered.
-func newListCmd(io *streams) *cobra.Command {
-	return newListCmdWith(io, nil)
+func newListCmd(ios *streams) *cobra.Command {
+	return newListCmdWith(ios, nil)
 }
 
 // newListCmdWith lets tests capture the parsed options through runF.
-func newListCmdWith(io *streams, runF func(context.Context, *listOptions) error) *cobra.Command {
+func newListCmdWith(ios *streams, runF func(context.Context, *listOptions) error) *cobra.Command {
 	o := &listOptions{}
 	cmd := &cobra.Command{
 		Use:   "list [PATH]",
@@ -55,7 +55,7 @@ func newListCmdWith(io *streams, runF func(context.Context, *listOptions) error)
 			if runF != nil {
 				return runF(cmd.Context(), o)
 			}
-			return runList(cmd.Context(), io, o)
+			return runList(cmd.Context(), ios, o)
 		},
 	}
 	o.render.register(cmd)
@@ -63,7 +63,7 @@ func newListCmdWith(io *streams, runF func(context.Context, *listOptions) error)
 	return cmd
 }
 
-func runList(ctx context.Context, io *streams, o *listOptions) error {
+func runList(ctx context.Context, ios *streams, o *listOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -73,11 +73,11 @@ func runList(ctx context.Context, io *streams, o *listOptions) error {
 	}
 	out := newListOutput(rp.rendered, rp.inv)
 	if o.format == "json" {
-		enc := json.NewEncoder(io.Out)
+		enc := json.NewEncoder(ios.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	return out.writeText(io.Out)
+	return out.writeText(ios.Out)
 }
 
 // listOutput is the JSON shape of `capreport list --format json`.

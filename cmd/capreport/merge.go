@@ -23,11 +23,11 @@ type mergeOptions struct {
 
 var mergeFormats = []string{"json", "text", "markdown"}
 
-func newMergeCmd(io *streams) *cobra.Command { return newMergeCmdF(io, nil) }
+func newMergeCmd(ios *streams) *cobra.Command { return newMergeCmdF(ios, nil) }
 
 // newMergeCmdF builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newMergeCmdF(io *streams, runF func(*mergeOptions) error) *cobra.Command {
+func newMergeCmdF(ios *streams, runF func(*mergeOptions) error) *cobra.Command {
 	o := &mergeOptions{}
 	cmd := &cobra.Command{
 		Use:   "merge REPORT.json...",
@@ -43,14 +43,14 @@ func newMergeCmdF(io *streams, runF func(*mergeOptions) error) *cobra.Command {
 			if runF != nil {
 				return runF(o)
 			}
-			return runMerge(io, o)
+			return runMerge(ios, o)
 		},
 	}
 	cmd.Flags().StringVarP(&o.format, "format", "o", "json", "output format: json, text or markdown")
 	return cmd
 }
 
-func runMerge(io *streams, o *mergeOptions) error {
+func runMerge(ios *streams, o *mergeOptions) error {
 	if err := checkFormat(o.format, mergeFormats...); err != nil {
 		return err
 	}
@@ -64,13 +64,13 @@ func runMerge(io *streams, o *mergeOptions) error {
 	}
 	merged, conflicts := mergeReports(reports, o.files)
 	for _, c := range conflicts {
-		fmt.Fprintf(io.ErrOut, "capreport: warning: %s\n", c)
+		fmt.Fprintf(ios.ErrOut, "capreport: warning: %s\n", c)
 	}
-	out, err := renderFormat(merged, o.format, io.ColorEnabled())
+	out, err := renderFormat(merged, o.format, ios.ColorEnabled())
 	if err != nil {
 		return err
 	}
-	_, err = io.Out.Write(out)
+	_, err = ios.Out.Write(out)
 	return err
 }
 

@@ -41,11 +41,11 @@ type phiOutput struct {
 	RequiredStandingDelaySeconds *float64 `json:"requiredStandingDelaySeconds,omitempty"`
 }
 
-func newPhiCmd(io *streams) *cobra.Command { return newPhiCmdWith(io, nil) }
+func newPhiCmd(ios *streams) *cobra.Command { return newPhiCmdWith(ios, nil) }
 
 // newPhiCmdWith builds the command; a non-nil runF replaces the run, for
 // tests of flag handling.
-func newPhiCmdWith(io *streams, runF func(*phiFlags) error) *cobra.Command {
+func newPhiCmdWith(ios *streams, runF func(*phiFlags) error) *cobra.Command {
 	f := &phiFlags{}
 	cmd := &cobra.Command{
 		Use:   "phi",
@@ -65,7 +65,7 @@ func newPhiCmdWith(io *streams, runF func(*phiFlags) error) *cobra.Command {
 			if runF != nil {
 				return runF(f)
 			}
-			return runPhi(io, f)
+			return runPhi(ios, f)
 		},
 	}
 	fl := cmd.Flags()
@@ -144,16 +144,16 @@ func parsePhiSeconds(flag, s string) (float64, error) {
 	return sec, nil
 }
 
-func runPhi(io *streams, f *phiFlags) error {
+func runPhi(ios *streams, f *phiFlags) error {
 	in, err := parsePhiFlags(f)
 	if err != nil {
 		return err
 	}
 	out := phiAnswer(in)
 	if f.format == "json" {
-		return writeJSON(io.Out, out)
+		return writeJSON(ios.Out, out)
 	}
-	printPhi(io.Out, out)
+	printPhi(ios.Out, out)
 	return nil
 }
 

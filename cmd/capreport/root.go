@@ -15,8 +15,8 @@ var version = "dev"
 
 // run builds the command tree, executes it and maps the outcome to an exit
 // code; it never panics on user input.
-func run(args []string, io *streams) int {
-	root := newRootCmd(io)
+func run(args []string, ios *streams) int {
+	root := newRootCmd(ios)
 	root.SetArgs(args)
 	// Ctrl-C cancels the pricing between workloads instead of killing the
 	// process mid-write.
@@ -26,13 +26,13 @@ func run(args []string, io *streams) int {
 	if err != nil {
 		var cf *checksFailedError
 		if !errors.As(err, &cf) {
-			fmt.Fprintf(io.ErrOut, "capreport: %v\n", err)
+			fmt.Fprintf(ios.ErrOut, "capreport: %v\n", err)
 		}
 	}
 	return exitCode(err)
 }
 
-func newRootCmd(io *streams) *cobra.Command {
+func newRootCmd(ios *streams) *cobra.Command {
 	f := &runFlags{}
 	root := &cobra.Command{
 		Use:   "capreport [PATH]",
@@ -47,27 +47,27 @@ func newRootCmd(io *streams) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runReport(cmd.Context(), io, argPath(args), f)
+			return runReport(cmd.Context(), ios, argPath(args), f)
 		},
 	}
 	addRunFlags(root, f)
-	root.SetOut(io.Out)
-	root.SetErr(io.ErrOut)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &usageError{msg: err.Error()}
 	})
 	root.AddCommand(
-		newSimulateCmd(io),
-		newPhiCmd(io),
-		newDiffCmd(io),
-		newMergeCmd(io),
-		newInitCmd(io),
-		newExplainCmd(io),
-		newChecksCmd(io),
-		newListCmd(io),
-		newCommentCmd(io),
-		newIssueCmd(io),
-		newSummaryCmd(io),
+		newSimulateCmd(ios),
+		newPhiCmd(ios),
+		newDiffCmd(ios),
+		newMergeCmd(ios),
+		newInitCmd(ios),
+		newExplainCmd(ios),
+		newChecksCmd(ios),
+		newListCmd(ios),
+		newCommentCmd(ios),
+		newIssueCmd(ios),
+		newSummaryCmd(ios),
 	)
 	return root
 }

@@ -39,7 +39,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 }
 
 // runReport is the main job: discover, render, analyze, simulate, report.
-func runReport(ctx context.Context, io *streams, path string, f *runFlags) error {
+func runReport(ctx context.Context, ios *streams, path string, f *runFlags) error {
 	if err := checkFormat(f.format, reportFormats...); err != nil {
 		return err
 	}
@@ -50,25 +50,25 @@ func runReport(ctx context.Context, io *streams, path string, f *runFlags) error
 	var cfg *config.Config
 	var err error
 	if f.ref != "" {
-		r, cfg, err = reportAtRef(ctx, io, "ref", path, f.ref, &f.render)
+		r, cfg, err = reportAtRef(ctx, ios, "ref", path, f.ref, &f.render)
 	} else {
-		r, cfg, err = buildReport(ctx, io, path, &f.render)
+		r, cfg, err = buildReport(ctx, ios, path, &f.render)
 	}
 	if err != nil {
 		return err
 	}
-	out, err := renderFormat(*r, f.format, io.ColorEnabled())
+	out, err := renderFormat(*r, f.format, ios.ColorEnabled())
 	if err != nil {
 		return err
 	}
-	if _, err := io.Out.Write(out); err != nil {
+	if _, err := ios.Out.Write(out); err != nil {
 		return err
 	}
 	if f.out != "" {
 		if err := writeOutDir(f.out, *r); err != nil {
 			return err
 		}
-		fmt.Fprintf(io.ErrOut, "wrote %s\n", f.out)
+		fmt.Fprintf(ios.ErrOut, "wrote %s\n", f.out)
 	}
 	failOn := f.failOn
 	if failOn == "" && cfg != nil {
@@ -85,18 +85,18 @@ func runReport(ctx context.Context, io *streams, path string, f *runFlags) error
 
 // buildReport renders and prices a repository; a progress bar goes to a
 // terminal's stderr once the run has taken more than a second.
-func buildReport(ctx context.Context, io *streams, path string, f *renderFlags) (*rules.Report, *config.Config, error) {
+func buildReport(ctx context.Context, ios *streams, path string, f *renderFlags) (*rules.Report, *config.Config, error) {
 	rp, err := loadRepo(ctx, path, f)
 	if err != nil {
 		return nil, nil, err
 	}
 	opts := rules.Options{Tool: rules.Tool{Name: "capreport", Version: version}}
-	if io.IsStderrTTY() {
+	if ios.IsStderrTTY() {
 		start := time.Now()
 		var bar *progressbar.ProgressBar
 		opts.Progress = func(done, total int) {
 			if bar == nil && time.Since(start) > time.Second {
-				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(io.ErrOut),
+				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(ios.ErrOut),
 					progressbar.OptionSetDescription("simulating"), progressbar.OptionClearOnFinish())
 			}
 			if bar != nil {

@@ -15,12 +15,12 @@ import (
 
 // newSimulateCmd is the what-if calculator: one Size or Time run from flags,
 // the way to check the core from outside.
-func newSimulateCmd(io *streams) *cobra.Command {
+func newSimulateCmd(ios *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "simulate",
 		Short: "Run one what-if simulation of the HPA controller against a fluid model",
 	}
-	cmd.AddCommand(newSimulateSizeCmd(io, nil), newSimulateTimeCmd(io, nil))
+	cmd.AddCommand(newSimulateSizeCmd(ios, nil), newSimulateTimeCmd(ios, nil))
 	return cmd
 }
 
@@ -37,7 +37,7 @@ type sizeFlags struct {
 	format                              string
 }
 
-func newSimulateSizeCmd(io *streams, runF func(*sizeFlags) error) *cobra.Command {
+func newSimulateSizeCmd(ios *streams, runF func(*sizeFlags) error) *cobra.Command {
 	f := &sizeFlags{}
 	cmd := &cobra.Command{
 		Use:   "size",
@@ -49,7 +49,7 @@ func newSimulateSizeCmd(io *streams, runF func(*sizeFlags) error) *cobra.Command
 			if runF != nil {
 				return runF(f)
 			}
-			return runSimulateSize(io, f)
+			return runSimulateSize(ios, f)
 		},
 	}
 	fl := cmd.Flags()
@@ -118,7 +118,7 @@ type sizeOutput struct {
 	rules.SizeOverload
 }
 
-func runSimulateSize(io *streams, f *sizeFlags) error {
+func runSimulateSize(ios *streams, f *sizeFlags) error {
 	if err := checkFormat(f.format, "text", "json"); err != nil {
 		return err
 	}
@@ -185,9 +185,9 @@ func runSimulateSize(io *streams, f *sizeFlags) error {
 	}
 	out := sizeOutput{GrowthFactor: bill.GrowthFactor, DeadBand: bill.DeadBand, RoundSeconds: bill.RoundSeconds, SizeOverload: bill.Overloads[0]}
 	if f.format == "json" {
-		return writeJSON(io.Out, out)
+		return writeJSON(ios.Out, out)
 	}
-	printSize(io.Out, out)
+	printSize(ios.Out, out)
 	return nil
 }
 

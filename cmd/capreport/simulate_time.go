@@ -21,7 +21,7 @@ type timeFlags struct {
 	format                     string
 }
 
-func newSimulateTimeCmd(io *streams, runF func(*timeFlags) error) *cobra.Command {
+func newSimulateTimeCmd(ios *streams, runF func(*timeFlags) error) *cobra.Command {
 	f := &timeFlags{}
 	cmd := &cobra.Command{
 		Use:   "time",
@@ -36,7 +36,7 @@ func newSimulateTimeCmd(io *streams, runF func(*timeFlags) error) *cobra.Command
 			if runF != nil {
 				return runF(f)
 			}
-			return runSimulateTime(io, f)
+			return runSimulateTime(ios, f)
 		},
 	}
 	fl := cmd.Flags()
@@ -53,7 +53,7 @@ func newSimulateTimeCmd(io *streams, runF func(*timeFlags) error) *cobra.Command
 	return cmd
 }
 
-func runSimulateTime(io *streams, f *timeFlags) error {
+func runSimulateTime(ios *streams, f *timeFlags) error {
 	if err := checkFormat(f.format, "text", "json"); err != nil {
 		return err
 	}
@@ -104,9 +104,9 @@ func runSimulateTime(io *streams, f *timeFlags) error {
 		return err
 	}
 	if f.format == "json" {
-		return writeJSON(io.Out, bill)
+		return writeJSON(ios.Out, bill)
 	}
-	printTime(io.Out, bill)
+	printTime(ios.Out, bill)
 	return nil
 }
 
