@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -402,5 +403,252 @@ func TestActionInvocationParser(t *testing.T) {
 	c, _, _ := root.Find([]string{"merge"})
 	if c.Flags().Lookup("formatt") != nil || c.Flags().Lookup("format") == nil {
 		t.Error("flag lookup does not tell a typo from the flag")
+	}
+}
+
+// workflowFile is the part of a workflow the checks read.
+type workflowFile struct {
+	Name        string                 `yaml:"name"`
+	On          any                    `yaml:"on"`
+	Permissions any                    `yaml:"permissions"`
+	Jobs        map[string]workflowJob `yaml:"jobs"`
+}
+
+type workflowJob struct {
+	If          string       `yaml:"if"`
+	Needs       any          `yaml:"needs"`
+	Permissions any          `yaml:"permissions"`
+	Steps       []actionStep `yaml:"steps"`
+}
+
+// events lists the workflow's triggers.
+func (w workflowFile) events() []string {
+	var out []string
+	switch on := w.On.(type) {
+	case string:
+		out = append(out, on)
+	case []any:
+		for _, e := range on {
+			out = append(out, e.(string))
+		}
+	case map[string]any:
+		for e := range on {
+			out = append(out, e)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// permissionMap turns a permissions block into a map; ok is false when it
+// is absent or not a map (read-all, write-all).
+func permissionMap(p any) (map[string]string, bool) {
+	m, ok := p.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	out := map[string]string{}
+	for k, v := range m {
+		out[k], _ = v.(string)
+	}
+	return out, true
+}
+
+// workflowPermissions are the minimal permissions of each job of each
+// shipped workflow; a new workflow must be added here.
+var workflowPermissions = map[string]map[string]map[string]string{
+	"pull-request.yml":         {"capreport": {"contents": "read", "pull-requests": "write"}},
+	"pull-request-analyze.yml": {"analyze": {"contents": "read"}},
+	"pull-request-comment.yml": {"comment": {"pull-requests": "write", "actions": "read"}},
+	"weekly-report.yml":        {"report": {"contents": "read", "issues": "write"}},
+	"monorepo-matrix.yml":      {"price": {"contents": "read"}, "report": {"issues": "write"}},
+}
+
+func loadWorkflows(t *testing.T) (map[string]workflowFile, map[string]string) {
+	t.Helper()
+	dir := filepath.Join(testutil.RepoRoot(t), "docs", "workflows")
+	files, err := filepath.Glob(filepath.Join(dir, "*.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wfs, raws := map[string]workflowFile{}, map[string]string{}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w workflowFile
+		if err := yaml.Unmarshal(raw, &w); err != nil {
+			t.Errorf("%s: %v", filepath.Base(f), err)
+			continue
+		}
+		wfs[filepath.Base(f)], raws[filepath.Base(f)] = w, string(raw)
+	}
+	return wfs, raws
+}
+
+// TestWorkflows: the workflows a team copies parse, ask for the least
+// permissions, never run a fork's code with a write token, pass the action
+// only inputs it declares, and run only capreport commands that exist.
+func TestWorkflows(t *testing.T) {
+	a, _ := loadAction(t)
+	wfs, raws := loadWorkflows(t)
+	var names []string
+	for n := range wfs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if want := slices.Sorted(maps.Keys(workflowPermissions)); !slices.Equal(names, want) {
+		t.Errorf("docs/workflows holds %q, want %q", names, want)
+	}
+	doc, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "docs", "github-action.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	root := newTestRoot()
+	commands := map[string]bool{}
+	stageOne := map[string]workflowFile{} // by name: workflows on pull_request
+	for _, n := range names {
+		w := wfs[n]
+		if !strings.Contains(string(doc), "workflows/"+n) {
+			t.Errorf("docs/github-action.md does not point at docs/workflows/%s", n)
+		}
+		if w.Name == "" || len(w.Jobs) == 0 || len(w.events()) == 0 {
+			t.Errorf("%s: no name, trigger or job", n)
+		}
+		if strings.Contains(raws[n], "pull_request_target") {
+			t.Errorf("%s: pull_request_target runs with a write token; checking out the pull request there is a pwn request", n)
+		}
+		if slices.Contains(w.events(), "pull_request") {
+			stageOne[w.Name] = w
+		}
+		var jobs []string
+		for j := range w.Jobs {
+			jobs = append(jobs, j)
+		}
+		sort.Strings(jobs)
+		for _, j := range jobs {
+			job := w.Jobs[j]
+			where := n + ": job " + j
+			perms, ok := permissionMap(job.Permissions)
+			if job.Permissions == nil {
+				perms, ok = permissionMap(w.Permissions)
+			}
+			if !ok {
+				t.Errorf("%s: permissions must be set as a map, at the workflow or the job", where)
+			} else if want := workflowPermissions[n][j]; !maps.Equal(perms, want) {
+				t.Errorf("%s: permissions %v, want exactly %v", where, perms, want)
+			}
+			for _, s := range job.Steps {
+				stepWhere := where + ": step " + s.title()
+				if strings.Contains(s.Run, "${{") {
+					t.Errorf("%s interpolates an expression into its script; pass it through env", stepWhere)
+				}
+				for _, inv := range scriptInvocations(stepWhere, s.Run) {
+					if sub, ok := inv.resolve(root, t.Errorf); ok {
+						commands[sub] = true
+					}
+				}
+				switch uses := strings.Split(s.Uses, "@")[0]; uses {
+				case "actions/checkout":
+					if s.With["persist-credentials"] != "false" {
+						t.Errorf("%s: check out with persist-credentials: false (no token left in .git/config)", stepWhere)
+					}
+				case "capreport/capreport":
+					for k, v := range s.With {
+						if _, ok := a.Inputs[k]; !ok {
+							t.Errorf("%s: action.yml has no input %q", stepWhere, k)
+						}
+						if k == "mode" && !slices.Contains([]string{"comment", "issue", "summary"}, v) {
+							t.Errorf("%s: mode %q", stepWhere, v)
+						}
+					}
+				}
+			}
+		}
+	}
+	// The parser must have found the commands the monorepo workflow runs.
+	for _, c := range []string{"merge", "issue github"} {
+		if !commands[c] {
+			t.Errorf("no workflow runs `capreport %s`", c)
+		}
+	}
+
+	// The second stage of the fork-safe pair.
+	var stageTwo int
+	for _, n := range names {
+		w := wfs[n]
+		on, _ := w.On.(map[string]any)
+		wr, ok := on["workflow_run"].(map[string]any)
+		if !ok {
+			continue
+		}
+		stageTwo++
+		if evs := w.events(); !slices.Equal(evs, []string{"workflow_run"}) {
+			t.Errorf("%s: stage 2 runs on %q, want workflow_run only", n, evs)
+		}
+		if types, _ := wr["types"].([]any); !slices.Equal(types, []any{"completed"}) {
+			t.Errorf("%s: workflow_run types %v, want [completed]", n, types)
+		}
+		flows, _ := wr["workflows"].([]any)
+		if len(flows) != 1 {
+			t.Fatalf("%s: workflow_run must follow exactly one workflow, not %v", n, flows)
+		}
+		one, ok := stageOne[flows[0].(string)]
+		if !ok {
+			t.Errorf("%s: follows %q, which is no pull_request workflow of docs/workflows", n, flows[0])
+		} else {
+			for j, job := range one.Jobs {
+				perms, _ := permissionMap(job.Permissions)
+				if job.Permissions == nil {
+					perms, _ = permissionMap(one.Permissions)
+				}
+				if !maps.Equal(perms, map[string]string{"contents": "read"}) {
+					t.Errorf("stage 1 %q job %s: permissions %v, want only contents: read", one.Name, j, perms)
+				}
+				for _, s := range job.Steps {
+					if strings.HasPrefix(s.Uses, "capreport/capreport@") && s.With["mode"] != "summary" {
+						t.Errorf("stage 1 %q runs the action in mode %q, want summary", one.Name, s.With["mode"])
+					}
+				}
+			}
+		}
+		for j, job := range w.Jobs {
+			for _, cond := range []string{
+				"github.event.workflow_run.conclusion == 'success'",
+				"github.event.workflow_run.event == 'pull_request'",
+			} {
+				if !strings.Contains(job.If, cond) {
+					t.Errorf("%s: job %s runs without `%s`", n, j, cond)
+				}
+			}
+			var downloads, posts int
+			for _, s := range job.Steps {
+				switch strings.Split(s.Uses, "@")[0] {
+				case "actions/checkout":
+					t.Errorf("%s: job %s checks out code; stage 2 must never run the pull request's code", n, j)
+				case "actions/download-artifact":
+					downloads++
+					if !strings.Contains(s.With["run-id"], "github.event.workflow_run.id") || s.With["github-token"] == "" {
+						t.Errorf("%s: download-artifact must name the run (run-id) and pass github-token: %v", n, s.With)
+					}
+				case "capreport/capreport":
+					posts++
+					if s.With["report"] == "" || s.With["base-report"] == "" || s.With["mode"] != "comment" {
+						t.Errorf("%s: the action must post the downloaded reports (mode comment, report, base-report): %v", n, s.With)
+					}
+				}
+				if s.Run != "" {
+					t.Errorf("%s: job %s runs a script; stage 2 should only download and post", n, j)
+				}
+			}
+			if downloads != 1 || posts != 1 {
+				t.Errorf("%s: job %s has %d downloads and %d posts, want one of each", n, j, downloads, posts)
+			}
+		}
+	}
+	if stageTwo != 1 {
+		t.Errorf("%d workflow_run workflows, want the one second stage", stageTwo)
 	}
 }
