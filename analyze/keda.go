@@ -21,42 +21,50 @@ import (
 // wants strings, but a chart may render `lagThreshold: 10`, which means the
 // same thing to a reader.
 type scaledObject struct {
-	Spec struct {
-		ScaleTargetRef *struct {
-			APIVersion string `json:"apiVersion"`
-			Kind       string `json:"kind"`
-			Name       string `json:"name"`
-			// DeploymentName is the KEDA v1 schema's target field.
-			DeploymentName string `json:"deploymentName"`
-		} `json:"scaleTargetRef"`
-		DeploymentName        string `json:"deploymentName"` // the v1 schema's field
-		PollingInterval       *int32 `json:"pollingInterval"`
-		CooldownPeriod        *int32 `json:"cooldownPeriod"`
-		InitialCooldownPeriod *int32 `json:"initialCooldownPeriod"`
-		MinReplicaCount       *int32 `json:"minReplicaCount"`
-		MaxReplicaCount       *int32 `json:"maxReplicaCount"`
-		IdleReplicaCount      *int32 `json:"idleReplicaCount"`
-		Advanced              *struct {
-			HorizontalPodAutoscalerConfig *struct {
-				Name     string                                         `json:"name"`
-				Behavior *autoscalingv2.HorizontalPodAutoscalerBehavior `json:"behavior"`
-			} `json:"horizontalPodAutoscalerConfig"`
-			ScalingModifiers *struct {
-				Formula          string `json:"formula"`
-				Target           string `json:"target"`
-				ActivationTarget string `json:"activationTarget"`
-				MetricType       string `json:"metricType"`
-			} `json:"scalingModifiers"`
-		} `json:"advanced"`
-		Fallback *KEDAFallback `json:"fallback"`
-		Triggers []struct {
-			Type             string         `json:"type"`
-			Name             string         `json:"name"`
-			MetricType       string         `json:"metricType"`
-			UseCachedMetrics bool           `json:"useCachedMetrics"`
-			Metadata         map[string]any `json:"metadata"`
-		} `json:"triggers"`
-	} `json:"spec"`
+	Spec scaledObjectSpec `json:"spec"`
+}
+
+type scaledObjectSpec struct {
+	ScaleTargetRef *struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+		Name       string `json:"name"`
+		// DeploymentName is the KEDA v1 schema's target field.
+		DeploymentName string `json:"deploymentName"`
+	} `json:"scaleTargetRef"`
+	DeploymentName        string                `json:"deploymentName"` // the v1 schema's field
+	PollingInterval       *int32                `json:"pollingInterval"`
+	CooldownPeriod        *int32                `json:"cooldownPeriod"`
+	InitialCooldownPeriod *int32                `json:"initialCooldownPeriod"`
+	MinReplicaCount       *int32                `json:"minReplicaCount"`
+	MaxReplicaCount       *int32                `json:"maxReplicaCount"`
+	IdleReplicaCount      *int32                `json:"idleReplicaCount"`
+	Advanced              *kedaAdvanced         `json:"advanced"`
+	Fallback              *KEDAFallback         `json:"fallback"`
+	Triggers              []scaledObjectTrigger `json:"triggers"`
+}
+
+type kedaAdvanced struct {
+	HorizontalPodAutoscalerConfig *struct {
+		Name     string                                         `json:"name"`
+		Behavior *autoscalingv2.HorizontalPodAutoscalerBehavior `json:"behavior"`
+	} `json:"horizontalPodAutoscalerConfig"`
+	ScalingModifiers *kedaScalingModifiers `json:"scalingModifiers"`
+}
+
+type kedaScalingModifiers struct {
+	Formula          string `json:"formula"`
+	Target           string `json:"target"`
+	ActivationTarget string `json:"activationTarget"`
+	MetricType       string `json:"metricType"`
+}
+
+type scaledObjectTrigger struct {
+	Type             string         `json:"type"`
+	Name             string         `json:"name"`
+	MetricType       string         `json:"metricType"`
+	UseCachedMetrics bool           `json:"useCachedMetrics"`
+	Metadata         map[string]any `json:"metadata"`
 }
 
 // kedaResult is a translated ScaledObject.
@@ -71,13 +79,55 @@ type kedaResult struct {
 
 // translateScaledObject builds the HPA KEDA v2.19 would create for a
 // ScaledObject (keda.md §1.3), with the webhook's checks as findings.
+// The steps run in this order, which is the order of the findings.
 func translateScaledObject(obj render.Object, annotations map[string]string) (*kedaResult, error) {
 	var so scaledObject
 	if err := decodeInto(obj.Doc, &so); err != nil {
 		return nil, err
 	}
 	s := so.Spec
-	r := &kedaResult{keda: &KEDA{
+	t := &soTranslation{name: obj.Name, origin: obj.Origin, kedaResult: &kedaResult{keda: kedaSettings(s)}}
+	ref := t.targetRef(s)
+	minRC, maxRC := t.replicaBounds(s)
+	behavior := t.hpaConfig(s.Advanced)
+	behavior = t.pause(annotations, behavior)
+	resourcePairs, externalPairs := t.triggerMetrics(s.Triggers, minRC, maxRC, annotations)
+	externalPairs = t.scalingModifiers(s.Advanced, externalPairs)
+	t.setHPA(ref, hpaMinReplicas(minRC), maxRC, behavior, append(resourcePairs, externalPairs...))
+	return t.kedaResult, nil
+}
+
+// soTranslation is one ScaledObject being translated: its name and origin,
+// which findings name, and the result so far.
+type soTranslation struct {
+	name   string
+	origin render.Origin
+	*kedaResult
+}
+
+// add records a finding that leaves the autoscaler priced.
+func (t *soTranslation) add(f Finding) {
+	t.findings = append(t.findings, f)
+}
+
+// refuse records a finding that leaves the autoscaler unpriced; the first
+// one gives the reason.
+func (t *soTranslation) refuse(f Finding) {
+	t.add(f)
+	if t.unpriced == "" {
+		t.unpriced = f.Message
+	}
+}
+
+// fail refuses with an error at the ScaledObject.
+func (t *soTranslation) fail(check, remediation, format string, args ...any) {
+	t.refuse(findingAt(t.origin, check, SeverityError, remediation, format, args...))
+}
+
+// kedaSettings is what capreport keeps of KEDA's own settings, with KEDA's
+// defaults; the triggers are filled in as they are translated.
+func kedaSettings(s scaledObjectSpec) *KEDA {
+	return &KEDA{
 		MinReplicaCount:  s.MinReplicaCount,
 		IdleReplicaCount: s.IdleReplicaCount,
 		PollingInterval:  secondsOr(s.PollingInterval, DefaultKEDAPollingInterval),
@@ -87,224 +137,308 @@ func translateScaledObject(obj render.Object, annotations map[string]string) (*k
 		Fallback:              s.Fallback,
 		// Full capacity up front: metrics point into this slice.
 		Triggers: make([]Trigger, 0, len(s.Triggers)),
-	}}
-	o := obj.Origin
-	fail := func(check, remediation, format string, args ...any) {
-		f := findingAt(o, check, SeverityError, remediation, format, args...)
-		r.findings = append(r.findings, f)
-		if r.unpriced == "" {
-			r.unpriced = f.Message
-		}
 	}
+}
 
-	// Target reference, with KEDA's apps/v1 Deployment defaults.
+// targetRef is the target reference, with KEDA's apps/v1 Deployment
+// defaults; a ScaledObject without a target name is refused.
+func (t *soTranslation) targetRef(s scaledObjectSpec) autoscalingv2.CrossVersionObjectReference {
 	ref := autoscalingv2.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: "Deployment"}
-	if t := s.ScaleTargetRef; t != nil {
-		ref.Name = t.Name
-		if t.APIVersion != "" {
-			ref.APIVersion = t.APIVersion
+	if tr := s.ScaleTargetRef; tr != nil {
+		ref.Name = tr.Name
+		if tr.APIVersion != "" {
+			ref.APIVersion = tr.APIVersion
 		}
-		if t.Kind != "" {
-			ref.Kind = t.Kind
-		}
-	}
-	if ref.Name == "" {
-		if s.DeploymentName != "" || (s.ScaleTargetRef != nil && s.ScaleTargetRef.DeploymentName != "") {
-			fail(CheckKEDAV1Schema, "move to keda.sh/v1alpha1: replace spec.scaleTargetRef.deploymentName with spec.scaleTargetRef.name",
-				"ScaledObject %s uses deploymentName, a field of the KEDA v1 schema (keda.k8s.io) that KEDA v2 ignores", obj.Name)
-		} else {
-			fail(CheckInvalidAutoscaler, "set spec.scaleTargetRef.name to the workload to scale",
-				"ScaledObject %s has no spec.scaleTargetRef.name; KEDA refuses to reconcile it", obj.Name)
+		if tr.Kind != "" {
+			ref.Kind = tr.Kind
 		}
 	}
+	if ref.Name != "" {
+		return ref
+	}
+	if s.DeploymentName != "" || (s.ScaleTargetRef != nil && s.ScaleTargetRef.DeploymentName != "") {
+		t.fail(CheckKEDAV1Schema, "move to keda.sh/v1alpha1: replace spec.scaleTargetRef.deploymentName with spec.scaleTargetRef.name",
+			"ScaledObject %s uses deploymentName, a field of the KEDA v1 schema (keda.k8s.io) that KEDA v2 ignores", t.name)
+	} else {
+		t.fail(CheckInvalidAutoscaler, "set spec.scaleTargetRef.name to the workload to scale",
+			"ScaledObject %s has no spec.scaleTargetRef.name; KEDA refuses to reconcile it", t.name)
+	}
+	return ref
+}
 
-	// Replica bounds (keda.md §1.3 and the webhook's bounds check).
-	minRC := int32(0)
+// replicaBounds returns minReplicaCount and maxReplicaCount with KEDA's
+// defaults, after the webhook's bounds checks (keda.md §1.3).
+func (t *soTranslation) replicaBounds(s scaledObjectSpec) (minRC, maxRC int32) {
+	minRC = 0
 	if s.MinReplicaCount != nil {
 		minRC = *s.MinReplicaCount
 	}
-	maxRC := int32(DefaultKEDAMaxReplicas)
+	maxRC = int32(DefaultKEDAMaxReplicas)
 	if s.MaxReplicaCount != nil {
 		maxRC = *s.MaxReplicaCount
 	}
-	hpaMin := int32(1)
-	if minRC > 0 {
-		hpaMin = minRC
-	}
 	if minRC > maxRC {
-		fail(CheckInvalidAutoscaler, "make minReplicaCount at most maxReplicaCount",
-			"ScaledObject %s: minReplicaCount %d exceeds maxReplicaCount %d; KEDA's webhook rejects it", obj.Name, minRC, maxRC)
+		t.fail(CheckInvalidAutoscaler, "make minReplicaCount at most maxReplicaCount",
+			"ScaledObject %s: minReplicaCount %d exceeds maxReplicaCount %d; KEDA's webhook rejects it", t.name, minRC, maxRC)
 	}
 	if s.IdleReplicaCount != nil {
-		if *s.IdleReplicaCount >= minRC {
-			fail(CheckInvalidAutoscaler, "set idleReplicaCount below minReplicaCount (only 0 works reliably)",
-				"ScaledObject %s: idleReplicaCount %d must be below minReplicaCount %d", obj.Name, *s.IdleReplicaCount, minRC)
-		} else if *s.IdleReplicaCount != 0 {
-			r.findings = append(r.findings, findingAt(o, CheckKEDAIdleReplicas, SeverityWarning,
-				"use idleReplicaCount: 0 or remove it",
-				"ScaledObject %s: idleReplicaCount %d flaps every polling interval (kedacore/keda#2314); only 0 works", obj.Name, *s.IdleReplicaCount))
-		}
+		t.checkIdleReplicas(*s.IdleReplicaCount, minRC)
 	}
+	return minRC, maxRC
+}
 
-	r.hpaName = "keda-hpa-" + obj.Name
-	var behavior *autoscalingv2.HorizontalPodAutoscalerBehavior
-	if a := s.Advanced; a != nil && a.HorizontalPodAutoscalerConfig != nil {
-		if a.HorizontalPodAutoscalerConfig.Name != "" {
-			r.hpaName = a.HorizontalPodAutoscalerConfig.Name
-		}
-		behavior = a.HorizontalPodAutoscalerConfig.Behavior
+// checkIdleReplicas: idleReplicaCount must be below minReplicaCount, and
+// only 0 works reliably.
+func (t *soTranslation) checkIdleReplicas(idle, minRC int32) {
+	if idle >= minRC {
+		t.fail(CheckInvalidAutoscaler, "set idleReplicaCount below minReplicaCount (only 0 works reliably)",
+			"ScaledObject %s: idleReplicaCount %d must be below minReplicaCount %d", t.name, idle, minRC)
+	} else if idle != 0 {
+		t.add(findingAt(t.origin, CheckKEDAIdleReplicas, SeverityWarning,
+			"use idleReplicaCount: 0 or remove it",
+			"ScaledObject %s: idleReplicaCount %d flaps every polling interval (kedacore/keda#2314); only 0 works", t.name, idle))
 	}
+}
 
-	// Pause annotations (keda.md §1.1).
-	pausedBy := ""
-	if v, ok := annotations[KEDAPausedReplicasAnnotation]; ok {
-		r.keda.Paused, pausedBy = true, KEDAPausedReplicasAnnotation
-		if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32); err == nil {
-			r.keda.PausedReplicas = ptrTo(int32(n))
-		}
-	} else if v, ok := annotations[KEDAPausedAnnotation]; ok && kedaBool(v) {
-		r.keda.Paused, pausedBy = true, KEDAPausedAnnotation
+// hpaMinReplicas is the generated HPA's minReplicas: KEDA scales to zero
+// itself, so the HPA never goes below 1.
+func hpaMinReplicas(minRC int32) int32 {
+	if minRC > 0 {
+		return minRC
 	}
-	if r.keda.Paused {
-		what := "stays at its current replicas"
-		if r.keda.PausedReplicas != nil {
-			what = fmt.Sprintf("is held at %d replicas", *r.keda.PausedReplicas)
-		}
-		f := findingAt(annotationOrigin(o, pausedBy), CheckKEDAPaused, SeverityWarning, "remove the autoscaling.keda.sh/paused annotations to price this autoscaler",
-			"ScaledObject %s is paused: KEDA deletes its HPA and the target %s, so nothing scales", obj.Name, what)
-		r.findings = append(r.findings, f)
-		if r.unpriced == "" {
-			r.unpriced = f.Message
-		}
+	return 1
+}
+
+// hpaConfig applies advanced.horizontalPodAutoscalerConfig: the HPA's name
+// (keda-hpa-<name> by default) and the behavior it returns.
+func (t *soTranslation) hpaConfig(a *kedaAdvanced) *autoscalingv2.HorizontalPodAutoscalerBehavior {
+	t.hpaName = "keda-hpa-" + t.name
+	if a == nil || a.HorizontalPodAutoscalerConfig == nil {
+		return nil
 	}
+	if a.HorizontalPodAutoscalerConfig.Name != "" {
+		t.hpaName = a.HorizontalPodAutoscalerConfig.Name
+	}
+	return a.HorizontalPodAutoscalerConfig.Behavior
+}
+
+// pause applies the pause annotations (keda.md §1.1): a paused ScaledObject
+// is refused, and paused-scale-in/out disable one direction of behavior.
+func (t *soTranslation) pause(annotations map[string]string, behavior *autoscalingv2.HorizontalPodAutoscalerBehavior) *autoscalingv2.HorizontalPodAutoscalerBehavior {
+	t.pauseReplicas(annotations)
 	if v, ok := annotations[KEDAPausedScaleInAnnotation]; ok && kedaBool(v) {
-		r.keda.PausedScaleIn = true
+		t.keda.PausedScaleIn = true
 		behavior = disableDirection(behavior, false)
 	}
 	if v, ok := annotations[KEDAPausedScaleOutAnnotation]; ok && kedaBool(v) {
-		r.keda.PausedScaleOut = true
+		t.keda.PausedScaleOut = true
 		behavior = disableDirection(behavior, true)
 	}
+	return behavior
+}
 
-	// Triggers → metrics.
-	if len(s.Triggers) == 0 {
-		fail(CheckInvalidAutoscaler, "add at least one trigger", "ScaledObject %s has no triggers; KEDA requires at least one", obj.Name)
+// pauseReplicas reads paused-replicas (which wins) and paused, and refuses
+// a paused ScaledObject at the annotation that paused it.
+func (t *soTranslation) pauseReplicas(annotations map[string]string) {
+	pausedBy := ""
+	if v, ok := annotations[KEDAPausedReplicasAnnotation]; ok {
+		t.keda.Paused, pausedBy = true, KEDAPausedReplicasAnnotation
+		if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32); err == nil {
+			t.keda.PausedReplicas = ptrTo(int32(n))
+		}
+	} else if v, ok := annotations[KEDAPausedAnnotation]; ok && kedaBool(v) {
+		t.keda.Paused, pausedBy = true, KEDAPausedAnnotation
 	}
-	var resourcePairs, externalPairs []metricPair
+	if !t.keda.Paused {
+		return
+	}
+	what := "stays at its current replicas"
+	if t.keda.PausedReplicas != nil {
+		what = fmt.Sprintf("is held at %d replicas", *t.keda.PausedReplicas)
+	}
+	t.refuse(findingAt(annotationOrigin(t.origin, pausedBy), CheckKEDAPaused, SeverityWarning, "remove the autoscaling.keda.sh/paused annotations to price this autoscaler",
+		"ScaledObject %s is paused: KEDA deletes its HPA and the target %s, so nothing scales", t.name, what))
+}
+
+// triggerMetrics translates the triggers into HPA metrics, split into
+// resource (cpu, memory) and External ones, with the webhook's trigger
+// checks and the partitions annotation's cap on Kafka triggers.
+func (t *soTranslation) triggerMetrics(triggers []scaledObjectTrigger, minRC, maxRC int32, annotations map[string]string) (resourcePairs, externalPairs []metricPair) {
+	if len(triggers) == 0 {
+		t.fail(CheckInvalidAutoscaler, "add at least one trigger", "ScaledObject %s has no triggers; KEDA requires at least one", t.name)
+	}
+	partitions, hasPartitions := t.partitions(annotations)
 	names := map[string]int{}       // trigger name → index
 	metricNames := map[string]int{} // External metric name → trigger index
-	allResource := len(s.Triggers) > 0
-	partitions, hasPartitions := int32(0), false
-	if v, ok := annotations[PartitionsAnnotation]; ok {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
-		if err != nil || n <= 0 {
-			r.findings = append(r.findings, findingAt(annotationOrigin(o, PartitionsAnnotation), CheckInvalidAnnotation, SeverityError, "write the topic's partition count, e.g. \"12\"",
-				"%s: %q is not a positive partition count", PartitionsAnnotation, v))
-		} else {
-			partitions, hasPartitions = int32(n), true
-		}
-	}
-	for i, t := range s.Triggers {
-		if t.Type != "cpu" && t.Type != "memory" {
-			allResource = false
-		}
-		trig := Trigger{Index: i, Type: t.Type, Name: t.Name, MetricType: t.MetricType,
-			UseCachedMetrics: t.UseCachedMetrics, Metadata: stringMap(t.Metadata)}
-		if t.Name != "" {
-			if prev, dup := names[t.Name]; dup {
-				fail(CheckKEDAInvalidTrigger, "give each trigger a unique name",
-					"ScaledObject %s: triggers %d and %d share the name %q; KEDA's webhook rejects it", obj.Name, prev, i, t.Name)
-			}
-			names[t.Name] = i
-		}
-		tr, err := translateTrigger(trig)
-		if tr.activation != 0 {
-			trig.ActivationMilli = tr.activation
-		}
-		r.keda.Triggers = append(r.keda.Triggers, trig)
-		if err != nil {
-			fail(CheckKEDAInvalidTrigger, "fix the trigger's metadata (keda.md §2 lists each scaler's parameters)",
-				"ScaledObject %s: trigger %d (%s): %v; KEDA cannot build the scaler and the ScaledObject does not reconcile", obj.Name, i, t.Type, err)
+	for i, st := range triggers {
+		t.uniqueTriggerName(i, st.Name, names)
+		p, ok := t.triggerMetric(i, st)
+		if !ok {
 			continue
 		}
-		for _, note := range tr.notes {
-			r.findings = append(r.findings, findingAt(o, note.check, note.severity, note.remediation, "ScaledObject %s: trigger %d (%s): %s", obj.Name, i, t.Type, note.msg))
+		if p.spec.Type != autoscalingv2.ExternalMetricSourceType {
+			resourcePairs = append(resourcePairs, p)
+			continue
 		}
-		// Its own copy: a pointer into r.keda.Triggers would dangle if the
-		// slice ever grew past its capacity.
-		own := trig
-		tr.metric.Trigger = &own
-		if tr.spec.Type == autoscalingv2.ExternalMetricSourceType {
-			tr.spec.External.Metric.Name = fmt.Sprintf("s%d-%s", i, normalizeKEDA(tr.name))
-			tr.spec.External.Metric.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"scaledobject.keda.sh/name": obj.Name}}
-			tr.metric.Name = tr.spec.External.Metric.Name
-			if t.Type == "kafka" && hasPartitions && trig.Metadata["allowIdleConsumers"] != "true" {
-				tr.metric.ReplicaCap = ptrTo(partitions)
-				if maxRC > partitions {
-					r.findings = append(r.findings, findingAt(o, CheckKafkaPartitions, SeverityWarning,
-						fmt.Sprintf("lower maxReplicaCount to %d, or add partitions", partitions),
-						"ScaledObject %s: maxReplicaCount %d exceeds the topic's %d partitions; KEDA caps the lag at partitions × lagThreshold, so consumers beyond %d sit idle", obj.Name, maxRC, partitions, partitions))
-				}
-			}
-			if prev, dup := metricNames[tr.metric.Name]; dup {
-				fail(CheckKEDAInvalidTrigger, "", "ScaledObject %s: triggers %d and %d give the same metric name %s", obj.Name, prev, i, tr.metric.Name)
-			}
-			metricNames[tr.metric.Name] = i
-			externalPairs = append(externalPairs, metricPair{tr.spec, tr.metric})
-		} else {
-			resourcePairs = append(resourcePairs, metricPair{tr.spec, tr.metric})
+		if st.Type == "kafka" && hasPartitions && p.m.Trigger.Metadata["allowIdleConsumers"] != "true" {
+			t.capAtPartitions(&p.m, partitions, maxRC)
 		}
+		t.uniqueMetricName(i, p.m.Name, metricNames)
+		externalPairs = append(externalPairs, p)
 	}
-	if allResource && minRC == 0 && len(s.Triggers) > 0 {
-		fail(CheckInvalidAutoscaler, "set minReplicaCount to 1 or more, or add a non-cpu/memory trigger",
-			"ScaledObject %s: every trigger is cpu or memory and minReplicaCount is 0; KEDA's webhook rejects scaling to zero on resource metrics", obj.Name)
+	if onlyResourceTriggers(triggers) && minRC == 0 {
+		t.fail(CheckInvalidAutoscaler, "set minReplicaCount to 1 or more, or add a non-cpu/memory trigger",
+			"ScaledObject %s: every trigger is cpu or memory and minReplicaCount is 0; KEDA's webhook rejects scaling to zero on resource metrics", t.name)
 	}
+	return resourcePairs, externalPairs
+}
 
-	// scalingModifiers replace every External metric with one composite.
-	if a := s.Advanced; a != nil && a.ScalingModifiers != nil && (a.ScalingModifiers.Formula != "" || a.ScalingModifiers.Target != "") {
-		sm := a.ScalingModifiers
-		r.keda.Formula = sm.Formula
-		target, err := strconv.ParseFloat(strings.TrimSpace(sm.Target), 64)
-		switch {
-		case sm.Formula == "":
-			fail(CheckInvalidAutoscaler, "set advanced.scalingModifiers.formula", "ScaledObject %s: scalingModifiers without a formula", obj.Name)
-		case err != nil || target <= 0:
-			fail(CheckInvalidAutoscaler, "set advanced.scalingModifiers.target to a positive number",
-				"ScaledObject %s: scalingModifiers.target %q is not a positive number", obj.Name, sm.Target)
-		default:
-			mt, terr := kedaTarget(sm.MetricType, int64(target*1000))
-			if terr != nil {
-				fail(CheckInvalidAutoscaler, "use AverageValue or Value", "ScaledObject %s: scalingModifiers: %v", obj.Name, terr)
-				break
-			}
-			sig, reason := compositeSignal(pairMetrics(externalPairs), sm.Formula)
-			spec := autoscalingv2.MetricSpec{Type: autoscalingv2.ExternalMetricSourceType, External: &autoscalingv2.ExternalMetricSource{
-				Metric: autoscalingv2.MetricIdentifier{Name: "composite-metric",
-					Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"scaledobject.keda.sh/name": obj.Name}}},
-				Target: mt,
-			}}
-			m := metricFromTarget(autoscalingv2.ExternalMetricSourceType, "composite-metric", "", mt)
-			m.Signal, m.Reason = sig, reason
-			externalPairs = []metricPair{{spec, m}}
+// partitions reads the partitions annotation; ok is false when it is
+// absent or invalid (which is a finding).
+func (t *soTranslation) partitions(annotations map[string]string) (n int32, ok bool) {
+	v, ok := annotations[PartitionsAnnotation]
+	if !ok {
+		return 0, false
+	}
+	p, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+	if err != nil || p <= 0 {
+		t.add(findingAt(annotationOrigin(t.origin, PartitionsAnnotation), CheckInvalidAnnotation, SeverityError, "write the topic's partition count, e.g. \"12\"",
+			"%s: %q is not a positive partition count", PartitionsAnnotation, v))
+		return 0, false
+	}
+	return int32(p), true
+}
+
+// onlyResourceTriggers reports whether there are triggers and every one
+// is cpu or memory.
+func onlyResourceTriggers(triggers []scaledObjectTrigger) bool {
+	for _, st := range triggers {
+		if st.Type != "cpu" && st.Type != "memory" {
+			return false
 		}
 	}
+	return len(triggers) > 0
+}
 
-	// KEDA sorts metrics by source type (ContainerResource < External <
-	// Resource); a stable sort keeps trigger order within a type.
-	all := append(resourcePairs, externalPairs...)
+// uniqueTriggerName refuses a trigger name already used by another trigger.
+func (t *soTranslation) uniqueTriggerName(i int, name string, names map[string]int) {
+	if name == "" {
+		return
+	}
+	if prev, dup := names[name]; dup {
+		t.fail(CheckKEDAInvalidTrigger, "give each trigger a unique name",
+			"ScaledObject %s: triggers %d and %d share the name %q; KEDA's webhook rejects it", t.name, prev, i, name)
+	}
+	names[name] = i
+}
+
+// uniqueMetricName refuses an External metric name already given by
+// another trigger.
+func (t *soTranslation) uniqueMetricName(i int, name string, metricNames map[string]int) {
+	if prev, dup := metricNames[name]; dup {
+		t.fail(CheckKEDAInvalidTrigger, "", "ScaledObject %s: triggers %d and %d give the same metric name %s", t.name, prev, i, name)
+	}
+	metricNames[name] = i
+}
+
+// triggerMetric records trigger i and translates it into its HPA metric,
+// External metrics named and selected as KEDA does; ok is false when KEDA
+// could not build the scaler.
+func (t *soTranslation) triggerMetric(i int, st scaledObjectTrigger) (p metricPair, ok bool) {
+	trig := Trigger{Index: i, Type: st.Type, Name: st.Name, MetricType: st.MetricType,
+		UseCachedMetrics: st.UseCachedMetrics, Metadata: stringMap(st.Metadata)}
+	tr, err := translateTrigger(trig)
+	if tr.activation != 0 {
+		trig.ActivationMilli = tr.activation
+	}
+	t.keda.Triggers = append(t.keda.Triggers, trig)
+	if err != nil {
+		t.fail(CheckKEDAInvalidTrigger, "fix the trigger's metadata (keda.md §2 lists each scaler's parameters)",
+			"ScaledObject %s: trigger %d (%s): %v; KEDA cannot build the scaler and the ScaledObject does not reconcile", t.name, i, st.Type, err)
+		return metricPair{}, false
+	}
+	for _, note := range tr.notes {
+		t.add(findingAt(t.origin, note.check, note.severity, note.remediation, "ScaledObject %s: trigger %d (%s): %s", t.name, i, st.Type, note.msg))
+	}
+	// Its own copy: a pointer into t.keda.Triggers would dangle if the
+	// slice ever grew past its capacity.
+	own := trig
+	tr.metric.Trigger = &own
+	if tr.spec.Type == autoscalingv2.ExternalMetricSourceType {
+		tr.spec.External.Metric.Name = fmt.Sprintf("s%d-%s", i, normalizeKEDA(tr.name))
+		tr.spec.External.Metric.Selector = t.selector()
+		tr.metric.Name = tr.spec.External.Metric.Name
+	}
+	return metricPair{tr.spec, tr.metric}, true
+}
+
+// selector is the label selector KEDA puts on the External metrics of
+// this ScaledObject.
+func (t *soTranslation) selector() *metav1.LabelSelector {
+	return &metav1.LabelSelector{MatchLabels: map[string]string{"scaledobject.keda.sh/name": t.name}}
+}
+
+// capAtPartitions caps a Kafka trigger's replicas at the topic's
+// partitions, warning when maxReplicaCount goes beyond them.
+func (t *soTranslation) capAtPartitions(m *Metric, partitions, maxRC int32) {
+	m.ReplicaCap = ptrTo(partitions)
+	if maxRC > partitions {
+		t.add(findingAt(t.origin, CheckKafkaPartitions, SeverityWarning,
+			fmt.Sprintf("lower maxReplicaCount to %d, or add partitions", partitions),
+			"ScaledObject %s: maxReplicaCount %d exceeds the topic's %d partitions; KEDA caps the lag at partitions × lagThreshold, so consumers beyond %d sit idle", t.name, maxRC, partitions, partitions))
+	}
+}
+
+// scalingModifiers replace every External metric with one composite; an
+// invalid one is refused and leaves the metrics as they were.
+func (t *soTranslation) scalingModifiers(a *kedaAdvanced, externalPairs []metricPair) []metricPair {
+	if a == nil || a.ScalingModifiers == nil || (a.ScalingModifiers.Formula == "" && a.ScalingModifiers.Target == "") {
+		return externalPairs
+	}
+	sm := a.ScalingModifiers
+	t.keda.Formula = sm.Formula
+	target, err := strconv.ParseFloat(strings.TrimSpace(sm.Target), 64)
+	switch {
+	case sm.Formula == "":
+		t.fail(CheckInvalidAutoscaler, "set advanced.scalingModifiers.formula", "ScaledObject %s: scalingModifiers without a formula", t.name)
+		return externalPairs
+	case err != nil || target <= 0:
+		t.fail(CheckInvalidAutoscaler, "set advanced.scalingModifiers.target to a positive number",
+			"ScaledObject %s: scalingModifiers.target %q is not a positive number", t.name, sm.Target)
+		return externalPairs
+	}
+	mt, err := kedaTarget(sm.MetricType, int64(target*1000))
+	if err != nil {
+		t.fail(CheckInvalidAutoscaler, "use AverageValue or Value", "ScaledObject %s: scalingModifiers: %v", t.name, err)
+		return externalPairs
+	}
+	sig, reason := compositeSignal(pairMetrics(externalPairs), sm.Formula)
+	spec := autoscalingv2.MetricSpec{Type: autoscalingv2.ExternalMetricSourceType, External: &autoscalingv2.ExternalMetricSource{
+		Metric: autoscalingv2.MetricIdentifier{Name: "composite-metric", Selector: t.selector()},
+		Target: mt,
+	}}
+	m := metricFromTarget(autoscalingv2.ExternalMetricSourceType, "composite-metric", "", mt)
+	m.Signal, m.Reason = sig, reason
+	return []metricPair{{spec, m}}
+}
+
+// setHPA fills in the generated HPA's spec and the metrics' descriptions.
+// KEDA sorts metrics by source type (ContainerResource < External <
+// Resource); a stable sort keeps trigger order within a type.
+func (t *soTranslation) setHPA(ref autoscalingv2.CrossVersionObjectReference, minReplicas, maxReplicas int32,
+	behavior *autoscalingv2.HorizontalPodAutoscalerBehavior, all []metricPair) {
 	sort.SliceStable(all, func(i, j int) bool { return all[i].spec.Type < all[j].spec.Type })
-	r.spec = autoscalingv2.HorizontalPodAutoscalerSpec{
+	t.spec = autoscalingv2.HorizontalPodAutoscalerSpec{
 		ScaleTargetRef: ref,
-		MinReplicas:    ptrTo(hpaMin),
-		MaxReplicas:    maxRC,
+		MinReplicas:    ptrTo(minReplicas),
+		MaxReplicas:    maxReplicas,
 		Behavior:       behavior,
 	}
-	r.metrics = []Metric{}
+	t.metrics = []Metric{}
 	for _, p := range all {
-		r.spec.Metrics = append(r.spec.Metrics, p.spec)
-		r.metrics = append(r.metrics, p.m)
+		t.spec.Metrics = append(t.spec.Metrics, p.spec)
+		t.metrics = append(t.metrics, p.m)
 	}
-	return r, nil
 }
 
 // metricPair keeps an HPA metric and its description together while
