@@ -62,14 +62,34 @@ func looksLikeManifest(data []byte) bool {
 	return apiVersionLine.Match(data) && kindLine.Match(data)
 }
 
+// discover lists the sources: explicit ones first (they own their paths),
+// then what a walk of the rest of the root finds, less what kustomizations
+// and value sets refer to, sorted by path and value-set name.
 func (rd *renderer) discover() ([]SourceSpec, []Finding) {
-	r := rd.repo
-	var findings []Finding
+	explicit, findings := rd.explicitSources()
+	w := &sourceWalk{r: rd.repo, maxBytes: rd.opts.MaxFileBytes, owned: ownedPaths(explicit), kustDirs: map[string]bool{}}
+	_ = filepath.WalkDir(rd.repo.root, w.visit)
+	findings = append(findings, w.findings...)
 
-	// Explicit sources first: they own their paths.
+	refs := rd.findReferences(w.kusts, explicit)
+	specs := append(w.unreferenced(refs), explicit...)
+	sort.SliceStable(specs, func(i, j int) bool {
+		if specs[i].Path != specs[j].Path {
+			return specs[i].Path < specs[j].Path
+		}
+		return specs[i].Name < specs[j].Name
+	})
+	return specs, findings
+}
+
+// explicitSources checks opts.Sources: each one inside the root and present
+// is kept, with a clean path and its type detected; the others are
+// findings (a missing path once, however many value sets name it).
+func (rd *renderer) explicitSources() ([]SourceSpec, []Finding) {
+	r := rd.repo
 	var explicit []SourceSpec
-	var owned []string
-	reported := map[string]bool{} // a missing path is one finding, however many value sets name it
+	var findings []Finding
+	reported := map[string]bool{}
 	for _, s := range rd.opts.Sources {
 		p := filepath.ToSlash(filepath.Clean(filepath.FromSlash(s.Path)))
 		if p == "" {
@@ -82,19 +102,10 @@ func (rd *renderer) discover() ([]SourceSpec, []Finding) {
 			continue
 		}
 		if _, err := r.resolve(abs); err != nil {
-			if reported[p] {
-				continue
+			if !reported[p] {
+				reported[p] = true
+				findings = append(findings, missingSourceFinding(s, p, err))
 			}
-			reported[p] = true
-			// The message names the path as configured: the runner's
-			// absolute directory means nothing to the reader of a report.
-			f := Finding{Check: CheckSourceMissing, Severity: SeverityError, Source: s.ID(), File: p,
-				Message: fmt.Sprintf("source %q does not exist in the repository; not rendered", s.Path)}
-			if c := checkForPathError(err); c != "" {
-				f.Check = c
-				f.Message = fmt.Sprintf("source %q: %v", s.Path, err)
-			}
-			findings = append(findings, f)
 			continue
 		}
 		s.Path = p
@@ -103,87 +114,152 @@ func (rd *renderer) discover() ([]SourceSpec, []Finding) {
 			s.Type = detectType(abs)
 		}
 		explicit = append(explicit, s)
-		owned = append(owned, p)
 	}
-	ownedBy := func(rel string) bool {
-		for _, o := range owned {
-			if o == "." || rel == o || strings.HasPrefix(rel, o+"/") {
-				return true
-			}
-		}
-		return false
-	}
+	return explicit, findings
+}
 
-	var charts, kusts, plains []string // root-relative
-	kustDirs := map[string]bool{}
-	_ = filepath.WalkDir(r.root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return nil
+// missingSourceFinding reports an explicit source whose path p (clean,
+// root-relative) does not resolve. The message names the path as
+// configured: the runner's absolute directory means nothing to the reader
+// of a report.
+func missingSourceFinding(s SourceSpec, p string, err error) Finding {
+	f := Finding{Check: CheckSourceMissing, Severity: SeverityError, Source: s.ID(), File: p,
+		Message: fmt.Sprintf("source %q does not exist in the repository; not rendered", s.Path)}
+	if c := checkForPathError(err); c != "" {
+		f.Check = c
+		f.Message = fmt.Sprintf("source %q: %v", s.Path, err)
+	}
+	return f
+}
+
+// owned are the root-relative paths of explicit sources: discovery leaves
+// them and everything below them alone.
+type owned []string
+
+func ownedPaths(explicit []SourceSpec) owned {
+	var o owned
+	for _, s := range explicit {
+		o = append(o, s.Path)
+	}
+	return o
+}
+
+func (o owned) owns(rel string) bool {
+	for _, p := range o {
+		if p == "." || rel == p || strings.HasPrefix(rel, p+"/") {
+			return true
 		}
-		rel := r.rel(p)
-		if d.Type()&os.ModeSymlink != 0 {
-			// Report links that would have been sources (YAML files outside
-			// kustomizations, directories); a kustomization reports its own.
-			if kustDirs[path.Dir(rel)] || ownedBy(rel) {
-				return nil
-			}
-			if fi, err := os.Stat(p); err != nil || (!fi.IsDir() && !isYAMLName(d.Name())) {
-				return nil
-			}
-			if _, err := r.resolve(p); err != nil {
-				if c := checkForPathError(err); c != "" {
-					findings = append(findings, Finding{Check: c, Severity: SeverityError, File: rel, Source: rel,
-						Message: fmt.Sprintf("%s: refused: %v", rel, err)})
-				}
-			}
-			// Symlinks inside the root are not followed: their targets are
-			// discovered where they live.
-			return nil
-		}
-		if d.IsDir() {
-			if p != r.root && (strings.HasPrefix(d.Name(), ".") || skippedDirs[d.Name()]) {
-				return filepath.SkipDir
-			}
-			if ownedBy(rel) {
-				return filepath.SkipDir
-			}
-			if isChartDir(p) {
-				charts = append(charts, rel)
-				return filepath.SkipDir // templates, values, ci/, charts/ belong to it
-			}
-			if kustomizationFile(p) != "" {
-				kusts = append(kusts, rel)
-				kustDirs[rel] = true
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() || !isYAMLName(d.Name()) || strings.HasPrefix(d.Name(), ".") {
-			return nil
-		}
-		if ownedBy(rel) || kustDirs[path.Dir(rel)] {
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		if fi.Size() > rd.opts.MaxFileBytes {
-			// Unknown content: keep it as a source so the refusal is reported.
-			plains = append(plains, rel)
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil || !looksLikeManifest(data) {
-			return nil
-		}
-		plains = append(plains, rel)
+	}
+	return false
+}
+
+// sourceWalk collects what a walk of the root finds: charts, Kustomize
+// roots and plain manifests (root-relative), and the symlinks it refused.
+type sourceWalk struct {
+	r        *repo
+	maxBytes int64
+	owned    owned
+
+	charts, kusts, plains []string
+	kustDirs              map[string]bool
+	findings              []Finding
+}
+
+// visit is the filepath.WalkDirFunc of the walk.
+func (w *sourceWalk) visit(p string, d os.DirEntry, err error) error {
+	if err != nil {
 		return nil
-	})
+	}
+	rel := w.r.rel(p)
+	switch {
+	case d.Type()&os.ModeSymlink != 0:
+		// Symlinks inside the root are not followed: their targets are
+		// discovered where they live.
+		w.symlink(p, rel, d)
+		return nil
+	case d.IsDir():
+		return w.dir(p, rel, d)
+	}
+	w.file(p, rel, d)
+	return nil
+}
 
-	// What kustomizations refer to is rendered through them.
-	referencedDirs := map[string]bool{}
-	referencedFiles := map[string]bool{}
-	components := map[string]bool{}
+// symlink reports a link that escapes the root if it would have been a
+// source (a YAML file outside kustomizations, a directory); a
+// kustomization reports its own.
+func (w *sourceWalk) symlink(p, rel string, d os.DirEntry) {
+	if w.kustDirs[path.Dir(rel)] || w.owned.owns(rel) {
+		return
+	}
+	if fi, err := os.Stat(p); err != nil || (!fi.IsDir() && !isYAMLName(d.Name())) {
+		return
+	}
+	if _, err := w.r.resolve(p); err != nil {
+		if c := checkForPathError(err); c != "" {
+			w.findings = append(w.findings, Finding{Check: c, Severity: SeverityError, File: rel, Source: rel,
+				Message: fmt.Sprintf("%s: refused: %v", rel, err)})
+		}
+	}
+}
+
+// dir records a chart (whose templates, values, ci/ and charts/ belong to
+// it) or a Kustomize root, and skips hidden, vendored and owned directories.
+func (w *sourceWalk) dir(p, rel string, d os.DirEntry) error {
+	if p != w.r.root && (strings.HasPrefix(d.Name(), ".") || skippedDirs[d.Name()]) {
+		return filepath.SkipDir
+	}
+	if w.owned.owns(rel) {
+		return filepath.SkipDir
+	}
+	if isChartDir(p) {
+		w.charts = append(w.charts, rel)
+		return filepath.SkipDir
+	}
+	if kustomizationFile(p) != "" {
+		w.kusts = append(w.kusts, rel)
+		w.kustDirs[rel] = true
+	}
+	return nil
+}
+
+// file records a visible YAML file that looks like a manifest, outside
+// owned paths and kustomization directories. A file over the size limit
+// is kept unread, so that its refusal is reported when it is rendered.
+func (w *sourceWalk) file(p, rel string, d os.DirEntry) {
+	if !d.Type().IsRegular() || !isYAMLName(d.Name()) || strings.HasPrefix(d.Name(), ".") {
+		return
+	}
+	if w.owned.owns(rel) || w.kustDirs[path.Dir(rel)] {
+		return
+	}
+	fi, err := d.Info()
+	if err != nil {
+		return
+	}
+	if fi.Size() > w.maxBytes {
+		w.plains = append(w.plains, rel)
+		return
+	}
+	data, err := os.ReadFile(p)
+	if err != nil || !looksLikeManifest(data) {
+		return
+	}
+	w.plains = append(w.plains, rel)
+}
+
+// references is what kustomizations and value sets refer to, by
+// root-relative path: it is rendered through them, not on its own.
+type references struct {
+	dirs, files map[string]bool
+	// components are Kustomize roots that are components.
+	components map[string]bool
+}
+
+// findReferences scans the discovered and explicit Kustomize roots and the
+// explicit sources' value files.
+func (rd *renderer) findReferences(kusts []string, explicit []SourceSpec) references {
+	r := rd.repo
+	refs := references{dirs: map[string]bool{}, files: map[string]bool{}, components: map[string]bool{}}
 	scanned := append([]string(nil), kusts...)
 	for _, s := range explicit {
 		if s.Type == SourceKustomize {
@@ -195,49 +271,48 @@ func (rd *renderer) discover() ([]SourceSpec, []Finding) {
 		sc.scan(r.abs(k), false)
 		for _, d := range sc.dirs {
 			if d != r.abs(k) {
-				referencedDirs[r.rel(d)] = true
+				refs.dirs[r.rel(d)] = true
 			}
 		}
 		for _, f := range sc.files {
-			referencedFiles[r.rel(f)] = true
+			refs.files[r.rel(f)] = true
 		}
 		for _, c := range sc.charts {
-			referencedDirs[r.rel(c)] = true
+			refs.dirs[r.rel(c)] = true
 		}
 		if sc.rootIsComponent {
-			components[k] = true
+			refs.components[k] = true
 		}
 	}
 	for _, s := range rd.opts.Sources {
 		for _, f := range s.Helm.ValuesFiles {
-			referencedFiles[path.Clean(filepath.ToSlash(f))] = true
+			refs.files[path.Clean(filepath.ToSlash(f))] = true
 		}
 	}
+	return refs
+}
 
+// unreferenced returns what the walk found and nothing refers to, as
+// sources: charts, then Kustomize roots (components excepted), then plain
+// manifests.
+func (w *sourceWalk) unreferenced(refs references) []SourceSpec {
 	var specs []SourceSpec
-	for _, c := range charts {
-		if !referencedDirs[c] {
+	for _, c := range w.charts {
+		if !refs.dirs[c] {
 			specs = append(specs, SourceSpec{Path: c, Type: SourceHelm})
 		}
 	}
-	for _, k := range kusts {
-		if !referencedDirs[k] && !components[k] {
+	for _, k := range w.kusts {
+		if !refs.dirs[k] && !refs.components[k] {
 			specs = append(specs, SourceSpec{Path: k, Type: SourceKustomize})
 		}
 	}
-	for _, p := range plains {
-		if !referencedFiles[p] {
+	for _, p := range w.plains {
+		if !refs.files[p] {
 			specs = append(specs, SourceSpec{Path: p, Type: SourcePlain})
 		}
 	}
-	specs = append(specs, explicit...)
-	sort.SliceStable(specs, func(i, j int) bool {
-		if specs[i].Path != specs[j].Path {
-			return specs[i].Path < specs[j].Path
-		}
-		return specs[i].Name < specs[j].Name
-	})
-	return specs, findings
+	return specs
 }
 
 func detectType(abs string) SourceType {
