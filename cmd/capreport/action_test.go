@@ -617,6 +617,7 @@ func TestWorkflows(t *testing.T) {
 		for j, job := range w.Jobs {
 			for _, cond := range []string{
 				"github.event.workflow_run.conclusion == 'success'",
+				"github.event.workflow_run.conclusion == 'failure'",
 				"github.event.workflow_run.event == 'pull_request'",
 			} {
 				if !strings.Contains(job.If, cond) {

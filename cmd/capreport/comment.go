@@ -155,26 +155,21 @@ func runCommentGitHub(ctx context.Context, s *streams, o *commentOptions) error 
 		_, err := s.Out.Write(l.body(o.title, report.DefaultMaxChars, 0, "", note, nil))
 		return err
 	}
-	outputs := []string{"verdict", verdict(l.head), "report", l.headPath}
+	// The report reaches the run before GitHub is contacted at all, so a
+	// refused token or an unreachable API still leaves it in the summary
+	// and the step outputs.
+	if err := o.record(s, l, note); err != nil {
+		return err
+	}
 	c, err := o.client()
 	if err != nil {
-		_ = o.writeSummary(s, l, note, nil)
-		_ = o.writeOutputs(outputs...)
 		return err
 	}
 	pr, err := o.pullRequest(ctx, c, ev, owner, name)
 	if err != nil {
-		_ = o.writeSummary(s, l, note, nil)
-		_ = o.writeOutputs(outputs...)
 		return err
 	}
 	images := o.publishImages(ctx, s, c, ev, l, owner, name, pr)
-	if err := o.writeSummary(s, l, note, images); err != nil {
-		fmt.Fprintf(s.ErrOut, "capreport: warning: job summary not written: %v\n", err)
-	}
-	if err := o.writeOutputs(outputs...); err != nil {
-		return err
-	}
 
 	body := l.body(o.title, report.DefaultMaxChars, 0, "", note, images)
 	res, err := c.UpsertPRComment(ctx, owner, name, pr, string(body), behavior)
@@ -364,10 +359,7 @@ func runIssueGitHub(ctx context.Context, s *streams, o *issueOptions) error {
 		_, err := s.Out.Write(body)
 		return err
 	}
-	if err := o.writeSummary(s, l, note, nil); err != nil {
-		fmt.Fprintf(s.ErrOut, "capreport: warning: job summary not written: %v\n", err)
-	}
-	if err := o.writeOutputs("verdict", verdict(l.head), "report", l.headPath); err != nil {
+	if err := o.record(s, l, note); err != nil {
 		return err
 	}
 	c, err := o.client()

@@ -535,8 +535,19 @@ func TestSummaryCommand(t *testing.T) {
 	sum := filepath.Join(dir, "summary.md")
 	env := map[string]string{"GITHUB_STEP_SUMMARY": sum, "GITHUB_OUTPUT": filepath.Join(dir, "out")}
 	r := runGitHub(t, env, "summary", "--report", rep["head"], "--base", rep["base"], "--github-output", env["GITHUB_OUTPUT"])
-	if r.code != exitOK || !strings.Contains(r.summary, webID) || !strings.Contains(r.outs, "verdict=fail") {
+	if r.code != exitOK || !strings.Contains(r.summary, webID) || !strings.Contains(r.outs, "verdict=fail") || strings.Contains(r.outs, "failed=") {
 		t.Errorf("exit %d\n%s\n%s", r.code, r.errOut, r.outs)
+	}
+	// --fail-on counts the checks failing at that severity, for a job that
+	// gates on a report made elsewhere.
+	for failOn, want := range map[string]*regexp.Regexp{"error": regexp.MustCompile(`(?m)^failed=[1-9]\d*$`), "never": regexp.MustCompile(`(?m)^failed=0$`)} {
+		r = runGitHub(t, env, "summary", "--report", rep["head"], "--fail-on", failOn, "--github-output", env["GITHUB_OUTPUT"])
+		if r.code != exitOK || !want.MatchString(r.outs) {
+			t.Errorf("--fail-on %s: exit %d\n%s", failOn, r.code, r.outs)
+		}
+	}
+	if r = runGitHub(t, env, "summary", "--report", rep["head"], "--fail-on", "sometimes"); r.code != exitError || !strings.Contains(r.errOut, `--fail-on: "sometimes" is not one of error, warning, never`) {
+		t.Errorf("bad --fail-on: exit %d\n%s", r.code, r.errOut)
 	}
 	// An almost full summary gets a one-line pointer, never more than fits.
 	if err := os.WriteFile(sum, bytes.Repeat([]byte("x"), 1<<20-10<<10), 0o644); err != nil {

@@ -8,10 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/report/diff"
 	"github.com/capreport/capreport/rules"
@@ -43,6 +46,7 @@ type postOptions struct {
 	summary        string
 	githubOutput   string
 	title          string
+	failOn         string
 
 	env lookupEnv
 }
@@ -57,6 +61,7 @@ func (o *postOptions) register(cmd *cobra.Command, withBase bool, title string) 
 	fl.StringVar(&o.summary, "summary", "", "append the full report to this file (default $GITHUB_STEP_SUMMARY; - for stdout)")
 	fl.StringVar(&o.githubOutput, "github-output", "", "append step outputs (verdict=, report=, …) to this file, e.g. \"$GITHUB_OUTPUT\"")
 	fl.StringVar(&o.title, "title", title, "title heading the body")
+	fl.StringVar(&o.failOn, "fail-on", "", "also write the output failed=N: the checks of the report failing at error, warning or never")
 }
 
 // loaded are the reports a posting command works from.
@@ -74,6 +79,9 @@ func (o *postOptions) load() (*loaded, error) {
 	}
 	if o.maxReportBytes <= 0 {
 		return nil, flagErrorf("max-report-bytes", "must be positive")
+	}
+	if o.failOn != "" && !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, o.failOn) {
+		return nil, flagErrorf("fail-on", "%q is not one of error, warning, never", o.failOn)
 	}
 	head, err := readReportLimited(o.report, o.maxReportBytes, true)
 	if err != nil {
@@ -174,6 +182,25 @@ func (o *postOptions) writeSummary(s *streams, l *loaded, note string, images ma
 		return fmt.Errorf("--summary %s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// record writes what a run keeps whatever happens next: the job summary
+// (a failure to write it is a warning, the post matters more) and the step
+// outputs verdict, report and, with --fail-on, failed.
+func (o *postOptions) record(s *streams, l *loaded, note string) error {
+	if err := o.writeSummary(s, l, note, nil); err != nil {
+		fmt.Fprintf(s.ErrOut, "capreport: warning: job summary not written: %v\n", err)
+	}
+	return o.writeOutputs(o.outputs(l)...)
+}
+
+// outputs are the step outputs every posting command writes.
+func (o *postOptions) outputs(l *loaded) []string {
+	kv := []string{"verdict", verdict(l.head), "report", l.headPath}
+	if o.failOn != "" {
+		kv = append(kv, "failed", strconv.Itoa(l.head.Failed(o.failOn)))
+	}
+	return kv
 }
 
 // writeOutputs appends key=value step outputs to --github-output in the

@@ -53,8 +53,9 @@ func runSummary(s *streams, o *summaryOptions) error {
 	repo, _ := o.env("GITHUB_REPOSITORY")
 	gh := githubOptions{ghDeps: ghDeps{env: o.env}}
 	note := artifactsNote(ev.runURL(o.env, gh.serverURL(), repo))
+	// The summary is this command's whole job: failing to write it fails.
 	if err := o.writeSummary(s, l, note, nil); err != nil {
 		return err
 	}
-	return o.writeOutputs("verdict", verdict(l.head), "report", l.headPath)
+	return o.writeOutputs(o.outputs(l)...)
 }
