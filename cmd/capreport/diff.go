@@ -189,8 +189,9 @@ func reportAtRef(ctx context.Context, ios *streams, flag, path, ref string, f *r
 	display := path + "@" + ref
 	if _, err := os.Stat(at); errors.Is(err, os.ErrNotExist) {
 		// The pull request adds PATH: every autoscaler under it is new.
-		fmt.Fprintf(ios.ErrOut, "capreport: %s does not exist at %s; comparing against an empty base\n", path, ref)
-		return &rules.Report{SchemaVersion: rules.SchemaVersion, Root: display, Workloads: []rules.Workload{},
+		fmt.Fprintf(ios.ErrOut, "capreport: %s does not exist at %s; its report there is empty\n", path, ref)
+		return &rules.Report{SchemaVersion: rules.SchemaVersion, Tool: rules.Tool{Name: "capreport", Version: version},
+			Root: display, Workloads: []rules.Workload{},
 			Sources: []rules.Source{}, Findings: []rules.Finding{}}, nil, nil
 	}
 	r, cfg, err := buildReport(ctx, ios, at, f)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -221,5 +222,58 @@ func TestListEscapesManifestText(t *testing.T) {
 	out, _, _ := capture("list", dir)
 	if strings.Contains(out, "\x1b") || !strings.Contains(out, `\u001b[2J`) {
 		t.Errorf("escape sequence not neutralized:\n%q", out)
+	}
+}
+
+// TestRunAtRef: --ref prices PATH as a revision has it, leaving the
+// checkout alone; a PATH the revision lacks has an empty report.
+func TestRunAtRef(t *testing.T) {
+	repo := t.TempDir()
+	gitT(t, repo, "init", "--quiet")
+	writeManifests(t, repo, "50", "300")
+	gitT(t, repo, "add", ".")
+	gitT(t, repo, "commit", "--quiet", "-m", "base")
+	writeManifests(t, repo, "80", "60") // uncommitted head
+
+	dir := filepath.Join(repo, "deploy")
+	code, atRef, errOut := runArgs(t, dir, "--ref", "HEAD", "--format", "json", "--fail-on", "never")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	_, now, _ := runArgs(t, dir, "--format", "json", "--fail-on", "never")
+	var base, head rules.Report
+	if err := json.Unmarshal([]byte(atRef), &base); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(now), &head); err != nil {
+		t.Fatal(err)
+	}
+	if base.Root != dir+"@HEAD" || len(base.Workloads) != 3 {
+		t.Fatalf("root %q, %d workloads", base.Root, len(base.Workloads))
+	}
+	target := func(r rules.Report) any {
+		for _, w := range r.Workloads {
+			if w.ID == webID {
+				return w.Metrics[0].Target
+			}
+		}
+		return nil
+	}
+	if fmt.Sprint(target(base)) == fmt.Sprint(target(head)) {
+		t.Errorf("--ref HEAD priced the working tree: target %v both", target(base))
+	}
+	if st := gitT(t, repo, "status", "--porcelain"); !strings.Contains(st, "deploy/web.yaml") || strings.Contains(st, "??") {
+		t.Errorf("the checkout changed:\n%s", st)
+	}
+
+	if err := os.MkdirAll(filepath.Join(repo, "new"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runArgs(t, filepath.Join(repo, "new"), "--ref", "HEAD", "--format", "json")
+	if code != exitOK || !strings.Contains(errOut, "does not exist at HEAD; its report there is empty") || !strings.Contains(out, `"workloads": []`) {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, _, errOut := runArgs(t, dir, "--ref", "no-such-rev"); code != exitError || !strings.Contains(errOut, `--ref: "no-such-rev" is not a commit`) {
+		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
