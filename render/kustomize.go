@@ -669,8 +669,9 @@ type lineIndex struct {
 }
 
 // find returns the document of this kind whose name matches the built name
-// (exactly, else as the only kind match or the only name contained in it,
-// since name prefixes and suffixes change it); ok is false if unsure.
+// (exactly, else as the only name contained in it or the only document of
+// the kind, since name prefixes and suffixes change it); ok is false if
+// unsure. A document of another kind never matches.
 func (li *lineIndex) find(abs, kind, name string) (docPos, bool) {
 	docs, ok := li.cache[abs]
 	if !ok {
@@ -713,9 +714,6 @@ func (li *lineIndex) find(abs, kind, name string) (docPos, bool) {
 	}
 	if len(sameKind) == 1 {
 		return sameKind[0], true
-	}
-	if len(docs) == 1 {
-		return docs[0], true
 	}
 	return docPos{}, false
 }
