@@ -113,7 +113,7 @@ func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error
 		return nil, findings, err
 	}
 
-	dirs := chartDirs(req.chartDir)
+	dirs := r.chartDirs(req.chartDir)
 	names := make([]string, 0, len(files))
 	for name := range files {
 		if strings.HasSuffix(name, "NOTES.txt") {
@@ -334,16 +334,17 @@ type chartTree struct {
 	subs map[string]*chartTree // by chart name and by dependency alias
 }
 
-func chartDirs(dir string) *chartTree {
+// chartDirs maps the chart at dir and its vendored subcharts. Chart.yaml
+// files are read through the repository, like every other read: one that
+// is too large or a symlink out of the root is not read, so its aliases,
+// or the subchart, are left out.
+func (r *repo) chartDirs(dir string) *chartTree {
 	t := &chartTree{dir: dir, subs: map[string]*chartTree{}}
 	aliases := map[string][]string{} // chart name -> aliases
-	if data, err := os.ReadFile(filepath.Join(dir, "Chart.yaml")); err == nil {
-		var md chart.Metadata
-		if sigsyaml.Unmarshal(data, &md) == nil {
-			for _, d := range md.Dependencies {
-				if d != nil && d.Alias != "" {
-					aliases[d.Name] = append(aliases[d.Name], d.Alias)
-				}
+	if md, ok := r.chartMetadata(dir); ok {
+		for _, d := range md.Dependencies {
+			if d != nil && d.Alias != "" {
+				aliases[d.Name] = append(aliases[d.Name], d.Alias)
 			}
 		}
 	}
@@ -362,16 +363,12 @@ func chartDirs(dir string) *chartTree {
 				name = name[:i]
 			}
 		} else {
-			data, err := os.ReadFile(filepath.Join(p, "Chart.yaml"))
-			if err != nil {
-				continue
-			}
-			var md chart.Metadata
-			if sigsyaml.Unmarshal(data, &md) != nil {
+			md, ok := r.chartMetadata(p)
+			if !ok {
 				continue
 			}
 			name = md.Name
-			sub = chartDirs(p)
+			sub = r.chartDirs(p)
 		}
 		t.subs[name] = sub
 		t.subs[e.Name()] = sub
@@ -380,6 +377,20 @@ func chartDirs(dir string) *chartTree {
 		}
 	}
 	return t
+}
+
+// chartMetadata reads and decodes dir/Chart.yaml; ok is false when it
+// cannot be read from the repository or does not decode.
+func (r *repo) chartMetadata(dir string) (*chart.Metadata, bool) {
+	data, err := r.readFile(filepath.Join(dir, "Chart.yaml"))
+	if err != nil {
+		return nil, false
+	}
+	var md chart.Metadata
+	if sigsyaml.Unmarshal(data, &md) != nil {
+		return nil, false
+	}
+	return &md, true
 }
 
 // templateFile turns a rendered template key into a root-relative path.
