@@ -314,6 +314,9 @@ type Checks struct {
 	Include []string
 	// Exclude never runs these check IDs.
 	Exclude []string
+	// Lines holds the line of each ID of Include and Exclude in the file
+	// (of its first entry, if listed twice); nil when none is listed.
+	Lines map[string]int
 	// AllowIgnores honours ignore-check.capreport.io/<ID> annotations
 	// (default true); false makes every check run regardless.
 	AllowIgnores Opt[bool]

@@ -201,17 +201,30 @@ func (p *parser) scalar(n *yaml.Node, what string) (string, bool) {
 
 // strings accepts a list of scalars, or one scalar as a list of one.
 func (p *parser) strings(n *yaml.Node, what string) []string {
+	nodes := p.stringNodes(n, what)
+	if nodes == nil {
+		return nil
+	}
+	out := make([]string, 0, len(nodes))
+	for _, c := range nodes {
+		out = append(out, c.Value)
+	}
+	return out
+}
+
+// stringNodes is strings keeping each entry's node, and so its line.
+func (p *parser) stringNodes(n *yaml.Node, what string) []*yaml.Node {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if n.Tag == "!!null" {
 			return nil
 		}
-		return []string{n.Value}
+		return []*yaml.Node{n}
 	case yaml.SequenceNode:
-		out := make([]string, 0, len(n.Content))
+		out := make([]*yaml.Node, 0, len(n.Content))
 		for _, c := range n.Content {
-			if s, ok := p.scalar(c, what+" entry"); ok {
-				out = append(out, s)
+			if _, ok := p.scalar(c, what+" entry"); ok {
+				out = append(out, c)
 			}
 		}
 		return out
@@ -509,7 +522,8 @@ func (p *parser) checks(n *yaml.Node, ch *Checks) {
 	p.mapping(n, "checks", []string{"include", "exclude", "allowIgnores"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "include", "exclude":
-			for _, id := range p.strings(v, "checks."+key) {
+			for _, e := range p.stringNodes(v, "checks."+key) {
+				id := e.Value
 				if !checkIDRE.MatchString(id) {
 					p.errf(v, "checks.%s: %q is not a check ID (lower-case words joined by '-', e.g. assumption-default)", key, id)
 					continue
@@ -523,6 +537,12 @@ func (p *parser) checks(n *yaml.Node, ch *Checks) {
 					p.errf(v, "checks: %q is both included and excluded (see line %d)", id, prev.line)
 				}
 				lines[id] = seen{key: key, line: v.Line}
+				if _, ok := ch.Lines[id]; !ok {
+					if ch.Lines == nil {
+						ch.Lines = map[string]int{}
+					}
+					ch.Lines[id] = e.Line
+				}
 			}
 		case "allowIgnores":
 			if b, ok := p.boolean(v, "checks.allowIgnores"); ok {
