@@ -201,7 +201,7 @@ func unknownCheckIDs(cfg *config.Config) []Finding {
 			if _, ok := LookupCheck(id); !ok {
 				out = append(out, Finding{Check: CheckUnknownCheck, Severity: info.Severity,
 					Message:     fmt.Sprintf("checks.%s names %q, which is not a check", list.key, id),
-					Remediation: info.Remediation, Location: locationOf(cfg.File, 0, "")})
+					Remediation: info.Remediation, Location: locationOf(cfg.File, cfg.Checks.Lines[id], "")})
 			}
 		}
 	}
