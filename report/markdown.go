@@ -5,8 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/capreport/capreport/report/internal/fit"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -77,11 +77,7 @@ func (d *mdDoc) notice(c cut) string {
 	if n := len(d.rows) - c.rows; n > 0 {
 		parts = append(parts, fmt.Sprintf("%d ledger %s", n, plural(n, "row", "rows")))
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("> ✂️ **Cut to fit %s:** %s. The JSON and HTML reports carry everything.\n\n",
-		d.limitName, strings.Join(parts, ", "))
+	return fit.Notice(d.limitName, parts, "The JSON and HTML reports carry everything.")
 }
 
 func countDetails(ds []string) int {
@@ -134,53 +130,20 @@ func (d *mdDoc) assemble(c cut) string {
 // fit returns the largest assembly under limit bytes, cutting in the
 // documented order. Bytes bound characters however GitHub counts them.
 func (d *mdDoc) fit(limit int) string {
-	c := d.full()
-	if s := d.assemble(c); len(s) <= limit {
-		return s
-	}
-	// 1. Details, least bad first: keep the longest prefix that fits.
-	c.details = largestFitting(c.details, limit, func(n int) cut { c2 := c; c2.details = n; return c2 }, d)
-	if s := d.assemble(c); len(s) <= limit {
-		return s
-	}
-	// 2. Sources that rendered: failed ones stay, they explain gaps.
-	c.srcOtherOK = false
-	if s := d.assemble(c); len(s) <= limit {
-		return s
-	}
-	// 3. Ledger rows beyond what fits collapse into one line.
-	c.rows = largestFitting(c.rows, limit, func(n int) cut { c2 := c; c2.rows = n; return c2 }, d)
-	if s := d.assemble(c); len(s) <= limit {
+	s, ok := fit.Fit(limit, d.assemble, d.full(),
+		// 1. Details, least bad first: keep the longest prefix that fits.
+		fit.Prefix(func(c *cut) *int { return &c.details }),
+		// 2. Sources that rendered: failed ones stay, they explain gaps.
+		fit.Drop(func(c *cut) { c.srcOtherOK = false }),
+		// 3. Ledger rows beyond what fits collapse into one line.
+		fit.Prefix(func(c *cut) *int { return &c.rows }),
+	)
+	if ok {
 		return s
 	}
 	// 4. Only the findings outside any workload or failed sources can still
 	// be too long: keep the head and notice, cut the rest at a line.
-	s := d.assemble(c)
-	tail := "\n\n…cut: the rest of this comment did not fit; see the JSON report.\n"
-	keep := max(0, limit-len(tail))
-	if i := strings.LastIndexByte(s[:keep], '\n'); i > len(d.head) {
-		keep = i
-	}
-	for keep > 0 && !utf8.RuneStart(s[keep]) {
-		keep--
-	}
-	return s[:keep] + tail
-}
-
-// largestFitting finds the largest n in [0, hi] whose assembly fits, by
-// bisection: the length grows with n (the notice shrinks by a few bytes at
-// most, which the final check in fit absorbs).
-func largestFitting(hi, limit int, at func(int) cut, d *mdDoc) int {
-	lo := 0
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if len(d.assemble(at(mid))) <= limit {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
+	return fit.AtLine(s, limit, len(d.head), "\n\n…cut: the rest of this comment did not fit; see the JSON report.\n")
 }
 
 // buildMarkdown renders every piece. With html set, SVG placeholders are
