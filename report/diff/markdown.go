@@ -3,9 +3,9 @@ package diff
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/capreport/capreport/report"
+	"github.com/capreport/capreport/report/internal/fit"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -215,11 +215,7 @@ func (d *doc) notice(k keep) string {
 	if n := len(d.rows) - k.rows; n > 0 {
 		parts = append(parts, fmt.Sprintf("%d ledger %s", n, plural(n, "row", "rows")))
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("> ✂️ **Cut to fit %s:** %s. The JSON diff carries everything.\n\n",
-		d.limitName, strings.Join(parts, ", "))
+	return fit.Notice(d.limitName, parts, "The JSON diff carries everything.")
 }
 
 func (d *doc) assemble(k keep) string {
@@ -249,43 +245,18 @@ func (d *doc) assemble(k keep) string {
 // fit assembles the largest body under limit, cutting in the documented
 // order.
 func (d *doc) fit(limit int) string {
-	k := keep{rows: len(d.rows), details: len(d.details), chart: d.chart != ""}
-	if s := d.assemble(k); len(s) <= limit {
-		return s
-	}
-	k.details = largest(len(d.details), func(n int) bool { k2 := k; k2.details = n; return len(d.assemble(k2)) <= limit })
-	if s := d.assemble(k); len(s) <= limit {
-		return s
-	}
-	k.details, k.chart = 0, false
-	if s := d.assemble(k); len(s) <= limit {
-		return s
-	}
-	k.rows = largest(len(d.rows), func(n int) bool { k2 := k; k2.rows = n; return len(d.assemble(k2)) <= limit })
-	s := d.assemble(k)
-	if len(s) <= limit {
+	s, ok := fit.Fit(limit, d.assemble, keep{rows: len(d.rows), details: len(d.details), chart: d.chart != ""},
+		// 1. Details, the last listed first.
+		fit.Prefix(func(k *keep) *int { return &k.details }),
+		// 2. The chart, with whatever details were left.
+		fit.Drop(func(k *keep) { k.details, k.chart = 0, false }),
+		// 3. Ledger rows beyond what fits collapse into one line.
+		fit.Prefix(func(k *keep) *int { return &k.rows }),
+	)
+	if ok {
 		return s
 	}
 	// Only an absurd limit gets here (smaller than the headline and the
 	// foot): cut at a rune boundary rather than exceed it.
-	n := limit
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// largest is the largest n in [0, hi] with fits(n), by bisection: the body
-// grows with n (the notice shrinks by a few bytes, which fit re-checks).
-func largest(hi int, fits func(int) bool) int {
-	lo := 0
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if fits(mid) {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
+	return fit.AtRune(s, limit)
 }
