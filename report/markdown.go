@@ -95,16 +95,9 @@ func (d *mdDoc) assemble(c cut) string {
 	var b strings.Builder
 	b.WriteString(d.head)
 	b.WriteString(d.notice(c))
-	if len(d.rows) > 0 {
-		b.WriteString(d.ledgerHead)
-		for _, row := range d.rows[:c.rows] {
-			b.WriteString(row)
-		}
-		if n := len(d.rows) - c.rows; n > 0 {
-			fmt.Fprintf(&b, "\n…and %d more %s, worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
-		}
-		b.WriteString("\n")
-	}
+	fit.WriteList(&b, d.ledgerHead, d.rows, c.rows, func(n int) string {
+		return fmt.Sprintf("\n…and %d more %s, worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
+	})
 	for _, s := range d.details[:c.details] {
 		b.WriteString(s)
 	}

@@ -222,16 +222,9 @@ func (d *doc) assemble(k keep) string {
 	var b strings.Builder
 	b.WriteString(d.head)
 	b.WriteString(d.notice(k))
-	if len(d.rows) > 0 {
-		b.WriteString(d.ledgerHead)
-		for _, r := range d.rows[:k.rows] {
-			b.WriteString(r)
-		}
-		if n := len(d.rows) - k.rows; n > 0 {
-			fmt.Fprintf(&b, "\n…and %d more changed %s, listed worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
-		}
-		b.WriteString("\n")
-	}
+	fit.WriteList(&b, d.ledgerHead, d.rows, k.rows, func(n int) string {
+		return fmt.Sprintf("\n…and %d more changed %s, listed worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
+	})
 	if k.chart {
 		b.WriteString(d.chart)
 	}

@@ -116,3 +116,20 @@ func AtRune(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// WriteList writes a list cut by Prefix: head (a table's header, say) and
+// the first kept items, then more(n) standing for the n items left out,
+// when any, then a blank line. An empty list writes nothing.
+func WriteList(b *strings.Builder, head string, items []string, kept int, more func(n int) string) {
+	if len(items) == 0 {
+		return
+	}
+	b.WriteString(head)
+	for _, it := range items[:kept] {
+		b.WriteString(it)
+	}
+	if n := len(items) - kept; n > 0 {
+		b.WriteString(more(n))
+	}
+	b.WriteString("\n")
+}

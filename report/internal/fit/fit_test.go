@@ -163,3 +163,23 @@ func TestAtRune(t *testing.T) {
 		t.Errorf("negative n: %q", got)
 	}
 }
+
+func TestWriteList(t *testing.T) {
+	more := func(n int) string { return fmt.Sprintf("…and %d more\n", n) }
+	for _, c := range []struct {
+		items []string
+		kept  int
+		want  string
+	}{
+		{nil, 0, ""},
+		{[]string{"a\n", "b\n"}, 2, "H\na\nb\n\n"},
+		{[]string{"a\n", "b\n", "c\n"}, 1, "H\na\n…and 2 more\n\n"},
+		{[]string{"a\n"}, 0, "H\n…and 1 more\n\n"},
+	} {
+		var b strings.Builder
+		WriteList(&b, "H\n", c.items, c.kept, more)
+		if b.String() != c.want {
+			t.Errorf("%q kept %d: got %q, want %q", c.items, c.kept, b.String(), c.want)
+		}
+	}
+}
