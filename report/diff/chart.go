@@ -1,16 +1,13 @@
 package diff
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
-
+	"github.com/capreport/capreport/report/internal/mermaid"
 	"github.com/capreport/capreport/rules"
 )
 
 // MaxChartPoints bounds each series of the Mermaid chart: more points do not
 // make a comment chart clearer, and each one costs comment budget.
-const MaxChartPoints = 60
+const MaxChartPoints = mermaid.MaxPoints
 
 // chartPair picks the two timelines a change can be drawn from: the Time
 // runs, or the Size runs at the largest design overload both sides priced
@@ -62,33 +59,15 @@ func chartChange(r Result) (int, bool) {
 // mermaidPair draws base and head replicas on one time axis as two line
 // series of an xychart-beta block. The two runs may be sampled at different
 // times (a longer run, another down-sampling), so both are read as step
-// functions on the union of their sample times, and that union is cut into
-// at most MaxChartPoints consecutive buckets, each showing its peak: a
-// decimated series would miss the overshoot the bill is about.
+// functions on the union of their sample times; the chart shows the peak of
+// each interval it cuts that union into, since a decimated series would miss
+// the overshoot the bill is about.
 func mermaidPair(base, head *rules.Timeline, title string) string {
 	ts := unionTimes(base.T, head.T)
-	bv, hv := stepValues(base, ts), stepValues(head, ts)
-	var xs, bs, hs []string
-	for _, bk := range buckets(len(ts)) {
-		pb, ph := bv[bk[0]], hv[bk[0]]
-		for i := bk[0]; i < bk[1]; i++ {
-			pb, ph = max(pb, bv[i]), max(ph, hv[i])
-		}
-		// Quoted: a bare "-60" (samples before the step) is not a
-		// category token every Mermaid version accepts.
-		xs = append(xs, strconv.Quote(strconv.Itoa(ts[bk[0]])))
-		bs = append(bs, strconv.Itoa(int(pb)))
-		hs = append(hs, strconv.Itoa(int(ph)))
-	}
-	var b strings.Builder
-	b.WriteString("```mermaid\nxychart-beta\n")
-	fmt.Fprintf(&b, "    title \"%s\"\n", mermaidLabel(title))
-	fmt.Fprintf(&b, "    x-axis \"seconds after the step\" [%s]\n", strings.Join(xs, ", "))
-	b.WriteString("    y-axis \"pods\"\n")
-	fmt.Fprintf(&b, "    line [%s]\n", strings.Join(bs, ", "))
-	fmt.Fprintf(&b, "    line [%s]\n", strings.Join(hs, ", "))
-	b.WriteString("```\n")
-	return b.String()
+	return mermaid.XYChart{
+		Title: title, XTitle: "seconds after the step", X: ts, YTitle: "pods",
+		Lines: []mermaid.Line{{Values: stepValues(base, ts), Peak: true}, {Values: stepValues(head, ts), Peak: true}},
+	}.String()
 }
 
 // unionTimes merges two ascending sample-time lists without duplicates.
@@ -119,25 +98,14 @@ func unionTimes(a, b []int) []int {
 // stepValues reads a timeline at each time of ts (ascending) as a step
 // function: the last sample at or before t, the first sample before the
 // series starts.
-func stepValues(tl *rules.Timeline, ts []int) []int32 {
-	out := make([]int32, len(ts))
+func stepValues(tl *rules.Timeline, ts []int) []float64 {
+	out := make([]float64, len(ts))
 	k := 0
 	for i, t := range ts {
 		for k+1 < len(tl.T) && tl.T[k+1] <= t {
 			k++
 		}
-		out[i] = tl.Replicas[k]
-	}
-	return out
-}
-
-// buckets splits n samples into at most MaxChartPoints consecutive
-// [start, end) ranges.
-func buckets(n int) [][2]int {
-	m := min(n, MaxChartPoints)
-	out := make([][2]int, m)
-	for b := range out {
-		out[b] = [2]int{b * n / m, (b + 1) * n / m}
+		out[i] = float64(tl.Replicas[k])
 	}
 	return out
 }
