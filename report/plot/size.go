@@ -2,6 +2,7 @@ package plot
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"strings"
 	"time"
@@ -25,8 +26,29 @@ const (
 
 func sizeSeries(k float64, what string) string { return fmtK(k) + " " + what }
 
-// buildSize lays out the staircase (top) and the waiting time (bottom).
+// buildSize lays out the staircase (top) and, when the runs carry waiting
+// times, the waiting time (bottom) on the same time axis.
 func buildSize(w rules.Workload) (*figure, error) {
+	runs, err := sizeRuns(w)
+	if err != nil {
+		return nil, err
+	}
+	txt := newMeasuringText()
+	top, drew := staircasePanel(w, runs, txt)
+	fig := &figure{panels: []*panel{top}, weights: []float64{1}, width: figWidth, height: figHeight}
+	if !drew.wait {
+		top.plot.X.Label.Text = "time after the demand step (s)"
+		return fig, nil
+	}
+	fig.panels = append(fig.panels, waitPanel(w, runs, top, txt))
+	fig.weights = []float64{0.64, 0.36}
+	fig.height = figHeightTall
+	return fig, nil
+}
+
+// sizeRuns are the design overloads of the Size bill with a timeline to
+// draw.
+func sizeRuns(w rules.Workload) ([]rules.SizeOverload, error) {
 	if w.Size == nil {
 		return nil, fmt.Errorf("%w: the workload has no Size bill (signal %q)", ErrNoData, w.Signal)
 	}
@@ -39,126 +61,166 @@ func buildSize(w rules.Workload) (*figure, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("%w: no design overload of the Size bill carries a timeline", ErrNoData)
 	}
+	return runs, nil
+}
 
-	txt := newMeasuringText()
+// staircaseDrawn is what the runs drew on the staircase panel: the range of
+// positive pod counts (a log axis cannot show 0 pods) and the kinds of
+// series, each of which gets an entry in the style key.
+type staircaseDrawn struct {
+	podsMin, podsMax                      float64
+	ready, needed, events, capacity, wait bool
+}
+
+// staircasePanel draws each run's staircase in its own colour, the round
+// boundaries and the style key, on a time axis spanning the runs and a pod
+// axis fitted to them.
+func staircasePanel(w rules.Workload, runs []rules.SizeOverload, txt *measuringText) (*panel, staircaseDrawn) {
 	top := newPanel(sizeTitle(w, runs), "", "replicas (pods)", txt)
-	xmin, xmax := math.Inf(1), math.Inf(-1)
-	ymin, ymax := math.Inf(1), math.Inf(-1)
-	seen := func(y float64) {
-		if y > 0 {
-			ymin, ymax = math.Min(ymin, y), math.Max(ymax, y)
-		}
-	}
-	var hasReady, hasNeeded, hasEvents, hasCapacity, hasWait bool
+	drew := staircaseDrawn{podsMin: math.Inf(1), podsMax: math.Inf(-1)}
 	for i, o := range runs {
-		tl := o.Timeline
-		col := seriesColor(i)
-		xmin = math.Min(xmin, float64(tl.T[0]))
-		xmax = math.Max(xmax, float64(tl.T[len(tl.T)-1]))
-
-		ordered := xysInt32(tl.T, tl.Replicas)
-		for _, p := range ordered {
-			seen(p.Y)
-		}
-		top.line(sizeSeries(o.K, sizeOrdered), ordered, lineStyle(col, 2.2, nil), plotter.PostStep)
-		top.addLegend(fmtK(o.K)+" overload", &plotter.Line{LineStyle: lineStyle(col, 2.2, nil)})
-		if len(tl.Serving) > 0 {
-			ready := xysInt32(tl.T, tl.Serving)
-			for _, p := range ready {
-				seen(p.Y)
-			}
-			top.line(sizeSeries(o.K, sizeReady), ready, lineStyle(col, 1.5, dashed), plotter.PostStep)
-			hasReady = true
-		}
-		if len(tl.Needed) > 0 {
-			needed := xysFloat(tl.T, tl.Needed)
-			for _, p := range needed {
-				seen(p.Y)
-			}
-			top.line(sizeSeries(o.K, sizeNeeded), needed, lineStyle(col, 1.5, dotted), plotter.PostStep)
-			hasNeeded = true
-		}
-		var ev plotter.XYs
-		for _, e := range o.ScaleEvents {
-			if float64(e.T) >= float64(tl.T[0]) && float64(e.T) <= float64(tl.T[len(tl.T)-1]) {
-				ev = append(ev, plotter.XY{X: float64(e.T), Y: float64(e.To)})
-			}
-		}
-		if len(ev) > 0 {
-			top.points(sizeSeries(o.K, sizeEvents), ev, glyph(col, 3, draw.CircleGlyph{}))
-			hasEvents = true
-		}
-		if o.TimeToCapacitySeconds != nil {
-			top.plot.Add(vmark{
-				X: float64(*o.TimeToCapacitySeconds), Label: fmt.Sprintf("%s: capacity at %d s", fmtK(o.K), *o.TimeToCapacitySeconds),
-				Style: lineStyle(col, 1.2, dashDot), Color: col, Bottom: true,
-			})
-			hasCapacity = true
-		}
-		hasWait = hasWait || len(tl.Wait) > 0
+		drawRun(top, o, seriesColor(i), &drew)
 	}
-	if math.IsInf(ymin, 1) { // no positive replica count at all
-		ymin, ymax = 1, 1
-	}
-
-	// Round boundaries: round n spans ((n−1)·R, n·R] after the step.
-	if r := w.Size.RoundSeconds; r > 0 {
-		rounds := int(xmax)/r + 1
-		// Past a dozen rounds the labels would overlap: name every k-th.
-		every := max(1, (rounds+11)/12)
-		for n := 1; float64((n-1)*r) <= xmax; n++ {
-			label := ""
-			if (n-1)%every == 0 {
-				label = fmt.Sprintf("round %d", n)
-			}
-			top.plot.Add(vmark{
-				X: float64((n - 1) * r), Label: label,
-				Style: lineStyle(colGrey, 0.8, nil), Color: colGrey,
-			})
-		}
-	}
-
-	// Style key: one entry per line style, in black. The legend starts
-	// below the row of round labels.
-	top.plot.Legend.YOffs -= vg.Points(16)
-	top.addLegend("ordered", &plotter.Line{LineStyle: lineStyle(colBlack, 2.2, nil)})
-	if hasReady {
-		top.addLegend("ready (serving)", &plotter.Line{LineStyle: lineStyle(colBlack, 1.5, dashed)})
-	}
-	if hasNeeded {
-		top.addLegend("needed at target", &plotter.Line{LineStyle: lineStyle(colBlack, 1.5, dotted)})
-	}
-	if hasEvents {
-		top.addLegend("scale event (new count)", &plotter.Scatter{GlyphStyle: glyph(colBlack, 3, draw.CircleGlyph{})})
-	}
-	if hasCapacity {
-		top.addLegend("capacity meets demand", vmark{Style: lineStyle(colBlack, 1.2, dashDot)})
-	}
-	if r := w.Size.RoundSeconds; r > 0 {
-		top.addLegend(fmt.Sprintf("round start (1 round = %d s)", r), vmark{Style: lineStyle(colGrey, 0.8, nil)})
-	}
-
+	xmin, xmax := timeSpan(runs)
+	drawRoundStarts(top, w.Size.RoundSeconds, xmax)
+	addStyleKey(top, drew, w.Size.RoundSeconds)
 	top.plot.X.Min, top.plot.X.Max = xmin, xmax
 	top.plot.X.Tick.Marker = linTicks{Step: float64(w.Size.RoundSeconds) / 2}
-	if ymax/ymin >= 16 {
-		// Doublings are equal steps on a log axis; headroom for the legend.
-		lo := math.Max(ymin/1.3, 0.8)
-		logAxis(&top.plot.Y, lo, ymax*math.Pow(ymax/ymin, 0.3))
+	fitPodAxis(top, drew.podsMin, drew.podsMax)
+	return top, drew
+}
+
+// drawRun draws one overload's run: the replicas ordered, with the legend
+// entry of its colour, the replicas ready and needed when the timeline has
+// them, the scale events within the run, and the moment capacity met
+// demand.
+func drawRun(top *panel, o rules.SizeOverload, col color.NRGBA, drew *staircaseDrawn) {
+	tl := o.Timeline
+	drew.podLine(top, sizeSeries(o.K, sizeOrdered), xysInt32(tl.T, tl.Replicas), lineStyle(col, 2.2, nil))
+	top.addLegend(fmtK(o.K)+" overload", &plotter.Line{LineStyle: lineStyle(col, 2.2, nil)})
+	if len(tl.Serving) > 0 {
+		drew.podLine(top, sizeSeries(o.K, sizeReady), xysInt32(tl.T, tl.Serving), lineStyle(col, 1.5, dashed))
+		drew.ready = true
+	}
+	if len(tl.Needed) > 0 {
+		drew.podLine(top, sizeSeries(o.K, sizeNeeded), xysFloat(tl.T, tl.Needed), lineStyle(col, 1.5, dotted))
+		drew.needed = true
+	}
+	if ev := scaleEventsWithin(o.ScaleEvents, tl); len(ev) > 0 {
+		top.points(sizeSeries(o.K, sizeEvents), ev, glyph(col, 3, draw.CircleGlyph{}))
+		drew.events = true
+	}
+	if o.TimeToCapacitySeconds != nil {
+		top.plot.Add(vmark{
+			X: float64(*o.TimeToCapacitySeconds), Label: fmt.Sprintf("%s: capacity at %d s", fmtK(o.K), *o.TimeToCapacitySeconds),
+			Style: lineStyle(col, 1.2, dashDot), Color: col, Bottom: true,
+		})
+		drew.capacity = true
+	}
+	drew.wait = drew.wait || len(tl.Wait) > 0
+}
+
+// podLine draws a step line of pod counts and widens the pod range by it.
+func (drew *staircaseDrawn) podLine(top *panel, name string, xys plotter.XYs, sty draw.LineStyle) {
+	for _, p := range xys {
+		if p.Y > 0 {
+			drew.podsMin, drew.podsMax = math.Min(drew.podsMin, p.Y), math.Max(drew.podsMax, p.Y)
+		}
+	}
+	top.line(name, xys, sty, plotter.PostStep)
+}
+
+// scaleEventsWithin are the scale events inside the timeline's span, at the
+// new replica count.
+func scaleEventsWithin(events []rules.ScaleEvent, tl *rules.Timeline) plotter.XYs {
+	var ev plotter.XYs
+	for _, e := range events {
+		if float64(e.T) >= float64(tl.T[0]) && float64(e.T) <= float64(tl.T[len(tl.T)-1]) {
+			ev = append(ev, plotter.XY{X: float64(e.T), Y: float64(e.To)})
+		}
+	}
+	return ev
+}
+
+// timeSpan is the time axis that holds every run, in seconds after the
+// step.
+func timeSpan(runs []rules.SizeOverload) (xmin, xmax float64) {
+	xmin, xmax = math.Inf(1), math.Inf(-1)
+	for _, o := range runs {
+		tl := o.Timeline
+		xmin = math.Min(xmin, float64(tl.T[0]))
+		xmax = math.Max(xmax, float64(tl.T[len(tl.T)-1]))
+	}
+	return xmin, xmax
+}
+
+// drawRoundStarts marks where each round of r seconds starts, up to xmax:
+// round n spans ((n−1)·r, n·r] after the step. Nothing for a bill without
+// rounds (r = 0).
+func drawRoundStarts(top *panel, r int, xmax float64) {
+	if r <= 0 {
+		return
+	}
+	rounds := int(xmax)/r + 1
+	// Past a dozen rounds the labels would overlap: name every k-th.
+	every := max(1, (rounds+11)/12)
+	for n := 1; float64((n-1)*r) <= xmax; n++ {
+		label := ""
+		if (n-1)%every == 0 {
+			label = fmt.Sprintf("round %d", n)
+		}
+		top.plot.Add(vmark{
+			X: float64((n - 1) * r), Label: label,
+			Style: lineStyle(colGrey, 0.8, nil), Color: colGrey,
+		})
+	}
+}
+
+// addStyleKey adds one legend entry per line style drawn, in black, below
+// the row of round labels.
+func addStyleKey(top *panel, drew staircaseDrawn, roundSeconds int) {
+	top.plot.Legend.YOffs -= vg.Points(16)
+	top.addLegend("ordered", &plotter.Line{LineStyle: lineStyle(colBlack, 2.2, nil)})
+	if drew.ready {
+		top.addLegend("ready (serving)", &plotter.Line{LineStyle: lineStyle(colBlack, 1.5, dashed)})
+	}
+	if drew.needed {
+		top.addLegend("needed at target", &plotter.Line{LineStyle: lineStyle(colBlack, 1.5, dotted)})
+	}
+	if drew.events {
+		top.addLegend("scale event (new count)", &plotter.Scatter{GlyphStyle: glyph(colBlack, 3, draw.CircleGlyph{})})
+	}
+	if drew.capacity {
+		top.addLegend("capacity meets demand", vmark{Style: lineStyle(colBlack, 1.2, dashDot)})
+	}
+	if roundSeconds > 0 {
+		top.addLegend(fmt.Sprintf("round start (1 round = %d s)", roundSeconds), vmark{Style: lineStyle(colGrey, 0.8, nil)})
+	}
+}
+
+// fitPodAxis fits the pod axis to the positive counts drawn, [lo, hi]: a
+// log axis when they span a factor of 16 or more (doublings are then equal
+// steps), else a linear one from 0; both leave headroom for the legend.
+func fitPodAxis(top *panel, lo, hi float64) {
+	if math.IsInf(lo, 1) { // no positive replica count at all
+		lo, hi = 1, 1
+	}
+	if hi/lo >= 16 {
+		floor := math.Max(lo/1.3, 0.8)
+		logAxis(&top.plot.Y, floor, hi*math.Pow(hi/lo, 0.3))
 		for _, s := range top.series { // a log axis cannot show 0 pods
 			for i := range s.xys {
-				s.xys[i].Y = math.Max(s.xys[i].Y, lo)
+				s.xys[i].Y = math.Max(s.xys[i].Y, floor)
 			}
 		}
-	} else {
-		top.plot.Y.Min, top.plot.Y.Max = 0, ymax*1.45
+		return
 	}
+	top.plot.Y.Min, top.plot.Y.Max = 0, hi*1.45
+}
 
-	fig := &figure{panels: []*panel{top}, weights: []float64{1}, width: figWidth, height: figHeight}
-	if !hasWait {
-		top.plot.X.Label.Text = "time after the demand step (s)"
-		return fig, nil
-	}
-
+// waitPanel draws each run's waiting time in its colour, with the latency
+// target when the workload states one, on the staircase's time axis.
+func waitPanel(w rules.Workload, runs []rules.SizeOverload, top *panel, txt *measuringText) *panel {
 	bottom := newPanel("", "time after the demand step (s)", "waiting time (s)", txt)
 	wmax := 0.0
 	for i, o := range runs {
@@ -178,13 +240,10 @@ func buildSize(w rules.Workload) (*figure, error) {
 		bottom.addLegend(fmt.Sprintf("latency target %s s", fmtNum(target)), hmark{Style: lineStyle(colBlack, 1.2, dashed)})
 		wmax = math.Max(wmax, target)
 	}
-	bottom.plot.X.Min, bottom.plot.X.Max = xmin, xmax
+	bottom.plot.X.Min, bottom.plot.X.Max = top.plot.X.Min, top.plot.X.Max
 	bottom.plot.X.Tick.Marker = top.plot.X.Tick.Marker
 	bottom.plot.Y.Min, bottom.plot.Y.Max = 0, math.Max(wmax*1.35, 1)
-	fig.panels = append(fig.panels, bottom)
-	fig.weights = []float64{0.64, 0.36}
-	fig.height = figHeightTall
-	return fig, nil
+	return bottom
 }
 
 // sizeTitle: the workload, then the bill of the largest overload plotted.
