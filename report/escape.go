@@ -9,7 +9,6 @@ var (
 	termText     = safetext.Terminal
 	mdText       = safetext.Markdown
 	htmlText     = safetext.HTML
-	mermaidLabel = safetext.MermaidLabel
 )
 
 // TerminalSafe makes manifest text safe to print on a terminal (control

@@ -3,6 +3,7 @@ package report
 import (
 	"testing"
 
+	"github.com/capreport/capreport/report/internal/safetext"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -45,8 +46,8 @@ func TestEscapers(t *testing.T) {
 			t.Errorf("termText(%q) = %q, want %q", tc.in, got, tc.term)
 		}
 	}
-	if got := mermaidLabel(`a "b" ` + "```" + ` c@d`); got != "a _b_ ___ c_d" {
-		t.Errorf("mermaidLabel = %q", got)
+	if got := safetext.MermaidLabel(`a "b" ` + "```" + ` c@d`); got != "a _b_ ___ c_d" {
+		t.Errorf("MermaidLabel = %q", got)
 	}
 }
 

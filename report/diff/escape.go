@@ -8,7 +8,6 @@ import "github.com/capreport/capreport/report/internal/safetext"
 var (
 	mdText       = safetext.Markdown
 	htmlText     = safetext.HTML
-	mermaidLabel = safetext.MermaidLabel
 	termText     = safetext.Terminal
 	ellipsize    = safetext.Ellipsize
 )
