@@ -6,9 +6,9 @@ import "github.com/capreport/capreport/report/internal/safetext"
 // terminal, a Markdown comment or a page; the rules live in safetext, shared
 // with the pull-request diff.
 var (
-	termText     = safetext.Terminal
-	mdText       = safetext.Markdown
-	htmlText     = safetext.HTML
+	termText = safetext.Terminal
+	mdText   = safetext.Markdown
+	htmlText = safetext.HTML
 )
 
 // TerminalSafe makes manifest text safe to print on a terminal (control

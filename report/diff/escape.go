@@ -6,8 +6,8 @@ import "github.com/capreport/capreport/report/internal/safetext"
 // fork's pull request controls; the escaping rules are safetext's, shared
 // with package report.
 var (
-	mdText       = safetext.Markdown
-	htmlText     = safetext.HTML
-	termText     = safetext.Terminal
-	ellipsize    = safetext.Ellipsize
+	mdText    = safetext.Markdown
+	htmlText  = safetext.HTML
+	termText  = safetext.Terminal
+	ellipsize = safetext.Ellipsize
 )
