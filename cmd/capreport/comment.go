@@ -67,13 +67,20 @@ type commentOptions struct {
 }
 
 func newCommentCmd(s *streams) *cobra.Command {
+	return platformCmd("comment", "Post the report as a pull request's sticky comment",
+		newCommentGitHubCmd(s, systemDeps(), nil))
+}
+
+// platformCmd is a command whose subcommands name where to post (github
+// today), as `infracost comment github` does.
+func platformCmd(use, short string, platforms ...*cobra.Command) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "comment",
-		Short: "Post the report as a pull request's sticky comment",
-		Long:  "comment posts the report on a pull request; the platform is a subcommand (github).",
+		Use:   use,
+		Short: short,
+		Long:  short + ".\n\nThe platform is a subcommand: " + use + " github.",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newCommentGitHubCmd(s, systemDeps(), nil))
+	cmd.AddCommand(platforms...)
 	return cmd
 }
 
@@ -131,20 +138,11 @@ func runCommentGitHub(ctx context.Context, s *streams, o *commentOptions) error 
 	if o.pr < 0 {
 		return flagErrorf("pr", "must be positive")
 	}
-	owner, name, err := o.ownerRepo()
+	p, err := prepare(&o.postOptions, &o.githubOptions)
 	if err != nil {
 		return err
 	}
-	l, err := o.load()
-	if err != nil {
-		return err
-	}
-	ev, err := readEvent(o.githubOptions.env)
-	if err != nil {
-		return err
-	}
-	repo := owner + "/" + name
-	note := artifactsNote(ev.runURL(o.githubOptions.env, o.serverURL(), repo))
+	owner, name, repo, l, ev, note := p.owner, p.name, p.repo, p.loaded, p.ev, p.note
 
 	if o.dryRun {
 		where := fmt.Sprintf("%s#%d", repo, o.pr)
@@ -186,6 +184,33 @@ func runCommentGitHub(ctx context.Context, s *streams, o *commentOptions) error 
 	fmt.Fprintf(s.ErrOut, "%s comment %d on %s\n", describe(res.Action), res.ID, where)
 	fmt.Fprintln(s.Out, res.URL)
 	return o.writeOutputs("comment-url", res.URL)
+}
+
+// posting is what both GitHub commands read before they post: where, the
+// reports, the event, and the note linking the run's artifacts.
+type posting struct {
+	owner, name, repo string
+	*loaded
+	ev   *ghEvent
+	note string
+}
+
+func prepare(po *postOptions, gh *githubOptions) (*posting, error) {
+	owner, name, err := gh.ownerRepo()
+	if err != nil {
+		return nil, err
+	}
+	l, err := po.load()
+	if err != nil {
+		return nil, err
+	}
+	ev, err := readEvent(gh.env)
+	if err != nil {
+		return nil, err
+	}
+	repo := owner + "/" + name
+	return &posting{owner: owner, name: name, repo: repo, loaded: l, ev: ev,
+		note: artifactsNote(ev.runURL(gh.env, gh.serverURL(), repo))}, nil
 }
 
 // pullRequest is --pr, else the pull request of the event: its number on
@@ -291,14 +316,8 @@ type issueOptions struct {
 }
 
 func newIssueCmd(s *streams) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "issue",
-		Short: "Keep the repository-wide report as one living issue",
-		Long:  "issue keeps a scheduled report as one open issue; the platform is a subcommand (github).",
-		Args:  cobra.NoArgs,
-	}
-	cmd.AddCommand(newIssueGitHubCmd(s, systemDeps(), nil))
-	return cmd
+	return platformCmd("issue", "Keep the repository-wide report as one living issue",
+		newIssueGitHubCmd(s, systemDeps(), nil))
 }
 
 func newIssueGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *issueOptions) error) *cobra.Command {
@@ -338,20 +357,11 @@ func runIssueGitHub(ctx context.Context, s *streams, o *issueOptions) error {
 			return flagErrorf("label", "a label cannot be empty")
 		}
 	}
-	owner, name, err := o.ownerRepo()
+	p, err := prepare(&o.postOptions, &o.githubOptions)
 	if err != nil {
 		return err
 	}
-	l, err := o.load()
-	if err != nil {
-		return err
-	}
-	ev, err := readEvent(o.githubOptions.env)
-	if err != nil {
-		return err
-	}
-	repo := owner + "/" + name
-	note := artifactsNote(ev.runURL(o.githubOptions.env, o.serverURL(), repo))
+	owner, name, repo, l, note := p.owner, p.name, p.repo, p.loaded, p.note
 	body := l.body(o.title, report.DefaultMaxChars, 0, "", note, nil)
 	if o.dryRun {
 		fmt.Fprintf(s.ErrOut, "dry run: would create or update the open issue %q labelled %s in %s at %s\n",

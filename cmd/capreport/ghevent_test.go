@@ -21,15 +21,7 @@ func FuzzReadEvent(f *testing.F) {
 		if err := os.WriteFile(p, []byte(payload), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		env := func(k string) (string, bool) {
-			switch k {
-			case "GITHUB_EVENT_PATH":
-				return p, true
-			case "GITHUB_RUN_ID":
-				return "12", true
-			}
-			return "", false
-		}
+		env := eventEnv(p)
 		ev, err := readEvent(env)
 		if err != nil {
 			return
@@ -47,15 +39,7 @@ func TestEventAccessors(t *testing.T) {
 		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return func(k string) (string, bool) {
-			switch k {
-			case "GITHUB_EVENT_PATH":
-				return p, true
-			case "GITHUB_RUN_ID":
-				return "12", true
-			}
-			return "", false
-		}
+		return eventEnv(p)
 	}
 	for _, c := range []struct {
 		payload     string
@@ -86,5 +70,18 @@ func TestEventAccessors(t *testing.T) {
 	}
 	if ev, err := readEvent(func(string) (string, bool) { return "", false }); ev != nil || err != nil {
 		t.Errorf("no GITHUB_EVENT_PATH: %v, %v", ev, err)
+	}
+}
+
+// eventEnv is an Actions environment with the event payload at p and run 12.
+func eventEnv(p string) lookupEnv {
+	return func(k string) (string, bool) {
+		switch k {
+		case "GITHUB_EVENT_PATH":
+			return p, true
+		case "GITHUB_RUN_ID":
+			return "12", true
+		}
+		return "", false
 	}
 }

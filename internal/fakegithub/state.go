@@ -545,12 +545,7 @@ func (s *Server) listIssues(c *call) response {
 			list = append(list, is)
 		}
 	}
-	if resp, ok := sortByTime(c, list, "created", "desc", func(is *issueState, key string) time.Time {
-		if key == "updated" {
-			return is.updated
-		}
-		return is.created
-	}); !ok {
+	if resp, ok := sortByTime(c, list, "created", "desc", issueTime); !ok {
 		return resp
 	}
 	items := make([]map[string]any, len(list))
@@ -558,6 +553,14 @@ func (s *Server) listIssues(c *call) response {
 		items[i] = s.issueJSON(is)
 	}
 	return paginate(c, s, items)
+}
+
+// issueTime is an issue's or pull request's time for the sort key.
+func issueTime(is *issueState, key string) time.Time {
+	if key == "updated" {
+		return is.updated
+	}
+	return is.created
 }
 
 // sortByTime orders a listing by the sort (created or updated) and
@@ -735,12 +738,7 @@ func (s *Server) listPulls(c *call) response {
 	if k := q.Get("sort"); k != "" && k != "created" {
 		defDir = "asc"
 	}
-	if resp, ok := sortByTime(c, list, "created", defDir, func(is *issueState, key string) time.Time {
-		if key == "updated" {
-			return is.updated
-		}
-		return is.created
-	}); !ok {
+	if resp, ok := sortByTime(c, list, "created", defDir, issueTime); !ok {
 		return resp
 	}
 	items := make([]map[string]any, len(list))
