@@ -52,6 +52,7 @@ type Config struct {
 type Client struct {
 	gh         *gh.Client
 	graphqlURL string
+	retry      Retry
 }
 
 // New builds a client.
@@ -91,14 +92,15 @@ func New(cfg Config) (*Client, error) {
 	if next == nil {
 		next = http.DefaultTransport
 	}
+	policy := cfg.Retry.withDefaults()
 	hc.Transport = &authTransport{token: cfg.Token, hosts: hosts,
-		next: &retryTransport{next: next, policy: cfg.Retry.withDefaults()}}
+		next: &retryTransport{next: next, policy: policy}}
 
 	c := gh.NewClient(&hc)
 	c.BaseURL = base
 	c.UploadURL = base
 	c.UserAgent = "capreport"
-	return &Client{gh: c, graphqlURL: gql}, nil
+	return &Client{gh: c, graphqlURL: gql, retry: policy}, nil
 }
 
 // apiURL parses an endpoint: http(s), a host, no credentials.

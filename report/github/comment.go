@@ -143,7 +143,24 @@ func (c *Client) UpsertPRComment(ctx context.Context, owner, repo string, pr int
 			res.Deleted = append(res.Deleted, cm.GetID())
 		}
 	}
-	got, _, err := c.gh.Issues.CreateComment(ctx, owner, repo, pr, &gh.IssueComment{Body: gh.String(body)})
+	known := map[int64]bool{}
+	for _, cm := range marked {
+		known[cm.GetID()] = true
+	}
+	got, err := createIdempotent(ctx, c.retry,
+		func(ctx context.Context) (*gh.IssueComment, error) {
+			got, _, err := c.gh.Issues.CreateComment(ctx, owner, repo, pr, &gh.IssueComment{Body: gh.String(body)})
+			return got, err
+		},
+		func(ctx context.Context) (*gh.IssueComment, bool, error) {
+			now, err := c.markedComments(ctx, owner, repo, pr, marker)
+			for i := len(now) - 1; err == nil && i >= 0; i-- {
+				if !known[now[i].GetID()] && sameBody(now[i].GetBody(), body) {
+					return now[i], true, nil
+				}
+			}
+			return nil, false, err
+		})
 	if err != nil {
 		return Result{}, wrap("create comment on "+where, needPullRequests, err)
 	}

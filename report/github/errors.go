@@ -100,6 +100,10 @@ func wrap(op, need string, err error) error {
 		case http.StatusTooManyRequests:
 			return fmt.Errorf("%s: %w", op, rateLimitFromHeaders(er.Response.Header))
 		case http.StatusForbidden:
+			if strings.Contains(strings.ToLower(er.Message), "rate limit") {
+				// A secondary rate limit go-github did not recognise.
+				return fmt.Errorf("%s: %w", op, rateLimitFromHeaders(er.Response.Header))
+			}
 			if n := acceptedPermissions(er.Response.Header.Get("X-Accepted-GitHub-Permissions")); n != "" {
 				need = n
 			}

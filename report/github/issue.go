@@ -44,7 +44,16 @@ func (c *Client) UpsertIssue(ctx context.Context, owner, repo, title, body strin
 	if len(labels) > 0 {
 		req.Labels = &labels
 	}
-	got, _, err := c.gh.Issues.Create(ctx, owner, repo, req)
+	got, err := createIdempotent(ctx, c.retry,
+		func(ctx context.Context) (*gh.Issue, error) {
+			got, _, err := c.gh.Issues.Create(ctx, owner, repo, req)
+			return got, err
+		},
+		func(ctx context.Context) (*gh.Issue, bool, error) {
+			is, err := c.markedIssue(ctx, owner, repo, marker, labels)
+			ok := err == nil && is != nil && sameBody(is.GetBody(), body) && is.GetTitle() == title
+			return is, ok, err
+		})
 	if err != nil {
 		return Result{}, wrap("create issue in "+where, needIssues, err)
 	}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+
+	"github.com/capreport/capreport/internal/fakegithub"
 )
 
 func issueJSON(n int, title, body string, pr bool) map[string]any {
@@ -91,4 +93,29 @@ func TestUpsertIssueNotFound(t *testing.T) {
 	f := newFake(t, &stub{method: "GET", path: "/repos/o/r/issues", status: http.StatusNotFound, body: `{"message":"Not Found"}`})
 	_, err := newTestClient(t, f.url()).UpsertIssue(context.Background(), "o", "r", "t", body, []string{"capreport", "weekly"})
 	checkErr(t, err, ErrNotFound, "list open issues of o/r: repository or pull request not found")
+}
+
+// TestUpsertIssueThroughServerErrors: a create that fails with a 502 is
+// looked for before it is sent again, so one issue results either way.
+func TestUpsertIssueThroughServerErrors(t *testing.T) {
+	f := fakegithub.New(t, fakegithub.Config{Owner: "o", Repo: "r",
+		Tokens: map[string]fakegithub.Permissions{testToken: {Issues: "write"}}})
+	c, err := New(Config{Token: testToken, BaseURL: f.URL, Retry: noWait(t, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.FailNext("POST", "/repos/o/r/issues", http.StatusBadGateway, nil, `{"message":"Server Error"}`)
+	res, err := c.UpsertIssue(context.Background(), "o", "r", "Report", body, []string{"capreport"})
+	if err != nil || res.Action != Created || len(f.Issues()) != 1 {
+		t.Fatalf("%+v, %v, %d issues", res, err, len(f.Issues()))
+	}
+	var posts int
+	for _, r := range f.Requests() {
+		if r.Method == "POST" {
+			posts++
+		}
+	}
+	if posts != 2 {
+		t.Errorf("%d creates sent, want the failed one and one more", posts)
+	}
 }

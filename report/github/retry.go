@@ -8,9 +8,12 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	gh "github.com/google/go-github/v62/github"
 )
 
 // Retry says when a request is tried again. GitHub answers a busy moment
@@ -61,10 +64,9 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// retryTransport resends a request that met a transient failure. Writes are
-// retried too: a 502 from GitHub almost always means the request was not
-// applied, and the sticky comment is found again by its marker on the next
-// run should one ever be duplicated.
+// retryTransport resends a request that met a transient failure. Edits,
+// deletes and reads are idempotent; creates are marked noTransportRetry and
+// retried by createIdempotent instead.
 type retryTransport struct {
 	next   http.RoundTripper
 	policy Retry
@@ -76,6 +78,9 @@ const maxSniff = 64 << 10
 
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	p := t.policy
+	// A create is resent here only after a rate limit, which GitHub did
+	// not apply; createIdempotent handles the rest.
+	onlyRateLimits := req.Context().Value(noTransportRetry{}) != nil
 	for attempt := 1; ; attempt++ {
 		if attempt > 1 && req.Body != nil && req.Body != http.NoBody {
 			if req.GetBody == nil {
@@ -93,7 +98,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return resp, err
 		}
 		wait, retry := p.waitFor(attempt, resp, err)
-		if !retry {
+		if !retry || (onlyRateLimits && (resp == nil || resp.StatusCode >= 500)) {
 			return resp, err
 		}
 		if resp != nil {
@@ -104,6 +109,43 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
+}
+
+// noTransportRetry marks a request the transport must send once: a create
+// that GitHub may have applied before failing is retried by
+// createIdempotent, which first looks for what it would have created.
+type noTransportRetry struct{}
+
+// createIdempotent runs create; when it fails in a way that may still have
+// been applied (a server error, a broken connection), it waits, asks find
+// whether the object exists now, and only then creates again. A sticky
+// comment must not be posted twice because a 502 hid a success.
+func createIdempotent[T any](ctx context.Context, p Retry, create func(context.Context) (T, error), find func(context.Context) (T, bool, error)) (T, error) {
+	once := context.WithValue(ctx, noTransportRetry{}, true)
+	for attempt := 1; ; attempt++ {
+		got, err := create(once)
+		if err == nil || attempt >= p.Attempts || !mayHaveApplied(err) {
+			return got, err
+		}
+		wait, _ := p.waitFor(attempt, &http.Response{StatusCode: http.StatusBadGateway}, nil)
+		if err := p.Sleep(ctx, wait); err != nil {
+			return got, err
+		}
+		if found, ok, ferr := find(ctx); ferr == nil && ok {
+			return found, nil
+		}
+	}
+}
+
+// mayHaveApplied is an error after which the server may have done the
+// work: a 5xx answer, or no answer at all.
+func mayHaveApplied(err error) bool {
+	var er *gh.ErrorResponse
+	if errors.As(err, &er) {
+		return er.Response != nil && er.Response.StatusCode >= 500
+	}
+	var ue *url.Error
+	return errors.As(err, &ue) && !isContextError(err)
 }
 
 // waitFor decides whether attempt's outcome is transient and how long to

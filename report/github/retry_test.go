@@ -22,15 +22,23 @@ func TestRetry(t *testing.T) {
 		wantWaits func(w []time.Duration) bool
 		wantErr   string
 	}{
-		{"502 once on the write, then created", func(t *testing.T) []*stub {
+		{"502 once on the create, not applied: looked for, then created", func(t *testing.T) []*stub {
 			return []*stub{
-				commentPage(t, "", 1, true),
+				commentPage(t, "", 1, true, comment{3, body}), // an older marked comment (behavior new)
 				{method: "POST", path: list, status: http.StatusBadGateway, body: `{"message":"Server Error"}`, check: wantBody(body)},
+				commentPage(t, "", 1, true, comment{3, body}),
 				createComment(t, "", body, 9),
 			}
 		}, func(w []time.Duration) bool {
 			return len(w) == 1 && w[0] >= time.Second && w[0] <= 1250*time.Millisecond
 		}, ""},
+		{"502 on a create GitHub applied: found, not posted twice", func(t *testing.T) []*stub {
+			return []*stub{
+				commentPage(t, "", 1, true, comment{3, body}),
+				{method: "POST", path: list, status: http.StatusBadGateway, body: `{"message":"Server Error"}`},
+				commentPage(t, "", 1, true, comment{3, body}, comment{9, body}),
+			}
+		}, func(w []time.Duration) bool { return len(w) == 1 }, ""},
 		{"503 then 504 on the listing, then served", func(t *testing.T) []*stub {
 			return []*stub{
 				{method: "GET", path: list, status: http.StatusServiceUnavailable},
@@ -68,6 +76,12 @@ func TestRetry(t *testing.T) {
 				{method: "POST", path: list, status: http.StatusForbidden, body: `{"message":"Resource not accessible by integration"}`},
 			}
 		}, func(w []time.Duration) bool { return len(w) == 0 }, "create comment on o/r#7: the token lacks the permission pull-requests: write"},
+		{"a secondary rate limit longer than MaxWait is a rate limit, not a refusal", func(t *testing.T) []*stub {
+			return []*stub{
+				commentPage(t, "", 1, true),
+				{method: "POST", path: list, status: http.StatusForbidden, header: map[string]string{"Retry-After": "600"}, body: secondary},
+			}
+		}, func(w []time.Duration) bool { return len(w) == 0 }, "create comment on o/r#7: rate limited, retry after 10m0s"},
 		{"a rate limit resetting in an hour is not waited for", func(t *testing.T) []*stub {
 			reset := time.Now().Add(time.Hour).Unix()
 			return []*stub{{method: "GET", path: list, status: http.StatusForbidden,
@@ -82,7 +96,7 @@ func TestRetry(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := c.UpsertPRComment(context.Background(), "o", "r", 7, body, BehaviorUpdate)
+			res, err := c.UpsertPRComment(context.Background(), "o", "r", 7, body, BehaviorNew)
 			if tc.wantErr == "" {
 				if err != nil || res.Action != Created || res.ID != 9 {
 					t.Errorf("%+v, %v", res, err)
