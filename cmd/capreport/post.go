@@ -113,7 +113,7 @@ func verdict(r *rules.Report) string {
 	return best
 }
 
-// bodies renders the Markdown for a budget: the diff when there is a base,
+// body renders the Markdown for a budget: the diff when there is a base,
 // else the report.
 func (l *loaded) body(title string, maxChars, maxCharts int, limitName, note string, images map[string][]report.Image) []byte {
 	if l.base != nil {
@@ -131,18 +131,18 @@ func (l *loaded) body(title string, maxChars, maxCharts int, limitName, note str
 // summaryBody is what the job summary gets within budget bytes: the
 // comment's content with room for every detail, and after a diff the full
 // head report, so a reader sees every autoscaler, not only the changed.
-func (l *loaded) summaryBody(title string, budget int, note string, images map[string][]report.Image) []byte {
+func (l *loaded) summaryBody(title string, budget int, note string) []byte {
 	if l.base == nil {
-		return l.body(title, budget, summaryCharts, summaryLimitName, note, images)
+		return l.body(title, budget, summaryCharts, summaryLimitName, note, nil)
 	}
-	d := l.body(title, budget/4, summaryCharts, summaryLimitName, note, images)
+	d := l.body(title, budget/4, summaryCharts, summaryLimitName, note, nil)
 	rest := budget - len(d) - 2
 	if rest < 4<<10 {
 		return d
 	}
 	full, _ := report.Markdown(*l.head, report.Options{
 		Title: title + ": every autoscaler of the head", MaxChars: rest, MaxCharts: summaryCharts,
-		Images: images, LimitName: summaryLimitName,
+		LimitName: summaryLimitName,
 	})
 	return append(append(d, '\n'), full...)
 }
@@ -150,7 +150,7 @@ func (l *loaded) summaryBody(title string, budget int, note string, images map[s
 // writeSummary appends the report to the job summary (--summary, else
 // $GITHUB_STEP_SUMMARY; "-" is stdout). It runs before anything is posted,
 // so a failed comment still leaves the report where the run shows it.
-func (o *postOptions) writeSummary(s *streams, l *loaded, note string, images map[string][]report.Image) error {
+func (o *postOptions) writeSummary(s *streams, l *loaded, note string) error {
 	path := o.summary
 	if path == "" {
 		path, _ = o.env("GITHUB_STEP_SUMMARY")
@@ -159,7 +159,7 @@ func (o *postOptions) writeSummary(s *streams, l *loaded, note string, images ma
 		return nil
 	}
 	if path == "-" {
-		_, err := s.Out.Write(l.summaryBody(o.title, stepSummaryLimit-summaryMargin, note, images))
+		_, err := s.Out.Write(l.summaryBody(o.title, stepSummaryLimit-summaryMargin, note))
 		return err
 	}
 	used := int64(0)
@@ -171,7 +171,7 @@ func (o *postOptions) writeSummary(s *streams, l *loaded, note string, images ma
 	if budget < 16<<10 {
 		body = []byte("\n> capreport: the job summary is nearly full; the report is in the run's artifacts.\n")
 	} else {
-		body = l.summaryBody(o.title, budget, note, images)
+		body = l.summaryBody(o.title, budget, note)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
@@ -188,7 +188,7 @@ func (o *postOptions) writeSummary(s *streams, l *loaded, note string, images ma
 // (a failure to write it is a warning, the post matters more) and the step
 // outputs verdict, report and, with --fail-on, failed.
 func (o *postOptions) record(s *streams, l *loaded, note string) error {
-	if err := o.writeSummary(s, l, note, nil); err != nil {
+	if err := o.writeSummary(s, l, note); err != nil {
 		fmt.Fprintf(s.ErrOut, "capreport: warning: job summary not written: %v\n", err)
 	}
 	return o.writeOutputs(o.outputs(l)...)

@@ -54,7 +54,7 @@ func runSummary(s *streams, o *summaryOptions) error {
 	gh := githubOptions{ghDeps: ghDeps{env: o.env}}
 	note := artifactsNote(ev.runURL(o.env, gh.serverURL(), repo))
 	// The summary is this command's whole job: failing to write it fails.
-	if err := o.writeSummary(s, l, note, nil); err != nil {
+	if err := o.writeSummary(s, l, note); err != nil {
 		return err
 	}
 	return o.writeOutputs(o.outputs(l)...)
