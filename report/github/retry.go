@@ -111,9 +111,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// noTransportRetry marks a request the transport must send once: a create
-// that GitHub may have applied before failing is retried by
-// createIdempotent, which first looks for what it would have created.
+// noTransportRetry marks a create: the transport resends it only after a
+// rate limit (never applied); after a server error or a broken connection
+// it may have been applied, so createIdempotent decides.
 type noTransportRetry struct{}
 
 // createIdempotent runs create; when it fails in a way that may still have
@@ -127,8 +127,7 @@ func createIdempotent[T any](ctx context.Context, p Retry, create func(context.C
 		if err == nil || attempt >= p.Attempts || !mayHaveApplied(err) {
 			return got, err
 		}
-		wait, _ := p.waitFor(attempt, &http.Response{StatusCode: http.StatusBadGateway}, nil)
-		if err := p.Sleep(ctx, wait); err != nil {
+		if err := p.Sleep(ctx, p.backoff(attempt)); err != nil {
 			return got, err
 		}
 		if found, ok, ferr := find(ctx); ferr == nil && ok {
@@ -151,18 +150,17 @@ func mayHaveApplied(err error) bool {
 // waitFor decides whether attempt's outcome is transient and how long to
 // wait before the next. It may replace resp.Body with a re-readable copy.
 func (p Retry) waitFor(attempt int, resp *http.Response, err error) (time.Duration, bool) {
-	backoff := p.Backoff << (attempt - 1)
-	backoff += rand.N(backoff/4 + 1) // jitter: concurrent jobs do not retry in step
+	backoff := p.backoff(attempt)
 	if err != nil {
 		// A connection reset or timeout; not a cancelled context.
 		if resp == nil && !isContextError(err) {
-			return min(backoff, p.MaxWait), true
+			return backoff, true
 		}
 		return 0, false
 	}
 	switch resp.StatusCode {
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return min(backoff, p.MaxWait), true
+		return backoff, true
 	case http.StatusForbidden, http.StatusTooManyRequests:
 	default:
 		return 0, false
@@ -184,6 +182,13 @@ func (p Retry) waitFor(attempt int, resp *http.Response, err error) (time.Durati
 		return waitOrGiveUp(max(backoff, time.Minute), p.MaxWait)
 	}
 	return 0, false
+}
+
+// backoff is the wait after a failed attempt: doubling from Backoff, with
+// jitter so that concurrent jobs do not retry in step, capped at MaxWait.
+func (p Retry) backoff(attempt int) time.Duration {
+	d := p.Backoff << (attempt - 1)
+	return min(d+rand.N(d/4+1), p.MaxWait)
 }
 
 func waitOrGiveUp(d, maxWait time.Duration) (time.Duration, bool) {
