@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rhysd/actionlint"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/capreport/capreport/internal/testutil"
 )
@@ -17,8 +18,8 @@ import (
 // and permission names, and the inputs of well-known actions. The
 // workflows are linted in a scratch project where `uses:
 // capreport/capreport@v1` points at the action of this checkout (`./`),
-// so every input they pass is checked against action.yml, and action.yml
-// itself is parsed as actionlint reads local actions.
+// so every input they pass is checked against action.yml; the action's own
+// steps are linted as a reusable workflow's job.
 func TestActionlint(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	proj := t.TempDir()
@@ -56,6 +57,8 @@ func TestActionlint(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
+
+	paths = append(paths, compositeAsWorkflow(t, action, wfDir))
 
 	var out bytes.Buffer
 	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{WorkingDir: proj, Oneline: true})
@@ -98,4 +101,37 @@ jobs:
 	if !strings.Contains(all, `"behaviour" is not defined`) || !strings.Contains(all, "evnt") {
 		t.Errorf("actionlint missed the broken workflow:\n%s", all)
 	}
+}
+
+// compositeAsWorkflow writes action.yml's steps as the one job of a
+// reusable workflow taking the action's inputs, which actionlint can check:
+// it has no linter for a composite action's own steps, and their
+// expressions (inputs, steps.<id>.outputs, runner, github) are the same.
+func compositeAsWorkflow(t *testing.T, action []byte, dir string) string {
+	t.Helper()
+	var a struct {
+		Inputs map[string]any `yaml:"inputs"`
+		Runs   struct {
+			Steps []any `yaml:"steps"`
+		} `yaml:"runs"`
+	}
+	if err := yaml.Unmarshal(action, &a); err != nil {
+		t.Fatal(err)
+	}
+	inputs := map[string]any{}
+	for name := range a.Inputs {
+		inputs[name] = map[string]any{"type": "string", "required": false}
+	}
+	b, err := yaml.Marshal(map[string]any{
+		"on":   map[string]any{"workflow_call": map[string]any{"inputs": inputs}},
+		"jobs": map[string]any{"action": map[string]any{"runs-on": "ubuntu-latest", "steps": a.Runs.Steps}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "action-steps.yml")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
