@@ -39,11 +39,11 @@ func findingCounts(fs []rules.Finding) [4]int {
 	return n
 }
 
-// worstFirst returns the workloads in reading order for a reviewer: by
+// WorstFirst returns the workloads in reading order for a reviewer: by
 // verdict, then by the weight of their findings (more errors, then more
 // warnings), then by id so the order is stable. It sorts a copy: the caller's
 // report keeps its id order, which diff and merge rely on.
-func worstFirst(ws []rules.Workload) []rules.Workload {
+func WorstFirst(ws []rules.Workload) []rules.Workload {
 	out := slices.Clone(ws)
 	slices.SortStableFunc(out, func(a, b rules.Workload) int {
 		if c := cmp.Compare(verdictRank(a.Verdict), verdictRank(b.Verdict)); c != 0 {
@@ -202,11 +202,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// num and thousands format figures the same way the diff does.
-var (
-	num       = textfmt.Number
-	thousands = textfmt.Thousands
-)
+// num formats figures the same way the diff does.
+var num = textfmt.Number
 
 // summaryLine is the one-line count of a report, from rules' Summary.
 func summaryLine(s rules.Summary) string {
@@ -264,7 +261,3 @@ func hoursText(s int) string {
 	}
 	return strconv.FormatFloat(float64(s)/3600, 'f', 1, 64) + " hours"
 }
-
-// WorstFirst is the reading order of every format (worst verdict, then the
-// weight of findings, then id), as a sorted copy.
-func WorstFirst(ws []rules.Workload) []rules.Workload { return worstFirst(ws) }

@@ -143,7 +143,7 @@ func (d *mdDoc) fit(limit int) string {
 // emitted for HTML to replace and plot file links are left out.
 func buildMarkdown(r rules.Report, o Options, html bool) *mdDoc {
 	d := &mdDoc{}
-	ws := worstFirst(r.Workloads)
+	ws := WorstFirst(r.Workloads)
 
 	var h strings.Builder
 	h.WriteString(Marker + "\n")
@@ -354,7 +354,7 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 		fmt.Fprintf(&b, "**Plots** %s\n\n", strings.Join(links, " · "))
 	}
 	if !html {
-		b.WriteString(imagesMarkdown(o.Images[w.ID]))
+		b.WriteString(ImagesMarkdown(o.Images[w.ID]))
 	}
 
 	if len(w.Findings) > 0 {
@@ -483,8 +483,9 @@ func writeMdFindings(b *strings.Builder, fs []rules.Finding) {
 	}
 }
 
-// imagesMarkdown shows hosted plots inline, one per line.
-func imagesMarkdown(ims []Image) string {
+// ImagesMarkdown shows hosted plots inline, one per line (the report's
+// and the diff's details).
+func ImagesMarkdown(ims []Image) string {
 	var b strings.Builder
 	for _, im := range ims {
 		u, err := url.Parse(im.URL)
@@ -496,6 +497,3 @@ func imagesMarkdown(ims []Image) string {
 	}
 	return b.String()
 }
-
-// ImagesMarkdown is imagesMarkdown for the diff comment.
-func ImagesMarkdown(ims []Image) string { return imagesMarkdown(ims) }

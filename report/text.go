@@ -74,7 +74,7 @@ func Text(r rules.Report, o Options) ([]byte, error) {
 
 	fmt.Fprintf(&buf, "%s %s\n\n", p.paint(ansiBold, "capreport"), termText(r.Root))
 
-	ws := worstFirst(r.Workloads)
+	ws := WorstFirst(r.Workloads)
 	if len(ws) == 0 {
 		buf.WriteString("No autoscalers found.\n")
 	} else {

@@ -101,16 +101,10 @@ func (o *postOptions) load() (*loaded, error) {
 
 // verdict is the report's worst workload verdict, "none" without any.
 func verdict(r *rules.Report) string {
-	best := ""
-	for _, w := range r.Workloads {
-		if best == "" || rules.VerdictRank(w.Verdict) < rules.VerdictRank(best) {
-			best = w.Verdict
-		}
-	}
-	if best == "" {
+	if len(r.Workloads) == 0 {
 		return "none"
 	}
-	return best
+	return report.WorstFirst(r.Workloads)[0].Verdict
 }
 
 // body renders the Markdown for a budget: the diff when there is a base,

@@ -30,9 +30,6 @@ func systemStreams() *streams {
 	}
 }
 
-// IsStdoutTTY reports whether data output goes to a terminal.
-func (s *streams) IsStdoutTTY() bool { return s.stdoutTTY }
-
 // IsStderrTTY reports whether status output goes to a terminal.
 func (s *streams) IsStderrTTY() bool { return s.stderrTTY }
 

@@ -9,8 +9,6 @@ import (
 
 func ip(v int) *int { return &v }
 
-func fp(v float64) *float64 { return &v }
-
 // sizeWorkload is the Size specimen at a 50 % target: 30x in 4 rounds.
 func sizeWorkload() rules.Workload {
 	return rules.Workload{
