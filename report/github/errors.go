@@ -100,7 +100,7 @@ func wrap(op, need string, err error) error {
 		case http.StatusTooManyRequests:
 			return fmt.Errorf("%s: %w", op, rateLimitFromHeaders(er.Response.Header))
 		case http.StatusForbidden:
-			if strings.Contains(strings.ToLower(er.Message), "rate limit") {
+			if namesRateLimit(er.Message) {
 				// A secondary rate limit go-github did not recognise.
 				return fmt.Errorf("%s: %w", op, rateLimitFromHeaders(er.Response.Header))
 			}

@@ -209,7 +209,14 @@ func secondaryLimit(resp *http.Response) bool {
 	if err != nil {
 		return false
 	}
-	return strings.Contains(strings.ToLower(string(head)), "secondary rate limit")
+	return namesRateLimit(string(head))
+}
+
+// namesRateLimit is GitHub's wording for a 403 that is a (secondary) rate
+// limit rather than a refusal; the transport waits on it and wrap reports
+// it as a RateLimitError, so both read it the same way.
+func namesRateLimit(msg string) bool {
+	return strings.Contains(strings.ToLower(msg), "rate limit")
 }
 
 func isContextError(err error) bool {
