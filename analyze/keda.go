@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
 )
 
@@ -300,13 +301,13 @@ func (t *soTranslation) partitions(annotations map[string]string) (n int32, ok b
 	if !ok {
 		return 0, false
 	}
-	p, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
-	if err != nil || p <= 0 {
+	p, err := config.ParsePartitions(v)
+	if err != nil {
 		t.add(findingAt(annotationOrigin(t.origin, PartitionsAnnotation), CheckInvalidAnnotation, SeverityError, "write the topic's partition count, e.g. \"12\"",
-			"%s: %q is not a positive partition count", PartitionsAnnotation, v))
+			"%s: %v", PartitionsAnnotation, err))
 		return 0, false
 	}
-	return int32(p), true
+	return p, true
 }
 
 // onlyResourceTriggers reports whether there are triggers and every one

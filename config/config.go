@@ -188,21 +188,21 @@ func (a *Assumptions) Set(key Key, raw string, line int) error {
 	var err error
 	switch key {
 	case KeyDeadTime:
-		err = setWith(&a.DeadTime, raw, line, ParseDuration)
+		err = setWith(&a.DeadTime, raw, line, durationIn(string(key), ParseDuration))
 	case KeyPodRate:
-		err = setWith(&a.PodRate, raw, line, ParseRate)
+		err = setWith(&a.PodRate, raw, line, numberIn(string(key), ParseRate))
 	case KeyLatencyTarget:
-		err = setWith(&a.LatencyTarget, raw, line, ParseDuration)
+		err = setWith(&a.LatencyTarget, raw, line, durationIn(string(key), ParseDuration))
 	case KeyOverload:
-		err = setWith(&a.Overload, raw, line, ParseFactors)
+		err = setWith(&a.Overload, raw, line, factorsIn)
 	case KeyDemand:
-		err = setWith(&a.Demand, raw, line, ParseRate)
+		err = setWith(&a.Demand, raw, line, numberIn(string(key), ParseRate))
 	case KeyStep:
-		err = setWith(&a.Step, raw, line, ParseFactor)
+		err = setWith(&a.Step, raw, line, numberIn(string(key), ParseFactor))
 	case KeyMetricWindow:
-		err = setWith(&a.MetricWindow, raw, line, ParseDuration)
+		err = setWith(&a.MetricWindow, raw, line, durationIn(string(key), ParseDuration))
 	case KeySaturatedEfficiency:
-		err = setWith(&a.SaturatedEfficiency, raw, line, ParseFraction)
+		err = setWith(&a.SaturatedEfficiency, raw, line, numberIn(string(key), ParseFraction))
 	case KeySignal:
 		err = setWith(&a.Signal, raw, line, ParseSignal)
 	default:

@@ -484,15 +484,15 @@ func (p *parser) cluster(n *yaml.Node, cl *Cluster) {
 		var err error
 		switch key {
 		case "syncPeriod":
-			err = setWith(&cl.SyncPeriod, s, v.Line, ParseDuration)
+			err = setWith(&cl.SyncPeriod, s, v.Line, durationIn("cluster."+key, ParseDuration))
 		case "tolerance":
-			err = setWith(&cl.Tolerance, s, v.Line, ParseTolerance)
+			err = setWith(&cl.Tolerance, s, v.Line, numberIn("cluster."+key, ParseTolerance))
 		case "downscaleStabilization":
-			err = setWith(&cl.DownscaleStabilization, s, v.Line, parseWindow)
+			err = setWith(&cl.DownscaleStabilization, s, v.Line, durationIn("cluster."+key, parseWindow))
 		case "cpuInitializationPeriod":
-			err = setWith(&cl.CPUInitializationPeriod, s, v.Line, parseWindow)
+			err = setWith(&cl.CPUInitializationPeriod, s, v.Line, durationIn("cluster."+key, parseWindow))
 		case "initialReadinessDelay":
-			err = setWith(&cl.InitialReadinessDelay, s, v.Line, parseWindow)
+			err = setWith(&cl.InitialReadinessDelay, s, v.Line, durationIn("cluster."+key, parseWindow))
 		case "kubeVersion":
 			err = setWith(&cl.KubeVersion, s, v.Line, ParseKubeVersion)
 		}

@@ -51,6 +51,12 @@ func price(a *analyze.Autoscaler, cfg *config.Config, opts Options) Workload {
 	default:
 		w.UnpricedReason = "the signal of this autoscaler's metrics is unknown; set capreport.io/signal if it is a backlog or a saturating utilization"
 	}
+	if p := nonFinite(w.Size); p != "" {
+		w.Size, w.UnpricedReason = nil, "the Size model overflowed (size."+p+"): an input is too large for the others; lower the demand or overload, or raise the pod rate"
+	}
+	if p := nonFinite(w.Time); p != "" {
+		w.Time, w.UnpricedReason = nil, "the Time model overflowed (time."+p+"): an input is too large for the others; lower the demand or step, or raise the pod rate"
+	}
 	w.Latency = latencyOf(w, in)
 	w.Findings = append(w.Findings, checksFor(a, &w, in)...)
 	w.Findings = applyIgnores(w.Findings, a.Ignores, cfg.Checks)

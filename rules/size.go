@@ -1,13 +1,23 @@
 package rules
 
 import (
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	"errors"
+	"fmt"
 	"strconv"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/analyze/laws"
 	"github.com/capreport/capreport/analyze/sim"
 )
+
+// sizeWorkBudget bounds one autoscaler's Size row, in sim.SizeOptions.MaxWork
+// units shared by its design overloads and then the sweep (about a second
+// of one core): the ranges of config.Ranges bound each value, this bounds
+// their product (a dead time of an hour read every second by a controller
+// adding a pod at a time is millions of cohort reads per run).
+const sizeWorkBudget = 3_000_000
 
 // roundsSweep is the overloads of the rounds-against-k plot.
 var roundsSweep = []float64{1.5, 2, 3, 5, 7, 10, 20, 30, 50, 100, 200, 300}
@@ -139,13 +149,18 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 		}
 		return &b
 	}
+	budget := int64(sizeWorkBudget)
 	for _, k := range m.Overloads {
 		o := run
-		o.Overload = k
+		o.Overload, o.MaxWork = k, budget
 		r, err := sim.SimulateSize(o)
+		if errors.Is(err, sim.ErrBudget) {
+			return nil, fmt.Errorf("the design overload %gx: %w (%d units per autoscaler); shorten the dead time, list fewer overloads or lengthen the sync period", k, err, sizeWorkBudget)
+		}
 		if err != nil {
 			return nil, err
 		}
+		budget -= r.Work
 		so := SizeOverload{
 			K:                     k,
 			RoundsBound:           bound(k),
@@ -185,8 +200,13 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 	if m.RoundsCurve {
 		for _, k := range roundsSweep {
 			o := run
-			o.Overload, o.Series = k, false
-			if r, err := sim.SimulateSize(o); err == nil {
+			o.Overload, o.Series, o.MaxWork = k, false, budget
+			r, err := sim.SimulateSize(o)
+			if errors.Is(err, sim.ErrBudget) {
+				break // the curve stops where the budget does
+			}
+			if err == nil {
+				budget -= r.Work
 				bill.RoundsCurve = append(bill.RoundsCurve, RoundsPoint{K: k, Rounds: r.Rounds, Bound: bound(k)})
 			}
 		}

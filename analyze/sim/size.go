@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"time"
@@ -43,7 +44,15 @@ type SizeOptions struct {
 	Warmup int64
 	// Series records the per-second state from one minute before the step.
 	Series bool
+	// MaxWork, when positive, bounds the run's work (ErrBudget beyond it):
+	// one unit per simulated second and one per pod cohort the controller
+	// reads at each sync. The cohorts alive at once grow with the dead time
+	// over the sync period, so this bounds what annotations can ask for.
+	MaxWork int64
 }
+
+// ErrBudget is returned by a run whose work would exceed its MaxWork.
+var ErrBudget = errors.New("the simulation exceeds its work budget")
 
 // SizeResult is the Size bill of one run. Times are seconds after the step.
 type SizeResult struct {
@@ -70,6 +79,7 @@ type SizeResult struct {
 	ScaleEvents       []ScaleEvent
 	End               int64 // last simulated second
 	Series            *Series
+	Work              int64 // units of SizeOptions.MaxWork spent
 }
 
 func (o *SizeOptions) defaults() error {
@@ -105,6 +115,9 @@ func (o *SizeOptions) defaults() error {
 			return errors.New("overload must be positive")
 		}
 		o.DemandAfter = o.Overload * o.DemandBefore
+	}
+	if _, err := ceilPods(o.DemandAfter, o.restingUtilization()*o.PodRate); err != nil {
+		return err
 	}
 	if o.Horizon == 0 {
 		o.Horizon = 6 * 3600
@@ -149,10 +162,11 @@ func SimulateSize(o SizeOptions) (*SizeResult, error) {
 	// The pods before the step are old enough to be past every window.
 	f := newFleet(o.DeadTime, o.Pods, start-cip-o.DeadTime-o.MetricWindow)
 
+	needed, _ := ceilPods(o.DemandAfter, o.restingUtilization()*o.PodRate) // checked by defaults
 	res := &SizeResult{
 		DemandBefore:   o.DemandBefore,
 		DemandAfter:    o.DemandAfter,
-		NeededReplicas: int32(math.Ceil(o.DemandAfter/(o.restingUtilization()*o.PodRate) - 1e-9)),
+		NeededReplicas: needed,
 		RoundSeconds:   o.DeadTime + o.MetricWindow,
 		PeakReplicas:   o.Pods,
 	}
@@ -175,6 +189,9 @@ func SimulateSize(o SizeOptions) (*SizeResult, error) {
 	settledAfter := o.MetricWindow + 2*sync + o.DeadTime
 
 	for t := start; t <= end; t++ {
+		if res.Work++; o.MaxWork > 0 && res.Work > o.MaxWork {
+			return nil, fmt.Errorf("%w at second %d of the run", ErrBudget, t)
+		}
 		// 1. Pods whose dead time has passed serve.
 		f.advance(t)
 		demand := o.DemandBefore
@@ -218,6 +235,7 @@ func SimulateSize(o SizeOptions) (*SizeResult, error) {
 			f.retire(t - cip)
 			milli := cpuMilli(samples)
 			pods, metrics = sizePods(pods[:0], metrics, f, t, o, milli, containers)
+			res.Work += int64(len(pods))
 			current := f.total
 			var replicas, util int32
 			var err error

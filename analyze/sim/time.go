@@ -81,6 +81,11 @@ func (o *TimeOptions) defaults() error {
 	if o.Warmup == 0 {
 		o.Warmup = 600
 	}
+	for _, d := range []float64{o.DemandBefore, o.DemandAfter} {
+		if _, err := ceilPods(d, o.PodRate); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -101,7 +106,7 @@ func SimulateTime(o TimeOptions) (*TimeResult, error) {
 	}
 	f := newFleet(o.DeadTime, n0, start-o.DeadTime)
 	backlog := o.Threshold * float64(n0)
-	target := int64(o.Threshold * 1000)
+	target := milliOf(o.Threshold)
 
 	res := &TimeResult{NeededReplicas: o.DemandAfter / o.PodRate}
 	var q fifoWait
@@ -132,7 +137,7 @@ func SimulateTime(o TimeOptions) (*TimeResult, error) {
 		// 3. The metric is refreshed after this second's flow, and the HPA
 		// syncs in the same second.
 		if isSync(t, sync) {
-			usage[0] = int64(backlog * 1000)
+			usage[0] = milliOf(backlog)
 			current := f.total
 			replicas, _, err := calc.ExternalPerPodMetricReplicas(current, usage, target)
 			d := as.Reconcile(at(t), current, []hpa.MetricProposal{{Replicas: replicas, Err: err}})

@@ -1,0 +1,64 @@
+package rules
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+
+	"github.com/capreport/capreport/analyze/hpa"
+	"github.com/capreport/capreport/analyze/sim"
+)
+
+// One autoscaler's Size row costs at most sizeWorkBudget whatever its
+// values: at the corner of every range (an hour's dead time, a 15-minute
+// window, a 1-second sync, one pod added a second, eight overloads) it is
+// refused with the budget named, in about a second, not priced in minutes.
+func TestPriceSizeBudget(t *testing.T) {
+	zero := int32(0)
+	cfg := hpa.DefaultConfig()
+	cfg.SyncPeriod = time.Second
+	m := SizeModel{
+		Run: sim.SizeOptions{
+			Controller: sim.Controller{Config: cfg, MaxReplicas: math.MaxInt32, Behavior: &autoscalingv2.HorizontalPodAutoscalerBehavior{
+				ScaleUp: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &zero,
+					Policies: []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 1}}},
+			}},
+			Pods: 3, RequestMilli: 500, LimitMilli: 1000, Target: 1, PodRate: 0.001,
+			DeadTime: 3600, MetricWindow: 900, Series: true,
+		},
+		Overloads:   []float64{2, 3, 5, 10, 30, 100, 300, 1000},
+		RoundsCurve: true,
+	}
+	start := time.Now()
+	_, err := PriceSize(m)
+	if err == nil || !strings.Contains(err.Error(), "work budget") {
+		t.Fatalf("err %v, want the work budget", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v", d)
+	}
+	// An ordinary autoscaler is far inside the budget: every overload and
+	// the whole sweep are priced.
+	m.Run.Controller = sim.Controller{Config: hpa.DefaultConfig(), MaxReplicas: 1000}
+	m.Run.DeadTime, m.Run.MetricWindow, m.Run.Target, m.Run.PodRate = 90, 30, 50, 100
+	b, err := PriceSize(m)
+	if err != nil || len(b.Overloads) != 8 || len(b.RoundsCurve) != len(roundsSweep) {
+		t.Fatalf("ordinary: %v, %+v", err, b)
+	}
+}
+
+func TestNonFinite(t *testing.T) {
+	b := &SizeBill{Overloads: []SizeOverload{{K: 2}, {K: 3, PeakBacklog: math.Inf(1)}}}
+	if got := nonFinite(b); got != "overloads[1].peakBacklog = +Inf" {
+		t.Errorf("nonFinite = %q", got)
+	}
+	if got := nonFinite(&TimeBill{PeakWaitSeconds: 3}); got != "" {
+		t.Errorf("finite bill: %q", got)
+	}
+	if got := nonFinite((*TimeBill)(nil)); got != "" {
+		t.Errorf("nil bill: %q", got)
+	}
+}
