@@ -186,9 +186,23 @@ func (p Retry) waitFor(attempt int, resp *http.Response, err error) (time.Durati
 
 // backoff is the wait after a failed attempt: doubling from Backoff, with
 // jitter so that concurrent jobs do not retry in step, capped at MaxWait.
+// The doubling stops at MaxWait (a shift by attempt−1 overflows from the
+// 35th attempt and turns the jitter's bound negative), so any attempt
+// number gives a wait in [min(Backoff, MaxWait), MaxWait].
 func (p Retry) backoff(attempt int) time.Duration {
-	d := p.Backoff << (attempt - 1)
-	return min(d+rand.N(d/4+1), p.MaxWait)
+	d := max(min(p.Backoff, p.MaxWait), 1)
+	for i := 1; i < attempt && d < p.MaxWait; i++ {
+		if d > p.MaxWait/2 {
+			d = p.MaxWait
+		} else {
+			d *= 2
+		}
+	}
+	jitter := rand.N(d/4 + 1)
+	if jitter >= p.MaxWait-d {
+		return max(p.MaxWait, d)
+	}
+	return d + jitter
 }
 
 func waitOrGiveUp(d, maxWait time.Duration) (time.Duration, bool) {

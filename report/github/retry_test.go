@@ -129,3 +129,45 @@ func TestRetryStopsWhenCancelled(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestRetryManyAttempts: however many attempts a policy allows, each wait
+// doubles up to MaxWait and stays there (Backoff << (attempt−1) overflowed
+// and rand.N panicked from attempt 35), for default and extreme policies.
+func TestRetryManyAttempts(t *testing.T) {
+	for _, policy := range []Retry{
+		{Attempts: 200},
+		{Attempts: 100, Backoff: time.Nanosecond, MaxWait: time.Duration(1<<63 - 1)},
+		{Attempts: 100, Backoff: time.Duration(1<<62 + 1), MaxWait: time.Duration(1<<63 - 1)},
+		{Attempts: 70, Backoff: time.Hour, MaxWait: time.Second},
+	} {
+		var waits []time.Duration
+		policy.Sleep = func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
+		calls := 0
+		tr := &retryTransport{policy: policy.withDefaults(), next: roundTripFunc(func(*http.Request) (*http.Response, error) {
+			calls++
+			return &http.Response{StatusCode: http.StatusServiceUnavailable, Body: http.NoBody, Header: http.Header{}}, nil
+		})}
+		req, _ := http.NewRequest("GET", "http://127.0.0.1/x", nil)
+		resp, err := tr.RoundTrip(req)
+		if err != nil || resp.StatusCode != http.StatusServiceUnavailable || calls != policy.Attempts || len(waits) != policy.Attempts-1 {
+			t.Fatalf("%+v: %v, %v, %d calls, %d waits", policy, resp, err, calls, len(waits))
+		}
+		p := tr.policy
+		floor := min(p.Backoff, p.MaxWait)
+		for i, w := range waits {
+			if w < floor || w > p.MaxWait {
+				t.Errorf("%+v: wait %d = %v outside [%v, %v]", policy, i+1, w, floor, p.MaxWait)
+			}
+			if i > 0 && waits[i-1] >= p.MaxWait && w != p.MaxWait {
+				t.Errorf("%+v: wait %d = %v fell back below the cap", policy, i+1, w)
+			}
+		}
+		if last := waits[len(waits)-1]; last < p.MaxWait*4/5 {
+			t.Errorf("%+v: the last wait %v never reached the cap", policy, last)
+		}
+	}
+}
