@@ -996,3 +996,36 @@ func hasMessage(err error, status int, message string) bool {
 	var er *gh.ErrorResponse
 	return errors.As(err, &er) && er.Response.StatusCode == status && er.Message == message
 }
+
+// TestUserAndCommentAuthor: GET /user names a user token's login and is
+// refused to an installation token, as GitHub does; a comment carries the
+// login its token writes as (github-actions[bot], the app's bot, the user).
+func TestUserAndCommentAuthor(t *testing.T) {
+	const userToken, appToken = "ghp_user", "ghs_app"
+	s := newServer(t, func(c *fakegithub.Config) {
+		c.Tokens[userToken] = fakegithub.Permissions{PullRequests: "write", Login: "alice"}
+		c.Tokens[appToken] = fakegithub.Permissions{PullRequests: "write", App: "capbot[bot]"}
+	})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		token, login string
+		userStatus   int
+	}{
+		{writeToken, "github-actions[bot]", 403},
+		{appToken, "capbot[bot]", 403},
+		{userToken, "alice", 200},
+	} {
+		c := client(t, s, tc.token)
+		u, _, err := c.Users.Get(ctx, "")
+		if got := status(err); tc.userStatus == 403 && (got != 403 || !strings.Contains(err.Error(), "Resource not accessible by integration")) {
+			t.Errorf("%s: GET /user %v", tc.token, err)
+		}
+		if tc.userStatus == 200 && (err != nil || u.GetLogin() != "alice" || u.GetType() != "User") {
+			t.Errorf("%s: GET /user %+v, %v", tc.token, u, err)
+		}
+		cm, _, err := c.Issues.CreateComment(ctx, "o", "r", 7, &gh.IssueComment{Body: gh.String("x")})
+		if err != nil || cm.GetUser().GetLogin() != tc.login {
+			t.Errorf("%s: comment by %q, %v", tc.token, cm.GetUser().GetLogin(), err)
+		}
+	}
+}

@@ -68,7 +68,24 @@ type Config struct {
 // Permissions are a token's fine-grained repository permissions, each "",
 // "read" or "write" (write implies read), as a GitHub App installation
 // token or GITHUB_TOKEN carries them.
-type Permissions struct{ PullRequests, Issues, Contents string }
+//
+// Login is whom the token acts as. Empty is an installation token
+// (GITHUB_TOKEN or a GitHub App's): it writes as App (default
+// github-actions[bot]) and GET /user answers 403 "Resource not accessible
+// by integration", as GitHub does. Set, it is a user's token: it writes as
+// Login and GET /user returns that user.
+type Permissions struct {
+	PullRequests, Issues, Contents string
+	Login, App                     string
+}
+
+// author is the login the token's writes carry.
+func (p Permissions) author() string {
+	if p.Login != "" {
+		return p.Login
+	}
+	return orDefault(p.App, botLogin)
+}
 
 // PullRequest is a pull request that exists when the server starts.
 type PullRequest struct {
@@ -292,6 +309,9 @@ func (s *Server) respond(r *http.Request, body []byte) (response, string) {
 	rest, ok := strings.CutPrefix(r.URL.Path, s.restPrefix)
 	if !ok {
 		return notFound("https://docs.github.com/rest"), resource
+	}
+	if rest == "user" && r.Method == http.MethodGet {
+		return s.getUser(perms), resource
 	}
 	return s.route(&call{r: r, body: body, perms: perms}, rest), resource
 }
@@ -591,4 +611,14 @@ func paginate[T any](c *call, s *Server, items []T) response {
 		resp.header = http.Header{"Link": {strings.Join(links, ", ")}}
 	}
 	return resp
+}
+
+// getUser answers GET /user: the token's user, or for an installation
+// token GitHub's 403.
+func (s *Server) getUser(p Permissions) response {
+	const doc = "https://docs.github.com/rest/users/users#get-the-authenticated-user"
+	if p.Login == "" {
+		return errorJSON(http.StatusForbidden, "Resource not accessible by integration", doc)
+	}
+	return jsonResponse(http.StatusOK, s.userJSON(p.Login))
 }

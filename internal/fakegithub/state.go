@@ -462,7 +462,7 @@ func (s *Server) createComment(c *call) response {
 	if resp, ok := s.checkBody(c, "IssueComment", req.Body, true); !ok {
 		return resp
 	}
-	cm := s.st.addComment(int(n), *req.Body, botLogin)
+	cm := s.st.addComment(int(n), *req.Body, c.perms.author())
 	if is := s.st.issues[int(n)]; is != nil {
 		is.updated = cm.created
 	}

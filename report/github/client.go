@@ -10,11 +10,13 @@
 package github
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -46,13 +48,24 @@ type Config struct {
 	// Retry tunes retries of server errors and rate limits; the zero value
 	// means DefaultRetry.
 	Retry Retry
+	// Author is the login whose marked comments are capreport's own, e.g.
+	// a GitHub App's "my-app[bot]". Empty asks GET /user (a user's token);
+	// when GitHub refuses it, as it does an installation token, it is
+	// ActionsBot, the login GITHUB_TOKEN writes as.
+	Author string
 }
+
+// ActionsBot is the login of comments written with GITHUB_TOKEN.
+const ActionsBot = "github-actions[bot]"
 
 // Client posts comments, issues and images through the GitHub API.
 type Client struct {
 	gh         *gh.Client
 	graphqlURL string
 	retry      Retry
+
+	mu     sync.Mutex
+	author string // Config.Author, or the login self found
 }
 
 // New builds a client.
@@ -100,7 +113,30 @@ func New(cfg Config) (*Client, error) {
 	c.BaseURL = base
 	c.UploadURL = base
 	c.UserAgent = "capreport"
-	return &Client{gh: c, graphqlURL: gql, retry: policy}, nil
+	return &Client{gh: c, graphqlURL: gql, retry: policy, author: cfg.Author}, nil
+}
+
+// self is the login the token writes as: Config.Author, else GET /user's,
+// else (GitHub refuses /user to an installation token with 403) ActionsBot.
+// Only comments by self are ever edited, hidden or deleted.
+func (c *Client) self(ctx context.Context) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.author != "" {
+		return c.author, nil
+	}
+	u, resp, err := c.gh.Users.Get(ctx, "")
+	switch {
+	case err == nil && u.GetLogin() != "":
+		c.author = u.GetLogin()
+	case resp != nil && resp.StatusCode == http.StatusForbidden:
+		c.author = ActionsBot
+	case err == nil:
+		return "", errors.New("GET /user: the answer names no login; set the comment author explicitly")
+	default:
+		return "", wrap("find the token's own login (GET /user)", "none", err)
+	}
+	return c.author, nil
 }
 
 // apiURL parses an endpoint: http(s), a host, no credentials.

@@ -108,8 +108,12 @@ func (c *Client) UpsertPRComment(ctx context.Context, owner, repo string, pr int
 		return Result{}, err
 	}
 	where := fmt.Sprintf("%s/%s#%d", owner, repo, pr)
+	author, err := c.self(ctx)
+	if err != nil {
+		return Result{}, err
+	}
 
-	marked, err := c.markedComments(ctx, owner, repo, pr, marker)
+	marked, err := c.markedComments(ctx, owner, repo, pr, marker, author)
 	if err != nil {
 		return Result{}, err
 	}
@@ -153,7 +157,7 @@ func (c *Client) UpsertPRComment(ctx context.Context, owner, repo string, pr int
 			return got, err
 		},
 		func(ctx context.Context) (*gh.IssueComment, bool, error) {
-			now, err := c.markedComments(ctx, owner, repo, pr, marker)
+			now, err := c.markedComments(ctx, owner, repo, pr, marker, author)
 			for i := len(now) - 1; err == nil && i >= 0; i-- {
 				if !known[now[i].GetID()] && sameBody(now[i].GetBody(), body) {
 					return now[i], true, nil
@@ -169,8 +173,10 @@ func (c *Client) UpsertPRComment(ctx context.Context, owner, repo string, pr int
 }
 
 // markedComments lists every comment of the pull request, oldest first,
-// and keeps those whose first line is the marker.
-func (c *Client) markedComments(ctx context.Context, owner, repo string, pr int, marker string) ([]*gh.IssueComment, error) {
+// and keeps those whose first line is the marker and whose author is
+// author: anyone can post the marker, and a token with write access may
+// edit or delete anyone's comment, so the marker alone is no proof.
+func (c *Client) markedComments(ctx context.Context, owner, repo string, pr int, marker, author string) ([]*gh.IssueComment, error) {
 	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: perPage}}
 	var marked []*gh.IssueComment
 	for pages := 0; ; pages++ {
@@ -182,7 +188,7 @@ func (c *Client) markedComments(ctx context.Context, owner, repo string, pr int,
 			return nil, wrap(fmt.Sprintf("list comments on %s/%s#%d", owner, repo, pr), "pull-requests: read", err)
 		}
 		for _, cm := range page {
-			if firstLine(cm.GetBody()) == marker {
+			if firstLine(cm.GetBody()) == marker && strings.EqualFold(cm.GetUser().GetLogin(), author) {
 				marked = append(marked, cm)
 			}
 		}

@@ -71,6 +71,12 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f.mu.Unlock()
+	if s == nil && r.Method == http.MethodGet && (r.URL.Path == "/user" || r.URL.Path == "/api/v3/user") {
+		// GitHub's answer to GITHUB_TOKEN, when a test stubs none.
+		w.WriteHeader(http.StatusForbidden)
+		_, _ = io.WriteString(w, `{"message":"Resource not accessible by integration"}`)
+		return
+	}
 	if s == nil {
 		t.Errorf("unexpected request: %s %s", r.Method, r.URL)
 		http.Error(w, `{"message":"unexpected"}`, http.StatusInternalServerError)
