@@ -168,7 +168,8 @@ func (t *soTranslation) targetRef(s scaledObjectSpec) autoscalingv2.CrossVersion
 }
 
 // replicaBounds returns minReplicaCount and maxReplicaCount with KEDA's
-// defaults, after the webhook's bounds checks (keda.md §1.3).
+// defaults, after the webhook's bounds checks (kedaBoundsError), and warns
+// about an idleReplicaCount other than 0.
 func (t *soTranslation) replicaBounds(s scaledObjectSpec) (minRC, maxRC int32) {
 	minRC = 0
 	if s.MinReplicaCount != nil {
@@ -178,27 +179,44 @@ func (t *soTranslation) replicaBounds(s scaledObjectSpec) (minRC, maxRC int32) {
 	if s.MaxReplicaCount != nil {
 		maxRC = *s.MaxReplicaCount
 	}
-	if minRC > maxRC {
-		t.fail(CheckInvalidAutoscaler, "make minReplicaCount at most maxReplicaCount",
-			"ScaledObject %s: minReplicaCount %d exceeds maxReplicaCount %d; KEDA's webhook rejects it", t.name, minRC, maxRC)
-	}
-	if s.IdleReplicaCount != nil {
-		t.checkIdleReplicas(*s.IdleReplicaCount, minRC)
+	if msg, remedy := kedaBoundsError(s.MinReplicaCount, s.MaxReplicaCount, s.IdleReplicaCount); msg != "" {
+		t.fail(CheckInvalidAutoscaler, remedy, "ScaledObject %s: %s; KEDA's webhook rejects it", t.name, msg)
+	} else if s.IdleReplicaCount != nil && *s.IdleReplicaCount != 0 {
+		t.add(findingAt(t.origin, CheckKEDAIdleReplicas, SeverityWarning,
+			"use idleReplicaCount: 0 or remove it",
+			"ScaledObject %s: idleReplicaCount %d flaps every polling interval (kedacore/keda#2314); only 0 works", t.name, *s.IdleReplicaCount))
 	}
 	return minRC, maxRC
 }
 
-// checkIdleReplicas: idleReplicaCount must be below minReplicaCount, and
-// only 0 works reliably.
-func (t *soTranslation) checkIdleReplicas(idle, minRC int32) {
-	if idle >= minRC {
-		t.fail(CheckInvalidAutoscaler, "set idleReplicaCount below minReplicaCount (only 0 works reliably)",
-			"ScaledObject %s: idleReplicaCount %d must be below minReplicaCount %d", t.name, idle, minRC)
-	} else if idle != 0 {
-		t.add(findingAt(t.origin, CheckKEDAIdleReplicas, SeverityWarning,
-			"use idleReplicaCount: 0 or remove it",
-			"ScaledObject %s: idleReplicaCount %d flaps every polling interval (kedacore/keda#2314); only 0 works", t.name, idle))
+// kedaBoundsError is KEDA's CheckReplicaCountBoundsAreValid
+// (apis/keda/v1alpha1/scaledobject_types.go): the minimum it checks is 0
+// when minReplicaCount is unset and GetHPAMinReplicas() when it is set,
+// which is 1 for minReplicaCount 0. So minReplicaCount 0 with
+// idleReplicaCount 0 is valid, and minReplicaCount 0 with maxReplicaCount
+// 0 is not. It returns the problem and its remedy, or "" when the bounds
+// are valid.
+func kedaBoundsError(minRC, maxRC, idle *int32) (msg, remedy string) {
+	checked, what := int32(0), "minReplicaCount, which counts as 0 when unset"
+	if minRC != nil {
+		checked, what = hpaMinReplicas(*minRC), fmt.Sprintf("minReplicaCount %d", *minRC)
+		if *minRC != checked {
+			what = fmt.Sprintf("minReplicaCount %d, which counts as %d (the HPA minimum KEDA computes)", *minRC, checked)
+		}
 	}
+	maxChecked := int32(DefaultKEDAMaxReplicas)
+	if maxRC != nil {
+		maxChecked = *maxRC
+	}
+	if checked > maxChecked {
+		return fmt.Sprintf("%s exceeds maxReplicaCount %d", what, maxChecked),
+			"make minReplicaCount at most maxReplicaCount, and maxReplicaCount at least 1"
+	}
+	if idle != nil && *idle >= checked {
+		return fmt.Sprintf("idleReplicaCount %d must be below %s", *idle, what),
+			"set idleReplicaCount below minReplicaCount (only 0 works reliably), or remove it"
+	}
+	return "", ""
 }
 
 // hpaMinReplicas is the generated HPA's minReplicas: KEDA scales to zero
