@@ -74,6 +74,10 @@ type Config struct {
 	Cluster Cluster
 	// Checks selects checks and whether ignore annotations count.
 	Checks Checks
+	// RepositoryURLs are git URLs that name this repository (repository.urls):
+	// Flux GitRepositories and Argo CD sources with one of them are read
+	// from this checkout.
+	RepositoryURLs []string
 	// FailOn is FailOnError (default), FailOnWarning or FailOnNever.
 	FailOn string
 	// FailOnLine is the line of failOn, 0 when defaulted.
@@ -306,6 +310,9 @@ type Cluster struct {
 	// KubeVersion is "major.minor.patch". When set in the file it is also
 	// the version Helm charts are rendered for (Capabilities.KubeVersion).
 	KubeVersion Opt[string]
+	// APIVersions are extra API versions charts see in
+	// .Capabilities.APIVersions, on top of capreport's defaults.
+	APIVersions []string
 }
 
 // Checks selects the checks that run.

@@ -249,8 +249,12 @@ func (p *parser) boolean(n *yaml.Node, what string) (bool, bool) {
 }
 
 func (p *parser) top(n *yaml.Node, c *Config) {
-	p.mapping(n, FileName, []string{"sources", "defaults", "workloads", "cluster", "checks", "failOn"}, func(key string, k, v *yaml.Node) {
+	p.mapping(n, FileName, []string{"sources", "defaults", "workloads", "cluster", "checks", "failOn", "repository"}, func(key string, k, v *yaml.Node) {
 		switch key {
+		case "repository":
+			p.mapping(v, "repository", []string{"urls"}, func(key string, k, v *yaml.Node) {
+				c.RepositoryURLs = append(c.RepositoryURLs, p.strings(v, "repository.urls")...)
+			})
 		case "sources":
 			p.sources(v, c)
 		case "defaults":
@@ -476,7 +480,11 @@ func (p *parser) workloads(n *yaml.Node, c *Config) {
 }
 
 func (p *parser) cluster(n *yaml.Node, cl *Cluster) {
-	p.mapping(n, "cluster", []string{"syncPeriod", "tolerance", "downscaleStabilization", "cpuInitializationPeriod", "initialReadinessDelay", "kubeVersion"}, func(key string, k, v *yaml.Node) {
+	p.mapping(n, "cluster", []string{"syncPeriod", "tolerance", "downscaleStabilization", "cpuInitializationPeriod", "initialReadinessDelay", "kubeVersion", "apiVersions"}, func(key string, k, v *yaml.Node) {
+		if key == "apiVersions" {
+			cl.APIVersions = append(cl.APIVersions, p.strings(v, "cluster.apiVersions")...)
+			return
+		}
 		s, ok := p.scalar(v, "cluster."+key)
 		if !ok {
 			return

@@ -30,6 +30,8 @@ func (c *Config) RenderOptions(base render.Options) render.Options {
 			})
 		}
 	}
+	out.RepoURLs = append(append([]string(nil), base.RepoURLs...), c.RepositoryURLs...)
+	out.APIVersions = append(append([]string(nil), base.APIVersions...), c.Cluster.APIVersions...)
 	if c.Cluster.KubeVersion.Set {
 		out.KubeVersion = c.Cluster.KubeVersion.Value
 	}

@@ -4,23 +4,30 @@ package render
 // rename one: reports, SARIF rules and config include/exclude lists use
 // them.
 const (
-	CheckRenderFailed          = "render-failed"           // a source failed to render (template error, krusty error, ...)
-	CheckRenderPanic           = "render-panic"            // an internal panic, recovered, for one source
-	CheckRenderTimeout         = "render-timeout"          // a source did not finish within Options.SourceTimeout
-	CheckRenderCancelled       = "render-cancelled"        // the context ended while a source rendered
-	CheckRemoteBase            = "remote-base"             // a kustomization refers to a URL or git repository
-	CheckExecFunction          = "exec-function"           // a kustomization configures an exec/container/starlark function
-	CheckKustomizePlugin       = "kustomize-plugin"        // a plugin form capreport does not run
-	CheckHelmChartRemote       = "helm-chart-remote"       // a helmCharts entry whose chart is not vendored
-	CheckHelmDependencyMissing = "helm-dependency-missing" // Chart.yaml declares a dependency charts/ does not vendor
-	CheckPathEscape            = "path-escape"             // a path leaves the repository root
-	CheckSymlinkEscape         = "symlink-escape"          // a symlink points outside the repository
-	CheckFileTooLarge          = "file-too-large"          // a file over Options.MaxFileBytes
-	CheckTooManyObjects        = "too-many-objects"        // a source over Options.MaxObjects
-	CheckYAMLAliasBomb         = "yaml-alias-bomb"         // YAML aliases that expand beyond the budget
-	CheckYAMLInvalid           = "yaml-invalid"            // a plain YAML document that does not decode
-	CheckNotAnObject           = "not-an-object"           // a document without apiVersion or kind
-	CheckSourceMissing         = "source-missing"          // an explicit source path that does not exist
+	CheckRenderFailed          = "render-failed"            // a source failed to render (template error, krusty error, ...)
+	CheckRenderPanic           = "render-panic"             // an internal panic, recovered, for one source
+	CheckRenderTimeout         = "render-timeout"           // a source did not finish within Options.SourceTimeout
+	CheckRenderCancelled       = "render-cancelled"         // the context ended while a source rendered
+	CheckRemoteBase            = "remote-base"              // a kustomization refers to a URL or git repository
+	CheckExecFunction          = "exec-function"            // a kustomization configures an exec/container/starlark function
+	CheckKustomizePlugin       = "kustomize-plugin"         // a plugin form capreport does not run
+	CheckHelmChartRemote       = "helm-chart-remote"        // a helmCharts entry whose chart is not vendored
+	CheckHelmDependencyMissing = "helm-dependency-missing"  // Chart.yaml declares a dependency charts/ does not vendor
+	CheckPathEscape            = "path-escape"              // a path leaves the repository root
+	CheckSymlinkEscape         = "symlink-escape"           // a symlink points outside the repository
+	CheckFileTooLarge          = "file-too-large"           // a file over Options.MaxFileBytes
+	CheckTooManyObjects        = "too-many-objects"         // a source over Options.MaxObjects
+	CheckYAMLAliasBomb         = "yaml-alias-bomb"          // YAML aliases that expand beyond the budget
+	CheckYAMLInvalid           = "yaml-invalid"             // a plain YAML document that does not decode
+	CheckNotAnObject           = "not-an-object"            // a document without apiVersion or kind
+	CheckSourceMissing         = "source-missing"           // an explicit source path that does not exist
+	CheckGitOpsNotFollowed     = "gitops-not-followed"      // a Flux or Argo CD object capreport cannot follow offline
+	CheckGitOpsReference       = "gitops-reference-missing" // a ConfigMap, Secret, source or chart a GitOps object names is not in the render
+	CheckGitOpsSubstitution    = "gitops-substitution"      // a Flux postBuild variable left unresolved, or a substitution refused
+	CheckGitOpsCycle           = "gitops-cycle"             // GitOps objects that deliver each other
+	CheckGitOpsLimit           = "gitops-limit"             // more GitOps objects, or a deeper chain, than capreport follows
+	CheckDuplicateDelivery     = "duplicate-delivery"       // one autoscaler delivered by two chains
+	CheckPartialRender         = "partial-render"           // a source rendered without an entry it refers to
 )
 
 // CheckIDs lists every check render can raise.
@@ -30,5 +37,7 @@ func CheckIDs() []string {
 		CheckRemoteBase, CheckExecFunction, CheckKustomizePlugin, CheckHelmChartRemote,
 		CheckHelmDependencyMissing, CheckPathEscape, CheckSymlinkEscape, CheckFileTooLarge,
 		CheckTooManyObjects, CheckYAMLAliasBomb, CheckYAMLInvalid, CheckNotAnObject, CheckSourceMissing,
+		CheckGitOpsNotFollowed, CheckGitOpsReference, CheckGitOpsSubstitution, CheckGitOpsCycle, CheckGitOpsLimit,
+		CheckDuplicateDelivery, CheckPartialRender,
 	}
 }

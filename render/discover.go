@@ -27,7 +27,7 @@ func Discover(root string, opts Options) ([]SourceSpec, []Finding, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	specs, findings := (&renderer{repo: r, opts: opts}).discover()
+	specs, findings := (&renderer{repo: r, opts: opts, scope: r.root}).discover()
 	return specs, findings, nil
 }
 
@@ -67,8 +67,8 @@ func looksLikeManifest(data []byte) bool {
 // and value sets refer to, sorted by path and value-set name.
 func (rd *renderer) discover() ([]SourceSpec, []Finding) {
 	explicit, findings := rd.explicitSources()
-	w := &sourceWalk{r: rd.repo, maxBytes: rd.opts.MaxFileBytes, owned: ownedPaths(explicit), kustDirs: map[string]bool{}}
-	_ = filepath.WalkDir(rd.repo.root, w.visit)
+	w := &sourceWalk{r: rd.repo, scope: rd.scope, maxBytes: rd.opts.MaxFileBytes, owned: ownedPaths(explicit), kustDirs: map[string]bool{}}
+	_ = filepath.WalkDir(rd.scope, w.visit)
 	findings = append(findings, w.findings...)
 
 	refs := rd.findReferences(w.kusts, explicit)
@@ -157,6 +157,7 @@ func (o owned) owns(rel string) bool {
 // roots and plain manifests (root-relative), and the symlinks it refused.
 type sourceWalk struct {
 	r        *repo
+	scope    string // the directory walked
 	maxBytes int64
 	owned    owned
 
@@ -205,7 +206,7 @@ func (w *sourceWalk) symlink(p, rel string, d os.DirEntry) {
 // dir records a chart (whose templates, values, ci/ and charts/ belong to
 // it) or a Kustomize root, and skips hidden, vendored and owned directories.
 func (w *sourceWalk) dir(p, rel string, d os.DirEntry) error {
-	if p != w.r.root && (strings.HasPrefix(d.Name(), ".") || skippedDirs[d.Name()]) {
+	if p != w.scope && (strings.HasPrefix(d.Name(), ".") || skippedDirs[d.Name()]) {
 		return filepath.SkipDir
 	}
 	if w.owned.owns(rel) {
@@ -329,9 +330,47 @@ func detectType(abs string) SourceType {
 	return SourcePlain
 }
 
+// plainFiles lists the YAML files of a plain directory source: every one
+// below it (hidden and vendored directories excepted), or, for an Argo CD
+// directory source, those its recurse, include and exclude select (JSON
+// files too, as Argo CD reads them).
+func (rd *renderer) plainFiles(abs string, d *deliverySpec) []string {
+	var dir *dirOptions
+	if d != nil {
+		dir = d.dir
+	}
+	var files []string
+	_ = filepath.WalkDir(abs, func(p string, e os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if e.IsDir() {
+			if p != abs && (strings.HasPrefix(e.Name(), ".") || skippedDirs[e.Name()] || (dir != nil && !dir.recurse)) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(e.Name(), ".") {
+			return nil
+		}
+		if dir == nil {
+			if isYAMLName(e.Name()) {
+				files = append(files, p)
+			}
+			return nil
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(p, abs+string(filepath.Separator)))
+		if dir.selects(rel, e.Name()) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files
+}
+
 // renderPlainSource renders a plain file, or every YAML file under a
 // directory (hidden and vendor directories excepted).
-func (rd *renderer) renderPlainSource(spec SourceSpec) ([]Object, []Finding, error) {
+func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Object, []Finding, error) {
 	r := rd.repo
 	abs := r.abs(spec.Path)
 	real, err := r.resolve(abs)
@@ -345,26 +384,14 @@ func (rd *renderer) renderPlainSource(spec SourceSpec) ([]Object, []Finding, err
 	var files []string
 	var findings []Finding
 	if fi.IsDir() {
-		_ = filepath.WalkDir(abs, func(p string, d os.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if d.IsDir() {
-				if p != abs && (strings.HasPrefix(d.Name(), ".") || skippedDirs[d.Name()]) {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if isYAMLName(d.Name()) && !strings.HasPrefix(d.Name(), ".") {
-				files = append(files, p)
-			}
-			return nil
-		})
+		files = rd.plainFiles(abs, spec.delivery)
+		meta.covered = append(meta.covered, spec.Path)
 	} else {
 		files = []string{abs}
 	}
 	var objs []Object
 	for _, f := range files {
+		meta.covered = append(meta.covered, r.rel(f))
 		data, err := r.readFile(f)
 		if err != nil {
 			if fi.IsDir() && checkForPathError(err) != "" {
@@ -418,7 +445,7 @@ func hasErrorFinding(fs []Finding) bool {
 }
 
 // renderHelmSource renders a chart source.
-func (rd *renderer) renderHelmSource(spec SourceSpec) ([]Object, []Finding, error) {
+func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Object, []Finding, error) {
 	hv := spec.Helm
 	trusted := false
 	if !spec.explicit {
@@ -432,7 +459,12 @@ func (rd *renderer) renderHelmSource(spec SourceSpec) ([]Object, []Finding, erro
 	if hv.Namespace == "" {
 		hv.Namespace = rd.opts.Helm.Namespace
 	}
-	hobjs, findings, err := rd.renderChart(helmRequest{chartDir: rd.repo.abs(spec.Path), values: hv, trusted: trusted, skipTests: true})
+	req := helmRequest{chartDir: rd.repo.abs(spec.Path), values: hv, trusted: trusted, skipTests: true}
+	if d := spec.delivery; d != nil {
+		req.overFiles, req.setString = d.helmOverFiles, d.helmSetString
+	}
+	meta.covered = append(meta.covered, spec.Path)
+	hobjs, findings, err := rd.renderChart(req)
 	if err != nil {
 		return nil, findings, err
 	}
@@ -440,6 +472,11 @@ func (rd *renderer) renderHelmSource(spec SourceSpec) ([]Object, []Finding, erro
 	for _, h := range hobjs {
 		o, _ := objectFromDoc(h.doc)
 		o.Origin = Origin{Source: spec.ID(), SourceType: SourceHelm, File: h.file, Line: h.line, AnnotationLines: h.annLines}
+		if spec.delivery != nil {
+			o.Origin.Via = spec.Path
+		}
+		// helm install -n puts namespace-less objects in the release namespace.
+		setDefaultNamespace(&o, hv.Namespace)
 		objs = append(objs, o)
 	}
 	return objs, findings, nil

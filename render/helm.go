@@ -15,6 +15,7 @@ import (
 	"helm.sh/helm/v3/pkg/cli/values"
 	"helm.sh/helm/v3/pkg/engine"
 	"helm.sh/helm/v3/pkg/getter"
+	"helm.sh/helm/v3/pkg/strvals"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
@@ -29,6 +30,10 @@ type helmRequest struct {
 	trusted bool
 	// inline values are merged after files and --set (kustomize valuesInline).
 	inline map[string]any
+	// overFiles are merged after the value files and before --set (a
+	// GitOps object's own values); setString are --set-string pairs.
+	overFiles map[string]any
+	setString []string
 	// apiVersions and kubeVersion override the renderer's (kustomize helmCharts).
 	apiVersions []string
 	kubeVersion string
@@ -187,10 +192,26 @@ func (rd *renderer) helmValues(req helmRequest) (map[string]any, error) {
 		}
 		files = append(files, p)
 	}
-	vo := values.Options{ValueFiles: files, Values: req.values.Set}
+	vo := values.Options{ValueFiles: files, Values: req.values.Set, StringValues: req.setString}
+	if req.overFiles != nil {
+		vo = values.Options{ValueFiles: files}
+	}
 	vals, err := vo.MergeValues(getter.Providers{})
 	if err != nil {
 		return nil, err
+	}
+	if req.overFiles != nil {
+		vals = mergeMaps(vals, req.overFiles)
+		for _, s := range req.values.Set {
+			if err := strvals.ParseInto(s, vals); err != nil {
+				return nil, fmt.Errorf("parameter %q: %w", s, err)
+			}
+		}
+		for _, s := range req.setString {
+			if err := strvals.ParseIntoString(s, vals); err != nil {
+				return nil, fmt.Errorf("parameter %q: %w", s, err)
+			}
+		}
 	}
 	if req.inline != nil {
 		vals = mergeMaps(vals, req.inline)
@@ -220,7 +241,7 @@ func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (string, error)
 			}
 		}
 	}
-	candidates := []string{filepath.Join(chartDir, filepath.FromSlash(f)), r.abs(f)}
+	candidates := []string{filepath.Join(chartDir, filepath.FromSlash(f)), filepath.Join(rd.scope, filepath.FromSlash(f)), r.abs(f)}
 	var escaped, missing error
 	for _, c := range candidates {
 		if !r.within(filepath.Clean(c)) {

@@ -41,6 +41,9 @@ func (e *kustomizeRefusal) Error() string { return e.msg }
 type kustFile struct {
 	file string // absolute
 	doc  map[string]any
+	// generated: no such file on disk (Flux generated it for a directory
+	// without one); the overlay provides it.
+	generated bool
 }
 
 // kustScan walks a kustomization and everything it refers to, without
@@ -57,10 +60,56 @@ type kustScan struct {
 	refusals        []*kustomizeRefusal
 	rootIsComponent bool
 	root            string
+	// override replaces the kustomization read from disk in one directory
+	// (a GitOps object's generated or amended kustomization).
+	override map[string]*kustFile
+	// dropped are entries left out of the render (remote, outside the
+	// root, missing), by kustomization directory; each is also a refusal
+	// in partials.
+	dropped  map[string][]droppedEntry
+	partials []*kustomizeRefusal
+	// listedBy maps a resource file to the kustomization file listing it.
+	listedBy map[string]string
 }
 
+// droppedEntry is one entry of a kustomization list field left out.
+type droppedEntry struct{ field, entry string }
+
 func newKustScan(r *repo) *kustScan {
-	return &kustScan{r: r, seen: map[string]bool{}, kusts: map[string]*kustFile{}}
+	return &kustScan{r: r, seen: map[string]bool{}, kusts: map[string]*kustFile{},
+		override: map[string]*kustFile{}, dropped: map[string][]droppedEntry{}, listedBy: map[string]string{}}
+}
+
+// droppable are the list fields whose unusable entries the render leaves
+// out instead of failing: what they would add is missing, the rest stands.
+var droppable = map[string]bool{"resources": true, "bases": true, "components": true, "crds": true}
+
+// entryOrDrop is entry for a droppable field: a remote, escaping or missing
+// entry is recorded as dropped rather than refusing the whole root.
+func (sc *kustScan) entryOrDrop(dir, kf, field, e string) string {
+	n := len(sc.refusals)
+	abs := sc.entry(dir, kf, field, e)
+	if len(sc.refusals) > n && droppable[field] {
+		ref := sc.refusals[n]
+		sc.refusals = sc.refusals[:n]
+		sc.partials = append(sc.partials, &kustomizeRefusal{check: CheckPartialRender, file: ref.file,
+			msg: ref.msg + "; rendered without it, so what it adds is missing from this report"})
+		sc.dropped[dir] = append(sc.dropped[dir], droppedEntry{field, e})
+		return ""
+	}
+	if abs == "" && len(sc.refusals) == n && droppable[field] && !looksRemote(e) && !filepath.IsAbs(e) {
+		abs = filepath.Clean(filepath.Join(dir, filepath.FromSlash(e))) // missing: dropped below
+	}
+	if abs != "" && droppable[field] {
+		if _, err := os.Stat(abs); err != nil {
+			rel := sc.r.rel(kf)
+			sc.partials = append(sc.partials, &kustomizeRefusal{check: CheckPartialRender, file: rel,
+				msg: fmt.Sprintf("%s: %s entry %q does not exist; rendered without it, so what it adds is missing from this report", rel, field, e)})
+			sc.dropped[dir] = append(sc.dropped[dir], droppedEntry{field, e})
+			return ""
+		}
+	}
+	return abs
 }
 
 var scpUser = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9-]*@`)
@@ -138,6 +187,11 @@ func (sc *kustScan) entry(dir, kf, field, e string) string {
 func (sc *kustScan) addFile(dir, abs string) {
 	if abs == dir || strings.HasPrefix(abs, dir+string(filepath.Separator)) {
 		sc.files = append(sc.files, abs)
+		if k, ok := sc.kusts[dir]; ok && !k.generated {
+			if _, seen := sc.listedBy[abs]; !seen {
+				sc.listedBy[abs] = k.file
+			}
+		}
 	}
 }
 
@@ -150,6 +204,33 @@ func (sc *kustScan) file(dir, kf, field, e string, plugin bool) {
 	}
 }
 
+// read parses the kustomization file of dir; nil when there is none (krusty
+// reports it) or it is refused.
+func (sc *kustScan) read(dir string) *kustFile {
+	kf := kustomizationFile(dir)
+	if kf == "" {
+		return nil
+	}
+	rel := sc.r.rel(kf)
+	data, err := sc.r.readFile(kf)
+	if err != nil {
+		if c := checkForPathError(err); c != "" {
+			sc.refuse(c, rel, "%s: %v", rel, err)
+		}
+		return nil
+	}
+	raws, problems, err := decodeStream(data, 1)
+	if err != nil || len(problems) > 0 || len(raws) != 1 {
+		check := CheckRenderFailed
+		if len(problems) > 0 && errors.Is(problems[0].err, errAliasBudget) {
+			check = CheckYAMLAliasBomb
+		}
+		sc.refuse(check, rel, "%s: not a single YAML mapping", rel)
+		return nil
+	}
+	return &kustFile{file: kf, doc: raws[0].doc}
+}
+
 // scan visits the kustomization in dir.
 func (sc *kustScan) scan(dir string, plugin bool) {
 	if sc.seen[dir] {
@@ -159,36 +240,22 @@ func (sc *kustScan) scan(dir string, plugin bool) {
 	if sc.root == "" {
 		sc.root = dir
 	}
-	kf := kustomizationFile(dir)
-	if kf == "" {
-		return // krusty reports it
+	k := sc.override[dir]
+	if k == nil {
+		if k = sc.read(dir); k == nil {
+			return
+		}
 	}
 	sc.dirs = append(sc.dirs, dir)
+	kf, doc := k.file, k.doc
 	rel := sc.r.rel(kf)
-	data, err := sc.r.readFile(kf)
-	if err != nil {
-		if c := checkForPathError(err); c != "" {
-			sc.refuse(c, rel, "%s: %v", rel, err)
-		}
-		return
-	}
-	raws, problems, err := decodeStream(data, 1)
-	if err != nil || len(problems) > 0 || len(raws) != 1 {
-		check := CheckRenderFailed
-		if len(problems) > 0 && errors.Is(problems[0].err, errAliasBudget) {
-			check = CheckYAMLAliasBomb
-		}
-		sc.refuse(check, rel, "%s: not a single YAML mapping", rel)
-		return
-	}
-	doc := raws[0].doc
-	sc.kusts[dir] = &kustFile{file: kf, doc: doc}
+	sc.kusts[dir] = k
 	if k, _ := doc["kind"].(string); k == "Component" && dir == sc.root {
 		sc.rootIsComponent = true
 	}
 	for _, field := range []string{"resources", "bases", "components"} {
 		for _, e := range strList(doc[field]) {
-			abs := sc.entry(dir, kf, field, e)
+			abs := sc.entryOrDrop(dir, kf, field, e)
 			if abs == "" {
 				continue
 			}
@@ -202,10 +269,13 @@ func (sc *kustScan) scan(dir string, plugin bool) {
 			}
 		}
 	}
-	for _, field := range []string{"crds", "configurations"} {
-		for _, e := range strList(doc[field]) {
-			sc.file(dir, kf, field, e, false)
+	for _, e := range strList(doc["crds"]) {
+		if abs := sc.entryOrDrop(dir, kf, "crds", e); abs != "" {
+			sc.addFile(dir, abs)
 		}
+	}
+	for _, e := range strList(doc["configurations"]) {
+		sc.file(dir, kf, "configurations", e, false)
 	}
 	for _, e := range strList(doc["patchesStrategicMerge"]) {
 		if !strings.ContainsAny(e, "\n:{") {
@@ -258,11 +328,17 @@ func (sc *kustScan) scan(dir string, plugin bool) {
 	if _, ok := doc["helmChartInflationGenerator"]; ok {
 		sc.refuse(CheckKustomizePlugin, rel, "%s: helmChartInflationGenerator is not supported (use helmCharts with a chart vendored under charts/)", rel)
 	}
-	if charts := mapList(doc["helmCharts"]); len(charts) > 0 {
-		for _, hc := range charts {
-			if d := sc.localChart(dir, kf, doc, hc); d != "" {
-				sc.charts = append(sc.charts, d)
-			}
+	for _, hc := range mapList(doc["helmCharts"]) {
+		n := len(sc.refusals)
+		if d := sc.localChart(dir, kf, doc, hc); d != "" {
+			sc.charts = append(sc.charts, d)
+		} else if len(sc.refusals) > n && sc.refusals[n].check == CheckHelmChartRemote {
+			ref := sc.refusals[n]
+			sc.refusals = sc.refusals[:n]
+			sc.partials = append(sc.partials, &kustomizeRefusal{check: CheckHelmChartRemote, file: ref.file,
+				msg: ref.msg + "; rendered without it, so what it adds is missing from this report"})
+			name, _ := hc["name"].(string)
+			sc.dropped[dir] = append(sc.dropped[dir], droppedEntry{"helmCharts", name})
 		}
 	}
 }
@@ -340,13 +416,26 @@ func (sc *kustScan) checkFunctions(kf, file string, inline []byte) {
 	}
 }
 
-// renderKustomizeSource builds a kustomization with krusty in-process.
-func (rd *renderer) renderKustomizeSource(spec SourceSpec) ([]Object, []Finding, error) {
+// renderKustomizeSource builds a kustomization with krusty in-process. A
+// remote, escaping or missing entry of a list field is left out of the
+// build (an in-memory copy of its kustomization) and the render is partial.
+func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]Object, []Finding, error) {
 	r := rd.repo
 	dir := r.abs(spec.Path)
 	sc := newKustScan(r)
+	if d := spec.delivery; d != nil && d.kustDoc != nil {
+		kf := kustomizationFile(dir)
+		generated := kf == ""
+		if generated {
+			kf = filepath.Join(dir, "kustomization.yaml")
+		}
+		sc.override[dir] = &kustFile{file: kf, doc: d.kustDoc, generated: generated}
+	}
 	sc.scan(dir, false)
 	var findings []Finding
+	for _, ref := range sc.partials {
+		findings = append(findings, Finding{Check: ref.check, Severity: SeverityWarning, File: ref.file, Message: ref.msg})
+	}
 	if len(sc.refusals) > 0 {
 		for _, ref := range sc.refusals[1:] {
 			findings = append(findings, Finding{Check: ref.check, Severity: SeverityError, File: ref.file, Message: ref.msg})
@@ -356,9 +445,68 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec) ([]Object, []Finding,
 	if sc.rootIsComponent {
 		return nil, nil, fmt.Errorf("%s is a Component; it renders only as part of a kustomization", spec.Path)
 	}
+	meta.partial = len(sc.partials) > 0
+	meta.covered = sc.coveredPaths()
 
-	// Rewrite every kustomization: ask for origin annotations, and replace
-	// helmCharts with files inflated by the Helm SDK.
+	overlay, fs, err := rd.rewriteKustomizations(sc)
+	findings = append(findings, fs...)
+	if err != nil {
+		return nil, findings, err
+	}
+	safe := newSafeFS(r, overlay)
+	kopts := krusty.MakeDefaultOptions()
+	kopts.LoadRestrictions = types.LoadRestrictionsRootOnly
+	kopts.PluginConfig = types.DisabledPluginConfig()
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, findings, err
+	}
+	rm, err := krusty.MakeKustomizer(kopts).Run(safe, realDir)
+	if v := safe.firstViolation(); v != nil {
+		return nil, findings, v
+	}
+	if err != nil {
+		return nil, findings, err
+	}
+	out, err := rm.AsYaml()
+	if err != nil {
+		return nil, findings, err
+	}
+	raws, problems, err := decodeStream(out, rd.opts.MaxObjects)
+	if err != nil {
+		return nil, findings, fmt.Errorf("%w: more than %d objects", err, rd.opts.MaxObjects)
+	}
+	if len(problems) > 0 {
+		return nil, findings, fmt.Errorf("decoding krusty output: %w", problems[0].err)
+	}
+	lines := lineIndex{r: r, cache: map[string][]docPos{}}
+	objs := make([]Object, 0, len(raws))
+	for _, raw := range raws {
+		file, line, annLines := takeOrigin(raw.doc, realDir, r, &lines)
+		o, ok := objectFromDoc(raw.doc)
+		if !ok {
+			continue
+		}
+		if file == "" {
+			file = spec.Path
+			if kf := kustomizationFile(realDir); kf != "" {
+				file = r.rel(kf)
+			}
+		}
+		o.Origin = Origin{Source: spec.ID(), SourceType: SourceKustomize, File: file, Line: line, AnnotationLines: annLines}
+		if via, ok := sc.listedBy[r.abs(file)]; ok && spec.delivery != nil {
+			o.Origin.Via = r.rel(via)
+		}
+		objs = append(objs, o)
+	}
+	return objs, findings, nil
+}
+
+// rewriteKustomizations returns the in-memory copy of every kustomization
+// the build reads: origin annotations asked for, helmCharts replaced by
+// files inflated with the Helm SDK, dropped entries left out.
+func (rd *renderer) rewriteKustomizations(sc *kustScan) (map[string][]byte, []Finding, error) {
+	var findings []Finding
 	overlay := map[string][]byte{}
 	for kdir, k := range sc.kusts {
 		doc := mergeMaps(k.doc, nil)
@@ -367,6 +515,7 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec) ([]Object, []Finding,
 			bm = append(bm, "originAnnotations")
 		}
 		doc["buildMetadata"] = toAnyList(bm)
+		dropEntries(doc, sc.dropped[kdir])
 		realDir, err := filepath.EvalSymlinks(kdir)
 		if err != nil {
 			return nil, findings, err
@@ -393,48 +542,41 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec) ([]Object, []Finding,
 		}
 		overlay[filepath.Join(realDir, filepath.Base(k.file))] = data
 	}
+	return overlay, findings, nil
+}
 
-	fs := newSafeFS(r, overlay)
-	kopts := krusty.MakeDefaultOptions()
-	kopts.LoadRestrictions = types.LoadRestrictionsRootOnly
-	kopts.PluginConfig = types.DisabledPluginConfig()
-	realDir, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, findings, err
-	}
-	rm, err := krusty.MakeKustomizer(kopts).Run(fs, realDir)
-	if v := fs.firstViolation(); v != nil {
-		return nil, findings, v
-	}
-	if err != nil {
-		return nil, findings, err
-	}
-	out, err := rm.AsYaml()
-	if err != nil {
-		return nil, findings, err
-	}
-	raws, problems, err := decodeStream(out, rd.opts.MaxObjects)
-	if err != nil {
-		return nil, findings, fmt.Errorf("%w: more than %d objects", err, rd.opts.MaxObjects)
-	}
-	if len(problems) > 0 {
-		return nil, findings, fmt.Errorf("decoding krusty output: %w", problems[0].err)
-	}
-	lines := lineIndex{r: r, cache: map[string][]docPos{}}
-	objs := make([]Object, 0, len(raws))
-	for _, raw := range raws {
-		file, line, annLines := takeOrigin(raw.doc, realDir, r, &lines)
-		o, ok := objectFromDoc(raw.doc)
-		if !ok {
-			continue
+// dropEntries removes dropped entries from their list fields; a
+// helmCharts entry is dropped by name.
+func dropEntries(doc map[string]any, dropped []droppedEntry) {
+	for _, d := range dropped {
+		l, _ := doc[d.field].([]any)
+		kept := make([]any, 0, len(l))
+		for _, e := range l {
+			if s, ok := e.(string); ok && s == d.entry {
+				continue
+			}
+			if m, ok := e.(map[string]any); ok && d.field == "helmCharts" && m["name"] == d.entry {
+				continue
+			}
+			kept = append(kept, e)
 		}
-		if file == "" {
-			file = r.rel(kustomizationFile(realDir))
-		}
-		o.Origin = Origin{Source: spec.ID(), SourceType: SourceKustomize, File: file, Line: line, AnnotationLines: annLines}
-		objs = append(objs, o)
+		doc[d.field] = kept
 	}
-	return objs, findings, nil
+}
+
+// coveredPaths lists, root-relative, what the build reads as its parts.
+func (sc *kustScan) coveredPaths() []string {
+	var out []string
+	for _, d := range sc.dirs {
+		out = append(out, sc.r.rel(d))
+	}
+	for _, f := range sc.files {
+		out = append(out, sc.r.rel(f))
+	}
+	for _, c := range sc.charts {
+		out = append(out, sc.r.rel(c))
+	}
+	return out
 }
 
 func containsString(l []string, s string) bool {

@@ -3,6 +3,8 @@
 // through krusty, and plain multi-document YAML. Each object keeps its origin.
 package render
 
+import "strings"
+
 // SourceType names how a source is rendered.
 type SourceType string
 
@@ -31,6 +33,54 @@ type Origin struct {
 	// rendered output). A key is absent when its line is unknown, e.g. an
 	// annotation added or changed by a Kustomize patch.
 	AnnotationLines map[string]int `json:"annotationLines,omitempty"`
+	// Via is the root-relative kustomization file or chart directory that
+	// brought File into the render, when it is not the source itself (a
+	// resource of a base, the chart a GitOps object installs).
+	Via string `json:"via,omitempty"`
+	// Chain lists the GitOps objects that delivered the object, outermost
+	// first; empty when the object was rendered on its own.
+	Chain []Link `json:"chain,omitempty"`
+	// Partial marks an object of a render that left something out (a
+	// remote base, a missing values reference): it may differ in the cluster.
+	Partial bool `json:"partial,omitempty"`
+}
+
+// Link is one GitOps object of a delivery chain and where it stands.
+type Link struct {
+	File      string `json:"file"`
+	Line      int    `json:"line,omitempty"`
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+// String reads "file Kind namespace/name".
+func (l Link) String() string {
+	name := l.Name
+	if l.Namespace != "" {
+		name = l.Namespace + "/" + name
+	}
+	return l.File + " " + l.Kind + " " + name
+}
+
+// ChainString is the delivery of an object in one line: each GitOps object,
+// then the kustomization or chart that brought the file in, then the file,
+// joined by " → ". Empty for an object rendered on its own.
+func (o Origin) ChainString() string {
+	if len(o.Chain) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(o.Chain)+2)
+	for _, l := range o.Chain {
+		parts = append(parts, l.String())
+	}
+	if o.Via != "" && o.Via != o.File {
+		parts = append(parts, o.Via)
+	}
+	if o.File != "" {
+		parts = append(parts, o.File)
+	}
+	return strings.Join(parts, " → ")
 }
 
 // Object is one rendered Kubernetes object.
@@ -52,6 +102,10 @@ const (
 	StatusRendered Status = "rendered"
 	StatusSkipped  Status = "skipped"
 	StatusFailed   Status = "failed"
+	// StatusDelivered marks a source that a GitOps object renders with its
+	// own settings: its objects come from that delivery, not from a render
+	// of the source on its own.
+	StatusDelivered Status = "delivered"
 )
 
 // Severities of a finding, shared by every layer (analyze and rules alias
@@ -83,4 +137,8 @@ type SourceResult struct {
 	Reason   string     `json:"reason,omitempty"`
 	Objects  int        `json:"objects"`
 	Findings []Finding  `json:"findings,omitempty"`
+	// Partial: the source rendered without something it refers to.
+	Partial bool `json:"partial,omitempty"`
+	// Chain is the delivery of a source a GitOps object rendered.
+	Chain []Link `json:"chain,omitempty"`
 }

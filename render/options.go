@@ -37,6 +37,31 @@ type SourceSpec struct {
 	Helm HelmValues
 
 	explicit bool // from Options.Sources, not discovered
+	// delivery carries what a GitOps object adds to a plain render of the
+	// source; nil for a source rendered on its own.
+	delivery *deliverySpec
+}
+
+// deliverySpec is how a GitOps object renders a source.
+type deliverySpec struct {
+	// kustDoc replaces the source's kustomization (Flux's generated or
+	// amended one, Argo CD's kustomize overrides); nil: as on disk.
+	kustDoc map[string]any
+	// helmOverFiles are values merged over the value files and under Set
+	// (a HelmRelease's composed values, an Argo CD source's values).
+	helmOverFiles map[string]any
+	// helmSetString are --set-string pairs applied after Set.
+	helmSetString []string
+	// namespace is given to namespaced objects that have none.
+	namespace string
+	// dir selects files of a plain directory (Argo CD directory sources).
+	dir *dirOptions
+}
+
+// dirOptions are an Argo CD directory source's file selection.
+type dirOptions struct {
+	recurse          bool
+	include, exclude string
 }
 
 // ID is the source's identity in origins and results: the slash path plus
@@ -61,9 +86,36 @@ const (
 	DefaultSourceTimeout = 60 * time.Second
 )
 
+// DefaultAPIVersions are added to .Capabilities.APIVersions on top of
+// Helm's built-in set: the custom APIs charts commonly gate their
+// autoscalers and monitors on. A cluster that lacks one of them would not
+// accept those objects anyway.
+var defaultAPIVersions = []string{
+	"autoscaling/v2", "autoscaling/v2/HorizontalPodAutoscaler",
+	"keda.sh/v1alpha1", "keda.sh/v1alpha1/ScaledObject", "keda.sh/v1alpha1/ScaledJob", "keda.sh/v1alpha1/TriggerAuthentication",
+	"monitoring.coreos.com/v1", "monitoring.coreos.com/v1/ServiceMonitor", "monitoring.coreos.com/v1/PodMonitor", "monitoring.coreos.com/v1/PrometheusRule",
+	"argoproj.io/v1alpha1", "argoproj.io/v1alpha1/Rollout",
+	"policy/v1", "policy/v1/PodDisruptionBudget",
+}
+
+// DefaultAPIVersions returns a copy of the API versions charts see by default.
+func DefaultAPIVersions() []string { return append([]string(nil), defaultAPIVersions...) }
+
 // Options control discovery and rendering. Build them from DefaultOptions:
 // the zero value of each field means "the default".
 type Options struct {
+	// Root is the repository root: it bounds what may be read, and every
+	// path in the result is relative to it. Empty: the path given to
+	// Render is the root. Render's path says what to report: discovery
+	// walks only below it, while overlays and GitOps objects found there
+	// may read anywhere inside Root.
+	Root string
+	// RepoURLs are URLs that name this repository (its git remotes and the
+	// config's list): Flux GitRepositories and Argo CD sources with one of
+	// them are followed into this checkout.
+	RepoURLs []string
+	// NoGitOps renders Flux and Argo CD objects as inert objects.
+	NoGitOps bool
 	// Sources are explicit sources (from .capreport.yaml). Each replaces
 	// discovery under its path; the rest of the root is still discovered.
 	Sources []SourceSpec
@@ -76,7 +128,8 @@ type Options struct {
 	// against (the Helm SDK's own default, 1.20, breaks real charts).
 	KubeVersion string
 	// APIVersions are extra API versions added to .Capabilities.APIVersions
-	// (like helm template --api-versions).
+	// (like helm template --api-versions). DefaultOptions sets
+	// DefaultAPIVersions.
 	APIVersions []string
 	// MaxFileBytes is the largest file read from the repository.
 	MaxFileBytes int64
@@ -93,6 +146,7 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{
 		KubeVersion:   DefaultKubeVersion,
+		APIVersions:   DefaultAPIVersions(),
 		MaxFileBytes:  DefaultMaxFileBytes,
 		MaxObjects:    DefaultMaxObjects,
 		SourceTimeout: DefaultSourceTimeout,
@@ -103,6 +157,9 @@ func (o Options) withDefaults() Options {
 	d := DefaultOptions()
 	if o.KubeVersion == "" {
 		o.KubeVersion = d.KubeVersion
+	}
+	if o.APIVersions == nil {
+		o.APIVersions = d.APIVersions
 	}
 	if o.MaxFileBytes <= 0 {
 		o.MaxFileBytes = d.MaxFileBytes

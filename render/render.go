@@ -17,6 +17,9 @@ import (
 type renderer struct {
 	repo *repo
 	opts Options
+	// scope is the absolute directory discovery walks (the root, or the
+	// path a user asked about inside it).
+	scope string
 }
 
 func openRepo(root string, maxBytes int64) (*repo, error) {
@@ -69,24 +72,79 @@ func fileRoot(root string, opts Options) (string, Options) {
 	return dir, opts
 }
 
-// Render discovers the sources under root (or takes opts.Sources) and
-// renders each in-process. root may also be a single file: its directory
+// Render discovers the sources under path (or takes opts.Sources) and
+// renders each in-process, then follows the Flux and Argo CD objects found
+// into what they deliver. path may also be a single file: its directory
 // becomes the root and the file (or, for Chart.yaml and kustomization
-// files, their directory) the only source. The error is only for an unusable root: every
-// per-source problem is a Finding and a SourceResult status, and one
-// failing source never stops the others.
-func Render(ctx context.Context, root string, opts Options) (*Result, error) {
+// files, their directory) the only source. With opts.Root set, that
+// directory is the repository root and path only says what to report. The
+// error is only for an unusable root or path: every per-source problem is
+// a Finding and a SourceResult status, and one failing source never stops
+// the others.
+func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 	opts = opts.withDefaults()
-	root, opts = fileRoot(root, opts)
-	r, err := openRepo(root, opts.MaxFileBytes)
+	rd, err := newRenderer(path, opts)
 	if err != nil {
 		return nil, err
 	}
-	rd := &renderer{repo: r, opts: opts}
 	specs, findings := rd.discover()
+	outs := rd.renderAll(ctx, specs)
+	res := &Result{Findings: findings}
+	if !rd.opts.NoGitOps {
+		outs = rd.followGitOps(ctx, outs, res)
+	}
+	for _, o := range outs {
+		res.Objects = append(res.Objects, o.objects...)
+		res.Sources = append(res.Sources, o.result)
+		res.Findings = append(res.Findings, o.result.Findings...)
+	}
+	if res.Objects == nil {
+		res.Objects = []Object{}
+	}
+	return res, nil
+}
 
+// newRenderer opens the repository and places the scope inside it.
+func newRenderer(path string, opts Options) (*renderer, error) {
+	if opts.Root == "" {
+		root, o := fileRoot(path, opts)
+		r, err := openRepo(root, o.MaxFileBytes)
+		if err != nil {
+			return nil, err
+		}
+		return &renderer{repo: r, opts: o, scope: r.root}, nil
+	}
+	r, err := openRepo(opts.Root, opts.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("path %q: %w", path, err)
+	}
+	if !r.within(abs) {
+		return nil, fmt.Errorf("path %q is outside the repository root %s", path, r.root)
+	}
+	rd := &renderer{repo: r, opts: opts, scope: abs}
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		rd.scope = filepath.Dir(abs)
+		if len(opts.Sources) == 0 {
+			_, fo := fileRoot(abs, opts)
+			spec := fo.Sources[0]
+			spec.Path = r.rel(filepath.Join(rd.scope, filepath.FromSlash(spec.Path)))
+			rd.opts.Sources = []SourceSpec{spec}
+		}
+	}
+	return rd, nil
+}
+
+// renderAll renders the specs, at most opts.Parallelism at once.
+func (rd *renderer) renderAll(ctx context.Context, specs []SourceSpec) []sourceOut {
 	outs := make([]sourceOut, len(specs))
-	par := opts.Parallelism
+	par := rd.opts.Parallelism
 	if par <= 0 {
 		par = runtime.GOMAXPROCS(0)
 	}
@@ -106,22 +164,16 @@ func Render(ctx context.Context, root string, opts Options) (*Result, error) {
 		}()
 	}
 	wg.Wait()
-
-	res := &Result{Findings: findings}
-	for _, o := range outs {
-		res.Objects = append(res.Objects, o.objects...)
-		res.Sources = append(res.Sources, o.result)
-		res.Findings = append(res.Findings, o.result.Findings...)
-	}
-	if res.Objects == nil {
-		res.Objects = []Object{}
-	}
-	return res, nil
+	return outs
 }
 
 type sourceOut struct {
 	objects []Object
 	result  SourceResult
+	// covered are the root-relative files and directories the render read
+	// as parts of the source (kustomization directories, resource files,
+	// chart directories, plain files).
+	covered []string
 }
 
 func skippedOut(spec SourceSpec, reason string) sourceOut {
@@ -170,16 +222,27 @@ func (rd *renderer) renderSource(spec SourceSpec) sourceOut {
 		objs     []Object
 		findings []Finding
 		err      error
+		meta     renderMeta
 	)
 	switch spec.Type {
 	case SourceHelm:
-		objs, findings, err = rd.renderHelmSource(spec)
+		objs, findings, err = rd.renderHelmSource(spec, &meta)
 	case SourceKustomize:
-		objs, findings, err = rd.renderKustomizeSource(spec)
+		objs, findings, err = rd.renderKustomizeSource(spec, &meta)
 	default:
-		objs, findings, err = rd.renderPlainSource(spec)
+		objs, findings, err = rd.renderPlainSource(spec, &meta)
 	}
-	res := SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name, Status: StatusRendered}
+	if meta.partial {
+		for i := range objs {
+			objs[i].Origin.Partial = true
+		}
+	}
+	if d := spec.delivery; d != nil {
+		for i := range objs {
+			setDefaultNamespace(&objs[i], d.namespace)
+		}
+	}
+	res := SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name, Status: StatusRendered, Partial: meta.partial}
 	for i := range findings {
 		findings[i].Source = spec.ID()
 	}
@@ -204,7 +267,13 @@ func (rd *renderer) renderSource(spec SourceSpec) sourceOut {
 	}
 	res.Objects = len(objs)
 	res.Findings = findings
-	return sourceOut{objects: objs, result: res}
+	return sourceOut{objects: objs, result: res, covered: meta.covered}
+}
+
+// renderMeta is what a render learns besides its objects.
+type renderMeta struct {
+	covered []string // root-relative paths read as parts of the source
+	partial bool     // something it refers to was left out
 }
 
 // maxMessage bounds finding messages; template errors nest (an include

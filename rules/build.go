@@ -58,6 +58,7 @@ func Build(ctx context.Context, root string, rendered *render.Result, inv *analy
 			r.Sources = append(r.Sources, Source{
 				Path: s.Path, Type: string(s.Type), ValueSet: s.ValueSet,
 				Status: string(s.Status), Reason: s.Reason, Objects: s.Objects,
+				Partial: s.Partial, Chain: s.Chain,
 			})
 		}
 		for _, f := range rendered.Findings {
@@ -147,6 +148,9 @@ func Summarize(r *Report) Summary {
 		for _, f := range fs {
 			if f.Ignored {
 				continue
+			}
+			if f.Check == render.CheckGitOpsNotFollowed {
+				s.NotFollowed++
 			}
 			switch f.Severity {
 			case SeverityError:

@@ -33,7 +33,11 @@ type Report struct {
 	// GeneratedAt is RFC 3339, from an injected clock; empty in golden tests.
 	GeneratedAt string `json:"generatedAt,omitempty"`
 	// Root is the scanned path as the user gave it.
-	Root      string     `json:"root"`
+	Root string `json:"root"`
+	// RepoRoot is the repository root every path in the report is relative
+	// to, as capreport found it (--root, else the top of the git work tree
+	// holding Root, else Root); empty when it is Root.
+	RepoRoot  string     `json:"repoRoot,omitempty"`
 	Summary   Summary    `json:"summary"`
 	Workloads []Workload `json:"workloads"`
 	Sources   []Source   `json:"sources"`
@@ -56,6 +60,9 @@ type Summary struct {
 	Unpriced    int `json:"unpriced"`
 	Errors      int `json:"errors"`
 	Warnings    int `json:"warnings"`
+	// NotFollowed counts the Flux and Argo CD objects capreport could not
+	// follow offline (each is a gitops-not-followed finding).
+	NotFollowed int `json:"notFollowed,omitempty"`
 }
 
 // Source is one rendered source (chart value set, overlay or file).
@@ -63,10 +70,18 @@ type Source struct {
 	Path     string `json:"path"`
 	Type     string `json:"type"`
 	ValueSet string `json:"valueSet,omitempty"`
-	Status   string `json:"status"` // rendered | skipped | failed
+	Status   string `json:"status"` // rendered | skipped | failed | delivered
 	Reason   string `json:"reason,omitempty"`
 	Objects  int    `json:"objects"`
+	// Partial: the source rendered without something it refers to.
+	Partial bool `json:"partial,omitempty"`
+	// Chain is the delivery of a source a GitOps object rendered.
+	Chain []Link `json:"chain,omitempty"`
 }
+
+// Link is one GitOps object (Flux Kustomization or HelmRelease, Argo CD
+// Application or ApplicationSet) of a delivery chain, where it stands.
+type Link = render.Link
 
 // Location points into the repository.
 type Location struct {
@@ -74,6 +89,20 @@ type Location struct {
 	Line int    `json:"line,omitempty"`
 	// Source is the chart, overlay or file that rendered the object.
 	Source string `json:"source,omitempty"`
+	// Via is the kustomization or chart that brought File in, for an
+	// object a GitOps object delivered.
+	Via string `json:"via,omitempty"`
+	// Chain lists the GitOps objects that delivered the object, outermost
+	// first.
+	Chain []Link `json:"chain,omitempty"`
+	// Partial: the render left something out; the object may differ in
+	// the cluster.
+	Partial bool `json:"partial,omitempty"`
+}
+
+// ChainString is the delivery in one line ("" when not delivered).
+func (l Location) ChainString() string {
+	return render.Origin{File: l.File, Via: l.Via, Chain: l.Chain}.ChainString()
 }
 
 // String formats the location as file:line (source), the source left out

@@ -13,7 +13,7 @@ import (
 func TestListJSON(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "extract", "repo")
 	var out, errOut bytes.Buffer
-	code := run([]string{"list", dir, "--format", "json"}, &streams{Out: &out, ErrOut: &errOut})
+	code := run([]string{"list", dir, "--root", dir, "--format", "json"}, &streams{Out: &out, ErrOut: &errOut})
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
@@ -86,7 +86,7 @@ func TestListJSON(t *testing.T) {
 func TestListText(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "extract", "repo")
 	var out, errOut bytes.Buffer
-	if code := run([]string{"list", dir}, &streams{Out: &out, ErrOut: &errOut}); code != exitOK {
+	if code := run([]string{"list", dir, "--root", dir}, &streams{Out: &out, ErrOut: &errOut}); code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	for _, s := range []string{

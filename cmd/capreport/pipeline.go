@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -23,6 +24,9 @@ type renderFlags struct {
 	namespace   string
 	kubeVersion string
 	configFile  string
+	root        string
+	repoURLs    []string
+	apiVersions []string
 }
 
 func (f *renderFlags) register(cmd *cobra.Command) {
@@ -32,7 +36,10 @@ func (f *renderFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.releaseName, "release-name", "", "release name for discovered charts (default \"capreport\")")
 	fl.StringVar(&f.namespace, "namespace", "", "namespace for discovered charts (default \"default\")")
 	fl.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version charts render for (default 1.34.0, or the config's cluster.kubeVersion)")
-	fl.StringVar(&f.configFile, "config", "", "configuration file (default: PATH/.capreport.yaml when present)")
+	fl.StringVar(&f.configFile, "config", "", "configuration file (default: PATH/.capreport.yaml, else ROOT/.capreport.yaml, when present)")
+	fl.StringVar(&f.root, "root", "", "repository root: bounds what may be read, and paths are shown relative to it (default: the top of the git work tree holding PATH, else PATH)")
+	fl.StringArrayVar(&f.repoURLs, "repo-url", nil, "a git URL that names this repository, for Flux GitRepositories and Argo CD sources (repeatable; the checkout's remotes are added)")
+	fl.StringArrayVarP(&f.apiVersions, "api-versions", "a", nil, "API version charts see in .Capabilities.APIVersions, on top of the defaults (repeatable, like helm template -a)")
 }
 
 // repo is one rendered and analyzed repository.
@@ -54,21 +61,21 @@ func loadRepo(ctx context.Context, path string, f *renderFlags) (*repo, error) {
 	if !st.IsDir() {
 		return nil, &usageError{msg: fmt.Sprintf("%s is not a directory", path)}
 	}
-	cfg := config.Default()
-	cfgPath := f.configFile
-	if cfgPath == "" {
-		if p, ok := config.Find(path); ok {
-			cfgPath = p
-		}
+	root, err := repoRoot(path, f.root)
+	if err != nil {
+		return nil, err
 	}
-	if cfgPath != "" {
-		if cfg, err = config.Load(cfgPath); err != nil {
-			return nil, err
-		}
+	cfg, cfgPath, err := loadConfig(path, root, f.configFile)
+	if err != nil {
+		return nil, err
 	}
 	opts := render.DefaultOptions()
+	opts.Root = root
 	opts.Helm = render.HelmValues{ValuesFiles: f.values, Set: f.set, ReleaseName: f.releaseName, Namespace: f.namespace}
+	opts.RepoURLs = append(gitRemoteURLs(root), f.repoURLs...)
+	opts.APIVersions = append(opts.APIVersions, f.apiVersions...)
 	opts = cfg.RenderOptions(opts)
+	rebaseSources(opts.Sources, cfgPath, root)
 	if f.kubeVersion != "" {
 		opts.KubeVersion = f.kubeVersion
 	}
@@ -76,7 +83,74 @@ func loadRepo(ctx context.Context, path string, f *renderFlags) (*repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &repo{root: path, cfg: cfg, rendered: rendered, inv: analyze.Extract(rendered.Objects, cfg)}, nil
+	return &repo{root: root, cfg: cfg, rendered: rendered, inv: analyze.Extract(rendered.Objects, cfg)}, nil
+}
+
+// loadConfig reads --config, else PATH's .capreport.yaml, else the root's.
+func loadConfig(path, root, flag string) (*config.Config, string, error) {
+	cfgPath := flag
+	if cfgPath == "" {
+		if p, ok := config.Find(path); ok {
+			cfgPath = p
+		} else if p, ok := config.Find(root); ok {
+			cfgPath = p
+		}
+	}
+	if cfgPath == "" {
+		return config.Default(), "", nil
+	}
+	cfg, err := config.Load(cfgPath)
+	return cfg, cfgPath, err
+}
+
+// rebaseSources makes the config's source paths, written relative to the
+// config file's directory, relative to the repository root.
+func rebaseSources(specs []render.SourceSpec, cfgPath, root string) {
+	if cfgPath == "" {
+		return
+	}
+	dir, err := filepath.Abs(filepath.Dir(cfgPath))
+	if err == nil {
+		dir, err = filepath.EvalSymlinks(dir)
+	}
+	rootAbs, err2 := filepath.Abs(root)
+	if err2 == nil {
+		rootAbs, err2 = filepath.EvalSymlinks(rootAbs)
+	}
+	if err != nil || err2 != nil {
+		return
+	}
+	base, err := filepath.Rel(rootAbs, dir)
+	if err != nil || base == "." || strings.HasPrefix(base, "..") {
+		return
+	}
+	for i := range specs {
+		specs[i].Path = filepath.ToSlash(filepath.Join(base, filepath.FromSlash(specs[i].Path)))
+	}
+}
+
+// repoRoot is --root when given, else the top of the git work tree that
+// holds path (the nearest directory with a .git), else path itself.
+func repoRoot(path, flag string) (string, error) {
+	if flag != "" {
+		st, err := os.Stat(flag)
+		if err != nil || !st.IsDir() {
+			return "", flagErrorf("--root", "%s is not a directory", flag)
+		}
+		return flag, nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path, nil
+	}
+	for dir := abs; ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return path, nil
+		}
+	}
 }
 
 // argPath is the PATH argument, "." when absent.

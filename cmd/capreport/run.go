@@ -108,6 +108,9 @@ func buildReport(ctx context.Context, ios *streams, path string, f *renderFlags)
 	if err != nil {
 		return nil, nil, err
 	}
+	if filepath.Clean(rp.root) != filepath.Clean(path) {
+		r.RepoRoot = filepath.ToSlash(rp.root)
+	}
 	return r, rp.cfg, nil
 }
 
@@ -130,7 +133,7 @@ func renderFormat(r rules.Report, format string, color bool) ([]byte, error) {
 	case "sarif":
 		// Code scanning resolves paths against the repository, not the
 		// scanned directory.
-		return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(r.Root)})
+		return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(reportRoot(r))})
 	}
 	return report.Text(r, o)
 }
@@ -185,7 +188,7 @@ func writeOutDir(dir string, r rules.Report) error {
 		{"report.html", report.HTML},
 		{"report.txt", report.Text},
 		{"report.sarif", func(r rules.Report, _ report.Options) ([]byte, error) {
-			return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(r.Root)})
+			return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(reportRoot(r))})
 		}},
 	} {
 		b, err := out.render(r, o)
@@ -197,6 +200,14 @@ func writeOutDir(dir string, r rules.Report) error {
 		}
 	}
 	return nil
+}
+
+// reportRoot is the directory the report's paths are relative to.
+func reportRoot(r rules.Report) string {
+	if r.RepoRoot != "" {
+		return r.RepoRoot
+	}
+	return r.Root
 }
 
 // repoBaseDir is the scanned directory relative to the top of the git

@@ -1,0 +1,437 @@
+package render
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/gobwas/glob"
+	sigsyaml "sigs.k8s.io/yaml"
+	// TEMPAPPSET "github.com/capreport/capreport/render/internal/appset"
+)
+
+// Argo CD Applications are read as its repo-server generates manifests
+// (argoproj/argo-cd reposerver/repository/repository.go): per source, the
+// tool named by the source, else found from the directory (a kustomization
+// wins over Chart.yaml, else plain files); Helm values as value files, then
+// values or valuesObject, then parameters; the destination namespace on
+// every namespaced object without one.
+
+// expandApplication renders every source of an Application.
+func (g *gitops) expandApplication(o *Object) *expansion {
+	e := &expansion{}
+	spec := mapAt(o.Doc, "spec")
+	var sources []map[string]any
+	if l, ok := spec["sources"].([]any); ok && len(l) > 0 {
+		for _, s := range l {
+			if m, ok := s.(map[string]any); ok {
+				sources = append(sources, m)
+			}
+		}
+	} else if s := mapAt(spec, "source"); s != nil {
+		sources = []map[string]any{s}
+	}
+	if len(sources) == 0 {
+		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, "it has no spec.source or spec.sources"))
+		return e
+	}
+	refs := map[string]map[string]any{}
+	for _, s := range sources {
+		if r := str(s, "ref"); r != "" {
+			refs[r] = s
+		}
+	}
+	destNS := str(spec, "destination", "namespace")
+	for i, s := range sources {
+		if str(s, "path") == "" && str(s, "chart") == "" {
+			continue // a ref-only source: value files for the others
+		}
+		out, f := g.applicationSource(o, s, i, len(sources), refs, destNS)
+		e.findings = append(e.findings, f...)
+		if out != nil {
+			e.outs = append(e.outs, *out)
+		}
+	}
+	return e
+}
+
+// applicationSource renders one source of an Application.
+func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*sourceOut, []Finding) {
+	repoURL := str(s, "repoURL")
+	if c := str(s, "chart"); c != "" {
+		return nil, []Finding{notFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, which capreport does not fetch", c, str(s, "targetRevision"), repoURL))}
+	}
+	if !g.repoURLs.matches(repoURL) {
+		return nil, []Finding{notFollowed(o, fmt.Sprintf("its source %s is another repository (list this repository's URLs under repository.urls in .capreport.yaml, or pass --repo-url, if it is this one)", repoURL))}
+	}
+	rel, bad := g.sourcePath(str(s, "path"))
+	if bad != "" {
+		return nil, []Finding{gitopsFinding(o, CheckGitOpsReference, SeverityError, bad)}
+	}
+	tool, err := argoTool(s, g.rd.repo.abs(rel))
+	if err != "" {
+		return nil, []Finding{notFollowed(o, err)}
+	}
+	name := refOf(o)
+	if n > 1 {
+		name = fmt.Sprintf("%s#%d", name, i)
+	}
+	spec := SourceSpec{Path: rel, Name: name, explicit: true, delivery: &deliverySpec{namespace: destNS}}
+	var findings []Finding
+	switch tool {
+	case "helm":
+		spec.Type = SourceHelm
+		findings = g.argoHelm(o, s, rel, refs, destNS, &spec)
+	case "kustomize":
+		spec.Type = SourceKustomize
+		doc, f := g.argoKustomize(o, s, rel)
+		if doc == nil {
+			return nil, f
+		}
+		spec.delivery.kustDoc = doc
+	default:
+		spec.Type = SourcePlain
+		d := mapAt(s, "directory")
+		rec, _ := d["recurse"].(bool)
+		spec.delivery.dir = &dirOptions{recurse: rec, include: str(d, "include"), exclude: str(d, "exclude")}
+		if mapAt(d, "jsonnet") != nil || g.hasJsonnet(rel, rec) {
+			findings = append(findings, notFollowed(o, "its directory source holds Jsonnet, which capreport does not evaluate; only its YAML and JSON files are read"))
+		}
+	}
+	out := g.rd.renderWithLimits(g.ctx, spec)
+	out.result.Findings = append(out.result.Findings, findings...)
+	return &out, nil
+}
+
+// argoTool chooses the source's tool as the repo-server does: the one the
+// source names, else Kustomize when the directory has a kustomization,
+// Helm when it has Chart.yaml, else a plain directory.
+func argoTool(s map[string]any, dir string) (string, string) {
+	var named []string
+	for _, t := range []string{"kustomize", "helm", "directory", "plugin"} {
+		if _, ok := s[t]; ok && s[t] != nil {
+			named = append(named, t)
+		}
+	}
+	switch {
+	case len(named) > 1:
+		return "", "its source names several tools (" + strings.Join(named, ", ") + "); Argo CD refuses it"
+	case len(named) == 1 && named[0] == "plugin":
+		return "", "its source uses a config management plugin, which capreport does not run"
+	case len(named) == 1:
+		return named[0], ""
+	case kustomizationFile(dir) != "":
+		return "kustomize", ""
+	case isChartDir(dir):
+		return "helm", ""
+	}
+	return "directory", ""
+}
+
+// argoHelm fills a chart render: release name (the Application's name by
+// default), namespace, value files ($ref/... from another source), values
+// or valuesObject over them, parameters last.
+func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[string]map[string]any, destNS string, spec *SourceSpec) []Finding {
+	h := mapAt(s, "helm")
+	var findings []Finding
+	hv := HelmValues{ReleaseName: str(h, "releaseName"), Namespace: str(h, "namespace")}
+	if hv.ReleaseName == "" {
+		hv.ReleaseName = o.Name
+	}
+	if hv.Namespace == "" {
+		hv.Namespace = destNS
+	}
+	if hv.Namespace == "" {
+		hv.Namespace = DefaultNamespace
+	}
+	ignoreMissing, _ := h["ignoreMissingValueFiles"].(bool)
+	for _, f := range stringList(h["valueFiles"]) {
+		p, why := g.argoValueFile(f, rel, refs)
+		if why == "" {
+			if _, err := os.Stat(g.rd.repo.abs(p)); err != nil {
+				why = fmt.Sprintf("value file %q does not exist", f)
+				if ignoreMissing {
+					continue
+				}
+			}
+		}
+		if why != "" {
+			findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityWarning, why+"; rendered without it"))
+			continue
+		}
+		hv.ValuesFiles = append(hv.ValuesFiles, p)
+	}
+	over := map[string]any{}
+	if vs := str(h, "values"); vs != "" {
+		if err := sigsyaml.Unmarshal([]byte(vs), &over); err != nil {
+			findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, "helm.values is not a YAML mapping: "+err.Error()))
+		}
+	}
+	if vo := mapAt(h, "valuesObject"); vo != nil {
+		over = vo // valuesObject takes precedence over values
+	}
+	spec.delivery.helmOverFiles = over
+	params, _ := h["parameters"].([]any)
+	for _, p := range params {
+		pm, _ := p.(map[string]any)
+		kv := str(pm, "name") + "=" + fmt.Sprint(pm["value"])
+		if force, _ := pm["forceString"].(bool); force {
+			spec.delivery.helmSetString = append(spec.delivery.helmSetString, kv)
+		} else {
+			hv.Set = append(hv.Set, kv)
+		}
+	}
+	if fp, _ := h["fileParameters"].([]any); len(fp) > 0 {
+		findings = append(findings, gitopsFinding(o, CheckGitOpsNotFollowed, SeverityWarning, "helm.fileParameters are not applied"))
+	}
+	spec.Helm = hv
+	spec.delivery.namespace = hv.Namespace
+	return findings
+}
+
+// argoValueFile resolves a value file: "$ref/path" through the source
+// named ref (this repository's root), else relative to the chart.
+func (g *gitops) argoValueFile(f, rel string, refs map[string]map[string]any) (string, string) {
+	if strings.Contains(f, "://") {
+		return "", fmt.Sprintf("value file %q is remote; capreport does not fetch it", f)
+	}
+	if strings.HasPrefix(f, "$") {
+		name, p, _ := strings.Cut(f[1:], "/")
+		src, ok := refs[name]
+		if !ok {
+			return "", fmt.Sprintf("value file %q names the source ref %q, which the Application does not have", f, name)
+		}
+		if !g.repoURLs.matches(str(src, "repoURL")) {
+			return "", fmt.Sprintf("value file %q comes from %s, another repository", f, str(src, "repoURL"))
+		}
+		out, bad := g.sourcePath(p)
+		if bad != "" {
+			return "", "value file " + bad
+		}
+		return out, ""
+	}
+	joined := path.Join(rel, f)
+	if strings.HasPrefix(joined, "..") {
+		return "", fmt.Sprintf("value file %q leaves the repository root", f)
+	}
+	return joined, ""
+}
+
+// argoKustomize amends the source's kustomization with the Application's
+// overrides, as the repo-server's kustomize edit calls do.
+func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[string]any, []Finding) {
+	kf := kustomizationFile(g.rd.repo.abs(rel))
+	if kf == "" {
+		return nil, []Finding{gitopsFinding(o, CheckGitOpsReference, SeverityError, rel+" has no kustomization, which its kustomize source needs")}
+	}
+	data, err := g.rd.repo.readFile(kf)
+	if err != nil {
+		return nil, []Finding{gitopsFinding(o, CheckRenderFailed, SeverityError, err.Error())}
+	}
+	raws, _, err := decodeStream(data, 1)
+	if err != nil || len(raws) != 1 {
+		return nil, []Finding{gitopsFinding(o, CheckRenderFailed, SeverityError, g.rd.repo.rel(kf)+" is not one YAML mapping")}
+	}
+	doc := raws[0].doc
+	k := mapAt(s, "kustomize")
+	for _, f := range []string{"namePrefix", "nameSuffix", "namespace"} {
+		if v := str(k, f); v != "" {
+			doc[f] = v
+		}
+	}
+	for field, src := range map[string]string{"commonLabels": "commonLabels", "commonAnnotations": "commonAnnotations"} {
+		if add := mapAt(k, src); add != nil {
+			cur, _ := doc[field].(map[string]any)
+			doc[field] = mergeMaps(cur, add)
+		}
+	}
+	if imgs := stringList(k["images"]); len(imgs) > 0 {
+		doc["images"] = mergeImages(doc["images"], imgs)
+	}
+	for _, f := range []string{"patches", "replicas", "components"} {
+		if l, ok := k[f].([]any); ok {
+			cur, _ := doc[f].([]any)
+			doc[f] = append(append([]any{}, cur...), l...)
+		}
+	}
+	return doc, nil
+}
+
+// mergeImages applies "name=newName:tag" or "name:tag" overrides to a
+// kustomization's images list, replacing an entry of the same name.
+func mergeImages(cur any, overrides []string) []any {
+	list, _ := cur.([]any)
+	out := append([]any{}, list...)
+	for _, ov := range overrides {
+		name, target := ov, ov
+		if i := strings.Index(ov, "="); i >= 0 {
+			name, target = ov[:i], ov[i+1:]
+		}
+		img := map[string]any{}
+		newName, tag := target, ""
+		if at := strings.Index(target, "@"); at >= 0 {
+			newName, img["digest"] = target[:at], target[at+1:]
+		} else if c := strings.LastIndex(target, ":"); c > strings.LastIndex(target, "/") {
+			newName, tag = target[:c], target[c+1:]
+		}
+		if i := strings.Index(name, ":"); i >= 0 && !strings.Contains(ov, "=") {
+			name = name[:i]
+		}
+		img["name"] = name
+		if newName != name {
+			img["newName"] = newName
+		}
+		if tag != "" {
+			img["newTag"] = tag
+		}
+		replaced := false
+		for j, e := range out {
+			if m, ok := e.(map[string]any); ok && m["name"] == name {
+				out[j], replaced = img, true
+			}
+		}
+		if !replaced {
+			out = append(out, img)
+		}
+	}
+	return out
+}
+
+// hasJsonnet reports .jsonnet files the directory source would evaluate.
+func (g *gitops) hasJsonnet(rel string, recurse bool) bool {
+	found := false
+	root := g.rd.repo.abs(rel)
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || found {
+			return filepath.SkipAll
+		}
+		if d.IsDir() && p != root && (!recurse || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		found = strings.HasSuffix(d.Name(), ".jsonnet")
+		return nil
+	})
+	return found
+}
+
+// selects is Argo CD's manifest file test for directory sources: a YAML or
+// JSON file, not excluded, and included when an include pattern is set
+// (patterns match the path relative to the source, braces allowed).
+func (d *dirOptions) selects(rel, name string) bool {
+	low := strings.ToLower(name)
+	if !(strings.HasSuffix(low, ".yaml") || strings.HasSuffix(low, ".yml") || strings.HasSuffix(low, ".json")) {
+		return false
+	}
+	if d.exclude != "" && globMatch(d.exclude, rel) {
+		return false
+	}
+	if d.include != "" && !globMatch(d.include, rel) {
+		return false
+	}
+	return true
+}
+
+func globMatch(pattern, s string) bool {
+	g, err := glob.Compile(pattern)
+	if err != nil {
+		return false
+	}
+	return g.Match(s)
+}
+
+// expandApplicationSet generates the Applications of an ApplicationSet;
+// each is then followed like any Application.
+func (g *gitops) expandApplicationSet(o *Object) *expansion {
+	e := &expansion{}
+	res := appsetExpandTemp(o.Doc, g.repoTree(), g.repoURLs.matches)
+	for _, f := range res.Findings {
+		e.findings = append(e.findings, gitopsFinding(o, appsetCheck(f.Check), f.Severity, f.Message))
+	}
+	for _, doc := range res.Applications {
+		app, ok := objectFromDoc(doc)
+		if !ok {
+			continue
+		}
+		app.Origin = o.Origin
+		e.generated = append(e.generated, app)
+	}
+	return e
+}
+
+// appsetCheck maps the generator package's finding kinds to render's.
+func appsetCheck(c string) string {
+	switch c {
+	case "appset-too-many":
+		return CheckGitOpsLimit
+	case "appset-template", "appset-invalid":
+		return CheckGitOpsReference
+	}
+	return CheckGitOpsNotFollowed
+}
+
+// maxTreeEntries bounds the listing the git generators match against.
+const maxTreeEntries = 200000
+
+// repoTree is the repository as the ApplicationSet git generators see it,
+// listed once per run.
+type repoTree struct {
+	r           *repo
+	dirs, files []string
+	listed      bool
+}
+
+func (g *gitops) repoTree() *repoTree {
+	if g.tree == nil {
+		g.tree = &repoTree{r: g.rd.repo}
+	}
+	return g.tree
+}
+
+func (t *repoTree) list() {
+	if t.listed {
+		return
+	}
+	t.listed = true
+	n := 0
+	_ = filepath.WalkDir(t.r.root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if n++; n > maxTreeEntries {
+			return filepath.SkipAll
+		}
+		if p == t.r.root {
+			return nil
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			t.dirs = append(t.dirs, t.r.rel(p))
+			return nil
+		}
+		if d.Type().IsRegular() {
+			t.files = append(t.files, t.r.rel(p))
+		}
+		return nil
+	})
+}
+
+func (t *repoTree) Dirs() []string  { t.list(); return t.dirs }
+func (t *repoTree) Files() []string { t.list(); return t.files }
+func (t *repoTree) ReadFile(rel string) ([]byte, error) {
+	return t.r.readFile(t.r.abs(rel))
+}
+
+// TEMPAPPSET
+type tempFinding struct{ Check, Severity, Message string }
+type tempResult struct {
+	Applications []map[string]any
+	Findings     []tempFinding
+}
+
+func appsetExpandTemp(doc map[string]any, t *repoTree, m func(string) bool) tempResult {
+	return tempResult{Findings: []tempFinding{{"appset-generator-unsupported", SeverityWarning, "pending"}}}
+}

@@ -1,0 +1,431 @@
+package render
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	fluxkustomize "github.com/fluxcd/pkg/kustomize"
+	"github.com/fluxcd/pkg/sourceignore"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/strvals"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// Flux objects are read as the kustomize-controller and helm-controller
+// read them (fluxcd/kustomize-controller internal/controller,
+// fluxcd/helm-controller internal/chartutil and internal/release).
+
+// str reads a string at a path of nested maps.
+func str(m map[string]any, keys ...string) string {
+	v, _ := dig(m, keys...).(string)
+	return v
+}
+
+// dig walks nested maps.
+func dig(m map[string]any, keys ...string) any {
+	var cur any = m
+	for _, k := range keys {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = mm[k]
+	}
+	return cur
+}
+
+func mapAt(m map[string]any, keys ...string) map[string]any {
+	v, _ := dig(m, keys...).(map[string]any)
+	return v
+}
+
+// objNamespace is a GitOps object's namespace, "default" when unset.
+func objNamespace(o *Object) string {
+	if o.Namespace == "" {
+		return DefaultNamespace
+	}
+	return o.Namespace
+}
+
+// localGitSource decides whether a Flux sourceRef names this repository.
+// It is this repository when it is the bootstrap GitRepository
+// flux-system/flux-system, or a GitRepository whose URL names it; "" and
+// the reason otherwise.
+func (g *gitops) localGitSource(o *Object, ref map[string]any) (bool, string, bool) {
+	kind, name := str(ref, "kind"), str(ref, "name")
+	ns := str(ref, "namespace")
+	if ns == "" {
+		ns = objNamespace(o)
+	}
+	switch kind {
+	case "GitRepository":
+	case "":
+		return false, "spec.sourceRef has no kind", false
+	default:
+		return false, fmt.Sprintf("its source is %s %s/%s, a remote artifact capreport does not fetch", kind, ns, name), false
+	}
+	src := g.lookup("source.toolkit.fluxcd.io", "GitRepository", ns, name)
+	if src == nil {
+		if ns == "flux-system" && name == "flux-system" {
+			return true, "", false
+		}
+		return false, fmt.Sprintf("GitRepository %s/%s is not among the rendered objects, so capreport cannot tell which repository it is", ns, name), true
+	}
+	url := str(src.Doc, "spec", "url")
+	if g.repoURLs.matches(url) || (ns == "flux-system" && name == "flux-system") {
+		return true, "", false
+	}
+	return false, fmt.Sprintf("GitRepository %s/%s is %s, another repository (list this repository's URLs under repository.urls in .capreport.yaml, or pass --repo-url, if it is this one)", ns, name, url), false
+}
+
+// sourcePath resolves a path of this repository's source; "" and a
+// finding message when it leaves the root or does not exist.
+func (g *gitops) sourcePath(p string) (string, string) {
+	clean := path.Clean("/" + filepath.ToSlash(p))
+	if strings.Contains(filepath.ToSlash(p), "..") && strings.HasPrefix(path.Clean(filepath.ToSlash(p)), "..") {
+		return "", fmt.Sprintf("path %q leaves the repository root", p)
+	}
+	rel := strings.TrimPrefix(clean, "/")
+	if rel == "" {
+		rel = "."
+	}
+	abs := g.rd.repo.abs(rel)
+	if _, err := g.rd.repo.resolve(abs); err != nil {
+		return "", fmt.Sprintf("path %q does not exist in this repository", p)
+	}
+	return rel, ""
+}
+
+// fluxIgnore are source-controller's default exclusions: the artifact a
+// Kustomization builds never holds them.
+var fluxIgnore = strings.Join(strings.Split(strings.Join([]string{sourceignore.ExcludeVCS, sourceignore.ExcludeExt, sourceignore.ExcludeCI, sourceignore.ExcludeExtra}, ","), ","), "\n")
+
+// expandFluxKustomization builds spec.path as kustomize-controller does:
+// Flux's generator amends (or, for a directory without one, writes) the
+// kustomization, krusty builds it, then postBuild substitution and
+// commonMetadata apply to every object.
+func (g *gitops) expandFluxKustomization(o *Object) *expansion {
+	e := &expansion{}
+	local, why, miss := g.localGitSource(o, mapAt(o.Doc, "spec", "sourceRef"))
+	e.lookupMiss = miss
+	if !local {
+		e.findings = append(e.findings, notFollowed(o, why))
+		return e
+	}
+	rel, bad := g.sourcePath(str(o.Doc, "spec", "path"))
+	if bad != "" {
+		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, bad))
+		return e
+	}
+	root := g.rd.repo.root
+	gen := fluxkustomize.NewGeneratorWithIgnore(root, fluxIgnore, unstructured.Unstructured{Object: o.Doc})
+	data, _, _, err := gen.GenerateManifest(g.rd.repo.abs(rel))
+	if err != nil {
+		e.findings = append(e.findings, gitopsFinding(o, CheckRenderFailed, SeverityError,
+			"Flux cannot generate the kustomization of "+rel+": "+g.rd.tidy(err.Error())))
+		return e
+	}
+	raws, _, err := decodeStream(data, 1)
+	if err != nil || len(raws) != 1 {
+		e.findings = append(e.findings, gitopsFinding(o, CheckRenderFailed, SeverityError, "generated kustomization does not decode"))
+		return e
+	}
+	spec := SourceSpec{Path: rel, Type: SourceKustomize, Name: refOf(o), explicit: true,
+		delivery: &deliverySpec{kustDoc: raws[0].doc}}
+	out := g.rd.renderWithLimits(g.ctx, spec)
+	if pb := mapAt(o.Doc, "spec", "postBuild"); pb != nil {
+		vars, fs, miss := g.fluxVars(o, pb)
+		e.lookupMiss = e.lookupMiss || miss
+		out.result.Findings = append(out.result.Findings, fs...)
+		out.result.Findings = append(out.result.Findings, substituteAll(o, out.objects, vars)...)
+	}
+	if cm := mapAt(o.Doc, "spec", "commonMetadata"); cm != nil {
+		for i := range out.objects {
+			setCommonMetadata(&out.objects[i], mapAt(cm, "labels"), mapAt(cm, "annotations"))
+		}
+	}
+	e.outs = append(e.outs, out)
+	return e
+}
+
+// fluxVars gathers postBuild variables: each substituteFrom ConfigMap or
+// Secret in order, then the inline substitute map over them; newlines are
+// removed from values, as kustomize-controller does.
+func (g *gitops) fluxVars(o *Object, pb map[string]any) (map[string]string, []Finding, bool) {
+	vars := map[string]string{}
+	var findings []Finding
+	miss := false
+	refs, _ := pb["substituteFrom"].([]any)
+	for _, r := range refs {
+		ref, _ := r.(map[string]any)
+		kind, name := str(ref, "kind"), str(ref, "name")
+		optional, _ := ref["optional"].(bool)
+		data, found := g.configData(kind, objNamespace(o), name)
+		if !found {
+			miss = true
+			if !optional {
+				findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityWarning,
+					fmt.Sprintf("postBuild.substituteFrom %s %s/%s is not among the rendered objects; its variables stay unresolved", kind, objNamespace(o), name)))
+			}
+			continue
+		}
+		for k, v := range data {
+			vars[k] = strings.ReplaceAll(v, "\n", "")
+		}
+	}
+	if sub := mapAt(pb, "substitute"); sub != nil {
+		for k, v := range sub {
+			if s, ok := v.(string); ok {
+				vars[k] = strings.ReplaceAll(s, "\n", "")
+			} else {
+				vars[k] = strings.ReplaceAll(fmt.Sprint(v), "\n", "")
+			}
+		}
+	}
+	return vars, findings, miss
+}
+
+// configData returns the data of a rendered ConfigMap or Secret (a
+// Secret's data decoded from base64, stringData merged over it as the API
+// server does).
+func (g *gitops) configData(kind, ns, name string) (map[string]string, bool) {
+	obj := g.lookup("", kind, ns, name)
+	if obj == nil || (kind != "ConfigMap" && kind != "Secret") {
+		return nil, false
+	}
+	out := map[string]string{}
+	data, _ := obj.Doc["data"].(map[string]any)
+	for k, v := range data {
+		s := fmt.Sprint(v)
+		if kind == "Secret" {
+			if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+				s = string(b)
+			}
+		}
+		out[k] = s
+	}
+	if kind == "Secret" {
+		sd, _ := obj.Doc["stringData"].(map[string]any)
+		for k, v := range sd {
+			out[k] = fmt.Sprint(v)
+		}
+	}
+	return out, true
+}
+
+// setCommonMetadata sets Flux commonMetadata labels and annotations on an
+// object, overriding its own.
+func setCommonMetadata(o *Object, labels, annotations map[string]any) {
+	md, _ := o.Doc["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		o.Doc["metadata"] = md
+	}
+	for field, add := range map[string]map[string]any{"labels": labels, "annotations": annotations} {
+		if len(add) == 0 {
+			continue
+		}
+		cur, _ := md[field].(map[string]any)
+		if cur == nil {
+			cur = map[string]any{}
+			md[field] = cur
+		}
+		for k, v := range add {
+			cur[k] = v
+		}
+	}
+}
+
+// expandHelmRelease renders the chart of a HelmRelease as helm-controller
+// installs it: chart from spec.chart.spec (a GitRepository path) or
+// spec.chartRef (a HelmChart), values from valuesFrom then spec.values,
+// release name and namespace as Flux derives them.
+func (g *gitops) expandHelmRelease(o *Object) *expansion {
+	e := &expansion{}
+	chartSpec, why, miss := g.helmReleaseChart(o)
+	e.lookupMiss = miss
+	if why != "" {
+		e.findings = append(e.findings, notFollowed(o, why))
+		return e
+	}
+	rel, bad := g.sourcePath(str(chartSpec, "chart"))
+	if bad != "" {
+		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, "chart "+bad))
+		return e
+	}
+	vals, fs, partial, miss := g.helmReleaseValues(o)
+	e.lookupMiss = e.lookupMiss || miss
+	ns := str(o.Doc, "spec", "targetNamespace")
+	if ns == "" {
+		ns = objNamespace(o)
+	}
+	hv := HelmValues{ReleaseName: fluxReleaseName(o), Namespace: ns}
+	for _, f := range stringList(chartSpec["valuesFiles"]) {
+		hv.ValuesFiles = append(hv.ValuesFiles, path.Join(rel, f))
+	}
+	if f := str(chartSpec, "valuesFile"); f != "" && len(hv.ValuesFiles) == 0 {
+		hv.ValuesFiles = []string{path.Join(rel, f)}
+	}
+	spec := SourceSpec{Path: rel, Type: SourceHelm, Name: refOf(o), explicit: true, Helm: hv,
+		delivery: &deliverySpec{helmOverFiles: vals, namespace: ns}}
+	out := g.rd.renderWithLimits(g.ctx, spec)
+	out.result.Findings = append(out.result.Findings, fs...)
+	if partial {
+		out.result.Partial = true
+		for i := range out.objects {
+			out.objects[i].Origin.Partial = true
+		}
+	}
+	if pr, _ := dig(o.Doc, "spec", "postRenderers").([]any); len(pr) > 0 {
+		out.result.Findings = append(out.result.Findings, gitopsFinding(o, CheckGitOpsNotFollowed, SeverityWarning,
+			"spec.postRenderers are not applied: the objects are reported as the chart renders them"))
+	}
+	e.outs = append(e.outs, out)
+	return e
+}
+
+// helmReleaseChart returns the chart template of a HelmRelease (chart,
+// version, sourceRef, valuesFiles), resolving spec.chartRef to a HelmChart;
+// why is set when the chart is not in this repository.
+func (g *gitops) helmReleaseChart(o *Object) (map[string]any, string, bool) {
+	chartSpec := mapAt(o.Doc, "spec", "chart", "spec")
+	if ref := mapAt(o.Doc, "spec", "chartRef"); ref != nil {
+		kind, name, ns := str(ref, "kind"), str(ref, "name"), str(ref, "namespace")
+		if ns == "" {
+			ns = objNamespace(o)
+		}
+		if kind != "HelmChart" {
+			return nil, fmt.Sprintf("spec.chartRef is %s %s/%s, a chart in a registry capreport does not fetch", kind, ns, name), false
+		}
+		hc := g.lookup("source.toolkit.fluxcd.io", "HelmChart", ns, name)
+		if hc == nil {
+			return nil, fmt.Sprintf("spec.chartRef HelmChart %s/%s is not among the rendered objects", ns, name), true
+		}
+		chartSpec = mapAt(hc.Doc, "spec")
+		if chartSpec != nil && str(chartSpec, "sourceRef", "namespace") == "" {
+			chartSpec = mergeMaps(chartSpec, map[string]any{"sourceRef": map[string]any{"namespace": ns}})
+		}
+	}
+	if chartSpec == nil {
+		return nil, "it names no chart (spec.chart.spec or spec.chartRef)", false
+	}
+	src := mapAt(chartSpec, "sourceRef")
+	if k := str(src, "kind"); k == "HelmRepository" || k == "Bucket" {
+		ns := str(src, "namespace")
+		if ns == "" {
+			ns = objNamespace(o)
+		}
+		where := ""
+		if repo := g.lookup("source.toolkit.fluxcd.io", k, ns, str(src, "name")); repo != nil {
+			where = " at " + str(repo.Doc, "spec", "url")
+		}
+		version := str(chartSpec, "version")
+		if version == "" {
+			version = "*"
+		}
+		return nil, fmt.Sprintf("chart %q version %q comes from %s %s/%s%s, which capreport does not fetch", str(chartSpec, "chart"), version, k, ns, str(src, "name"), where), false
+	}
+	if local, why, miss := g.localGitSource(o, src); !local {
+		return nil, why, miss
+	}
+	return chartSpec, "", false
+}
+
+// helmReleaseValues merges valuesFrom in order (a whole values document,
+// or one value at targetPath), then spec.values over them, as
+// helm-controller's ChartValuesFromReferences does. A missing reference is
+// skipped when optional, else a finding and the render is partial.
+func (g *gitops) helmReleaseValues(o *Object) (map[string]any, []Finding, bool, bool) {
+	result := map[string]any{}
+	var findings []Finding
+	partial, miss := false, false
+	refs, _ := dig(o.Doc, "spec", "valuesFrom").([]any)
+	for _, r := range refs {
+		ref, _ := r.(map[string]any)
+		kind, name := str(ref, "kind"), str(ref, "name")
+		key := str(ref, "valuesKey")
+		if key == "" {
+			key = "values.yaml"
+		}
+		optional, _ := ref["optional"].(bool)
+		data, found := g.configData(kind, objNamespace(o), name)
+		value, hasKey := data[key]
+		if !found || !hasKey {
+			miss = miss || !found
+			if optional {
+				continue
+			}
+			what := "is not among the rendered objects"
+			if found {
+				what = fmt.Sprintf("has no key %q", key)
+			}
+			partial = true
+			findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityWarning,
+				fmt.Sprintf("valuesFrom %s %s/%s %s; rendered without those values", kind, objNamespace(o), name, what)))
+			continue
+		}
+		if tp := str(ref, "targetPath"); tp != "" {
+			if err := replacePathValue(result, tp, value); err != nil {
+				findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityError,
+					fmt.Sprintf("valuesFrom %s %s targetPath %q: %v", kind, name, tp, err)))
+			}
+			continue
+		}
+		vals, err := chartutil.ReadValues([]byte(value))
+		if err != nil {
+			findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityError,
+				fmt.Sprintf("valuesFrom %s %s key %q is not a YAML mapping: %v", kind, name, key, err)))
+			continue
+		}
+		result = mergeMaps(result, vals)
+	}
+	if v := mapAt(o.Doc, "spec", "values"); v != nil {
+		result = mergeMaps(result, v)
+	}
+	return result, findings, partial, miss
+}
+
+// replacePathValue sets the value at a dot path with Helm's --set parser;
+// a quoted value is taken as a string (helm-controller ReplacePathValue).
+func replacePathValue(values map[string]any, p, value string) error {
+	quoted := (strings.HasPrefix(value, "'") && strings.HasSuffix(value, "'")) ||
+		(strings.HasPrefix(value, `"`) && strings.HasSuffix(value, `"`))
+	if quoted {
+		return strvals.ParseIntoString(p+"="+strings.Trim(value, `'"`), values)
+	}
+	return strvals.ParseInto(p+"="+value, values)
+}
+
+// fluxReleaseName is spec.releaseName, else [targetNamespace-]name,
+// shortened past Helm's 53 characters as helm-controller does (the first
+// 40 characters, a dash, and 12 hex digits of the full name's SHA-256).
+func fluxReleaseName(o *Object) string {
+	if n := str(o.Doc, "spec", "releaseName"); n != "" {
+		return n
+	}
+	name := o.Name
+	if tn := str(o.Doc, "spec", "targetNamespace"); tn != "" {
+		name = tn + "-" + name
+	}
+	if len(name) <= 53 {
+		return name
+	}
+	sum := sha256.Sum256([]byte(name))
+	return name[:40] + "-" + fmt.Sprintf("%x", sum)[:12]
+}
+
+// stringList reads a YAML list of strings.
+func stringList(v any) []string {
+	l, _ := v.([]any)
+	out := make([]string, 0, len(l))
+	for _, e := range l {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,434 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Bounds of GitOps expansion: a repository that delivers more than this is
+// cut, with a finding, rather than rendered without end.
+const (
+	maxGitOpsDeliveries = 2000 // GitOps objects expanded in one run
+	maxGitOpsDepth      = 16   // links in one delivery chain
+)
+
+// gitopsKind names the GitOps object kinds capreport follows.
+type gitopsKind int
+
+const (
+	notGitOps gitopsKind = iota
+	fluxKustomization
+	fluxHelmRelease
+	argoApplication
+	argoApplicationSet
+)
+
+// kindOfGitOps classifies an object by group and kind.
+func kindOfGitOps(o *Object) gitopsKind {
+	group := o.APIVersion
+	if i := strings.Index(group, "/"); i >= 0 {
+		group = group[:i]
+	}
+	switch {
+	case group == "kustomize.toolkit.fluxcd.io" && o.Kind == "Kustomization":
+		return fluxKustomization
+	case group == "helm.toolkit.fluxcd.io" && o.Kind == "HelmRelease":
+		return fluxHelmRelease
+	case group == "argoproj.io" && o.Kind == "Application":
+		return argoApplication
+	case group == "argoproj.io" && o.Kind == "ApplicationSet":
+		return argoApplicationSet
+	}
+	return notGitOps
+}
+
+// linkOf is the chain link of a GitOps object.
+func linkOf(o *Object) Link {
+	return Link{File: o.Origin.File, Line: o.Origin.Line, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
+}
+
+// refOf names a GitOps object in messages and source IDs: Kind/ns/name.
+func refOf(o *Object) string {
+	if o.Namespace == "" {
+		return o.Kind + "/" + o.Name
+	}
+	return o.Kind + "/" + o.Namespace + "/" + o.Name
+}
+
+// gitopsKey identifies one GitOps object at one place: the same object
+// found again (a self-managing Flux root re-applies its own directory) is
+// not expanded twice.
+func gitopsKey(o *Object) string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%s:%d", o.APIVersion, o.Kind, o.Namespace, o.Name, o.Origin.File, o.Origin.Line)
+}
+
+// expansion is what one GitOps object delivers.
+type expansion struct {
+	outs []sourceOut // renders it made
+	// generated are objects it yields without a render (the Applications of
+	// an ApplicationSet).
+	generated []Object
+	findings  []Finding // about the GitOps object itself
+	// lookupMiss: a referenced object (GitRepository, ConfigMap, HelmChart)
+	// was not found, so a later pass, with more objects known, may differ.
+	lookupMiss bool
+}
+
+// covered lists every root-relative path the expansion's renders read.
+func (e *expansion) covered() map[string]bool {
+	c := map[string]bool{}
+	for _, o := range e.outs {
+		for _, p := range o.covered {
+			c[p] = true
+		}
+	}
+	return c
+}
+
+// gitops follows the GitOps objects of one Render.
+type gitops struct {
+	rd  *renderer
+	ctx context.Context
+	// known are the objects GitOps references resolve against: every
+	// standalone object, then every delivered one.
+	known    []Object
+	repoURLs repoMatcher
+	findings []Finding
+	memo     map[string]*expansion
+	tree     *repoTree
+}
+
+// pending is a GitOps object waiting to be expanded with its chain.
+type pending struct {
+	obj   Object
+	chain []Link
+}
+
+// followGitOps expands the Flux and Argo CD objects of the standalone
+// renders. Sources that a GitOps object delivers lose their standalone
+// render (status delivered): their objects come from the delivery, with
+// its settings and chain. It returns the outputs to report.
+func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Result) []sourceOut {
+	var roots []int
+	for i := range outs {
+		for j := range outs[i].objects {
+			if kindOfGitOps(&outs[i].objects[j]) != notGitOps {
+				roots = append(roots, i)
+				break
+			}
+		}
+	}
+	if len(roots) == 0 {
+		return outs
+	}
+	g := &gitops{rd: rd, ctx: ctx, repoURLs: newRepoMatcher(rd.opts.RepoURLs), memo: map[string]*expansion{}}
+	for _, o := range outs {
+		g.known = append(g.known, o.objects...)
+	}
+	suppressed := g.suppressed(outs)
+	var queue []pending
+	for i := range outs {
+		if suppressed[i] != "" {
+			outs[i].result.Status = StatusDelivered
+			outs[i].result.Reason = "rendered through " + suppressed[i]
+			outs[i].result.Objects = 0
+			outs[i].result.Findings = nil
+			outs[i].objects = nil
+			continue
+		}
+		for _, o := range outs[i].objects {
+			if kindOfGitOps(&o) != notGitOps {
+				queue = append(queue, pending{obj: o, chain: []Link{linkOf(&o)}})
+			}
+		}
+	}
+	delivered := g.run(queue)
+	outs = append(outs, delivered...)
+	res.Findings = append(res.Findings, g.findings...)
+	return dedupeDeliveries(outs, res)
+}
+
+// run expands the queue breadth first and returns every render made.
+func (g *gitops) run(queue []pending) []sourceOut {
+	var outs []sourceOut
+	seen := map[string][]Link{}
+	expanded := 0
+	for len(queue) > 0 && g.ctx.Err() == nil {
+		p := queue[0]
+		queue = queue[1:]
+		key := gitopsKey(&p.obj)
+		if _, ok := seen[key]; ok {
+			g.noteCycle(p)
+			continue
+		}
+		seen[key] = p.chain
+		if expanded >= maxGitOpsDeliveries {
+			g.findings = append(g.findings, gitopsFinding(&p.obj, CheckGitOpsLimit, SeverityError,
+				fmt.Sprintf("more than %d GitOps objects to follow; %s and the rest are not followed", maxGitOpsDeliveries, refOf(&p.obj))))
+			break
+		}
+		if len(p.chain) > maxGitOpsDepth {
+			g.findings = append(g.findings, gitopsFinding(&p.obj, CheckGitOpsLimit, SeverityError,
+				fmt.Sprintf("delivery chain deeper than %d GitOps objects; %s is not followed", maxGitOpsDepth, refOf(&p.obj))))
+			continue
+		}
+		expanded++
+		e := g.expand(&p.obj)
+		g.findings = append(g.findings, e.findings...)
+		for _, gen := range e.generated {
+			queue = append(queue, pending{obj: gen, chain: appendLink(p.chain, linkOf(&gen))})
+		}
+		for _, o := range e.outs {
+			o = stampChain(o, p.chain)
+			g.known = append(g.known, o.objects...)
+			for _, obj := range o.objects {
+				if kindOfGitOps(&obj) != notGitOps {
+					queue = append(queue, pending{obj: obj, chain: appendLink(p.chain, linkOf(&obj))})
+				}
+			}
+			outs = append(outs, o)
+		}
+	}
+	return outs
+}
+
+// noteCycle reports a GitOps object that its own chain delivers again
+// through another object (an app-of-apps cycle). A Flux Kustomization
+// that applies the directory it stands in (the bootstrap flux-system) is
+// how Flux manages itself, and is not reported.
+func (g *gitops) noteCycle(p pending) {
+	n := len(p.chain)
+	if n < 2 {
+		return
+	}
+	self := p.chain[n-1]
+	for i, l := range p.chain[:n-1] {
+		if l != self {
+			continue
+		}
+		if i == n-2 {
+			return // delivers itself: self-management
+		}
+		names := make([]string, 0, n-i)
+		for _, c := range p.chain[i:] {
+			names = append(names, c.Kind+" "+c.Namespace+"/"+c.Name)
+		}
+		g.findings = append(g.findings, gitopsFinding(&p.obj, CheckGitOpsCycle, SeverityWarning,
+			fmt.Sprintf("delivery cycle: %s; followed once", strings.Join(names, " → "))))
+		return
+	}
+}
+
+func appendLink(chain []Link, l Link) []Link {
+	out := make([]Link, len(chain), len(chain)+1)
+	copy(out, chain)
+	return append(out, l)
+}
+
+// stampChain gives every object and the source result of a delivery its chain.
+func stampChain(o sourceOut, chain []Link) sourceOut {
+	o.result.Chain = chain
+	for i := range o.objects {
+		o.objects[i].Origin.Chain = chain
+	}
+	return o
+}
+
+// expand returns what one GitOps object delivers, memoized per object when
+// nothing it referenced was missing.
+func (g *gitops) expand(o *Object) *expansion {
+	key := gitopsKey(o)
+	if e, ok := g.memo[key]; ok {
+		return e
+	}
+	var e *expansion
+	switch kindOfGitOps(o) {
+	case fluxKustomization:
+		e = g.expandFluxKustomization(o)
+	case fluxHelmRelease:
+		e = g.expandHelmRelease(o)
+	case argoApplication:
+		e = g.expandApplication(o)
+	case argoApplicationSet:
+		e = g.expandApplicationSet(o)
+	default:
+		e = &expansion{}
+	}
+	if !e.lookupMiss {
+		g.memo[key] = e
+	}
+	return e
+}
+
+// suppressed decides which standalone sources a GitOps object delivers:
+// their index maps to the delivering object. A source is delivered when a
+// GitOps object of another, not itself delivered, source reads it. An
+// object whose render reads its own file (Flux's self-managing bootstrap
+// Kustomization, an Argo CD root app in its own directory) delivers nothing
+// it is not already found beside.
+func (g *gitops) suppressed(outs []sourceOut) map[int]string {
+	index := map[string]int{}
+	for i, o := range outs {
+		index[o.result.Path] = i
+	}
+	type edge struct {
+		to int
+		by string
+	}
+	edges := map[int][]edge{}
+	incoming := map[int]bool{}
+	for i := range outs {
+		for j := range outs[i].objects {
+			obj := &outs[i].objects[j]
+			if kindOfGitOps(obj) == notGitOps {
+				continue
+			}
+			cov := g.expand(obj).covered()
+			if cov[obj.Origin.File] {
+				continue // self-managing
+			}
+			for p := range cov {
+				if t, ok := index[p]; ok && t != i {
+					edges[i] = append(edges[i], edge{t, refOf(obj)})
+					incoming[t] = true
+				}
+			}
+		}
+	}
+	out := map[int]string{}
+	visited := map[int]bool{}
+	var walk func(i int)
+	walk = func(i int) {
+		if visited[i] {
+			return
+		}
+		visited[i] = true
+		for _, e := range edges[i] {
+			if !visited[e.to] {
+				out[e.to] = e.by
+				walk(e.to)
+			}
+		}
+	}
+	for i := range outs {
+		if !incoming[i] {
+			walk(i)
+		}
+	}
+	for i := range outs { // sources only in cycles: the first stands as a root
+		if !visited[i] {
+			walk(i)
+		}
+	}
+	return out
+}
+
+// dedupeDeliveries keeps one copy of an object that several chains deliver
+// (same group, kind, namespace and name): the cluster holds one. An
+// autoscaler delivered twice gets a duplicate-delivery finding naming both
+// chains, since the second delivery overwrites the first.
+func dedupeDeliveries(outs []sourceOut, res *Result) []sourceOut {
+	first := map[string]*Object{}
+	reported := map[string]bool{}
+	for i := range outs {
+		kept := outs[i].objects[:0]
+		for _, o := range outs[i].objects {
+			if len(o.Origin.Chain) == 0 {
+				kept = append(kept, o)
+				continue
+			}
+			key := identityKey(&o)
+			prev, ok := first[key]
+			if !ok {
+				first[key] = &o
+				kept = append(kept, o)
+				continue
+			}
+			if isAutoscalerKind(&o) && !reported[key+o.Origin.ChainString()] {
+				reported[key+o.Origin.ChainString()] = true
+				res.Findings = append(res.Findings, Finding{Check: CheckDuplicateDelivery, Severity: SeverityWarning,
+					File: o.Origin.File, Line: o.Origin.Line, Source: o.Origin.Source,
+					Message: fmt.Sprintf("%s %s is delivered more than once; the cluster holds one object, written by whichever applies last: %s; and %s",
+						o.Kind, nsName(o.Namespace, o.Name), prev.Origin.ChainString(), o.Origin.ChainString())})
+			}
+		}
+		outs[i].objects = kept
+		outs[i].result.Objects = len(kept)
+	}
+	return outs
+}
+
+func identityKey(o *Object) string {
+	group := o.APIVersion
+	if i := strings.Index(group, "/"); i >= 0 {
+		group = group[:i]
+	} else {
+		group = ""
+	}
+	ns := o.Namespace
+	if ns == "" && !isClusterScoped(o.Kind) {
+		ns = DefaultNamespace
+	}
+	return group + "\x00" + o.Kind + "\x00" + ns + "\x00" + o.Name
+}
+
+func isAutoscalerKind(o *Object) bool {
+	return o.Kind == "HorizontalPodAutoscaler" || (o.Kind == "ScaledObject" && strings.HasPrefix(o.APIVersion, "keda.sh/"))
+}
+
+func nsName(ns, name string) string {
+	if ns == "" {
+		return name
+	}
+	return ns + "/" + name
+}
+
+// gitopsFinding is a finding about a GitOps object, at its place.
+func gitopsFinding(o *Object, check, severity, msg string) Finding {
+	return Finding{Check: check, Severity: severity, File: o.Origin.File, Line: o.Origin.Line, Source: o.Origin.Source,
+		Message: fmt.Sprintf("%s:%d: %s %s: %s", o.Origin.File, o.Origin.Line, o.Kind, nsName(o.Namespace, o.Name), msg)}
+}
+
+// notFollowed is the finding for a GitOps object capreport cannot follow
+// offline; the summary counts them.
+func notFollowed(o *Object, why string) Finding {
+	return gitopsFinding(o, CheckGitOpsNotFollowed, SeverityWarning, "not followed: "+why)
+}
+
+// lookup finds a known object by kind and namespaced name ("" namespace
+// reads as default, as the API server does for namespaced kinds).
+func (g *gitops) lookup(apiGroup, kind, namespace, name string) *Object {
+	if namespace == "" {
+		namespace = DefaultNamespace
+	}
+	for i := len(g.known) - 1; i >= 0; i-- {
+		o := &g.known[i]
+		if o.Kind != kind || o.Name != name {
+			continue
+		}
+		ns := o.Namespace
+		if ns == "" {
+			ns = DefaultNamespace
+		}
+		if ns != namespace {
+			continue
+		}
+		if apiGroup != "" && !strings.HasPrefix(o.APIVersion, apiGroup+"/") {
+			continue
+		}
+		return o
+	}
+	return nil
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

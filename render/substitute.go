@@ -1,0 +1,150 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/fluxcd/pkg/envsubst"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// Flux postBuild substitution, as kustomize-controller runs it on every
+// built object (fluxcd/pkg/kustomize SubstituteVariables with
+// fluxcd/pkg/envsubst): ${var}, ${var:=default}, ${var:-default} and the
+// other bash forms; an object labelled or annotated
+// kustomize.toolkit.fluxcd.io/substitute: disabled is left alone.
+//
+// One deliberate difference: Flux (not strict) turns an undefined ${var}
+// into an empty string. capreport keeps the text and raises a finding,
+// because the value almost always lives in a ConfigMap or Secret the
+// cluster holds and the repository does not, and an empty maxReplicas is a
+// worse guess than none.
+
+const substituteDisabled = "kustomize.toolkit.fluxcd.io/substitute"
+
+var varNamePattern = regexp.MustCompile(`^[_[:alpha:]][_[:alpha:][:digit:]]*$`)
+
+// maxSubstitutedBytes bounds one object after substitution: a value
+// referenced many times could otherwise multiply the object's size.
+const maxSubstitutedBytes = 4 << 20
+
+// substituteAll substitutes vars into every object of a Kustomization's
+// build and returns the findings: variables left unresolved (grouped per
+// Kustomization), invalid names, refusals.
+func substituteAll(ks *Object, objs []Object, vars map[string]string) []Finding {
+	var findings []Finding
+	for name := range vars {
+		if !varNamePattern.MatchString(name) {
+			return []Finding{gitopsFinding(ks, CheckGitOpsSubstitution, SeverityError,
+				fmt.Sprintf("postBuild variable %q is not a valid name (%s); Flux refuses the build, so nothing was substituted", name, varNamePattern))}
+		}
+	}
+	unresolved := map[string][]string{}
+	for i := range objs {
+		o := &objs[i]
+		if substitutionDisabled(o) {
+			continue
+		}
+		missing, err := substituteObject(o, vars)
+		if err != nil {
+			findings = append(findings, Finding{Check: CheckGitOpsSubstitution, Severity: SeverityError,
+				File: o.Origin.File, Line: o.Origin.Line, Source: o.Origin.Source,
+				Message: fmt.Sprintf("%s:%d: %s %s: postBuild substitution of %s failed: %v; left as built", o.Origin.File, o.Origin.Line, o.Kind, o.Name, refOf(ks), err)})
+			continue
+		}
+		for _, v := range missing {
+			unresolved[v] = append(unresolved[v], o.Kind+"/"+o.Name)
+		}
+	}
+	for _, v := range sortedKeys(unresolved) {
+		objs := unresolved[v]
+		findings = append(findings, gitopsFinding(ks, CheckGitOpsSubstitution, SeverityWarning,
+			fmt.Sprintf("postBuild variable ${%s} is not set by substitute or substituteFrom and has no default; kept as text in %s", v, strings.Join(objs, ", "))))
+	}
+	return findings
+}
+
+func substitutionDisabled(o *Object) bool {
+	md, _ := o.Doc["metadata"].(map[string]any)
+	for _, f := range []string{"labels", "annotations"} {
+		m, _ := md[f].(map[string]any)
+		if v, _ := m[substituteDisabled].(string); v == "disabled" {
+			return true
+		}
+	}
+	return false
+}
+
+// substituteObject substitutes vars into one object in place and returns
+// the variables it left unresolved.
+func substituteObject(o *Object, vars map[string]string) ([]string, error) {
+	data, err := sigsyaml.Marshal(o.Doc)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.Contains(string(data), "$") {
+		return nil, nil
+	}
+	if bound := substitutionBound(string(data), vars); bound > maxSubstitutedBytes {
+		return nil, fmt.Errorf("the result could reach %d bytes, over the %d-byte limit", bound, maxSubstitutedBytes)
+	}
+	kept := map[string]bool{}
+	var out string
+	for range 64 { // each round keeps one more undefined variable as text
+		out, err = envsubst.Eval(string(data), func(name string) (string, bool) {
+			if v, ok := vars[name]; ok {
+				return v, true
+			}
+			if kept[name] {
+				return "${" + name + "}", true
+			}
+			return "", false
+		})
+		name, ok := unsetVariable(err)
+		if !ok {
+			break
+		}
+		kept[name] = true
+	}
+	if err != nil {
+		return nil, err
+	}
+	raws, problems, err := decodeStream([]byte(out), 1)
+	if err != nil || len(problems) > 0 || len(raws) != 1 {
+		return nil, errors.New("the substituted object is not one YAML document")
+	}
+	origin := o.Origin
+	n, ok := objectFromDoc(raws[0].doc)
+	if !ok {
+		return nil, errors.New("the substituted object has no apiVersion or kind")
+	}
+	n.Origin = origin
+	*o = n
+	return sortedKeys(kept), nil
+}
+
+// unsetVariable reads the variable name from envsubst's strict-mode error.
+func unsetVariable(err error) (string, bool) {
+	if err == nil {
+		return "", false
+	}
+	msg := err.Error()
+	i := strings.Index(msg, "variable not set (strict mode): ")
+	if i < 0 {
+		return "", false
+	}
+	name := strings.Trim(msg[i+len("variable not set (strict mode): "):], `"`)
+	return name, name != ""
+}
+
+// substitutionBound is the largest size the substitution could produce:
+// the text plus, per reference, the longest value.
+func substitutionBound(text string, vars map[string]string) int {
+	longest := 0
+	for _, v := range vars {
+		longest = max(longest, len(v))
+	}
+	return len(text) + strings.Count(text, "$")*longest
+}
