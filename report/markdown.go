@@ -48,6 +48,7 @@ type mdDoc struct {
 	rows       []string // one per workload, worst first
 	details    []string // parallel to rows; "" when a workload has none
 	findings   string   // findings outside any workload
+	gitops     string   // GitOps objects not followed, above the details
 	srcHead    string
 	srcFailed  []string // failed sources first: they explain missing workloads
 	srcOther   []string
@@ -98,6 +99,7 @@ func (d *mdDoc) assemble(c cut) string {
 	fit.WriteList(&b, d.ledgerHead, d.rows, c.rows, func(n int) string {
 		return fmt.Sprintf("\n…and %d more %s, worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
 	})
+	b.WriteString(d.gitops)
 	for _, s := range d.details[:c.details] {
 		b.WriteString(s)
 	}
@@ -172,10 +174,19 @@ func buildMarkdown(r rules.Report, o Options, html bool) *mdDoc {
 		d.details = append(d.details, workloadDetails(w, o, withChart, html))
 	}
 
-	if len(r.Findings) > 0 {
+	gitops, others := splitNotFollowed(r.Findings)
+	if len(gitops) > 0 {
+		var f strings.Builder
+		fmt.Fprintf(&f, "\n### %d GitOps %s not followed\n\nWhat %s is missing from this report.\n\n",
+			len(gitops), plural(len(gitops), "object", "objects"), plural(len(gitops), "it delivers", "they deliver"))
+		writeMdFindings(&f, gitops)
+		f.WriteString("\n")
+		d.gitops = f.String()
+	}
+	if len(others) > 0 {
 		var f strings.Builder
 		f.WriteString("### Findings outside any autoscaler\n\n")
-		writeMdFindings(&f, r.Findings)
+		writeMdFindings(&f, others)
 		f.WriteString("\n")
 		d.findings = f.String()
 	}
@@ -210,9 +221,26 @@ func buildMarkdown(r rules.Report, o Options, html bool) *mdDoc {
 
 // headline is the one line every body keeps, from rules' counts.
 func headline(s rules.Summary) string {
-	return fmt.Sprintf("**%d %s:** ❌ %d fail · ⚠️ %d warn · ✅ %d pass · ⚪ %d unpriced — %d %s, %d %s",
+	h := fmt.Sprintf("**%d %s:** ❌ %d fail · ⚠️ %d warn · ✅ %d pass · ⚪ %d unpriced — %d %s, %d %s",
 		s.Autoscalers, plural(s.Autoscalers, "autoscaler", "autoscalers"), s.Fail, s.Warn, s.Pass, s.Unpriced,
 		s.Errors, plural(s.Errors, "error", "errors"), s.Warnings, plural(s.Warnings, "warning", "warnings"))
+	if s.NotFollowed > 0 {
+		h += fmt.Sprintf(" · %d GitOps %s not followed", s.NotFollowed, plural(s.NotFollowed, "object", "objects"))
+	}
+	return h
+}
+
+// splitNotFollowed separates the GitOps objects capreport could not follow
+// (shown above the details) from the other report-level findings.
+func splitNotFollowed(fs []rules.Finding) (gitops, others []rules.Finding) {
+	for _, f := range fs {
+		if f.Check == rules.CheckGitOpsNotFollowed {
+			gitops = append(gitops, f)
+		} else {
+			others = append(others, f)
+		}
+	}
+	return gitops, others
 }
 
 func verdictIcon(v string) string {
@@ -303,6 +331,12 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 	fmt.Fprintf(&b, "**Target** %s (%s) · **Source** %s · **Replicas** %d..%d\n\n",
 		mdText(ellipsize(refString(w.Target), maxIDRunes)), found,
 		mdText(ellipsize(w.Source.String(), maxMessageRunes)), w.MinReplicas, w.MaxReplicas)
+	if chain := w.Source.ChainString(); chain != "" {
+		fmt.Fprintf(&b, "**Delivered by** %s\n\n", mdText(ellipsize(chain, maxMessageRunes)))
+	}
+	if w.Source.Partial {
+		b.WriteString("**Partial render:** the source was rendered without something it refers to; see the findings.\n\n")
+	}
 	if len(w.Metrics) > 0 {
 		var ms []string
 		for _, m := range w.Metrics {

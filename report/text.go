@@ -91,6 +91,10 @@ func Text(r rules.Report, o Options) ([]byte, error) {
 			return nil, fmt.Errorf("text ledger: %w", err)
 		}
 	}
+	if n := r.Summary.NotFollowed; n > 0 {
+		fmt.Fprintf(&buf, "\n%d GitOps %s not followed: what %s is missing from this report (see the findings outside any autoscaler).\n",
+			n, plural(n, "object", "objects"), plural(n, "it delivers", "they deliver"))
+	}
 
 	wroteHeader := false
 	for _, w := range ws {
@@ -102,6 +106,9 @@ func Text(r rules.Report, o Options) ([]byte, error) {
 			wroteHeader = true
 		}
 		fmt.Fprintf(&buf, "\n  %s  %s  at %s\n", p.verdict(w.Verdict), termText(w.ID), termText(w.Source.String()))
+		if chain := w.Source.ChainString(); chain != "" {
+			fmt.Fprintf(&buf, "    delivered by %s\n", termText(chain))
+		}
 		writeTextFindings(&buf, p, w.Findings, "    ")
 	}
 	if len(r.Findings) > 0 {

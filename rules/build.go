@@ -149,7 +149,7 @@ func Summarize(r *Report) Summary {
 			if f.Ignored {
 				continue
 			}
-			if f.Check == render.CheckGitOpsNotFollowed {
+			if f.Check == CheckGitOpsNotFollowed {
 				s.NotFollowed++
 			}
 			switch f.Severity {

@@ -34,6 +34,10 @@ const (
 // CheckRenderFailed is the render finding most reports carry.
 const CheckRenderFailed = render.CheckRenderFailed
 
+// CheckGitOpsNotFollowed marks a GitOps object capreport could not follow;
+// the summary counts them and the comment lists them above the details.
+const CheckGitOpsNotFollowed = render.CheckGitOpsNotFollowed
+
 // CheckInfo is the registry entry of one check: what the SARIF rule
 // metadata, the README's checks table and `capreport explain` print.
 type CheckInfo struct {

@@ -35,13 +35,22 @@ func (e *checksFailedError) Error() string {
 	return fmt.Sprintf("%d check(s) failed", e.failed)
 }
 
+// sourcesFailedError means the listing was produced and some sources
+// failed to render: what they hold is missing from it.
+type sourcesFailedError struct{ failed int }
+
+func (e *sourcesFailedError) Error() string {
+	return fmt.Sprintf("%d source(s) failed to render; what they hold is missing (see Findings)", e.failed)
+}
+
 // exitCode maps an error returned by a command to the process exit code.
 func exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
 	var cf *checksFailedError
-	if errors.As(err, &cf) {
+	var sf *sourcesFailedError
+	if errors.As(err, &cf) || errors.As(err, &sf) {
 		return exitFail
 	}
 	return exitError

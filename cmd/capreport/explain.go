@@ -110,6 +110,10 @@ func findWorkload(ws []rules.Workload, id string) (rules.Workload, error) {
 // printBill writes the figures behind the ledger row and the timeline of
 // each run.
 func printBill(w io.Writer, wl rules.Workload) {
+	fmt.Fprintf(w, "\nSource\n  %s\n", report.TerminalSafe(wl.Source.String()))
+	if chain := wl.Source.ChainString(); chain != "" {
+		fmt.Fprintf(w, "  delivered by %s\n", report.TerminalSafe(chain))
+	}
 	fmt.Fprintf(w, "\nAssumptions\n")
 	keys := make([]string, 0, len(wl.Assumptions))
 	for k := range wl.Assumptions {

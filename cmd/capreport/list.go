@@ -75,9 +75,28 @@ func runList(ctx context.Context, ios *streams, o *listOptions) error {
 	if o.format == "json" {
 		enc := json.NewEncoder(ios.Out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		err = enc.Encode(out)
+	} else {
+		err = out.writeText(ios.Out)
 	}
-	return out.writeText(ios.Out)
+	if err != nil {
+		return err
+	}
+	if n := failedSources(rp.rendered); n > 0 {
+		return &sourcesFailedError{failed: n}
+	}
+	return nil
+}
+
+// failedSources counts the sources that failed to render.
+func failedSources(res *render.Result) int {
+	n := 0
+	for _, s := range res.Sources {
+		if s.Status == render.StatusFailed {
+			n++
+		}
+	}
+	return n
 }
 
 // listOutput is the JSON shape of `capreport list --format json`.
@@ -114,6 +133,15 @@ type listPlace struct {
 	Source string `json:"source,omitempty"`
 	File   string `json:"file,omitempty"`
 	Line   int    `json:"line,omitempty"`
+	// Via, Chain and Partial are the delivery of an object a GitOps
+	// object delivered (render.Origin's).
+	Via     string        `json:"via,omitempty"`
+	Chain   []render.Link `json:"chain,omitempty"`
+	Partial bool          `json:"partial,omitempty"`
+}
+
+func placeOf(o render.Origin) listPlace {
+	return listPlace{Source: o.Source, File: o.File, Line: o.Line, Via: o.Via, Chain: o.Chain, Partial: o.Partial}
 }
 
 type listTarget struct {
@@ -178,7 +206,7 @@ func newListOutput(res *render.Result, inv *analyze.Inventory) listOutput {
 	for _, a := range inv.Autoscalers {
 		la := listAutoscaler{
 			ID: a.ID, Kind: a.Kind, APIVersion: a.APIVersion, Name: a.Name, Namespace: a.Namespace, HPAName: a.HPAName,
-			Source: listPlace{Source: a.Origin.Source, File: a.Origin.File, Line: a.Origin.Line},
+			Source: placeOf(a.Origin),
 			Target: listTarget{Kind: a.Target.Kind, Name: a.Target.Name, Found: a.Target.Found, Replicas: a.Target.Replicas,
 				CPURequestMilli: a.Target.CPURequestMilli, CPULimitMilli: a.Target.CPULimitMilli,
 				MemoryRequestBytes: a.Target.MemoryRequestBytes, MemoryLimitBytes: a.Target.MemoryLimitBytes,
@@ -205,7 +233,7 @@ func newListOutput(res *render.Result, inv *analyze.Inventory) listOutput {
 	}
 	for _, s := range inv.Skipped {
 		out.Skipped = append(out.Skipped, listSkipped{Kind: s.Kind, Name: s.Name, Namespace: s.Namespace,
-			Source: listPlace{Source: s.Origin.Source, File: s.Origin.File, Line: s.Origin.Line}, Reason: s.Reason})
+			Source: placeOf(s.Origin), Reason: s.Reason})
 	}
 	for _, f := range res.Findings {
 		out.Findings = append(out.Findings, listFinding{Check: f.Check, Severity: f.Severity, Message: f.Message, File: f.File, Line: f.Line})
@@ -296,11 +324,20 @@ func (out listOutput) writeText(w io.Writer) error {
 func (out listOutput) writeTextTo(w io.Writer) error {
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "Autoscalers: %d\n", len(out.Autoscalers))
+	if line := gitopsLine(out.Sources, out.Findings, len(out.Autoscalers)); line != "" {
+		fmt.Fprintf(ew, "%s\n", line)
+	}
 	for _, a := range out.Autoscalers {
 		fmt.Fprintf(ew, "\n%s %s/%s (%s)\n", a.Kind, nsOrNone(a.Namespace), a.Name, a.APIVersion)
 		tw := tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "  id\t%s\n", a.ID)
 		fmt.Fprintf(tw, "  source\t%s\n", place(a.Source))
+		if chain := (render.Origin{File: a.Source.File, Via: a.Source.Via, Chain: a.Source.Chain}).ChainString(); chain != "" {
+			fmt.Fprintf(tw, "  delivery\t%s\n", chain)
+		}
+		if a.Source.Partial {
+			fmt.Fprintf(tw, "  partial\trendered without something it refers to (see Findings)\n")
+		}
 		if a.HPAName != a.Name {
 			fmt.Fprintf(tw, "  hpa\t%s\n", a.HPAName)
 		}
@@ -449,4 +486,32 @@ func (e *errWriter) Write(p []byte) (int, error) {
 		e.err = err
 	}
 	return n, nil
+}
+
+// gitopsLine says what the GitOps objects delivered and what they could
+// not: a repository is never a clean zero over objects it skipped.
+func gitopsLine(sources []render.SourceResult, findings []listFinding, autoscalers int) string {
+	notFollowed := 0
+	for _, f := range findings {
+		if f.Check == render.CheckGitOpsNotFollowed {
+			notFollowed++
+		}
+	}
+	delivered := 0
+	for _, s := range sources {
+		if len(s.Chain) > 0 {
+			delivered++
+		}
+	}
+	var parts []string
+	if delivered > 0 {
+		parts = append(parts, fmt.Sprintf("%d GitOps deliveries rendered", delivered))
+		if autoscalers == 0 {
+			parts = append(parts, "they deliver no autoscaler")
+		}
+	}
+	if notFollowed > 0 {
+		parts = append(parts, fmt.Sprintf("%d GitOps objects not followed (see Findings): what they deliver is missing", notFollowed))
+	}
+	return strings.Join(parts, "; ")
 }
