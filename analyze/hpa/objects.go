@@ -1,9 +1,24 @@
 package hpa
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
+
+// errNoExternalMetrics is the metrics client's answer when the External
+// metrics API returns no series (GetExternalMetric); both External
+// calculations fail with it before any arithmetic.
+var errNoExternalMetrics = errors.New("no metrics returned from external metrics API")
+
+// externalSeries is what GetExternalMetric hands the calculator: the
+// series, or an error when there are none.
+func externalSeries(usages []int64) ([]int64, error) {
+	if len(usages) == 0 {
+		return nil, fmt.Errorf("unable to get external metric: %w", errNoExternalMetrics)
+	}
+	return usages, nil
+}
 
 // ObjectMetricReplicas is GetObjectMetricReplicas (§9): an Object metric
 // with a Value target. current is spec replicas; the answer scales the
@@ -15,8 +30,12 @@ func (c Calculator) ObjectMetricReplicas(current int32, usage, target int64, pod
 
 // ExternalMetricReplicas is GetExternalMetricReplicas (§9): the series are
 // summed with plain int64 addition (the v1.35 saturating sum is not in
-// v1.34) and compared with the Value target.
+// v1.34) and compared with the Value target. No series is an error.
 func (c Calculator) ExternalMetricReplicas(current int32, usages []int64, target int64, pods []Pod) (int32, int64, error) {
+	usages, err := externalSeries(usages)
+	if err != nil {
+		return 0, 0, err
+	}
 	var usage int64
 	for _, v := range usages {
 		usage += v
@@ -40,8 +59,12 @@ func (c Calculator) ObjectPerPodMetricReplicas(statusReplicas int32, usage, targ
 // ExternalPerPodMetricReplicas is GetExternalPerPodMetricReplicas (§9),
 // including the v1.34 overflow guard (#127050): a sum that turns negative
 // saturates at MaxInt64, the count saturates at MaxInt32 and so does the
-// reported average.
+// reported average. No series is an error.
 func (c Calculator) ExternalPerPodMetricReplicas(statusReplicas int32, usages []int64, targetPerPod int64) (int32, int64, error) {
+	usages, err := externalSeries(usages)
+	if err != nil {
+		return 0, 0, err
+	}
 	var usage int64
 	for _, v := range usages {
 		usage += v

@@ -2,6 +2,7 @@ package hpa
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -28,6 +29,7 @@ type objectCase struct {
 
 	want       int32
 	wantStatus int64
+	wantErr    string // substring; empty: no error
 }
 
 func (c objectCase) run(t *testing.T) {
@@ -51,6 +53,12 @@ func (c objectCase) run(t *testing.T) {
 		got, status, err = calc.ExternalMetricReplicas(c.current, c.values, c.target, pods)
 	case externalPerPod:
 		got, status, err = calc.ExternalPerPodMetricReplicas(c.current, c.values, c.target)
+	}
+	if c.wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+			t.Fatalf("got (%d, %d, %v), want an error containing %q", got, status, err, c.wantErr)
+		}
+		return
 	}
 	if err != nil {
 		t.Fatalf("unexpected error: %v", err)
@@ -87,6 +95,16 @@ func TestReplicaCalcObjectExternal(t *testing.T) {
 		{name: "ExternalPerPodMetricUsageOverflow", kind: externalPerPod, current: 1, values: []int64{math.MaxInt64}, target: math.MaxInt64, want: 1, wantStatus: math.MaxInt64},
 		// A sum that wraps negative saturates too (the guard's purpose).
 		{name: "ExternalPerPodSumOverflow", kind: externalPerPod, current: 1, values: []int64{math.MaxInt64, 1}, target: math.MaxInt64, want: 1, wantStatus: math.MaxInt64},
+		// No series: the metrics client fails (TestRESTClientExternalEmptyMetrics)
+		// before either calculation runs, whatever the replica count.
+		{name: "RESTClientExternalEmptyMetrics/Value", kind: externalValue, current: 3, states: "RRR", target: 4400,
+			wantErr: "no metrics returned from external metrics API"},
+		{name: "RESTClientExternalEmptyMetrics/AverageValue", kind: externalPerPod, current: 3, target: 2150,
+			wantErr: "no metrics returned from external metrics API"},
+		{name: "RESTClientExternalEmptyMetrics/AverageValue, 0 status replicas", kind: externalPerPod, current: 0, target: 2150,
+			wantErr: "no metrics returned from external metrics API"},
+		{name: "RESTClientExternalEmptyMetrics/Value, scaled to zero", kind: externalValue, current: 0, states: "P", values: []int64{}, target: 4400,
+			wantErr: "no metrics returned from external metrics API"},
 		// ScaleUpOverflow (Object Value, MaxInt64 against 1) is v1.35-only
 		// (#126979 clamps to MaxInt32). v1.34 converts an out-of-range
 		// float64 to int32 with no defined result, so no row asserts it.

@@ -57,8 +57,15 @@ type Pod struct {
 	StartTime  *time.Time      // nil: status.startTime unset
 	Containers []Container
 	// PodRequests are pod-level requests (spec.resources.requests, KEP-2837;
-	// PodLevelResources is beta/on in v1.34). When non-empty and the metric
-	// names no container, they replace the container sum.
+	// PodLevelResources is beta/on in v1.34). When one of them is of a
+	// supported resource (cpu, memory, hugepages-*) and the metric names no
+	// container, the request is the containers' aggregate with the
+	// supported pod-level values put over it (podLevelRequest).
+	//
+	// Not modelled: regular (non-restartable) init containers and
+	// spec.overhead, which that aggregate would also count (the larger of
+	// the containers' sum and an init container's request, plus the
+	// overhead). Nothing capreport simulates has either.
 	PodRequests map[string]int64
 }
 
