@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/capreport/capreport/render/internal/appset"
 	"github.com/gobwas/glob"
 	sigsyaml "sigs.k8s.io/yaml"
-	// TEMPAPPSET "github.com/capreport/capreport/render/internal/appset"
 )
 
 // Argo CD Applications are read as its repo-server generates manifests
@@ -345,9 +345,12 @@ func globMatch(pattern, s string) bool {
 // each is then followed like any Application.
 func (g *gitops) expandApplicationSet(o *Object) *expansion {
 	e := &expansion{}
-	res := appsetExpandTemp(o.Doc, g.repoTree(), g.repoURLs.matches)
+	res := appset.Expand(o.Doc, g.repoTree(), appset.Options{IsThisRepo: g.repoURLs.matches})
 	for _, f := range res.Findings {
-		e.findings = append(e.findings, gitopsFinding(o, appsetCheck(f.Check), f.Severity, f.Message))
+		// The generator's messages name the ApplicationSet already.
+		e.findings = append(e.findings, Finding{Check: appsetCheck(f.Check), Severity: f.Severity,
+			File: o.Origin.File, Line: o.Origin.Line, Source: o.Origin.Source,
+			Message: fmt.Sprintf("%s:%d: %s", o.Origin.File, o.Origin.Line, f.Message)})
 	}
 	for _, doc := range res.Applications {
 		app, ok := objectFromDoc(doc)
@@ -423,15 +426,4 @@ func (t *repoTree) Dirs() []string  { t.list(); return t.dirs }
 func (t *repoTree) Files() []string { t.list(); return t.files }
 func (t *repoTree) ReadFile(rel string) ([]byte, error) {
 	return t.r.readFile(t.r.abs(rel))
-}
-
-// TEMPAPPSET
-type tempFinding struct{ Check, Severity, Message string }
-type tempResult struct {
-	Applications []map[string]any
-	Findings     []tempFinding
-}
-
-func appsetExpandTemp(doc map[string]any, t *repoTree, m func(string) bool) tempResult {
-	return tempResult{Findings: []tempFinding{{"appset-generator-unsupported", SeverityWarning, "pending"}}}
 }

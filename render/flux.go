@@ -82,6 +82,75 @@ func (g *gitops) localGitSource(o *Object, ref map[string]any) (bool, string, bo
 	return false, fmt.Sprintf("GitRepository %s/%s is %s, another repository (list this repository's URLs under repository.urls in .capreport.yaml, or pass --repo-url, if it is this one)", ns, name, url), false
 }
 
+// kustomizationSource resolves a Kustomization's sourceRef: a GitRepository
+// of this repository (prefix ""), or an ExternalArtifact that an
+// ArtifactGenerator assembles from one by copies that keep the layout
+// below a common prefix, which spec.path is then relative to.
+func (g *gitops) kustomizationSource(o *Object, ref map[string]any) (string, bool, string, bool) {
+	if str(ref, "kind") != "ExternalArtifact" {
+		local, why, miss := g.localGitSource(o, ref)
+		return "", local, why, miss
+	}
+	ns := str(ref, "namespace")
+	if ns == "" {
+		ns = objNamespace(o)
+	}
+	name := str(ref, "name")
+	for i := range g.known {
+		gen := &g.known[i]
+		if gen.Kind != "ArtifactGenerator" || objNamespace(gen) != ns {
+			continue
+		}
+		for _, a := range mapList(dig(gen.Doc, "spec", "artifacts")) {
+			if str(a, "name") != name {
+				continue
+			}
+			return g.artifactPrefix(o, gen, a)
+		}
+	}
+	return "", false, fmt.Sprintf("its source is ExternalArtifact %s/%s, and no ArtifactGenerator among the rendered objects produces it", ns, name), true
+}
+
+// artifactPrefix reads the copies of one ArtifactGenerator artifact: each
+// must copy "@alias/<dir>/**" of a local GitRepository to
+// "@artifact/<sub>/" with <dir> ending in <sub> and one common rest, so
+// that the artifact is this repository's <rest> directory.
+func (g *gitops) artifactPrefix(o, gen *Object, a map[string]any) (string, bool, string, bool) {
+	aliases := map[string]map[string]any{}
+	for _, src := range mapList(dig(gen.Doc, "spec", "sources")) {
+		aliases[str(src, "alias")] = src
+	}
+	prefix, set := "", false
+	for _, c := range mapList(a["copy"]) {
+		from, to := str(c, "from"), str(c, "to")
+		alias, dir, ok := strings.Cut(strings.TrimPrefix(from, "@"), "/")
+		sub := strings.Trim(strings.TrimPrefix(to, "@artifact"), "/")
+		if !strings.HasPrefix(from, "@") || !ok || !strings.HasSuffix(dir, "/**") || !strings.HasPrefix(to, "@artifact") {
+			return "", false, fmt.Sprintf("ArtifactGenerator %s copies %q to %q, which capreport does not map onto this repository", refOf(gen), from, to), false
+		}
+		dir = strings.TrimSuffix(dir, "/**")
+		src, ok := aliases[alias]
+		if !ok {
+			return "", false, fmt.Sprintf("ArtifactGenerator %s copies from unknown source alias %q", refOf(gen), alias), false
+		}
+		if local, why, miss := g.localGitSource(gen, src); !local {
+			return "", false, "its ExternalArtifact comes from " + why, miss
+		}
+		rest, ok := strings.CutSuffix(dir, sub)
+		if sub == "" {
+			rest, ok = dir+"/", true
+		}
+		if !ok || (set && rest != prefix) {
+			return "", false, fmt.Sprintf("ArtifactGenerator %s rearranges the repository's layout (%q to %q), which capreport does not follow", refOf(gen), from, to), false
+		}
+		prefix, set = rest, true
+	}
+	if !set {
+		return "", false, fmt.Sprintf("ArtifactGenerator %s artifact %q copies nothing", refOf(gen), str(a, "name")), false
+	}
+	return strings.Trim(prefix, "/"), true, "", false
+}
+
 // sourcePath resolves a path of this repository's source; "" and a
 // finding message when it leaves the root or does not exist.
 func (g *gitops) sourcePath(p string) (string, string) {
@@ -110,13 +179,13 @@ var fluxIgnore = strings.Join(strings.Split(strings.Join([]string{sourceignore.E
 // commonMetadata apply to every object.
 func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 	e := &expansion{}
-	local, why, miss := g.localGitSource(o, mapAt(o.Doc, "spec", "sourceRef"))
+	prefix, local, why, miss := g.kustomizationSource(o, mapAt(o.Doc, "spec", "sourceRef"))
 	e.lookupMiss = miss
 	if !local {
 		e.findings = append(e.findings, notFollowed(o, why))
 		return e
 	}
-	rel, bad := g.sourcePath(str(o.Doc, "spec", "path"))
+	rel, bad := g.sourcePath(path.Join(prefix, path.Clean("/" + str(o.Doc, "spec", "path"))[1:]))
 	if bad != "" {
 		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, bad))
 		return e

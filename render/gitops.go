@@ -21,6 +21,7 @@ const (
 	notGitOps gitopsKind = iota
 	fluxKustomization
 	fluxHelmRelease
+	helmOperatorRelease // Flux v1's Helm Operator (helm.fluxcd.io/v1)
 	argoApplication
 	argoApplicationSet
 )
@@ -36,6 +37,8 @@ func kindOfGitOps(o *Object) gitopsKind {
 		return fluxKustomization
 	case group == "helm.toolkit.fluxcd.io" && o.Kind == "HelmRelease":
 		return fluxHelmRelease
+	case group == "helm.fluxcd.io" && o.Kind == "HelmRelease":
+		return helmOperatorRelease
 	case group == "argoproj.io" && o.Kind == "Application":
 		return argoApplication
 	case group == "argoproj.io" && o.Kind == "ApplicationSet":
@@ -249,6 +252,8 @@ func (g *gitops) expand(o *Object) *expansion {
 		e = g.expandFluxKustomization(o)
 	case fluxHelmRelease:
 		e = g.expandHelmRelease(o)
+	case helmOperatorRelease:
+		e = g.expandHelmOperatorRelease(o)
 	case argoApplication:
 		e = g.expandApplication(o)
 	case argoApplicationSet:

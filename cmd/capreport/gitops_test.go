@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/capreport/capreport/render"
+)
+
+// End to end over real GitOps repositories (../shared/corpus-gitops, whose
+// README gives the expected autoscalers and chains) and capreport's own
+// fixtures (testdata/gitops, each with a README of what it must yield):
+// capreport list, run as a user runs it, from the entry point and from the
+// repository root.
+
+// wantAutoscaler is one expected autoscaler: id, target, bounds, metrics
+// ("cpu 80%"), and its delivery chain.
+type wantAutoscaler struct {
+	id, target string
+	min, max   int32
+	metrics    string
+	chain      string
+}
+
+type gitopsCase struct {
+	name       string
+	root, path string // path relative to root
+	urls       []string
+	want       []wantAutoscaler
+	findings   []string // "check: substring" that must be among the findings
+	absent     []string // ids that must not be reported
+}
+
+func (c gitopsCase) run(t *testing.T) {
+	args := []string{"list", filepath.Join(c.root, c.path), "--root", c.root, "--format", "json"}
+	for _, u := range c.urls {
+		args = append(args, "--repo-url", u)
+	}
+	var out, errOut bytes.Buffer
+	code := run(args, &streams{Out: &out, ErrOut: &errOut})
+	if code == exitError {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var got listOutput
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out.String())
+	}
+	byID := map[string]listAutoscaler{}
+	for _, a := range got.Autoscalers {
+		byID[a.ID] = a
+	}
+	for _, w := range c.want {
+		a, ok := byID[w.id]
+		if !ok {
+			t.Errorf("autoscaler %s missing; have %v", w.id, ids(got.Autoscalers))
+			continue
+		}
+		target := a.Target.Kind + "/" + a.Target.Name
+		var ms []string
+		for _, m := range a.Metrics {
+			ms = append(ms, m.Name+" "+m.Target)
+		}
+		chain := render.Origin{File: a.Source.File, Via: a.Source.Via, Chain: a.Source.Chain}.ChainString()
+		if gotRow := fmt.Sprintf("%s %d..%d %s | %s", target, a.MinReplicas, a.MaxReplicas, strings.Join(ms, ", "), chain); gotRow !=
+			fmt.Sprintf("%s %d..%d %s | %s", w.target, w.min, w.max, w.metrics, w.chain) {
+			t.Errorf("%s:\n got  %s\n want %s %d..%d %s | %s", w.id, gotRow, w.target, w.min, w.max, w.metrics, w.chain)
+		}
+	}
+	if len(got.Autoscalers) != len(c.want) {
+		t.Errorf("%d autoscalers, want %d: %v", len(got.Autoscalers), len(c.want), ids(got.Autoscalers))
+	}
+	for _, id := range c.absent {
+		if _, ok := byID[id]; ok {
+			t.Errorf("%s must not be reported", id)
+		}
+	}
+	var all []string
+	for _, f := range got.Findings {
+		all = append(all, f.Check+": "+f.Message)
+	}
+	for _, want := range c.findings {
+		check, text, _ := strings.Cut(want, ": ")
+		found := false
+		for _, f := range got.Findings {
+			found = found || (f.Check == check && strings.Contains(f.Message, text))
+		}
+		if !found {
+			t.Errorf("no finding %q among:\n  %s", want, strings.Join(all, "\n  "))
+		}
+	}
+}
+
+func ids(as []listAutoscaler) []string {
+	var out []string
+	for _, a := range as {
+		out = append(out, a.ID)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var corpusGitOps = filepath.Join("..", "..", "..", "shared", "corpus-gitops")
+var fixtures = filepath.Join("..", "..", "testdata", "gitops")
+
+func istioCase(path string) gitopsCase {
+	root := filepath.Join(corpusGitOps, "gitops-istio")
+	return gitopsCase{
+		name: "gitops-istio from " + path, root: root, path: path,
+		want: []wantAutoscaler{
+			{"prod/HorizontalPodAutoscaler/backend", "Deployment/frontend", 1, 4, "cpu 99%",
+				"clusters/my-cluster/apps.yaml Kustomization flux-system/apps → apps/backend/kustomization.yaml → apps/backend/hpa.yaml"},
+			{"prod/HorizontalPodAutoscaler/frontend", "Deployment/frontend", 1, 4, "cpu 99%",
+				"clusters/my-cluster/apps.yaml Kustomization flux-system/apps → apps/frontend/kustomization.yaml → apps/frontend/hpa.yaml"},
+		},
+		findings: []string{
+			"gitops-not-followed: HelmRelease istio-system/istio-base: not followed: chart \"base\"",
+			"gitops-not-followed: HelmRelease istio-system/istiod: not followed: chart \"istiod\"",
+			"gitops-not-followed: HelmRelease istio-system/istio-gateway: not followed: chart \"gateway\"",
+			"gitops-not-followed: HelmRelease istio-system/flagger: not followed: chart \"flagger\"",
+		},
+	}
+}
+
+func adpCase(path string) gitopsCase {
+	chain := func(env string) string {
+		return "examples/basic-appset/my-app-set.yaml ApplicationSet argocd/my-app-set → examples/basic-appset/my-app-set.yaml Application argocd/my-app-set-" + env +
+			" → examples/helm/charts/myApp → examples/helm/charts/myApp/templates/hpa.yaml"
+	}
+	return gitopsCase{
+		name: "adp-basic-appset from " + path, root: filepath.Join(corpusGitOps, "adp-basic-appset"), path: path,
+		urls: []string{"https://github.com/dag-andersen/argocd-diff-preview"},
+		want: []wantAutoscaler{{"default/HorizontalPodAutoscaler/super-app-name", "Deployment/super-app-name", 1, 100, "cpu 80%", chain("dev")}},
+		findings: []string{
+			"duplicate-delivery: HorizontalPodAutoscaler default/super-app-name is delivered more than once",
+			"duplicate-delivery: " + chain("dev") + "; and " + chain("prod"),
+			"duplicate-delivery: " + chain("dev") + "; and " + chain("staging"),
+		},
+	}
+}
+
+func TestGitOpsCorpus(t *testing.T) {
+	cases := []gitopsCase{
+		istioCase("clusters/my-cluster"), istioCase("."),
+		{
+			name: "flux2-kustomize-helm", root: filepath.Join(corpusGitOps, "flux2-kustomize-helm"), path: "clusters/production",
+			findings: []string{
+				"gitops-not-followed: HelmRelease podinfo/podinfo: not followed: chart \"podinfo\" version \">=1.0.0\" comes from HelmRepository podinfo/podinfo at https://stefanprodan.github.io/podinfo",
+				"gitops-not-followed: HelmRelease cert-manager/cert-manager: not followed: spec.chartRef is OCIRepository",
+			},
+		},
+		adpCase("examples/basic-appset"), adpCase("."),
+	}
+	for _, c := range cases {
+		t.Run(c.name, c.run)
+	}
+}
+
+func TestGitOpsFixtures(t *testing.T) {
+	flux := func(via, file string, links ...string) string {
+		return strings.Join(append(links, via, file), " → ")
+	}
+	apps := "clusters/prod/apps.yaml Kustomization flux-system/apps"
+	argoURL := "https://github.com/example/argo-features.git"
+	root := "argocd/root.yaml Application argocd/root"
+	chart := "charts/api → charts/api/templates/hpa.yaml"
+	cases := []gitopsCase{
+		{
+			name: "helm-operator-get-started", root: filepath.Join(fixtures, "helm-operator-get-started"), path: ".",
+			urls: []string{"git@github.com:fluxcd/helm-operator-get-started"},
+			want: []wantAutoscaler{{"stg/HorizontalPodAutoscaler/podinfo-rc", "Deployment/podinfo-rc", 2, 10, "cpu 50%, memory 256Mi",
+				"releases/stg/podinfo.yaml HelmRelease stg/podinfo-rc → charts/podinfo → charts/podinfo/templates/hpa.yaml"}},
+			findings: []string{"gitops-not-followed: HelmRelease adm/sealed-secrets: not followed: chart \"sealed-secrets\" version \"1.6.1\""},
+		},
+		{
+			name: "flux-features", root: filepath.Join(fixtures, "flux-features"), path: "clusters/prod",
+			want: []wantAutoscaler{
+				{"prod/HorizontalPodAutoscaler/web", "Deployment/web", 3, 12, "cpu 70%", flux("apps/base/web/kustomization.yaml", "apps/base/web/hpa.yaml", apps)},
+				{"prod/HorizontalPodAutoscaler/api", "Deployment/api", 2, 20, "cpu 75%", apps + " → apps/prod/api.yaml HelmRelease prod/api → " + chart},
+				{"jobs/HorizontalPodAutoscaler/jobs-worker", "Deployment/jobs-worker", 1, 6, "cpu 75%", apps + " → apps/prod/worker.yaml HelmRelease prod/worker → " + chart},
+				{"jobs/HorizontalPodAutoscaler/queue", "Deployment/queue", 1, 8, "cpu 60%", "clusters/prod/jobs.yaml Kustomization flux-system/jobs → apps/jobs/queue.yaml"},
+				{"prod/HorizontalPodAutoscaler/broken", "Deployment/broken", 1, 3, "cpu 75%", apps + " → apps/prod/broken.yaml HelmRelease prod/broken → " + chart},
+			},
+			findings: []string{
+				"gitops-not-followed: HelmRelease prod/redis: not followed: chart \"redis\" version \"18.x\" comes from HelmRepository prod/bitnami at https://charts.bitnami.com/bitnami",
+				"gitops-not-followed: Kustomization flux-system/other: not followed: GitRepository flux-system/platform is https://github.com/example/platform, another repository",
+				"gitops-reference-missing: HelmRelease prod/broken: valuesFrom ConfigMap prod/not-in-this-repository is not among the rendered objects",
+			},
+			absent: []string{"default/HorizontalPodAutoscaler/web", "default/HorizontalPodAutoscaler/queue"},
+		},
+		{
+			name: "argo-features", root: filepath.Join(fixtures, "argo-features"), path: ".", urls: []string{argoURL},
+			want: []wantAutoscaler{
+				{"apps/HorizontalPodAutoscaler/files", "Deployment/files", 2, 11, "cpu 75%", root + " → argocd/apps/files.yaml Application argocd/files → " + chart},
+				{"apps/HorizontalPodAutoscaler/values", "Deployment/values", 2, 12, "cpu 75%", root + " → argocd/apps/values.yaml Application argocd/values → " + chart},
+				{"apps/HorizontalPodAutoscaler/object", "Deployment/object", 2, 13, "cpu 75%", root + " → argocd/apps/object.yaml Application argocd/object → " + chart},
+				{"apps/HorizontalPodAutoscaler/params", "Deployment/params", 4, 14, "cpu 75%", root + " → argocd/apps/params.yaml Application argocd/params → " + chart},
+				{"team/HorizontalPodAutoscaler/renamed", "Deployment/renamed", 1, 3, "cpu 75%", root + " → argocd/apps/release.yaml Application argocd/release → " + chart},
+				{"kust/HorizontalPodAutoscaler/k-web", "Deployment/k-web", 1, 5, "cpu 60%", root + " → argocd/apps/kust.yaml Application argocd/kust → kustomize/base/kustomization.yaml → kustomize/base/web.yaml"},
+				{"dirns/HorizontalPodAutoscaler/nested", "Deployment/nested", 1, 7, "cpu 60%", root + " → argocd/apps/dir.yaml Application argocd/dir → manifests/nested/nested.yaml"},
+				{"dev/HorizontalPodAutoscaler/env-dev", "Deployment/env-dev", 1, 3, "cpu 75%", root + " → argocd/apps/appsets.yaml ApplicationSet argocd/envs → argocd/apps/appsets.yaml Application argocd/env-dev → " + chart},
+				{"prod/HorizontalPodAutoscaler/env-prod", "Deployment/env-prod", 1, 3, "cpu 75%", root + " → argocd/apps/appsets.yaml ApplicationSet argocd/envs → argocd/apps/appsets.yaml Application argocd/env-prod → " + chart},
+				{"dev/HorizontalPodAutoscaler/cfg-dev", "Deployment/cfg-dev", 1, 4, "cpu 75%", root + " → argocd/apps/appsets.yaml ApplicationSet argocd/files → argocd/apps/appsets.yaml Application argocd/cfg-dev → " + chart},
+				{"prod/HorizontalPodAutoscaler/cfg-prod", "Deployment/cfg-prod", 1, 9, "cpu 75%", root + " → argocd/apps/appsets.yaml ApplicationSet argocd/files → argocd/apps/appsets.yaml Application argocd/cfg-prod → " + chart},
+				// Excluded from the directory source, so no GitOps object
+				// delivers it: rendered on its own, as discovery always did.
+				{"default/HorizontalPodAutoscaler/skipped", "Deployment/skipped", 1, 5, "cpu 60%", ""},
+			},
+			findings: []string{
+				"gitops-not-followed: Application argocd/remote-chart: not followed: chart \"redis\" version \"18.6.1\" comes from the Helm repository https://charts.bitnami.com/bitnami",
+				"gitops-not-followed: Application argocd/elsewhere: not followed: its source https://github.com/example/platform.git is another repository",
+				"gitops-not-followed: ApplicationSet argocd/clusters",
+			},
+			absent: []string{"dirns/HorizontalPodAutoscaler/skipped"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, c.run)
+	}
+}

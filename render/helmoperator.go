@@ -1,0 +1,129 @@
+package render
+
+import (
+	"fmt"
+
+	"helm.sh/helm/v3/pkg/chartutil"
+)
+
+// Flux v1's Helm Operator (fluxcd/helm-operator, archived, still found in
+// repositories): a helm.fluxcd.io/v1 HelmRelease installs a chart from a
+// git repository path (chart.git, chart.path) or a Helm repository
+// (chart.repository, chart.name), with valuesFrom merged in order and
+// spec.values over them; the release is named namespace-name unless
+// spec.releaseName says otherwise, the namespace being targetNamespace when
+// set.
+
+// expandHelmOperatorRelease renders the chart of a Helm Operator release.
+func (g *gitops) expandHelmOperatorRelease(o *Object) *expansion {
+	e := &expansion{}
+	chart := mapAt(o.Doc, "spec", "chart")
+	if repo := str(chart, "repository"); repo != "" {
+		e.findings = append(e.findings, notFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, which capreport does not fetch", str(chart, "name"), str(chart, "version"), repo)))
+		return e
+	}
+	git := str(chart, "git")
+	if git == "" {
+		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, "spec.chart names neither git nor repository"))
+		return e
+	}
+	if !g.repoURLs.matches(git) {
+		e.findings = append(e.findings, notFollowed(o, fmt.Sprintf("its chart is in %s, another repository (list this repository's URLs under repository.urls in .capreport.yaml, or pass --repo-url, if it is this one)", git)))
+		return e
+	}
+	rel, bad := g.sourcePath(str(chart, "path"))
+	if bad != "" {
+		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, "chart "+bad))
+		return e
+	}
+	ns := str(o.Doc, "spec", "targetNamespace")
+	if ns == "" {
+		ns = objNamespace(o)
+	}
+	name := str(o.Doc, "spec", "releaseName")
+	if name == "" {
+		name = ns + "-" + o.Name
+	}
+	vals, fs, partial, miss := g.helmOperatorValues(o, rel)
+	e.lookupMiss = miss
+	spec := SourceSpec{Path: rel, Type: SourceHelm, Name: refOf(o), explicit: true,
+		Helm:     HelmValues{ReleaseName: name, Namespace: ns},
+		delivery: &deliverySpec{helmOverFiles: vals, namespace: ns}}
+	out := g.rd.renderWithLimits(g.ctx, spec)
+	out.result.Findings = append(out.result.Findings, fs...)
+	if partial {
+		out.result.Partial = true
+		for i := range out.objects {
+			out.objects[i].Origin.Partial = true
+		}
+	}
+	e.outs = append(e.outs, out)
+	return e
+}
+
+// helmOperatorValues merges valuesFrom (ConfigMap and Secret keys, files
+// of the chart) in order, then spec.values.
+func (g *gitops) helmOperatorValues(o *Object, chartRel string) (map[string]any, []Finding, bool, bool) {
+	result := map[string]any{}
+	var findings []Finding
+	partial, miss := false, false
+	refs, _ := dig(o.Doc, "spec", "valuesFrom").([]any)
+	for _, r := range refs {
+		ref, _ := r.(map[string]any)
+		data, what, optional, found := g.helmOperatorRef(o, ref, chartRel)
+		if !found {
+			miss = miss || what != ""
+			if !optional {
+				partial = true
+				findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityWarning, what+"; rendered without those values"))
+			}
+			continue
+		}
+		vals, err := chartutil.ReadValues([]byte(data))
+		if err != nil {
+			findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, fmt.Sprintf("valuesFrom: %v", err)))
+			continue
+		}
+		result = mergeMaps(result, vals)
+	}
+	if v := mapAt(o.Doc, "spec", "values"); v != nil {
+		result = mergeMaps(result, v)
+	}
+	return result, findings, partial, miss
+}
+
+// helmOperatorRef reads one valuesFrom entry; what says why it was not found.
+func (g *gitops) helmOperatorRef(o *Object, ref map[string]any, chartRel string) (string, string, bool, bool) {
+	for kind, field := range map[string]string{"ConfigMap": "configMapKeyRef", "Secret": "secretKeyRef"} {
+		kr := mapAt(ref, field)
+		if kr == nil {
+			continue
+		}
+		optional, _ := kr["optional"].(bool)
+		ns, key := str(kr, "namespace"), str(kr, "key")
+		if ns == "" {
+			ns = objNamespace(o)
+		}
+		if key == "" {
+			key = "values.yaml"
+		}
+		data, ok := g.configData(kind, ns, str(kr, "name"))
+		if v, has := data[key]; ok && has {
+			return v, "", optional, true
+		}
+		return "", fmt.Sprintf("valuesFrom %s %s/%s key %q is not among the rendered objects", kind, ns, str(kr, "name"), key), optional, false
+	}
+	if fr := mapAt(ref, "chartFileRef"); fr != nil {
+		optional, _ := fr["optional"].(bool)
+		data, err := g.rd.repo.readFile(g.rd.repo.abs(chartRel + "/" + str(fr, "path")))
+		if err != nil {
+			return "", fmt.Sprintf("valuesFrom chartFileRef %q: %v", str(fr, "path"), err), optional, false
+		}
+		return string(data), "", optional, true
+	}
+	if er := mapAt(ref, "externalSourceRef"); er != nil {
+		optional, _ := er["optional"].(bool)
+		return "", fmt.Sprintf("valuesFrom externalSourceRef %s is remote; capreport does not fetch it", str(er, "url")), optional, false
+	}
+	return "", "valuesFrom entry names no source", false, false
+}
