@@ -1,0 +1,127 @@
+package render
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func substObject(t testing.TB, yaml string) Object {
+	t.Helper()
+	raws, _, err := decodeStream([]byte(yaml), 1)
+	if err != nil || len(raws) != 1 {
+		t.Fatalf("fixture: %v", err)
+	}
+	o, ok := objectFromDoc(raws[0].doc)
+	if !ok {
+		t.Fatal("fixture is not an object")
+	}
+	o.Origin = Origin{File: "apps/hpa.yaml", Line: 1, Source: "apps"}
+	return o
+}
+
+// Flux's postBuild semantics (fluxcd/pkg/envsubst, kustomize-controller
+// tests in kustomization_varsub_test.go): plain, default and alternative
+// forms; numbers become numbers; a disabled object is left alone; an
+// undefined variable is kept as text (capreport's one difference).
+func TestSubstitute(t *testing.T) {
+	ks := &Object{Kind: "Kustomization", Name: "apps", Namespace: "flux-system", Origin: Origin{File: "clusters/apps.yaml", Line: 1}}
+	cases := []struct {
+		name, doc  string
+		vars       map[string]string
+		wantMin    any
+		wantMax    any
+		wantName   string
+		unresolved string
+	}{
+		{"plain", hpaDoc("web", "${max}"), map[string]string{"max": "7"}, int64(1), int64(7), "web", ""},
+		{"default when unset", hpaDoc("web", "${max:=5}"), map[string]string{"other": "1"}, int64(1), int64(5), "web", ""},
+		{"set wins over default", hpaDoc("web", "${max:=5}"), map[string]string{"max": "9"}, int64(1), int64(9), "web", ""},
+		{"dash default", hpaDoc("web", "${max:-6}"), map[string]string{}, int64(1), int64(6), "web", ""},
+		{"in a name", hpaDoc("web-${env}", "3"), map[string]string{"env": "prod"}, int64(1), int64(3), "web-prod", ""},
+		{"undefined kept", hpaDoc("web", "${max}"), map[string]string{"env": "prod"}, int64(1), "${max}", "web", "${max}"},
+		{"disabled", strings.Replace(hpaDoc("web", "${max}"), "metadata:\n", "metadata:\n  annotations:\n    kustomize.toolkit.fluxcd.io/substitute: disabled\n", 1),
+			map[string]string{"max": "7"}, int64(1), "${max}", "web", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			objs := []Object{substObject(t, c.doc)}
+			fs := substituteAll(ks, objs, c.vars)
+			spec, _ := objs[0].Doc["spec"].(map[string]any)
+			if spec["minReplicas"] != c.wantMin || spec["maxReplicas"] != c.wantMax || objs[0].Name != c.wantName {
+				t.Errorf("min %#v max %#v name %q, want %#v %#v %q", spec["minReplicas"], spec["maxReplicas"], objs[0].Name, c.wantMin, c.wantMax, c.wantName)
+			}
+			if objs[0].Origin.File != "apps/hpa.yaml" {
+				t.Errorf("origin lost: %+v", objs[0].Origin)
+			}
+			if c.unresolved == "" && len(fs) > 0 {
+				t.Errorf("unexpected findings: %+v", fs)
+			}
+			if c.unresolved != "" && (len(fs) != 1 || fs[0].Check != CheckGitOpsSubstitution || !strings.Contains(fs[0].Message, c.unresolved)) {
+				t.Errorf("findings %+v, want one %s naming %s", fs, CheckGitOpsSubstitution, c.unresolved)
+			}
+		})
+	}
+}
+
+// A value referenced many times cannot blow an object up: the bound is
+// checked before substituting.
+func TestSubstituteAmplification(t *testing.T) {
+	ks := &Object{Kind: "Kustomization", Name: "apps", Origin: Origin{File: "clusters/apps.yaml", Line: 1}}
+	doc := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: boom\ndata:\n" + strings.Repeat("  k${i}: ${big}${big}${big}${big}\n", 1) +
+		"  all: \"" + strings.Repeat("${big}", 5000) + "\"\n"
+	objs := []Object{substObject(t, doc)}
+	start := time.Now()
+	fs := substituteAll(ks, objs, map[string]string{"big": strings.Repeat("x", 1<<20), "i": "1"})
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("took %s", time.Since(start))
+	}
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, "limit") {
+		t.Fatalf("findings %+v, want one refusal over the limit", fs)
+	}
+	if d, _ := objs[0].Doc["data"].(map[string]any); len(d["all"].(string)) > 1<<16 {
+		t.Errorf("the object was substituted anyway")
+	}
+}
+
+func TestSubstituteInvalidVarName(t *testing.T) {
+	ks := &Object{Kind: "Kustomization", Name: "apps", Origin: Origin{File: "clusters/apps.yaml", Line: 1}}
+	objs := []Object{substObject(t, hpaDoc("web", "${max}"))}
+	fs := substituteAll(ks, objs, map[string]string{"not-valid": "1", "max": "3"})
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, `"not-valid" is not a valid name`) {
+		t.Errorf("findings %+v", fs)
+	}
+}
+
+// FuzzSubstitute: any manifest text and variables; substitution never
+// panics, and what it yields stays within the bound.
+func FuzzSubstitute(f *testing.F) {
+	f.Add("maxReplicas: ${max}", "max", "7")
+	f.Add("name: ${a:=b}-${c:-d}-${e:+f}", "a", "x")
+	f.Add("x: ${a/b/c} ${#a} ${a^^} ${a:1:2} $${esc}", "a", "hello")
+	f.Add("x: ${", "a", "1")
+	f.Add("x: ${a:?required}", "b", "1")
+	f.Fuzz(func(t *testing.T, text, name, value string) {
+		doc := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: f\ndata:\n  v: " + quoteYAML(text) + "\n"
+		raws, _, err := decodeStream([]byte(doc), 1)
+		if err != nil || len(raws) != 1 {
+			return
+		}
+		o, ok := objectFromDoc(raws[0].doc)
+		if !ok {
+			return
+		}
+		ks := &Object{Kind: "Kustomization", Name: "f"}
+		objs := []Object{o}
+		_ = substituteAll(ks, objs, map[string]string{name: value})
+		if d, _ := objs[0].Doc["data"].(map[string]any); d != nil {
+			if s, ok := d["v"].(string); ok && len(s) > maxSubstitutedBytes {
+				t.Fatalf("substituted value of %d bytes", len(s))
+			}
+		}
+	})
+}
+
+func quoteYAML(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s) + `"`
+}
