@@ -35,3 +35,34 @@ func TestHelmReleaseNamespace(t *testing.T) {
 		t.Errorf("objects missing: %v", want)
 	}
 }
+
+// A chart that gates its ScaledObject on the KEDA API renders it with the
+// default API versions, and -a adds what a cluster has beyond them.
+func TestAPIVersionsGate(t *testing.T) {
+	root := t.TempDir()
+	gated := "{{- if .Capabilities.APIVersions.Has \"keda.sh/v1alpha1/ScaledObject\" }}\napiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: so\nspec:\n  scaleTargetRef:\n    name: web\n{{- end }}\n" +
+		"{{- if .Capabilities.APIVersions.Has \"example.com/v1\" }}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: custom\n{{- end }}\n"
+	writeTree(t, root, map[string]string{
+		"c/Chart.yaml":          "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+		"c/templates/gate.yaml": gated,
+	})
+	kinds := func(opts Options) map[string]bool {
+		res, err := Render(context.Background(), root, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, o := range res.Objects {
+			got[o.Kind] = true
+		}
+		return got
+	}
+	if got := kinds(DefaultOptions()); !got["ScaledObject"] || got["ConfigMap"] {
+		t.Errorf("defaults: %v, want the ScaledObject only", got)
+	}
+	opts := DefaultOptions()
+	opts.APIVersions = append(opts.APIVersions, "example.com/v1")
+	if got := kinds(opts); !got["ScaledObject"] || !got["ConfigMap"] {
+		t.Errorf("with example.com/v1: %v, want both", got)
+	}
+}

@@ -76,7 +76,7 @@ func Text(r rules.Report, o Options) ([]byte, error) {
 
 	ws := WorstFirst(r.Workloads)
 	if len(ws) == 0 {
-		buf.WriteString("No autoscalers found.\n")
+		buf.WriteString("No autoscalers found" + deliveredNone(r) + ".\n")
 	} else {
 		tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 		// The header's first cell is bold so every cell of the coloured
@@ -176,4 +176,19 @@ func visibleSeverity(f rules.Finding) string {
 		return "ignored"
 	}
 	return f.Severity
+}
+
+// deliveredNone says, for a report without autoscalers, that the GitOps
+// deliveries it rendered hold none ("" when it rendered none).
+func deliveredNone(r rules.Report) string {
+	n := 0
+	for _, s := range r.Sources {
+		if len(s.Chain) > 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(": the %d GitOps %s rendered deliver none", n, plural(n, "delivery", "deliveries"))
 }
