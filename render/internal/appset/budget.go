@@ -8,14 +8,14 @@ import (
 // repository) from costing more than a moment. A unit of work is roughly one small step: a parameter set
 // copied, a value visited, a few dozen bytes rendered.
 const (
-	workBudget         = 1 << 24  // units of work per Expand call
+	workBudget         = 1 << 22  // units of work per Expand call: about a second at worst
 	maxAppBytes        = 1 << 20  // rendered bytes per Application (and per generator interpolation)
 	maxStringBytes     = 1 << 20  // bytes of one string a template function returns
 	maxValueSize       = 4 << 20  // measure() of one value a template function returns or serialises
 	maxExecAlloc       = 16 << 20 // bytes template functions may return during one template execution
 	maxTemplateCalls   = 1000     // {{template}} invocations during one execution
 	maxParamSize       = 4 << 20  // measure() of one parameter set read from a git file
-	maxReadBytes       = 64 << 20 // bytes the git files generator reads per Expand
+	maxReadBytes       = 16 << 20 // bytes the git files generator reads per Expand
 	maxInputNodes      = 1 << 22  // values in the ApplicationSet's generators and template
 	maxNesting         = 200      // depth of any value
 	maxCachedTemplates = 4096     // parsed templates kept per Expand
@@ -23,6 +23,7 @@ const (
 	rangeCost          = 4        // units per {{range}} iteration
 	tickCost           = 8        // units per template execution or {{template}} call
 	callCost           = 2        // units per template function call
+	yamlBytesPerUnit   = 4        // bytes of YAML parsed or printed per unit
 )
 
 // spend charges units of work and fails once the budget of the Expand call is gone.

@@ -3,13 +3,15 @@ package appset
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // matrixGen is upstream's MatrixGenerator.GenerateParams: exactly two children; for each parameter set a of
 // the first, the second is interpolated with a and generated, and each of its sets b is combined with a (a
 // wins). It streams: the product is never held, so a 1000 x 1000 matrix stops as soon as the consumer has
-// enough. A child that cannot be generated here contributes nothing, so the product is a part of the
-// cluster's; unknown says so.
+// enough. When the second child holds no template at all, interpolating it changes nothing, so it is
+// generated once and its sets reused for every a. A child that cannot be generated here contributes
+// nothing, so the product is a part of the cluster's; unknown says so.
 func (e *expander) matrixGen(where string, spec map[string]any, depth int, out sink) (unknown bool, err error) {
 	children, err := list(spec, "generators", where)
 	if err != nil {
@@ -21,32 +23,90 @@ func (e *expander) matrixGen(where string, spec map[string]any, depth int, out s
 	case len(children) > 2:
 		return false, invalidf("%s: found more than two generators, Matrix support only two", where)
 	}
-	first, second := where+".generators[0]", where+".generators[1]"
-	var inner error
-	stopped := false
-	u0, err := e.child(first, children[0], nil, depth+1, func(a map[string]any) bool {
-		u1, err := e.child(second, children[1], a, depth+1, func(b map[string]any) bool {
-			p, err := e.matrixCombine(where, a, b)
-			if err != nil {
-				inner = err
-				return false
-			}
-			if !out(p) {
-				stopped = true
-				return false
-			}
-			return true
-		})
-		unknown = unknown || u1
-		if err != nil && inner == nil {
-			inner = fmt.Errorf("failed to get params for second generator in the matrix generator: %w", err)
-		}
-		return inner == nil && !stopped
-	})
+	m := &matrixRun{e: e, where: where, second: children[1], depth: depth, out: out, reuse: !hasTemplate(children[1])}
+	u0, err := e.child(where+".generators[0]", children[0], nil, depth+1, m.first)
 	if err == nil {
-		err = inner
+		err = m.err
 	}
-	return unknown || u0, err
+	return m.unknown || u0, err
+}
+
+// matrixRun is the state of one matrix generation.
+type matrixRun struct {
+	e       *expander
+	where   string
+	second  any
+	depth   int
+	out     sink
+	reuse   bool             // the second child does not depend on the first's parameters
+	cached  []map[string]any // its parameter sets, once generated (nil: not yet, or too many to keep)
+	unknown bool
+	stopped bool
+	err     error
+}
+
+// first receives a parameter set of the first child and emits its products.
+func (m *matrixRun) first(a map[string]any) bool {
+	if m.cached != nil {
+		for _, b := range m.cached {
+			if !m.emit(a, b) {
+				break
+			}
+		}
+		return m.err == nil && !m.stopped
+	}
+	var collected []map[string]any
+	keep := m.reuse
+	u1, err := m.e.child(m.where+".generators[1]", m.second, a, m.depth+1, func(b map[string]any) bool {
+		if keep && len(collected) <= m.e.opts.MaxApplications {
+			collected = append(collected, b)
+		} else {
+			keep = false
+		}
+		return m.emit(a, b)
+	})
+	m.unknown = m.unknown || u1
+	if err != nil && m.err == nil {
+		m.err = fmt.Errorf("failed to get params for second generator in the matrix generator: %w", err)
+	}
+	if keep && m.err == nil && !m.stopped {
+		m.cached = append([]map[string]any{}, collected...)
+	}
+	return m.err == nil && !m.stopped
+}
+
+func (m *matrixRun) emit(a, b map[string]any) bool {
+	p, err := m.e.matrixCombine(m.where, a, b)
+	if err != nil {
+		m.err = err
+		return false
+	}
+	if !m.out(p) {
+		m.stopped = true
+		return false
+	}
+	return true
+}
+
+// hasTemplate reports whether any string or key of v holds "{{", the start of both template syntaxes.
+func hasTemplate(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return strings.Contains(t, "{{")
+	case map[string]any:
+		for k, x := range t {
+			if strings.Contains(k, "{{") || hasTemplate(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if hasTemplate(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (e *expander) matrixCombine(where string, a, b map[string]any) (map[string]any, error) {

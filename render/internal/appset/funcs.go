@@ -39,9 +39,12 @@ func (en *engine) funcMap() template.FuncMap {
 	delete(m, "getHostByName")
 	m["normalize"] = sanitizeName
 	m["slugify"] = slugify
-	m["toYaml"] = toYAML
-	m["fromYaml"] = fromYAML
-	m["fromYamlArray"] = fromYAMLArray
+	m["toYaml"] = en.priced(toYAML)
+	m["fromYaml"] = func(s string) (map[string]any, error) {
+		en.must(en.e.spend(len(s) / yamlBytesPerUnit))
+		return fromYAML(s)
+	}
+	m["fromYamlArray"] = func(s string) ([]any, error) { en.must(en.e.spend(len(s) / yamlBytesPerUnit)); return fromYAMLArray(s) }
 	m["print"] = fmt.Sprint
 	m["printf"] = fmt.Sprintf
 	m["println"] = fmt.Sprintln
@@ -203,6 +206,16 @@ func (en *engine) tick() (string, error) {
 		return "", limitf(CheckTemplate, "one template execution invokes templates more than capreport's %d times", maxTemplateCalls)
 	}
 	return "", en.e.spend(tickCost)
+}
+
+// priced charges toYaml by its output: sigs.k8s.io/yaml marshals to JSON, parses that as YAML and marshals
+// it again, which costs far more per byte than the other functions.
+func (en *engine) priced(fn func(any) (string, error)) func(any) (string, error) {
+	return func(v any) (string, error) {
+		out, err := fn(v)
+		en.must(en.e.spend(len(out) / yamlBytesPerUnit))
+		return out, err
+	}
 }
 
 // toYAML, fromYAML and fromYAMLArray are upstream's (copied by upstream from Helm).

@@ -237,7 +237,7 @@ func (e *expander) readGitFile(g gitSpec, file string) ([]map[string]any, error)
 	if e.readLeft < 0 {
 		return nil, limitf(CheckTooMany, "%s: the git files generator reads more than capreport's %d bytes", g.where, maxReadBytes)
 	}
-	if err := e.spend(1 + len(content)/16); err != nil {
+	if err := e.spend(1 + len(content)/yamlBytesPerUnit); err != nil {
 		return nil, err
 	}
 	var objects []map[string]any

@@ -33,7 +33,7 @@ func (e *expander) listGen(where string, spec map[string]any, out sink) error {
 	if err != nil || text == "" {
 		return err
 	}
-	if err := e.spend(1 + len(text)/16); err != nil {
+	if err := e.spend(1 + len(text)/yamlBytesPerUnit); err != nil {
 		return err
 	}
 	var yamlElements []map[string]any

@@ -18,7 +18,7 @@ func (e *expander) applyTemplatePatch(doc, params map[string]any) (map[string]an
 	if err != nil {
 		return nil, wrapTemplate(err, "error replacing values in templatePatch")
 	}
-	if err := e.spend(1 + len(text)/16); err != nil {
+	if err := e.spend(1 + len(text)/yamlBytesPerUnit); err != nil {
 		return nil, err
 	}
 	patch, err := decodePatch(text)

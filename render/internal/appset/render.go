@@ -15,6 +15,9 @@ func (e *expander) renderValue(v any, params map[string]any, options []string) (
 	case string:
 		return e.replace(t, params, options)
 	case map[string]any:
+		if err := e.spend(2); err != nil {
+			return nil, err
+		}
 		out := make(map[string]any, len(t))
 		for _, k := range sortedKeys(t) {
 			if t[k] == nil {

@@ -68,72 +68,75 @@ func TestReplaceLegacy(t *testing.T) {
 
 // Ported from utils_test.go TestRenderTemplateParamsGoTemplate, with upstream's error messages.
 func TestReplaceGoTemplate(t *testing.T) {
-	hpa := func(enabled bool) map[string]any {
-		return map[string]any{"replicas": 3, "hpa": map[string]any{"enabled": enabled, "minReplicas": 1, "maxReplicas": 5}}
-	}
-	for _, c := range []replaceCase{
-		{name: "simple substitution", field: "{{ .one }}", want: "two", params: map[string]any{"one": "two"}},
-		{name: "template contains itself, containing itself", field: "{{ .one }}", want: "{{one}}", params: map[string]any{"one": "{{one}}"}},
-		{name: "multiple different on a line with quote", field: "{{.one}} {{.three}}", want: "\"hello\" world four", params: map[string]any{"one": "\"hello\" world", "three": "four"}},
-		{name: "depth", field: "{{ .image.version }}", want: "latest", params: map[string]any{"replicas": 3, "image": map[string]any{"name": "busybox", "version": "latest"}}},
-		{name: "multiple depth", field: "{{ .image.name }}:{{ .image.version }}", want: "busybox:latest", params: map[string]any{"image": map[string]any{"name": "busybox", "version": "latest"}}},
-		{name: "if ok", field: "{{ if .hpa.enabled }}{{ .hpa.maxReplicas }}{{ else }}{{ .replicas }}{{ end }}", want: "5", params: hpa(true)},
-		{name: "if not ok", field: "{{ if .hpa.enabled }}{{ .hpa.maxReplicas }}{{ else }}{{ .replicas }}{{ end }}", want: "3", params: hpa(false)},
-		{
-			name:   "loop",
-			field:  "{{ range .volumes }}[{{ .name }}]{{ end }}",
-			want:   "[volume-one][volume-two]",
-			params: map[string]any{"volumes": []map[string]any{{"name": "volume-one"}, {"name": "volume-two"}}},
-		},
-		{name: "Index", field: `{{ index .admin "admin-ca" }}, {{ index .admin "admin-jks" }}`, want: "value admin ca, value admin jks",
-			params: map[string]any{"admin": map[string]any{"admin-ca": "value admin ca", "admin-jks": "value admin jks"}}},
-		{name: "quote", field: `{{.quote}}`, want: `"`, params: map[string]any{"quote": `"`}},
-		{
-			name:    "Test Parse Error",
-			field:   `{{functiondoesnotexist}}`,
-			params:  map[string]any{"data": `a data string`},
-			wantErr: `failed to parse template {{functiondoesnotexist}}: template: base:1: function "functiondoesnotexist" not defined`,
-		},
-		{
-			name:    "Test template error",
-			field:   `{{.data.test}}`,
-			params:  map[string]any{"data": `a data string`},
-			wantErr: `failed to execute go template {{.data.test}}: template: base:1:7: executing "base" at <.data.test>: can't evaluate field test in type interface {}`,
-		},
-		{name: "lookup missing value with missingkey=default", field: `--> {{.doesnotexist}} <--`, want: `--> <no value> <--`, params: map[string]any{"unused": "this is not used"}},
-		{
-			name:    "lookup missing value with missingkey=error",
-			field:   `--> {{.doesnotexist}} <--`,
-			params:  map[string]any{"unused": "this is not used"},
-			options: []string{"missingkey=error"},
-			wantErr: `failed to execute go template --> {{.doesnotexist}} <--: template: base:1:6: executing "base" at <.doesnotexist>: map has no entry for key "doesnotexist"`,
-		},
-		{
-			name:   "toYaml",
-			field:  `{{ toYaml . | indent 2 }}`,
-			want:   "  foo:\n    bar:\n      bool: true\n      number: 2\n      str: Hello world",
-			params: map[string]any{"foo": map[string]any{"bar": map[string]any{"bool": true, "number": 2, "str": "Hello world"}}},
-		},
-		{name: "fromYaml", field: `{{ get (fromYaml .value) "hello" }}`, want: "world", params: map[string]any{"value": "hello: world"}},
-		{
-			name:    "fromYaml error",
-			field:   `{{ get (fromYaml .value) "hello" }}`,
-			params:  map[string]any{"value": "non\n compliant\n yaml"},
-			wantErr: "failed to execute go template {{ get (fromYaml .value) \"hello\" }}: template: base:1:8: executing \"base\" at <fromYaml .value>: error calling fromYaml: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type map[string]interface {}",
-		},
-		{name: "fromYamlArray", field: `{{ fromYamlArray .value | last }}`, want: "bonjour tout le monde", params: map[string]any{"value": "- hello world\n- bonjour tout le monde"}},
-		{name: "normalize", field: `{{ normalize .n }}`, want: "my-app.1", params: map[string]any{"n": "My_App.1-"}},
-		{name: "slugify", field: `{{ slugify 10 false .n }}`, want: "feat-a-rea", params: map[string]any{"n": "feat/a_really_long"}},
-		{name: "sprig works", field: `{{ .n | upper | trunc 3 }}-{{ list 1 2 | len }}`, want: "ABC-2", params: map[string]any{"n": "abcdef"}},
-		{
-			name:    "env is removed, as upstream does",
-			field:   `{{ env "HOME" }}`,
-			params:  map[string]any{"x": "y"},
-			wantErr: `failed to parse template {{ env "HOME" }}: template: base:1: function "env" not defined`,
-		},
-	} {
+	for _, c := range goTemplateCases {
 		t.Run(c.name, func(t *testing.T) { c.run(t, true) })
 	}
+}
+
+func hpaParams(enabled bool) map[string]any {
+	return map[string]any{"replicas": 3, "hpa": map[string]any{"enabled": enabled, "minReplicas": 1, "maxReplicas": 5}}
+}
+
+var goTemplateCases = []replaceCase{
+	{name: "simple substitution", field: "{{ .one }}", want: "two", params: map[string]any{"one": "two"}},
+	{name: "template contains itself, containing itself", field: "{{ .one }}", want: "{{one}}", params: map[string]any{"one": "{{one}}"}},
+	{name: "multiple different on a line with quote", field: "{{.one}} {{.three}}", want: "\"hello\" world four", params: map[string]any{"one": "\"hello\" world", "three": "four"}},
+	{name: "depth", field: "{{ .image.version }}", want: "latest", params: map[string]any{"replicas": 3, "image": map[string]any{"name": "busybox", "version": "latest"}}},
+	{name: "multiple depth", field: "{{ .image.name }}:{{ .image.version }}", want: "busybox:latest", params: map[string]any{"image": map[string]any{"name": "busybox", "version": "latest"}}},
+	{name: "if ok", field: "{{ if .hpa.enabled }}{{ .hpa.maxReplicas }}{{ else }}{{ .replicas }}{{ end }}", want: "5", params: hpaParams(true)},
+	{name: "if not ok", field: "{{ if .hpa.enabled }}{{ .hpa.maxReplicas }}{{ else }}{{ .replicas }}{{ end }}", want: "3", params: hpaParams(false)},
+	{
+		name:   "loop",
+		field:  "{{ range .volumes }}[{{ .name }}]{{ end }}",
+		want:   "[volume-one][volume-two]",
+		params: map[string]any{"volumes": []map[string]any{{"name": "volume-one"}, {"name": "volume-two"}}},
+	},
+	{name: "Index", field: `{{ index .admin "admin-ca" }}, {{ index .admin "admin-jks" }}`, want: "value admin ca, value admin jks",
+		params: map[string]any{"admin": map[string]any{"admin-ca": "value admin ca", "admin-jks": "value admin jks"}}},
+	{name: "quote", field: `{{.quote}}`, want: `"`, params: map[string]any{"quote": `"`}},
+	{
+		name:    "Test Parse Error",
+		field:   `{{functiondoesnotexist}}`,
+		params:  map[string]any{"data": `a data string`},
+		wantErr: `failed to parse template {{functiondoesnotexist}}: template: base:1: function "functiondoesnotexist" not defined`,
+	},
+	{
+		name:    "Test template error",
+		field:   `{{.data.test}}`,
+		params:  map[string]any{"data": `a data string`},
+		wantErr: `failed to execute go template {{.data.test}}: template: base:1:7: executing "base" at <.data.test>: can't evaluate field test in type interface {}`,
+	},
+	{name: "lookup missing value with missingkey=default", field: `--> {{.doesnotexist}} <--`, want: `--> <no value> <--`, params: map[string]any{"unused": "this is not used"}},
+	{
+		name:    "lookup missing value with missingkey=error",
+		field:   `--> {{.doesnotexist}} <--`,
+		params:  map[string]any{"unused": "this is not used"},
+		options: []string{"missingkey=error"},
+		wantErr: `failed to execute go template --> {{.doesnotexist}} <--: template: base:1:6: executing "base" at <.doesnotexist>: map has no entry for key "doesnotexist"`,
+	},
+	{
+		name:   "toYaml",
+		field:  `{{ toYaml . | indent 2 }}`,
+		want:   "  foo:\n    bar:\n      bool: true\n      number: 2\n      str: Hello world",
+		params: map[string]any{"foo": map[string]any{"bar": map[string]any{"bool": true, "number": 2, "str": "Hello world"}}},
+	},
+	{name: "fromYaml", field: `{{ get (fromYaml .value) "hello" }}`, want: "world", params: map[string]any{"value": "hello: world"}},
+	{
+		name:    "fromYaml error",
+		field:   `{{ get (fromYaml .value) "hello" }}`,
+		params:  map[string]any{"value": "non\n compliant\n yaml"},
+		wantErr: "failed to execute go template {{ get (fromYaml .value) \"hello\" }}: template: base:1:8: executing \"base\" at <fromYaml .value>: error calling fromYaml: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type map[string]interface {}",
+	},
+	{name: "fromYamlArray", field: `{{ fromYamlArray .value | last }}`, want: "bonjour tout le monde", params: map[string]any{"value": "- hello world\n- bonjour tout le monde"}},
+	{name: "normalize", field: `{{ normalize .n }}`, want: "my-app.1", params: map[string]any{"n": "My_App.1-"}},
+	{name: "slugify", field: `{{ slugify 10 false .n }}`, want: "feat-a-rea", params: map[string]any{"n": "feat/a_really_long"}},
+	{name: "sprig works", field: `{{ .n | upper | trunc 3 }}-{{ list 1 2 | len }}`, want: "ABC-2", params: map[string]any{"n": "abcdef"}},
+	{
+		name:    "env is removed, as upstream does",
+		field:   `{{ env "HOME" }}`,
+		params:  map[string]any{"x": "y"},
+		wantErr: `failed to parse template {{ env "HOME" }}: template: base:1: function "env" not defined`,
+	},
 }
 
 // Ported from utils_test.go TestSlugify and the SanitizeName behaviour the git tests rely on.
