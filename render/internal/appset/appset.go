@@ -121,6 +121,9 @@ func (e *expander) generateAll(s *appSetSpec) ([]map[string]any, error) {
 	var renderErr error
 	for i, g := range s.generators {
 		where := fmt.Sprintf("generators[%d]", i)
+		if g == nil {
+			continue // an empty generator: upstream finds no generator in it
+		}
 		gen, ok := g.(map[string]any)
 		if !ok {
 			return nil, invalidf("%s must be an object, not %s", where, kindOf(g))

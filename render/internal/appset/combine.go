@@ -129,8 +129,9 @@ func (e *expander) matrixCombine(where string, a, b map[string]any) (map[string]
 // mergeGen is upstream's MergeGenerator.GenerateParams: the parameter sets of the first (base) child, each
 // overridden by the sets of later children that agree with it on every merge key; sets of later children
 // that match no base set are dropped. Every child's sets must be unique by the merge keys. The output keeps
-// the base order (upstream's comes out of a Go map, in no order). Unlike a matrix, a merge with a child
-// that cannot be generated here would give wrong values, so it yields nothing.
+// the base order (upstream's comes out of a Go map, in no order). Only the base is held (it is the
+// output); later children stream their overrides. Unlike a matrix, a merge with a child that cannot be
+// generated here would give wrong values, so it yields nothing.
 func (e *expander) mergeGen(where string, spec map[string]any, depth int, out sink) (unknown bool, err error) {
 	children, err := list(spec, "generators", where)
 	if err != nil {
@@ -143,96 +144,115 @@ func (e *expander) mergeGen(where string, spec map[string]any, depth int, out si
 	if err != nil {
 		return false, err
 	}
-	sets := make([][]map[string]any, len(children))
-	for i, c := range children {
-		at := fmt.Sprintf("%s.generators[%d]", where, i)
-		u, err := e.child(at, c, nil, depth+1, func(p map[string]any) bool {
-			if len(sets[i]) > e.opts.MaxApplications {
-				return false
-			}
-			sets[i] = append(sets[i], p)
-			return true
-		})
-		if err != nil {
-			return false, fmt.Errorf("error getting param sets from generators: error getting params from generator %d of %d: %w", i+1, len(children), err)
-		}
-		if u {
-			e.find(CheckUnsupported, SeverityWarning, "%s: the merge generator yields no Application here, because %s cannot be generated statically", where, at)
-			return true, nil
-		}
-		if len(sets[i]) > e.opts.MaxApplications {
-			return false, limitf(CheckTooMany, "%s yields more than %d parameter sets, which capreport does not merge", at, e.opts.MaxApplications)
-		}
+	if len(keys) < 1 {
+		return false, invalidf("%s: no merge keys were specified, Merge requires at least one", where)
 	}
-	merged, err := e.mergeSets(where, keys, sets)
+	var base []map[string]any
+	at := where + ".generators[0]"
+	u, err := e.child(at, children[0], nil, depth+1, func(p map[string]any) bool {
+		base = append(base, p)
+		return len(base) <= e.opts.MaxApplications
+	})
+	if err != nil || u {
+		return e.mergeStop(where, at, 1, len(children), u, err)
+	}
+	if len(base) > e.opts.MaxApplications {
+		return false, limitf(CheckTooMany, "%s yields more than %d parameter sets", at, e.opts.MaxApplications)
+	}
+	byKey, order, err := byMergeKey(where, keys, base)
 	if err != nil {
 		return false, err
 	}
-	for _, p := range merged {
-		if !out(p) {
+	for i := 1; i < len(children); i++ {
+		at := fmt.Sprintf("%s.generators[%d]", where, i)
+		u, err := e.mergeOverrides(where, at, children[i], keys, byKey, depth)
+		if err != nil || u {
+			return e.mergeStop(where, at, i+1, len(children), u, err)
+		}
+	}
+	for _, k := range order {
+		if !out(byKey[k]) {
 			break
 		}
 	}
 	return false, nil
 }
 
-func (e *expander) mergeSets(where string, keys []string, sets [][]map[string]any) ([]map[string]any, error) {
-	base, order, err := byMergeKey(where, keys, sets[0])
+func (e *expander) mergeStop(where, at string, i, n int, unknown bool, err error) (bool, error) {
 	if err != nil {
-		return nil, err
+		return false, fmt.Errorf("error getting param sets from generators: error getting params from generator %d of %d: %w", i, n, err)
 	}
-	for _, other := range sets[1:] {
-		overrides, _, err := byMergeKey(where, keys, other)
-		if err != nil {
-			return nil, err
-		}
-		for k, b := range base {
-			o, ok := overrides[k]
-			if !ok {
-				continue
-			}
-			if err := e.spend(1 + len(o)); err != nil {
-				return nil, err
-			}
-			if e.goTemplate {
-				mergeOverride(b, o)
-			} else {
-				for ok, ov := range o {
-					b[ok] = ov
-				}
-			}
-		}
-	}
-	merged := make([]map[string]any, 0, len(order))
-	for _, k := range order {
-		merged = append(merged, base[k])
-	}
-	return merged, nil
+	e.find(CheckUnsupported, SeverityWarning, "%s: the merge generator yields no Application here, because %s cannot be generated statically", where, at)
+	return true, nil
 }
 
-// byMergeKey indexes parameter sets by the JSON of their merge-key values (an absent key is null), as
-// upstream's getParamSetsByMergeKey does.
-func byMergeKey(where string, keys []string, sets []map[string]any) (map[string]map[string]any, []string, error) {
-	if len(keys) < 1 {
-		return nil, nil, invalidf("%s: no merge keys were specified, Merge requires at least one", where)
+// mergeOverrides applies the parameter sets of one later child to the base sets with the same merge key.
+func (e *expander) mergeOverrides(where, at string, child any, keys []string, base map[string]map[string]any, depth int) (bool, error) {
+	seen := map[string]bool{}
+	var inner error
+	u, err := e.child(at, child, nil, depth+1, func(o map[string]any) bool {
+		k, err := mergeKey(where, keys, o)
+		if err == nil && seen[k] {
+			err = duplicateKey(where, k)
+		}
+		if err == nil {
+			err = e.spend(1 + len(o))
+		}
+		if err != nil {
+			inner = err
+			return false
+		}
+		seen[k] = true
+		b, ok := base[k]
+		switch {
+		case !ok:
+		case e.goTemplate:
+			mergeOverride(b, o)
+		default:
+			for ok, ov := range o {
+				b[ok] = ov
+			}
+		}
+		return true
+	})
+	if err == nil {
+		err = inner
 	}
+	return u, err
+}
+
+// byMergeKey indexes parameter sets by their merge key, as upstream's getParamSetsByMergeKey does.
+func byMergeKey(where string, keys []string, sets []map[string]any) (map[string]map[string]any, []string, error) {
 	byKey := make(map[string]map[string]any, len(sets))
 	order := make([]string, 0, len(sets))
 	for _, p := range sets {
-		k := make(map[string]any, len(keys))
-		for _, mk := range keys {
-			k[mk] = p[mk]
-		}
-		raw, err := json.Marshal(k)
+		k, err := mergeKey(where, keys, p)
 		if err != nil {
-			return nil, nil, invalidf("%s: error marshalling param set key json: %v", where, err)
+			return nil, nil, err
 		}
-		if _, dup := byKey[string(raw)]; dup {
-			return nil, nil, invalidf("%s: the parameters from a generator were not unique by the given mergeKeys, "+
-				"Merge requires all param sets to be unique. Duplicate key was %s", where, raw)
+		if _, dup := byKey[k]; dup {
+			return nil, nil, duplicateKey(where, k)
 		}
-		byKey[string(raw)] = p
-		order = append(order, string(raw))
+		byKey[k] = p
+		order = append(order, k)
 	}
 	return byKey, order, nil
+}
+
+// mergeKey is the JSON of a parameter set's merge-key values (an absent key is null).
+func mergeKey(where string, keys []string, p map[string]any) (string, error) {
+	k := make(map[string]any, len(keys))
+	for _, mk := range keys {
+		k[mk] = p[mk]
+	}
+	raw, err := json.Marshal(k)
+	if err != nil {
+		return "", invalidf("%s: error marshalling param set key json: %v", where, err)
+	}
+	return string(raw), nil
+}
+
+func duplicateKey(where, k string) error {
+	return invalidf("%s: the parameters from a generator were not unique by the given mergeKeys, "+
+		"Merge requires all param sets to be unique. Duplicate key was %s", where, k)
 }

@@ -1,6 +1,10 @@
 package appset
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // Ported from matrix_test.go (TestMatrixGenerate, TestMatrixGenerateGoTemplate, the list x git cases,
 // TestMatrixGenerateListElementsYaml) with the repo server replaced by an in-memory tree.
@@ -220,4 +224,16 @@ var mergeCases = []genCase{
 		generator: `{merge: {mergeKeys: [a], generators: [{list: {elements: [{a: "1"}]}}, {pullRequest: {}}]}}`,
 		wantFind:  []string{CheckUnsupported, CheckUnsupported},
 	},
+}
+
+// A later child of a merge only overrides: it may yield more sets than MaxApplications.
+func TestMergeLargeOverrideChild(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 1500; i++ {
+		fmt.Fprintf(&b, "{name: n%d, v: o%d},", i, i)
+	}
+	genCase{
+		generator: `{merge: {mergeKeys: [name], generators: [{list: {elements: [{name: n7, v: base}]}}, {list: {elements: [` + b.String() + `]}}]}}`,
+		want:      []map[string]any{{"name": "n7", "v": "o7"}},
+	}.run(t)
 }
