@@ -2,7 +2,11 @@ package render
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // helm install -n demo puts a chart's namespace-less objects in demo, and
@@ -64,5 +68,44 @@ func TestAPIVersionsGate(t *testing.T) {
 	opts.APIVersions = append(opts.APIVersions, "example.com/v1")
 	if got := kinds(opts); !got["ScaledObject"] || !got["ConfigMap"] {
 		t.Errorf("with example.com/v1: %v, want both", got)
+	}
+}
+
+// Issue 11: a two-link directory-symlink cycle beside a chart overflowed
+// the stack in checkTree; it is now a finding for that chart, in bounded
+// time, and the good source beside it still renders.
+func TestSymlinkCycleBesideChart(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"chart/Chart.yaml":       "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+		"chart/templates/h.yaml": hpaDoc("web", "4"),
+		"a/keep":                 "x",
+		"b/keep":                 "x",
+		"ok/hpa.yaml":            hpaDoc("ok", "3"),
+	})
+	for _, l := range [][2]string{{"../a", "chart/x"}, {"../b", "a/l"}, {"../a", "b/l"}} {
+		if err := os.Symlink(l[0], filepath.Join(root, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	res, err := Render(context.Background(), root, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %s", d)
+	}
+	var chart SourceResult
+	for _, s := range res.Sources {
+		if s.Path == "chart" {
+			chart = s
+		}
+	}
+	if chart.Status != StatusFailed || !strings.Contains(chart.Reason, "symlink loop") {
+		t.Errorf("chart: %s %q, want failed with a symlink loop", chart.Status, chart.Reason)
+	}
+	if !hasObject(res, "HorizontalPodAutoscaler", "", "ok") {
+		t.Errorf("the good source beside it is missing")
 	}
 }

@@ -124,56 +124,82 @@ func (r *repo) readFile(abs string) ([]byte, error) {
 	return data, nil
 }
 
-// checkTree walks dir (following no symlinks) and refuses the first symlink
-// that points outside the root and the first file over the size limit.
-// Helm's chart loader follows symlinks and reads every file, so a chart is
-// checked with this before it is loaded.
+// maxTreeDepth bounds the symlinked directories one chart may chain.
+const maxTreeDepth = 32
+
+// checkTree walks dir and refuses the first symlink that points outside
+// the root, the first file over the size limit, and any directory reached
+// twice through symlinks (a cycle, or a fan-out that multiplies what is
+// read). Helm's chart loader follows symlinks and reads every file, without
+// a visited set, so a chart is checked with this before it is loaded.
 func (r *repo) checkTree(dir string) error {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	return r.walkTree(dir, map[string]bool{real: true}, 0)
+}
+
+func (r *repo) walkTree(dir string, visited map[string]bool, depth int) error {
 	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.Type()&os.ModeSymlink != 0 {
-			real, err := r.resolve(p)
-			if err != nil {
-				return err
-			}
-			fi, err := os.Stat(real)
-			if err != nil {
-				return err
-			}
-			if fi.IsDir() {
-				// The loader follows it: check the target tree too.
-				if r.within(real) && strings.HasPrefix(dir+string(filepath.Separator), real+string(filepath.Separator)) {
-					return fmt.Errorf("%s: symlink loop", r.rel(p))
-				}
-				return r.checkTree(real)
-			}
-			if fi.Size() > r.maxBytes {
-				return &pathError{rel: r.rel(p), err: errTooLarge, detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), r.maxBytes)}
-			}
-			return nil
+			return r.checkLink(p, visited, depth)
 		}
 		if d.Type().IsRegular() {
-			fi, err := d.Info()
-			if err != nil {
-				return err
-			}
-			if fi.Size() > r.maxBytes {
-				return &pathError{rel: r.rel(p), err: errTooLarge, detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), r.maxBytes)}
-			}
-			// Values and Chart.yaml files are decoded by Helm's loader, which
-			// would expand an alias bomb: refuse one before loading.
-			if isYAMLName(p) && !strings.Contains(filepath.ToSlash(p), "/templates/") {
-				data, err := os.ReadFile(p)
-				if err != nil {
-					return err
-				}
-				if err := checkYAMLAliases(data); err != nil {
-					return &docError{file: r.rel(p), err: err}
-				}
-			}
+			return r.checkChartFile(p, d)
 		}
 		return nil
 	})
+}
+
+// checkLink checks one symlink of a chart tree; a directory it points to
+// is walked once.
+func (r *repo) checkLink(p string, visited map[string]bool, depth int) error {
+	real, err := r.resolve(p)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		if fi.Size() > r.maxBytes {
+			return &pathError{rel: r.rel(p), err: errTooLarge, detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), r.maxBytes)}
+		}
+		return nil
+	}
+	if visited[real] {
+		return fmt.Errorf("%s: symlink loop: %s is reached again through symlinks, and Helm's loader would read it without end", r.rel(p), r.rel(real))
+	}
+	if depth >= maxTreeDepth {
+		return fmt.Errorf("%s: more than %d symlinked directories in a chain", r.rel(p), maxTreeDepth)
+	}
+	visited[real] = true
+	return r.walkTree(real, visited, depth+1)
+}
+
+// checkChartFile refuses a file over the size limit and a values or
+// Chart.yaml file that is an alias bomb (Helm's loader would expand it).
+func (r *repo) checkChartFile(p string, d os.DirEntry) error {
+	fi, err := d.Info()
+	if err != nil {
+		return err
+	}
+	if fi.Size() > r.maxBytes {
+		return &pathError{rel: r.rel(p), err: errTooLarge, detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), r.maxBytes)}
+	}
+	if isYAMLName(p) && !strings.Contains(filepath.ToSlash(p), "/templates/") {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := checkYAMLAliases(data); err != nil {
+			return &docError{file: r.rel(p), err: err}
+		}
+	}
+	return nil
 }
