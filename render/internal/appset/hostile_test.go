@@ -113,6 +113,7 @@ func TestHostile(t *testing.T) {
 		{name: "params that hold themselves", appSet: appSetWith(true, tmpl(""), `{{ $_ := set . "me" . }}{{ . }}`), wantCheck: []string{CheckTemplate}},
 		{name: "recursion that branches", appSet: appSetWith(true, tmpl(""), `{{define "x"}}{{template "x" .}}{{template "x" .}}{{end}}{{template "x" .}}`), wantCheck: []string{CheckTemplate}},
 		{name: "growing a list one by one", appSet: appSetWith(true, tmpl(""), `{{ $l := list }}{{ range until 1000000 }}{{ $l = append $l . }}{{ end }}`), wantCheck: []string{CheckTooMany, CheckTemplate}},
+		{name: "an Application over 1 MiB", appSet: appSetWith(true, tmpl(""), `{{ repeat 600000 "x" }}`), wantCheck: []string{CheckTemplate}},
 		{name: "slow crypto", appSet: appSetWith(true, tmpl(""), `{{ genPrivateKey "rsa" }}`), wantCheck: []string{CheckTemplate}},
 		{name: "legacy: one tag, many times, a large value", appSet: appSetWith(false, []any{map[string]any{"list": map[string]any{"elements": []any{
 			map[string]any{"a": strings.Repeat("x", 100000)}}}}}, strings.Repeat("{{a}}", 1000)), wantCheck: []string{CheckTemplate}},
