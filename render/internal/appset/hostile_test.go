@@ -49,7 +49,8 @@ func (c hostileCase) run(t *testing.T) {
 	elapsed := time.Since(start)
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
-	if elapsed > 2*time.Second {
+	// Generous: go test runs packages in parallel on small CI machines; a second is the usual worst.
+	if elapsed > 5*time.Second {
 		t.Errorf("took %v", elapsed)
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<30 {
