@@ -267,6 +267,19 @@ func (g *gitops) expand(o *Object) *expansion {
 	return e
 }
 
+// coverage is what a GitOps object's renders read, an ApplicationSet's
+// being what its generated Applications read.
+func (g *gitops) coverage(o *Object) map[string]bool {
+	e := g.expand(o)
+	cov := e.covered()
+	for i := range e.generated {
+		for p := range g.expand(&e.generated[i]).covered() {
+			cov[p] = true
+		}
+	}
+	return cov
+}
+
 // suppressed decides which standalone sources a GitOps object delivers:
 // their index maps to the delivering object. A source is delivered when a
 // GitOps object of another, not itself delivered, source reads it. An
@@ -290,7 +303,7 @@ func (g *gitops) suppressed(outs []sourceOut) map[int]string {
 			if kindOfGitOps(obj) == notGitOps {
 				continue
 			}
-			cov := g.expand(obj).covered()
+			cov := g.coverage(obj)
 			if cov[obj.Origin.File] {
 				continue // self-managing
 			}
