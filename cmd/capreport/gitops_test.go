@@ -206,6 +206,8 @@ func TestGitOpsFixtures(t *testing.T) {
 				{"prod/HorizontalPodAutoscaler/env-prod", "Deployment/env-prod", 1, 3, "cpu 75%", root + " → argocd/apps/appsets.yaml ApplicationSet argocd/envs → argocd/apps/appsets.yaml Application argocd/env-prod → " + chart},
 				{"dev/HorizontalPodAutoscaler/cfg-dev", "Deployment/cfg-dev", 1, 4, "cpu 75%", root + " → argocd/apps/appsets.yaml ApplicationSet argocd/files → argocd/apps/appsets.yaml Application argocd/cfg-dev → " + chart},
 				{"prod/HorizontalPodAutoscaler/cfg-prod", "Deployment/cfg-prod", 1, 9, "cpu 75%", root + " → argocd/apps/appsets.yaml ApplicationSet argocd/files → argocd/apps/appsets.yaml Application argocd/cfg-prod → " + chart},
+				{"dev/HorizontalPodAutoscaler/merge-dev", "Deployment/merge-dev", 1, 5, "cpu 75%", root + " → argocd/apps/appsets.yaml ApplicationSet argocd/merged → argocd/apps/appsets.yaml Application argocd/merge-dev → " + chart},
+				{"prod/HorizontalPodAutoscaler/merge-prod", "Deployment/merge-prod", 1, 15, "cpu 75%", root + " → argocd/apps/appsets.yaml ApplicationSet argocd/merged → argocd/apps/appsets.yaml Application argocd/merge-prod → " + chart},
 				// Excluded from the directory source, so no GitOps object
 				// delivers it: rendered on its own, as discovery always did.
 				{"default/HorizontalPodAutoscaler/skipped", "Deployment/skipped", 1, 5, "cpu 60%", ""},
