@@ -144,10 +144,6 @@ func TestAnnotationFindingLines(t *testing.T) {
 		if l := findingLine(t, so.Findings, CheckKEDAPaused, "is paused"); l != want.paused {
 			t.Errorf("paused at line %d, want %d", l, want.paused)
 		}
-		// Findings not about an annotation stay at the object.
-		if l := findingLine(t, hpa.Findings, CheckAssumptionDefault, "dead time not given"); l != lineHPA {
-			t.Errorf("assumption-default at line %d, want the object's %d", l, lineHPA)
-		}
 
 		as := hpa.Assumptions
 		if as.LatencyTarget.Value != 2*time.Second || as.LatencyTarget.From != FromAnnotation || as.LatencyTarget.Where == nil ||

@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -171,21 +170,4 @@ func resolveAssumptions(l layers, cfg *config.Config, inferred Signal) Assumptio
 	a.InitialReadinessDelay = cluster(c.InitialReadinessDelay, cfg.File)
 	a.KubeVersion = cluster(c.KubeVersion, cfg.File)
 	return a
-}
-
-// defaultFindings flags the two assumptions that are never silently
-// invented: a defaulted dead time or pod rate.
-func defaultFindings(a *Autoscaler) []Finding {
-	var fs []Finding
-	if a.Assumptions.DeadTime.From == FromDefault {
-		fs = append(fs, findingAt(a.Origin, CheckAssumptionDefault, SeverityWarning,
-			fmt.Sprintf("annotate the autoscaler or its target with capreport.io/dead-time (e.g. \"%s\"), or set workloads[].deadTime in .capreport.yaml", "60s"),
-			"%s: dead time not given; using the default %s", a.ID, a.Assumptions.DeadTime.Value))
-	}
-	if a.Assumptions.PodRate.From == FromDefault {
-		fs = append(fs, findingAt(a.Origin, CheckAssumptionDefault, SeverityWarning,
-			"annotate the autoscaler or its target with capreport.io/pod-rate (requests or messages per second one pod serves), or set workloads[].podRate in .capreport.yaml",
-			"%s: pod rate not given; using the default %g/s for a %s signal", a.ID, a.Assumptions.PodRate.Value, a.Signal))
-	}
-	return fs
 }

@@ -100,6 +100,7 @@ func Extract(objects []render.Object, cfg *config.Config) *Inventory {
 		inv.Autoscalers = append(inv.Autoscalers, found[i].a)
 	}
 	sort.SliceStable(inv.Autoscalers, func(i, j int) bool { return inv.Autoscalers[i].ID < inv.Autoscalers[j].ID })
+	inv.Findings = append(inv.Findings, defaultFindings(inv.Autoscalers)...)
 	return inv
 }
 
@@ -176,11 +177,6 @@ func finish(a *Autoscaler, target *render.Object, ix *targetIndex, cfg *config.C
 	a.Findings = append(a.Findings, parseIgnores(annotationsOf(docOf(a)), a.Origin, a.ID, a.Ignores)...)
 	if len(a.Ignores) == 0 {
 		a.Ignores = nil
-	}
-	// A default matters only where a bill rests on it: saturating and
-	// backlog signals are priced; rate and unknown ones are not.
-	if a.Unpriced == "" && (a.Signal == SignalSaturating || a.Signal == SignalBacklog) {
-		a.Findings = append(a.Findings, defaultFindings(a)...)
 	}
 	a.doc = nil
 }

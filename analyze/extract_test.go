@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -189,8 +190,7 @@ func TestExtractHPAVersions(t *testing.T) {
 			// the sidecar's request counts, the plain init container's not.
 			{id: "shop/HorizontalPodAutoscaler/web-v1", min: 2, max: 10, metrics: []string{"cpu:70%"},
 				signal: SignalSaturating, target: "Deployment/web-v1", found: yes,
-				cpuMilli: 300, memBytes: 320 << 20, replicas: ptrTo[int32](3), unpriced: "-",
-				findings: []string{"assumption-default: dead time", "assumption-default: pod rate"}},
+				cpuMilli: 300, memBytes: 320 << 20, replicas: ptrTo[int32](3), unpriced: "-"},
 			// v2beta1: every metric type converted; the custom metrics are
 			// classified by name (per_second → rate, queue → backlog), and
 			// the unknown Object metric leaves the overall signal backlog.
@@ -269,8 +269,7 @@ func TestExtractKEDATriggers(t *testing.T) {
 				"cpu:60%",
 			},
 			signal: SignalBacklog, target: "Deployment/worker", found: yes, unpriced: "-",
-			findings: []string{"kafka-max-above-partitions: 6 partitions", "keda-unknown-trigger: aws-cloudwatch",
-				"assumption-default: 10/s for a backlog"},
+			findings: []string{"kafka-max-above-partitions: 6 partitions", "keda-unknown-trigger: aws-cloudwatch"},
 		}},
 	}.run(t)
 
@@ -410,7 +409,6 @@ func TestExtractAnnotations(t *testing.T) {
 				`invalid-annotation: capreport.io/signal: "queue"`,
 				`unknown-annotation: capreport.io/deadtime`,
 				`ignore-without-reason: duplicate-autoscaler`,
-				`assumption-default: dead time not given; using the default 1m30s`,
 			}},
 			// An unknown custom metric, settled by the signal annotation.
 			{id: "ann/HorizontalPodAutoscaler/custom", signal: SignalBacklog, unpriced: "-"},
@@ -561,5 +559,51 @@ func TestExtractMalformed(t *testing.T) {
 		if !strings.Contains(s.Reason, "decode") && !strings.Contains(s.Reason, "not an HPA version") {
 			t.Errorf("skipped %s: %s", s.Name, s.Reason)
 		}
+	}
+}
+
+// One finding per assumption left at its default, listing the autoscalers
+// that rest on it, not one per workload; an autoscaler that ignores
+// assumption-default, or whose bill needs no dead time, is left out.
+func TestDefaultFindingsGrouped(t *testing.T) {
+	inv := Extract(loadObjects(t, "hpa-versions.yaml"), nil)
+	var dead, rate []Finding
+	for _, f := range inv.Findings {
+		switch {
+		case f.Check == CheckAssumptionDefault && strings.HasPrefix(f.Message, "dead time not given for "):
+			dead = append(dead, f)
+		case f.Check == CheckAssumptionDefault && strings.HasPrefix(f.Message, "pod rate not given for "):
+			rate = append(rate, f)
+		}
+	}
+	if len(dead) != 1 || len(rate) != 1 {
+		t.Fatalf("want one dead-time and one pod-rate finding, got %+v", inv.Findings)
+	}
+	for _, a := range inv.Autoscalers {
+		for _, f := range a.Findings {
+			if f.Check == CheckAssumptionDefault {
+				t.Errorf("%s carries its own %s finding", a.ID, f.Check)
+			}
+		}
+		priced := a.Unpriced == "" && (a.Signal == SignalSaturating || a.Signal == SignalBacklog)
+		if priced && a.Assumptions.DeadTime.From == FromDefault && !strings.Contains(dead[0].Message, a.ID) {
+			t.Errorf("%s rests on the default dead time but is not listed: %s", a.ID, dead[0].Message)
+		}
+		if !priced && strings.Contains(dead[0].Message, a.ID+",") {
+			t.Errorf("%s is not priced yet listed: %s", a.ID, dead[0].Message)
+		}
+	}
+	if !strings.Contains(dead[0].Message, "autoscalers; each uses the default 1m30s") || !strings.Contains(dead[0].Remediation, "capreport calibrate") {
+		t.Errorf("message %q / fix %q", dead[0].Message, dead[0].Remediation)
+	}
+	var many []Autoscaler
+	for i := range maxListedDefaults + 5 {
+		a := inv.Autoscalers[0]
+		a.ID = fmt.Sprintf("ns/HorizontalPodAutoscaler/a%02d", i)
+		many = append(many, a)
+	}
+	fs := defaultFindings(many)
+	if len(fs) == 0 || !strings.Contains(fs[0].Message, fmt.Sprintf("%d autoscalers", len(many))) || !strings.HasSuffix(fs[0].Message, " and 5 more") {
+		t.Errorf("long list: %+v", fs)
 	}
 }

@@ -78,6 +78,10 @@ type Config struct {
 	// Flux GitRepositories and Argo CD sources with one of them are read
 	// from this checkout.
 	RepositoryURLs []string
+	// FailOnDefaults keeps findings that rest on built-in defaults at their
+	// full severity (failOnDefaults: true); by default they are at most
+	// warnings.
+	FailOnDefaults bool
 	// FailOn is FailOnError (default), FailOnWarning or FailOnNever.
 	FailOn string
 	// FailOnLine is the line of failOn, 0 when defaulted.

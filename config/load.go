@@ -249,8 +249,10 @@ func (p *parser) boolean(n *yaml.Node, what string) (bool, bool) {
 }
 
 func (p *parser) top(n *yaml.Node, c *Config) {
-	p.mapping(n, FileName, []string{"sources", "defaults", "workloads", "cluster", "checks", "failOn", "repository"}, func(key string, k, v *yaml.Node) {
+	p.mapping(n, FileName, []string{"sources", "defaults", "workloads", "cluster", "checks", "failOn", "failOnDefaults", "repository"}, func(key string, k, v *yaml.Node) {
 		switch key {
+		case "failOnDefaults":
+			c.FailOnDefaults, _ = p.boolean(v, "failOnDefaults")
 		case "repository":
 			p.mapping(v, "repository", []string{"urls"}, func(key string, k, v *yaml.Node) {
 				c.RepositoryURLs = append(c.RepositoryURLs, p.strings(v, "repository.urls")...)

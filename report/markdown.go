@@ -308,7 +308,7 @@ func findingsCell(fs []rules.Finding) string {
 
 func ledgerRow(w rules.Workload) string {
 	return fmt.Sprintf("| %s %s | %s | %s | %s | %s | %s |\n",
-		verdictIcon(w.Verdict), mdText(w.Verdict), mdText(ellipsize(w.ID, maxIDRunes)), mdText(w.Signal),
+		verdictIcon(w.Verdict), mdText(verdictText(w)), mdText(ellipsize(w.ID, maxIDRunes)), mdText(w.Signal),
 		mdText(ellipsize(billKey(w), maxMessageRunes)), latencyCell(w.Latency), findingsCell(w.Findings))
 }
 
@@ -322,7 +322,7 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 		open = " open"
 	}
 	fmt.Fprintf(&b, "<details%s><summary>%s <b>%s</b>: %s · %s</summary>\n\n", open, verdictIcon(w.Verdict),
-		htmlText(ellipsize(w.ID, maxIDRunes)), htmlText(w.Verdict), htmlText(w.Signal))
+		htmlText(ellipsize(w.ID, maxIDRunes)), htmlText(verdictText(w)), htmlText(w.Signal))
 
 	found := "found"
 	if !w.TargetFound {
@@ -510,6 +510,9 @@ func writeMdFindings(b *strings.Builder, fs []rules.Finding) {
 		if f.Remediation != "" {
 			fmt.Fprintf(b, "<br>**Fix:** %s", mdText(ellipsize(f.Remediation, maxMessageRunes)))
 		}
+		if len(f.RestsOn) > 0 {
+			fmt.Fprintf(b, "<br>**Rests on:** %s", mdText(ellipsize(RestsOnText(f), maxMessageRunes)))
+		}
 		if f.Location != nil && f.Location.File != "" {
 			fmt.Fprintf(b, "<br>at %s", mdText(ellipsize(f.Location.String(), maxMessageRunes)))
 		}
@@ -530,4 +533,12 @@ func ImagesMarkdown(ims []Image) string {
 		fmt.Fprintf(&b, "![%s](%s)\n\n", mdText(ellipsize(im.Alt, maxIDRunes)), link)
 	}
 	return b.String()
+}
+
+// verdictText is the verdict with its reason ("warn (rests on defaults)").
+func verdictText(w rules.Workload) string {
+	if w.VerdictReason == "" {
+		return w.Verdict
+	}
+	return w.Verdict + " (" + w.VerdictReason + ")"
 }

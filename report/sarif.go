@@ -126,6 +126,9 @@ func resultOf(f rules.Finding, w *rules.Workload, root, baseDir string, ruleInde
 	if f.Remediation != "" {
 		msg += "\n\nRemediation: " + f.Remediation
 	}
+	if len(f.RestsOn) > 0 {
+		msg += "\n\nRests on: " + RestsOnText(f)
+	}
 	loc := sarifLocation{PhysicalLocation: sarifPhysical{
 		ArtifactLocation: sarifArtifact{URI: artifactURI(baseDir, file)},
 		Region:           sarifRegion{StartLine: line},

@@ -105,7 +105,7 @@ func Text(r rules.Report, o Options) ([]byte, error) {
 			buf.WriteString("\nFindings\n")
 			wroteHeader = true
 		}
-		fmt.Fprintf(&buf, "\n  %s  %s  at %s\n", p.verdict(w.Verdict), termText(w.ID), termText(w.Source.String()))
+		fmt.Fprintf(&buf, "\n  %s  %s  at %s%s\n", p.verdict(w.Verdict), termText(w.ID), termText(w.Source.String()), reasonSuffix(w))
 		if chain := w.Source.ChainString(); chain != "" {
 			fmt.Fprintf(&buf, "    delivered by %s\n", termText(chain))
 		}
@@ -163,6 +163,9 @@ func writeTextFindings(w io.Writer, p painter, fs []rules.Finding, indent string
 		if f.Remediation != "" {
 			fmt.Fprintf(w, "%sfix: %s\n", cont, termText(f.Remediation))
 		}
+		if len(f.RestsOn) > 0 {
+			fmt.Fprintf(w, "%srests on: %s\n", cont, termText(RestsOnText(f)))
+		}
 		if f.Location != nil && f.Location.File != "" {
 			fmt.Fprintf(w, "%sat %s\n", cont, termText(f.Location.String()))
 		}
@@ -191,4 +194,27 @@ func deliveredNone(r rules.Report) string {
 		return ""
 	}
 	return fmt.Sprintf(": the %d GitOps %s rendered deliver none", n, plural(n, "delivery", "deliveries"))
+}
+
+// RestsOnText lists a finding's deciding assumptions with their
+// provenance ("deadTime 90s (annotation), overload 3x,10x,30x (default)"),
+// and says when defaults capped its severity.
+func RestsOnText(f rules.Finding) string {
+	parts := make([]string, 0, len(f.RestsOn))
+	for _, b := range f.RestsOn {
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", b.Assumption, b.Value, b.From))
+	}
+	s := strings.Join(parts, ", ")
+	if f.RestsOnDefaults && f.Severity == rules.SeverityWarning {
+		s += "; at most a warning while a default decides it (state or measure the defaults, or set failOnDefaults)"
+	}
+	return s
+}
+
+// reasonSuffix is " — rests on defaults" for a qualified verdict.
+func reasonSuffix(w rules.Workload) string {
+	if w.VerdictReason == "" {
+		return ""
+	}
+	return " — " + termText(w.VerdictReason)
 }

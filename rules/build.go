@@ -30,6 +30,10 @@ type Options struct {
 	Progress func(done, total int)
 	// NoTimelines leaves the down-sampled series out of the report.
 	NoTimelines bool
+	// FailOnDefaults keeps the severity of findings that rest on built-in
+	// defaults (--strict, failOnDefaults: true); by default they are at
+	// most warnings.
+	FailOnDefaults bool
 }
 
 // Build prices every autoscaler of inv and assembles the report. rendered may

@@ -18,10 +18,14 @@ import (
 // capacity meets demand.
 func checksFor(a *analyze.Autoscaler, w *Workload, in inputs) []Finding {
 	var out []Finding
-	add := func(id, format string, args ...any) {
-		info, _ := LookupCheck(id)
-		out = append(out, Finding{Check: id, Severity: info.Severity, Message: fmt.Sprintf(format, args...), Remediation: info.Remediation})
+	adder := func(basis map[string][]string) func(string, string, ...any) {
+		return func(id, format string, args ...any) {
+			info, _ := LookupCheck(id)
+			out = append(out, Finding{Check: id, Severity: info.Severity, Message: fmt.Sprintf(format, args...),
+				Remediation: info.Remediation, RestsOn: basisOf(basis[id], w.Assumptions)})
+		}
 	}
+	add := adder(nil)
 	if w.MinReplicas == w.MaxReplicas {
 		add(CheckMinEqualsMax, "minReplicas and maxReplicas are both %d: the autoscaler cannot change the count", w.MinReplicas)
 	}
@@ -29,11 +33,11 @@ func checksFor(a *analyze.Autoscaler, w *Workload, in inputs) []Finding {
 		add(CheckUnpriced, "not priced: %s", w.UnpricedReason)
 	}
 	if s := w.Size; s != nil {
-		sizeChecks(s, w, in, add)
+		sizeChecks(s, w, in, adder(sizeBasisOf(w.Assumptions)))
 		unmodelled(a, "cpu", add)
 	}
 	if t := w.Time; t != nil {
-		timeChecks(a, t, w, in, add)
+		timeChecks(a, t, w, in, adder(timeBasis))
 		if m, why := backlogMetric(a); why == "" {
 			unmodelled(a, m.Name, add)
 		}

@@ -174,9 +174,6 @@ func TestChecksTriggerAndStayQuiet(t *testing.T) {
 		{CheckMinEqualsMax,
 			app{name: "fires", target: 50, min: 10, max: 10, annotations: measured()}.yaml(),
 			app{name: "quiet", target: 50, min: 10, max: 20, annotations: measured()}.yaml(), "", ""},
-		{CheckAssumptionDefault,
-			app{name: "fires", target: 50}.yaml(),
-			app{name: "quiet", target: 50, annotations: measured()}.yaml(), "", ""},
 		{CheckDanglingTarget,
 			app{name: "fires", target: 50, annotations: measured(), targetName: "nowhere"}.yaml(),
 			app{name: "quiet", target: 50, annotations: measured()}.yaml(), "", ""},
@@ -261,8 +258,8 @@ func TestConfigIncludeExclude(t *testing.T) {
 	}
 	r := repoOf(t, "checks:\n  exclude: [dead-band]\n", docs...)
 	hot := workload(t, r, "t/HorizontalPodAutoscaler/hot")
-	if hasCheck(hot, CheckDeadBand) || !hasCheck(hot, CheckAssumptionDefault) {
-		t.Errorf("exclude dead-band: findings %v", checkIDs(hot))
+	if hasCheck(hot, CheckDeadBand) || !reportHasCheck(r, CheckAssumptionDefault) {
+		t.Errorf("exclude dead-band: findings %v, report findings %+v", checkIDs(hot), r.Findings)
 	}
 	r = repoOf(t, "checks:\n  include: [hunting]\n", docs...)
 	for _, w := range r.Workloads {
@@ -392,5 +389,41 @@ func TestUnknownCheckIDs(t *testing.T) {
 	w := workload(t, r, "t/HorizontalPodAutoscaler/hot")
 	if msg := findingMessage(w, CheckUnknownCheck); !strings.Contains(msg, "dead-bnad") || !hasCheck(w, CheckDeadBand) {
 		t.Errorf("ignore typo: %q, findings %v", msg, checkIDs(w))
+	}
+}
+
+func reportHasCheck(r *Report, id string) bool {
+	for _, f := range r.Findings {
+		if f.Check == id {
+			return true
+		}
+	}
+	return false
+}
+
+// assumption-default is one repository-level finding per assumption,
+// naming the workloads that rest on it, never the measured one.
+func TestAssumptionDefaultGrouped(t *testing.T) {
+	r := repoOf(t, "", app{name: "fires", target: 50}.yaml(), app{name: "also", target: 50}.yaml(),
+		app{name: "quiet", target: 50, annotations: measured()}.yaml())
+	var msgs []string
+	for _, f := range r.Findings {
+		if f.Check == CheckAssumptionDefault {
+			msgs = append(msgs, f.Message)
+		}
+	}
+	if len(msgs) != 2 {
+		t.Fatalf("assumption-default findings %q, want one for the dead time and one for the pod rate", msgs)
+	}
+	for _, m := range msgs {
+		if !strings.Contains(m, "2 autoscalers") || !strings.Contains(m, "t/HorizontalPodAutoscaler/fires") ||
+			!strings.Contains(m, "t/HorizontalPodAutoscaler/also") || strings.Contains(m, "quiet") {
+			t.Errorf("finding %q", m)
+		}
+	}
+	for _, w := range r.Workloads {
+		if hasCheck(w, CheckAssumptionDefault) {
+			t.Errorf("%s carries its own assumption-default", w.ID)
+		}
 	}
 }

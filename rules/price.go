@@ -60,6 +60,7 @@ func price(a *analyze.Autoscaler, cfg *config.Config, opts Options) Workload {
 	}
 	w.Latency = latencyOf(w, in)
 	w.Findings = append(w.Findings, checksFor(a, &w, in)...)
+	restOnAssumptions(w.Findings, w.Assumptions, opts.FailOnDefaults || cfg.FailOnDefaults)
 	w.Findings = applyIgnores(w.Findings, a.Ignores, cfg.Checks)
 	w.Findings = filterChecks(w.Findings, cfg.Checks)
 	for i := range w.Findings {
@@ -68,6 +69,9 @@ func price(a *analyze.Autoscaler, cfg *config.Config, opts Options) Workload {
 		}
 	}
 	w.Verdict = verdictOf(w)
+	if w.Verdict == VerdictWarn && restsOnDefaults(w.Findings) {
+		w.VerdictReason = ReasonRestsOnDefaults
+	}
 	return w
 }
 

@@ -162,6 +162,9 @@ type Workload struct {
 	Size        *SizeBill             `json:"size,omitempty"`
 	Time        *TimeBill             `json:"time,omitempty"`
 	Verdict     string                `json:"verdict"`
+	// VerdictReason qualifies the verdict: "rests on defaults" for a warn
+	// whose failing findings rest on built-in defaults.
+	VerdictReason string `json:"verdictReason,omitempty"`
 	// UnpricedReason says why a workload has no bill.
 	UnpricedReason string    `json:"unpricedReason,omitempty"`
 	Findings       []Finding `json:"findings"`
@@ -297,4 +300,22 @@ type Finding struct {
 	// ignore-check.capreport.io/<ID> annotation; they never fail the run.
 	Ignored      bool   `json:"ignored,omitempty"`
 	IgnoreReason string `json:"ignoreReason,omitempty"`
+	// RestsOn names the assumptions that decide the finding, each with
+	// where its value came from; empty for findings that need none (a dead
+	// band, a dangling target, an invalid object).
+	RestsOn []Basis `json:"restsOn,omitempty"`
+	// RestsOnDefaults: a deciding assumption is a built-in default, so the
+	// finding is at most a warning (unless failOnDefaults / --strict).
+	RestsOnDefaults bool `json:"restsOnDefaults,omitempty"`
 }
+
+// Basis is one assumption a finding rests on.
+type Basis struct {
+	Assumption string `json:"assumption"` // a key of Workload.Assumptions
+	Value      string `json:"value"`
+	From       string `json:"from"` // as Assumption.From
+}
+
+// ReasonRestsOnDefaults is the verdict reason of a workload whose only
+// failures rest on built-in defaults.
+const ReasonRestsOnDefaults = "rests on defaults"

@@ -80,6 +80,7 @@ metadata:
     capreport.io/dead-time: 90s
     capreport.io/pod-rate: "10"
     capreport.io/demand: "50"
+    capreport.io/step: 4x
 spec:
   scaleTargetRef: {name: orders}
   minReplicaCount: 1

@@ -97,7 +97,7 @@ func TestListText(t *testing.T) {
 		"Resource  cpu  Utilization 65%  saturating",
 		"deadTime                 1m15s",
 		"annotation deploy/base/hpa.yaml:1",
-		"warning assumption-default: staging/HorizontalPodAutoscaler/api-server: dead time not given",
+		"warning assumption-default: dead time not given for 1 autoscaler; each uses the default 1m30s: staging/HorizontalPodAutoscaler/api-server",
 		"Sources: 3",
 		"deploy/overlays/prod  kustomize  2 object(s)  rendered",
 	} {

@@ -27,6 +27,7 @@ type renderFlags struct {
 	root        string
 	repoURLs    []string
 	apiVersions []string
+	strict      bool
 }
 
 func (f *renderFlags) register(cmd *cobra.Command) {
@@ -39,6 +40,7 @@ func (f *renderFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.configFile, "config", "", "configuration file (default: PATH/.capreport.yaml, else ROOT/.capreport.yaml, when present)")
 	fl.StringVar(&f.root, "root", "", "repository root: bounds what may be read, and paths are shown relative to it (default: the top of the git work tree holding PATH, else PATH)")
 	fl.StringArrayVar(&f.repoURLs, "repo-url", nil, "a git URL that names this repository, for Flux GitRepositories and Argo CD sources (repeatable; the checkout's remotes are added)")
+	fl.BoolVar(&f.strict, "strict", false, "findings that rest on built-in defaults fail like any other (like failOnDefaults: true); by default they are at most warnings")
 	fl.StringArrayVarP(&f.apiVersions, "api-versions", "a", nil, "API version charts see in .Capabilities.APIVersions, on top of the defaults (repeatable, like helm template -a)")
 }
 

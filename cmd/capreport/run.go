@@ -90,7 +90,7 @@ func buildReport(ctx context.Context, ios *streams, path string, f *renderFlags)
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := rules.Options{Tool: rules.Tool{Name: "capreport", Version: version}}
+	opts := rules.Options{Tool: rules.Tool{Name: "capreport", Version: version}, FailOnDefaults: f.strict}
 	if ios.IsStderrTTY() {
 		start := time.Now()
 		var bar *progressbar.ProgressBar

@@ -169,12 +169,47 @@ func TestRunCorpus(t *testing.T) {
 				}
 				if a, ok := w.Assumptions["deadTime"]; !ok || a.From == "" {
 					t.Errorf("%s: dead time without provenance", w.ID)
-				} else if a.From == "default" && (w.Size != nil || w.Time != nil) && !hasFinding(w, "assumption-default") {
-					t.Errorf("%s: defaulted dead time without an assumption-default finding", w.ID)
+				} else if a.From == "default" && (w.Size != nil || w.Time != nil) && !reportFindingNames(r, "assumption-default", w.ID) {
+					t.Errorf("%s: defaulted dead time, and the assumption-default finding does not name it", w.ID)
+				}
+				// Issue 12: nothing fails on defaults alone; what fails,
+				// fails on a finding that needs no assumption.
+				if w.Verdict == rules.VerdictFail && !failsWithoutDefaults(w) {
+					t.Errorf("%s fails on defaults alone: %+v", w.ID, w.Findings)
+				}
+				if w.Verdict == rules.VerdictWarn && w.VerdictReason == "" && !hasWarning(w) {
+					t.Errorf("%s: warn without a warning", w.ID)
 				}
 			}
 		})
 	}
+}
+
+func reportFindingNames(r rules.Report, check, id string) bool {
+	for _, f := range r.Findings {
+		if f.Check == check && strings.Contains(f.Message, id) {
+			return true
+		}
+	}
+	return false
+}
+
+func failsWithoutDefaults(w rules.Workload) bool {
+	for _, f := range w.Findings {
+		if f.Severity == rules.SeverityError && !f.Ignored && !f.RestsOnDefaults {
+			return true
+		}
+	}
+	return false
+}
+
+func hasWarning(w rules.Workload) bool {
+	for _, f := range w.Findings {
+		if f.Severity == rules.SeverityWarning && !f.Ignored {
+			return true
+		}
+	}
+	return false
 }
 
 func hasFinding(w rules.Workload, check string) bool {

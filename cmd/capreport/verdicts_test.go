@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// TestVerdictsGolden keeps, for review, every verdict capreport gives the
+// real charts and overlays of ../shared/corpus (no annotations: nothing
+// fails on defaults alone) and examples/shop (annotated: it fails as
+// designed), each with the findings that decide it and what they rest on.
+func TestVerdictsGolden(t *testing.T) {
+	var b strings.Builder
+	corpus := testutil.Corpus(t)
+	cases, err := os.ReadDir(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if !c.IsDir() {
+			continue
+		}
+		dir := filepath.Join(corpus, c.Name())
+		args := []string{dir, "--format", "json", "--release-name", "rel", "--namespace", "demo", "--fail-on", "never"}
+		if _, err := os.Stat(filepath.Join(dir, "capreport-values.yaml")); err == nil {
+			args = append(args, "-f", filepath.Join(dir, "capreport-values.yaml"))
+		}
+		writeVerdicts(t, &b, "corpus/"+c.Name(), args)
+	}
+	writeVerdicts(t, &b, "examples/shop", []string{filepath.Join("..", "..", "examples", "shop"), "--format", "json", "--fail-on", "never"})
+	testutil.Golden(t, filepath.Join("testdata", "verdicts.golden.txt"), []byte(b.String()), *update)
+}
+
+func writeVerdicts(t *testing.T, b *strings.Builder, name string, args []string) {
+	t.Helper()
+	out, stderr, code := capture(args...)
+	if code != exitOK {
+		t.Fatalf("%s: exit %d: %s", name, code, stderr)
+	}
+	var r rules.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(b, "# %s\n", name)
+	sort.Slice(r.Workloads, func(i, j int) bool { return r.Workloads[i].ID < r.Workloads[j].ID })
+	for _, w := range r.Workloads {
+		fmt.Fprintf(b, "%s %s", w.Verdict, w.ID)
+		if w.VerdictReason != "" {
+			fmt.Fprintf(b, " (%s)", w.VerdictReason)
+		}
+		b.WriteString("\n")
+		for _, f := range w.Findings {
+			if f.Severity == rules.SeverityInfo || f.Ignored {
+				continue
+			}
+			fmt.Fprintf(b, "  %s %s", f.Severity, f.Check)
+			if len(f.RestsOn) > 0 {
+				var on []string
+				for _, r := range f.RestsOn {
+					on = append(on, r.Assumption+"="+r.From)
+				}
+				fmt.Fprintf(b, " [%s]", strings.Join(on, " "))
+			}
+			b.WriteString("\n")
+		}
+	}
+}
+
+// --strict (failOnDefaults) restores failing on defaults.
+func TestStrictFailsOnDefaults(t *testing.T) {
+	dir := filepath.Join(testutil.Corpus(t), "podinfo-kustomize")
+	if _, stderr, code := capture(dir); code != exitOK {
+		t.Errorf("without --strict: exit %d, want %d (the failure rests on the default overload): %s", code, exitOK, stderr)
+	}
+	out, _, code := capture(dir, "--strict")
+	if code != exitFail || !strings.Contains(out, "fail") {
+		t.Errorf("--strict: exit %d, want %d:\n%s", code, exitFail, out)
+	}
+}

@@ -1,0 +1,80 @@
+package rules
+
+import "github.com/capreport/capreport/analyze"
+
+// The assumptions that decide each ledger check. A check not listed needs
+// none: it follows from the manifests alone (a dead band, min = max).
+// Only guesses count: the cluster's settings and metric window have
+// Kubernetes' own defaults, and a saturated efficiency of 1 can only make
+// a bill better than it is. The Size row is scale-free while demand is
+// derived from the manifest (baseline pods at target): then the pod rate
+// and demand decide nothing, and the overload does; a stated demand brings
+// both in. Hunting is decided by Proposition 4 (dead time against the
+// standing delay, threshold over pod rate), not by the step.
+var (
+	sizeBasis = map[string][]string{
+		CheckMaxReplicasBelowNeed: {"overload"},
+		CheckRecoveryTooSlow:      {"deadTime", "overload", "latencyTarget"},
+		CheckPeakWaitOverTarget:   {"deadTime", "overload", "latencyTarget"},
+	}
+	timeBasis = map[string][]string{
+		CheckHunting:                 {"deadTime", "podRate"},
+		CheckMaxReplicasBelowNeed:    {"step", "demand", "podRate"},
+		CheckKafkaPartitionCap:       {"step", "demand", "podRate"},
+		CheckLatencyFloor:            {"deadTime", "latencyTarget"},
+		CheckStandingDelayOverTarget: {"podRate", "latencyTarget"},
+	}
+)
+
+// sizeBasisOf adds the demand and pod rate to the Size row's checks when
+// the demand is stated rather than derived.
+func sizeBasisOf(as map[string]Assumption) map[string][]string {
+	if d, ok := as["demand"]; !ok || d.From == analyze.FromDefault {
+		return sizeBasis
+	}
+	out := make(map[string][]string, len(sizeBasis))
+	for id, keys := range sizeBasis {
+		out[id] = append(append([]string(nil), keys...), "demand", "podRate")
+	}
+	return out
+}
+
+// basisOf lists the assumptions behind one check, with their provenance.
+func basisOf(keys []string, as map[string]Assumption) []Basis {
+	out := make([]Basis, 0, len(keys))
+	for _, k := range keys {
+		if a, ok := as[k]; ok {
+			out = append(out, Basis{Assumption: k, Value: a.Value, From: a.From})
+		}
+	}
+	return out
+}
+
+// restOnAssumptions caps at a warning every finding a built-in default
+// decides, unless strict: a verdict fails only on what the team stated or
+// measured.
+func restOnAssumptions(fs []Finding, as map[string]Assumption, strict bool) {
+	for i := range fs {
+		defaulted := false
+		for _, b := range fs[i].RestsOn {
+			defaulted = defaulted || b.From == analyze.FromDefault
+		}
+		if !defaulted {
+			continue
+		}
+		fs[i].RestsOnDefaults = true
+		if !strict && fs[i].Severity == SeverityError {
+			fs[i].Severity = SeverityWarning
+		}
+	}
+}
+
+// restsOnDefaults: a live finding was capped because it rests on defaults.
+func restsOnDefaults(fs []Finding) bool {
+	for _, f := range fs {
+		if !f.Ignored && f.RestsOnDefaults && f.Severity == SeverityWarning {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,58 @@
+package rules
+
+import "testing"
+
+// Severity follows provenance: a finding whose deciding assumptions
+// include a built-in default is at most a warning and the verdict is warn,
+// "rests on defaults"; stated or measured assumptions, or failOnDefaults,
+// keep it an error; a finding that needs no assumption keeps its severity.
+func TestSeverityFollowsProvenance(t *testing.T) {
+	short := app{name: "short", target: 50, min: 2, max: 4}
+	stated := app{name: "short", target: 50, min: 2, max: 4,
+		annotations: measured("capreport.io/overload", "3x,10x", "capreport.io/demand", "100")}
+	cases := []struct {
+		name, cfg   string
+		doc         string
+		check       string
+		severity    string
+		verdict     string
+		reason      string
+		defaultedOn string // an assumption RestsOn must show as default
+	}{
+		{"defaults only", "", short.yaml(), CheckMaxReplicasBelowNeed, SeverityWarning, VerdictWarn, ReasonRestsOnDefaults, "overload"},
+		{"dead time and pod rate stated, overload defaulted", "", app{name: "short", target: 50, min: 2, max: 4, annotations: measured()}.yaml(),
+			CheckMaxReplicasBelowNeed, SeverityWarning, VerdictWarn, ReasonRestsOnDefaults, "overload"},
+		{"failOnDefaults", "failOnDefaults: true\n", short.yaml(), CheckMaxReplicasBelowNeed, SeverityError, VerdictFail, "", "overload"},
+		{"every deciding assumption stated", "", stated.yaml(), CheckMaxReplicasBelowNeed, SeverityError, VerdictFail, "", ""},
+		{"dead band needs no assumption", "", app{name: "short", target: 95}.yaml(), CheckDeadBand, SeverityError, VerdictFail, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := workload(t, repoOf(t, c.cfg, c.doc), "t/HorizontalPodAutoscaler/short")
+			var f *Finding
+			for i := range w.Findings {
+				if w.Findings[i].Check == c.check {
+					f = &w.Findings[i]
+				}
+			}
+			if f == nil {
+				t.Fatalf("%s not raised: %v", c.check, checkIDs(w))
+			}
+			if f.Severity != c.severity || w.Verdict != c.verdict || w.VerdictReason != c.reason {
+				t.Errorf("severity %s verdict %s (%q), want %s %s (%q)", f.Severity, w.Verdict, w.VerdictReason, c.severity, c.verdict, c.reason)
+			}
+			defaulted := ""
+			for _, b := range f.RestsOn {
+				if b.From == "default" && b.Assumption == c.defaultedOn {
+					defaulted = b.Assumption
+				}
+			}
+			if defaulted != c.defaultedOn || f.RestsOnDefaults != (c.defaultedOn != "") {
+				t.Errorf("restsOn %+v (defaults %v), want %q among the defaults", f.RestsOn, f.RestsOnDefaults, c.defaultedOn)
+			}
+			if c.check == CheckDeadBand && len(f.RestsOn) != 0 {
+				t.Errorf("dead-band rests on %+v", f.RestsOn)
+			}
+		})
+	}
+}
