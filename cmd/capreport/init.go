@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,7 +47,7 @@ func runInit(cmd *cobra.Command, ios *streams, path string, f *initFlags) error 
 	if err != nil {
 		return err
 	}
-	body := initConfig(rp.inv)
+	body := initConfig(rp.inv, ciValueSets(cmd.Context(), path, rp))
 	// The file must load: a template that the tool itself rejects would be
 	// a poor first experience.
 	if _, err := config.Parse(config.FileName, body); err != nil {
@@ -61,7 +60,7 @@ func runInit(cmd *cobra.Command, ios *streams, path string, f *initFlags) error 
 	if err := os.WriteFile(target, body, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "wrote %s: %d workload(s); fill in the commented values you have measured\n", target, len(rp.inv.Autoscalers))
+	fmt.Fprintf(ios.ErrOut, "wrote %s: %d workload(s); fill in the commented values you have measured\n%s", target, len(rp.inv.Autoscalers), fillSummary(rp.inv))
 	return nil
 }
 
@@ -102,8 +101,8 @@ func missingAssumptions(a analyze.Autoscaler) map[string]bool {
 	return m
 }
 
-func initConfig(inv *analyze.Inventory) []byte {
-	var b bytes.Buffer
+func initConfig(inv *analyze.Inventory, sets []ciValueSet) []byte {
+	var b strings.Builder
 	b.WriteString(`# .capreport.yaml — what capreport cannot read off the manifests.
 # Written by "capreport init". Uncomment and fill in what you have measured;
 # every value in the report says whether it came from an annotation, this file
@@ -133,9 +132,10 @@ cluster:
 # failOn: error
 
 `)
+	writeSources(&b, sets)
 	if len(inv.Autoscalers) == 0 {
 		b.WriteString("# No autoscaler was found; workloads entries match by namespace, kind and name globs.\nworkloads: []\n")
-		return b.Bytes()
+		return []byte(b.String())
 	}
 	b.WriteString("# One entry per autoscaler found; namespace, kind and name are globs.\nworkloads:\n")
 	for _, a := range inv.Autoscalers {
@@ -157,11 +157,11 @@ cluster:
 		}
 		for _, h := range assumptionHelp {
 			if missing[h.key] {
-				fmt.Fprintf(&b, "    # %s: %s  # missing: %s\n", h.key, h.example, h.help)
+				fmt.Fprintf(&b, "    # %s: %s  # missing (%s): %s\n", h.key, h.example, howToFill(h.key), h.help)
 			}
 		}
 	}
-	return b.Bytes()
+	return []byte(b.String())
 }
 
 // yamlString quotes a name that YAML would read as something else.
