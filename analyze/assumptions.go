@@ -111,7 +111,11 @@ func pick[T any](l layers, get func(*config.Assumptions) config.Opt[T], builtin 
 		return Assumed[T]{Value: o.Value, From: FromAnnotation, Where: annotationWhere(l.targetAt, o.Line)}
 	}
 	if o := get(&l.workload); o.Set {
-		return Assumed[T]{Value: o.Value, From: FromConfig, Where: &render.Origin{File: l.configFile, Line: o.Line}}
+		from := FromConfig
+		if o.Measured != nil {
+			from = FromMeasured
+		}
+		return Assumed[T]{Value: o.Value, From: from, Where: &render.Origin{File: l.configFile, Line: o.Line}, Measured: o.Measured}
 	}
 	if o := get(&l.defaults); o.Set {
 		return Assumed[T]{Value: o.Value, From: FromConfig, Where: &render.Origin{File: l.configFile, Line: o.Line}}

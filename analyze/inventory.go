@@ -282,6 +282,7 @@ type ContainerResources struct {
 const (
 	FromAnnotation = "annotation" // capreport.io/ annotation on the autoscaler or target
 	FromConfig     = "config"     // .capreport.yaml workloads or defaults
+	FromMeasured   = "measured"   // .capreport.yaml workloads entry written by capreport calibrate (with its measured: record)
 	FromCluster    = "cluster"    // .capreport.yaml cluster section
 	FromDefault    = "default"    // built into capreport (or Kubernetes)
 	FromInferred   = "inferred"   // read off the manifests (the signal)
@@ -293,6 +294,8 @@ type Assumed[T any] struct {
 	Value T              `json:"value"`
 	From  string         `json:"from"`
 	Where *render.Origin `json:"where,omitempty"`
+	// Measured says how calibrate measured the value (From "measured").
+	Measured *config.Measurement `json:"measured,omitempty"`
 }
 
 // Assumptions are the values the manifests cannot say. Built-in defaults

@@ -127,6 +127,10 @@ type Opt[T any] struct {
 	Value T
 	Set   bool
 	Line  int
+	// Measured is set when `capreport calibrate` measured the value (a
+	// workloads entry's measured: record); the value's provenance is then
+	// "measured".
+	Measured *Measurement
 }
 
 func (o *Opt[T]) set(v T, line int) { o.Value, o.Set, o.Line = v, true, line }
@@ -258,7 +262,17 @@ func over[T any](dst *Opt[T], src Opt[T]) {
 type Workload struct {
 	Namespace, Kind, Name string
 	Assumptions           Assumptions
-	Line                  int
+	// Queries override calibrate's default PromQL for this workload.
+	Queries Queries
+	Line    int
+}
+
+// Queries are a workloads entry's queries: overrides of the PromQL that
+// `capreport calibrate` runs for it. Each returns one series per pod
+// (a "pod" label); $namespace, $name and $window are substituted.
+type Queries struct {
+	RequestRate  string // requests per second each pod serves (Size row)
+	ConsumerRate string // messages per second each pod consumes (Time row)
 }
 
 // Matches reports whether the entry covers an object of this namespace,

@@ -451,11 +451,17 @@ func (p *parser) workloads(n *yaml.Node, c *Config) {
 		return
 	}
 	allowed := append([]string{"namespace", "kind", "name"}, assumptionYAMLKeys()...)
+	allowed = append(allowed, "measured", "queries")
 	for i, e := range n.Content {
 		what := fmt.Sprintf("workloads[%d]", i)
 		w := Workload{Line: e.Line}
+		var measured *yaml.Node
 		p.mapping(e, what, allowed, func(key string, k, v *yaml.Node) {
 			switch key {
+			case "measured":
+				measured = v // after the values it records
+			case "queries":
+				p.queries(v, what, &w.Queries)
 			case "namespace", "kind", "name":
 				s, ok := p.scalar(v, what+"."+key)
 				if !ok {
@@ -477,8 +483,29 @@ func (p *parser) workloads(n *yaml.Node, c *Config) {
 				p.assumption(&w.Assumptions, what, key, v)
 			}
 		})
+		if measured != nil {
+			p.measured(measured, what, &w)
+		}
 		c.Workloads = append(c.Workloads, w)
 	}
+}
+
+func (p *parser) queries(n *yaml.Node, what string, q *Queries) {
+	p.mapping(n, what+".queries", []string{"requestRate", "consumerRate"}, func(key string, k, v *yaml.Node) {
+		s, ok := p.scalar(v, what+".queries."+key)
+		if !ok {
+			return
+		}
+		if strings.TrimSpace(s) == "" {
+			p.errf(v, "%s.queries.%s: empty query", what, key)
+			return
+		}
+		if key == "requestRate" {
+			q.RequestRate = s
+		} else {
+			q.ConsumerRate = s
+		}
+	})
 }
 
 func (p *parser) cluster(n *yaml.Node, cl *Cluster) {

@@ -408,6 +408,9 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 			if a.Where != nil && a.Where.File != "" {
 				from += " (" + mdText(ellipsize(a.Where.String(), maxIDRunes)) + ")"
 			}
+			if m := a.Measured.Summary(k); m != "" {
+				from += ", " + mdText(m)
+			}
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdText(ellipsize(k, maxIDRunes)), mdText(ellipsize(a.Value, maxIDRunes)), from)
 		}
 		b.WriteString("\n")

@@ -28,7 +28,7 @@ func price(a *analyze.Autoscaler, cfg *config.Config, opts Options) Workload {
 		MinReplicas: minReplicas(a.HPA),
 		MaxReplicas: a.HPA.MaxReplicas,
 		Metrics:     metricsOf(a),
-		Assumptions: assumptionsOf(a.Assumptions),
+		Assumptions: withMeasured(assumptionsOf(a.Assumptions), a.Assumptions),
 		Findings:    []Finding{},
 	}
 	for _, f := range a.Findings {

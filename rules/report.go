@@ -129,11 +129,24 @@ type Ref struct {
 // Assumption is one input of the model with where it came from.
 type Assumption struct {
 	Value string `json:"value"`
-	// From is "annotation", "config", "cluster", "manifest", "inferred"
-	// (read off the manifests, like the signal) or "default".
+	// From is "annotation", "config", "measured" (written by calibrate),
+	// "cluster", "manifest", "inferred" (read off the manifests, like the
+	// signal) or "default".
 	From string `json:"from"`
 	// Where points at the annotation or config entry, when known.
 	Where *Location `json:"where,omitempty"`
+	// Measured says how `capreport calibrate` measured the value (From
+	// "measured").
+	Measured *Measured `json:"measured,omitempty"`
+}
+
+// Measured is how calibrate measured a value from the cluster's history.
+type Measured struct {
+	Query    string  `json:"query"`              // the PromQL query
+	Window   string  `json:"window"`             // how far back it looked, e.g. "7d"
+	Quantile float64 `json:"quantile,omitempty"` // the quantile taken (1: the peak); absent when none
+	Samples  int     `json:"samples"`            // pods (dead time) or samples (rates) measured
+	At       string  `json:"at"`                 // when, RFC 3339
 }
 
 // Metric summarizes one metric of the (effective) HPA.

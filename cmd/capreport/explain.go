@@ -127,6 +127,9 @@ func printBill(w io.Writer, wl rules.Workload) {
 		if a.Where != nil {
 			where = fmt.Sprintf("%s:%d", a.Where.File, a.Where.Line)
 		}
+		if m := a.Measured.Summary(k); m != "" {
+			where += " (" + m + ")"
+		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", k, report.TerminalSafe(a.Value), a.From, report.TerminalSafe(where))
 	}
 	tw.Flush()

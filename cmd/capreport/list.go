@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/rules"
@@ -179,6 +180,8 @@ type listAssumption struct {
 	From  string `json:"from"`
 	File  string `json:"file,omitempty"`
 	Line  int    `json:"line,omitempty"`
+	// Measured is how calibrate measured the value (From "measured").
+	Measured *config.Measurement `json:"measured,omitempty"`
 }
 
 type listSkipped struct {
@@ -287,6 +290,11 @@ func assumptionRows(a analyze.Assumptions) []listAssumption {
 	dur("cpuInitializationPeriod", a.CPUInitializationPeriod, "0s")
 	dur("initialReadinessDelay", a.InitialReadinessDelay, "0s")
 	add("kubeVersion", a.KubeVersion.Value, a.KubeVersion.Value, a.KubeVersion.From, a.KubeVersion.Where)
+	measured := map[string]*config.Measurement{"deadTimeSeconds": a.DeadTime.Measured, "podRate": a.PodRate.Measured,
+		"demand": a.Demand.Measured, "overload": a.Overload.Measured}
+	for i := range rows {
+		rows[i].Measured = measured[rows[i].Key]
+	}
 	return rows
 }
 
@@ -388,6 +396,9 @@ func (out listOutput) writeTextTo(w io.Writer) error {
 			from := r.From
 			if r.File != "" {
 				from += " " + place(listPlace{File: r.File, Line: r.Line})
+			}
+			if r.Measured != nil {
+				from += " (" + r.Measured.Summary(config.SampleUnit(config.Key(strings.TrimSuffix(r.Key, "Seconds")))) + ")"
 			}
 			fmt.Fprintf(tw, "    %s\t%s\t%s\n", strings.TrimSuffix(r.Key, "Seconds"), r.Text, from)
 		}

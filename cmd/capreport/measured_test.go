@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+const measuredTestApp = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: shop}
+spec:
+  template:
+    spec:
+      containers:
+        - name: app
+          resources: {requests: {cpu: 500m}, limits: {cpu: 500m}}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: api, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}
+  minReplicas: 2
+  maxReplicas: 50
+  metrics:
+    - type: Resource
+      resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}
+`
+
+const measuredTestConfig = `workloads:
+  - namespace: shop
+    kind: Deployment
+    name: api
+    deadTime: 47s
+    measured:
+      deadTime: {query: "q", window: 7d, quantile: 0.9, samples: 312, at: 2026-12-01T10:00:00Z}
+`
+
+// Where a value's origin is shown (list, explain, the Markdown details),
+// a measured value says how it was measured.
+func TestMeasuredOriginShown(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"app.yaml": measuredTestApp, ".capreport.yaml": measuredTestConfig})
+	const want = "measured p90 over 7d, 312 pods, 2026-12-01"
+	for _, args := range [][]string{
+		{"list", dir, "--root", dir},
+		{"explain", "shop/HorizontalPodAutoscaler/api", dir, "--root", dir},
+		{dir, "--root", dir, "--format", "markdown", "--fail-on", "never"},
+	} {
+		var out, errOut bytes.Buffer
+		run(args, &streams{Out: &out, ErrOut: &errOut})
+		text := out.String() + errOut.String()
+		if !strings.Contains(text, want) {
+			t.Errorf("%v: output lacks %q:\n%s", args, want, text)
+		}
+		if !strings.Contains(text, "measured") || strings.Count(text, want) != 1 {
+			t.Errorf("%v: want the summary once, beside deadTime:\n%s", args, text)
+		}
+	}
+}

@@ -1,0 +1,204 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Measurement records how `capreport calibrate` measured a value it wrote
+// into a workloads entry: the PromQL query, the window it looked back over,
+// the quantile taken (0 when none), the number of samples and when. A value
+// with a Measurement has provenance "measured" rather than "config".
+//
+//	workloads:
+//	  - namespace: shop
+//	    kind: Deployment
+//	    name: api
+//	    deadTime: 47s
+//	    measured:
+//	      deadTime: {query: "...", window: 7d, quantile: 0.9, samples: 312, at: 2026-12-01T10:00:00Z}
+type Measurement struct {
+	Query    string    `json:"query"`
+	Window   string    `json:"window"`
+	Quantile float64   `json:"quantile,omitempty"`
+	Samples  int       `json:"samples"`
+	At       time.Time `json:"at"`
+	// Line is where the record starts in the configuration file.
+	Line int `json:"-"`
+}
+
+// MeasuredKeys are the assumptions calibrate measures, in the order it
+// writes them.
+var MeasuredKeys = []Key{KeyDeadTime, KeyPodRate, KeyDemand, KeyOverload}
+
+// Summary says in a few words how the value was measured, for the places
+// that show a value's origin: "measured p90 over 7d, 312 pods, 2026-12-01".
+// unit names what a sample is ("pods"; "samples" when empty).
+func (m *Measurement) Summary(unit string) string {
+	if m == nil {
+		return ""
+	}
+	if unit == "" {
+		unit = "samples"
+	}
+	stat := "measured"
+	switch {
+	case m.Quantile >= 1:
+		stat += " peak"
+	case m.Quantile > 0:
+		stat += " p" + strconv.FormatFloat(m.Quantile*100, 'f', -1, 64)
+	}
+	return fmt.Sprintf("%s over %s, %d %s, %s", stat, m.Window, m.Samples, unit, m.At.UTC().Format("2006-01-02"))
+}
+
+// SampleUnit is what one sample of a measured key is; k may be spelt as
+// the annotation ("dead-time") or as in the file ("deadTime").
+func SampleUnit(k Key) string {
+	if k == KeyDeadTime || string(k) == KeyDeadTime.YAMLName() {
+		return "pods"
+	}
+	return "samples"
+}
+
+// ParseWindow accepts a Prometheus-style look-back window: a Go duration
+// or a whole number of days or weeks ("7d", "2w", "36h").
+func ParseWindow(s string) (time.Duration, error) {
+	t := strings.TrimSpace(s)
+	for suffix, unit := range map[string]time.Duration{"d": 24 * time.Hour, "w": 7 * 24 * time.Hour} {
+		if n, ok := strings.CutSuffix(t, suffix); ok {
+			v, err := strconv.Atoi(n)
+			if err != nil || v <= 0 || v > 3650 {
+				return 0, fmt.Errorf("%q is not a window, expected e.g. 7d or 36h", s)
+			}
+			return time.Duration(v) * unit, nil
+		}
+	}
+	d, err := time.ParseDuration(t)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q is not a window, expected e.g. 7d or 36h", s)
+	}
+	return d, nil
+}
+
+// FormatWindow writes d as ParseWindow reads it: whole days as "7d".
+func FormatWindow(d time.Duration) string {
+	day := 24 * time.Hour
+	if d >= day && d%day == 0 {
+		return strconv.FormatInt(int64(d/day), 10) + "d"
+	}
+	return shortDuration(d)
+}
+
+// measuredOpt returns the Measured slot of key's field, and whether the
+// entry sets that key.
+func (a *Assumptions) measuredOpt(k Key) (**Measurement, bool) {
+	switch k {
+	case KeyDeadTime:
+		return &a.DeadTime.Measured, a.DeadTime.Set
+	case KeyPodRate:
+		return &a.PodRate.Measured, a.PodRate.Set
+	case KeyDemand:
+		return &a.Demand.Measured, a.Demand.Set
+	case KeyOverload:
+		return &a.Overload.Measured, a.Overload.Set
+	}
+	return nil, false
+}
+
+func measuredYAMLKeys() []string {
+	out := make([]string, len(MeasuredKeys))
+	for i, k := range MeasuredKeys {
+		out[i] = k.YAMLName()
+	}
+	return out
+}
+
+// measured parses a workloads entry's measured: block into w; each record
+// must belong to a value the same entry sets.
+func (p *parser) measured(n *yaml.Node, what string, w *Workload) {
+	p.mapping(n, what+".measured", measuredYAMLKeys(), func(key string, k, v *yaml.Node) {
+		rwhat := what + ".measured." + key
+		m := p.measurement(v, rwhat)
+		if m == nil {
+			return
+		}
+		ck, _ := keyForYAML(key)
+		slot, set := w.Assumptions.measuredOpt(ck)
+		if !set {
+			p.errf(k, "%s: the entry sets no %s; a measurement must sit beside the value it measured", rwhat, key)
+			return
+		}
+		*slot = m
+	})
+}
+
+// measurement parses one record; nil after an error.
+func (p *parser) measurement(n *yaml.Node, what string) *Measurement {
+	m := &Measurement{Line: n.Line}
+	seen := map[string]bool{}
+	before := len(p.errs)
+	p.mapping(n, what, []string{"query", "window", "quantile", "samples", "at"}, func(key string, k, v *yaml.Node) {
+		s, ok := p.scalar(v, what+"."+key)
+		if !ok {
+			return
+		}
+		seen[key] = true
+		if err := m.setField(key, s); err != nil {
+			p.errf(v, "%s.%s: %v", what, key, err)
+		}
+	})
+	if n.Kind != yaml.MappingNode {
+		if len(p.errs) == before {
+			p.errf(n, "%s must be a mapping with query, window, samples and at", what)
+		}
+		return nil
+	}
+	for _, req := range []string{"query", "window", "samples", "at"} {
+		if !seen[req] {
+			p.errf(n, "%s: %s is required", what, req)
+		}
+	}
+	if len(p.errs) > before {
+		return nil
+	}
+	return m
+}
+
+func (m *Measurement) setField(key, s string) error {
+	switch key {
+	case "query":
+		if strings.TrimSpace(s) == "" {
+			return fmt.Errorf("empty query")
+		}
+		m.Query = s
+	case "window":
+		if _, err := ParseWindow(s); err != nil {
+			return err
+		}
+		m.Window = s
+	case "quantile":
+		q, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || math.IsNaN(q) || q <= 0 || q > 1 {
+			return fmt.Errorf("%q is not a quantile in (0, 1], expected e.g. 0.9", s)
+		}
+		m.Quantile = q
+	case "samples":
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return fmt.Errorf("%q is not a positive whole number of samples", s)
+		}
+		m.Samples = n
+	case "at":
+		t, err := time.Parse(time.RFC3339, strings.TrimSpace(s))
+		if err != nil {
+			return fmt.Errorf("%q is not a time, expected RFC 3339 e.g. 2026-12-01T10:00:00Z", s)
+		}
+		m.At = t
+	}
+	return nil
+}

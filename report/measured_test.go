@@ -1,0 +1,31 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/capreport/capreport/rules"
+)
+
+// A measured assumption validates against the schema; one whose record
+// lacks its query does not.
+func TestSchemaMeasuredAssumption(t *testing.T) {
+	r := specimenReport()
+	w := &r.Workloads[0]
+	w.Assumptions["deadTime"] = rules.Assumption{Value: "47s", From: "measured",
+		Measured: &rules.Measured{Query: "q", Window: "7d", Quantile: 0.9, Samples: 312, At: "2026-12-01T10:00:00Z"}}
+	doc, err := JSON(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Validate(doc); err != nil {
+		t.Fatalf("measured assumption rejected: %v", err)
+	}
+	bad := strings.Replace(string(doc), `"query": "q",`, "", 1)
+	if bad == string(doc) {
+		t.Fatal("test did not remove the query")
+	}
+	if err := Validate([]byte(bad)); err == nil {
+		t.Fatal("a measured record without its query validated")
+	}
+}
