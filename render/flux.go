@@ -339,8 +339,21 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 	if f := str(chartSpec, "valuesFile"); f != "" && len(hv.ValuesFiles) == 0 {
 		hv.ValuesFiles = []string{path.Join(rel, f)}
 	}
+	out := g.renderRelease(o, rel, hv, vals, fs, partial)
+	if pr, _ := dig(o.Doc, "spec", "postRenderers").([]any); len(pr) > 0 {
+		out.result.Findings = append(out.result.Findings, gitopsFinding(o, CheckGitOpsNotFollowed, SeverityWarning,
+			"spec.postRenderers are not applied: the objects are reported as the chart renders them"))
+	}
+	e.outs = append(e.outs, out)
+	return e
+}
+
+// renderRelease renders a chart as a release installs it: hv's release
+// name, namespace and value files, vals over them; fs are the release's
+// findings, and partial marks a render that left a values reference out.
+func (g *gitops) renderRelease(o *Object, rel string, hv HelmValues, vals map[string]any, fs []Finding, partial bool) sourceOut {
 	spec := SourceSpec{Path: rel, Type: SourceHelm, Name: refOf(o), explicit: true, Helm: hv,
-		delivery: &deliverySpec{helmOverFiles: vals, namespace: ns}}
+		delivery: &deliverySpec{helmOverFiles: vals, namespace: hv.Namespace}}
 	out := g.rd.renderWithLimits(g.ctx, spec)
 	out.result.Findings = append(out.result.Findings, fs...)
 	if partial {
@@ -349,12 +362,7 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 			out.objects[i].Origin.Partial = true
 		}
 	}
-	if pr, _ := dig(o.Doc, "spec", "postRenderers").([]any); len(pr) > 0 {
-		out.result.Findings = append(out.result.Findings, gitopsFinding(o, CheckGitOpsNotFollowed, SeverityWarning,
-			"spec.postRenderers are not applied: the objects are reported as the chart renders them"))
-	}
-	e.outs = append(e.outs, out)
-	return e
+	return out
 }
 
 // helmReleaseChart returns the chart template of a HelmRelease (chart,

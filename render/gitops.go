@@ -3,7 +3,6 @@ package render
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -439,14 +438,4 @@ func (g *gitops) lookup(apiGroup, kind, namespace, name string) *Object {
 		return o
 	}
 	return nil
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

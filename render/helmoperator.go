@@ -46,18 +46,7 @@ func (g *gitops) expandHelmOperatorRelease(o *Object) *expansion {
 	}
 	vals, fs, partial, miss := g.helmOperatorValues(o, rel)
 	e.lookupMiss = miss
-	spec := SourceSpec{Path: rel, Type: SourceHelm, Name: refOf(o), explicit: true,
-		Helm:     HelmValues{ReleaseName: name, Namespace: ns},
-		delivery: &deliverySpec{helmOverFiles: vals, namespace: ns}}
-	out := g.rd.renderWithLimits(g.ctx, spec)
-	out.result.Findings = append(out.result.Findings, fs...)
-	if partial {
-		out.result.Partial = true
-		for i := range out.objects {
-			out.objects[i].Origin.Partial = true
-		}
-	}
-	e.outs = append(e.outs, out)
+	e.outs = append(e.outs, g.renderRelease(o, rel, HelmValues{ReleaseName: name, Namespace: ns}, vals, fs, partial))
 	return e
 }
 

@@ -3,7 +3,9 @@ package render
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fluxcd/pkg/envsubst"
@@ -58,7 +60,7 @@ func substituteAll(ks *Object, objs []Object, vars map[string]string) []Finding 
 			unresolved[v] = append(unresolved[v], o.Kind+"/"+o.Name)
 		}
 	}
-	for _, v := range sortedKeys(unresolved) {
+	for _, v := range slices.Sorted(maps.Keys(unresolved)) {
 		objs := unresolved[v]
 		findings = append(findings, gitopsFinding(ks, CheckGitOpsSubstitution, SeverityWarning,
 			fmt.Sprintf("postBuild variable ${%s} is not set by substitute or substituteFrom and has no default; kept as text in %s", v, strings.Join(objs, ", "))))
@@ -122,7 +124,7 @@ func substituteObject(o *Object, vars map[string]string) ([]string, error) {
 	}
 	n.Origin = origin
 	*o = n
-	return sortedKeys(kept), nil
+	return slices.Sorted(maps.Keys(kept)), nil
 }
 
 // unsetVariable reads the variable name from envsubst's strict-mode error.
