@@ -212,15 +212,6 @@ func hasWarning(w rules.Workload) bool {
 	return false
 }
 
-func hasFinding(w rules.Workload, check string) bool {
-	for _, f := range w.Findings {
-		if f.Check == check {
-			return true
-		}
-	}
-	return false
-}
-
 func TestChecksCommand(t *testing.T) {
 	out, _, code := capture("checks")
 	if code != exitOK || !strings.Contains(out, "dead-band") || !strings.Contains(out, "remote-base") {
