@@ -31,7 +31,11 @@ func TestEscapers(t *testing.T) {
 		{"a|b\nc", `a\|b c`, "a|b c", "a|b c"},
 		{`trailing\`, `trailing\\`, `trailing\`, `trailing\`},
 		{"[x](javascript:y)", `\[x\](javascript:y)`, "[x](javascript:y)", "[x](javascript:y)"},
-		{"`tick` *em* _u_ $m$ ~s~ #1 !", "\\`tick\\` \\*em\\* \\_u\\_ \\$m\\$ \\~s\\~ \\#1 \\!", "`tick` *em* _u_ $m$ ~s~ #1 !", "`tick` *em* _u_ $m$ ~s~ #1 !"},
+		{"`tick` *em* _u_ $m$ ~s~ #1 !", "\\`tick\\` \\*em\\* \\_u\\_ \\$m\\$ \\~s\\~ \\#\u200d1 \\!", "`tick` *em* _u_ $m$ ~s~ #\u200d1 !", "`tick` *em* _u_ $m$ ~s~ #1 !"},
+		// GitHub's references and autolinks, broken by a joiner.
+		{"org/repo#45 GH-7", "org/repo\\#\u200d45 GH-\u200d7", "org/repo#\u200d45 GH-\u200d7", "org/repo#45 GH-7"},
+		{"see https://evil.example/t.png", "see https:\u200d//evil.example/t.png", "see https:\u200d//evil.example/t.png", "see https://evil.example/t.png"},
+		{"go to WWW.evil.example", "go to WWW\u200d.evil.example", "go to WWW\u200d.evil.example", "go to WWW.evil.example"},
 		{"esc\x1b[31m", "esc\ufffd\\[31m", "esc\ufffd[31m", `esc\u001b[31m`},
 		{"rtl\u202eoverride", "rtl\ufffdoverride", "rtl\ufffdoverride", `rtl\u202eoverride`},
 		{`q"'`, "q&quot;'", "q&quot;&#39;", `q"'`},

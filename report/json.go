@@ -4,10 +4,15 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"regexp"
+	"strings"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/capreport/capreport/report/internal/safetext"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -70,21 +75,139 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-// Validate checks a JSON report document against the embedded schema; the
-// error names the failing instance locations.
+// Validate checks a JSON report document against the embedded schema, and
+// its producer fields against their patterns (checkProducer); the error
+// names the failing instance locations, the first maxListedViolations of
+// them. It compiles the schema for the one call: NewValidator keeps it.
 func Validate(doc []byte) error {
-	sch, err := compileSchema()
+	v, err := NewValidator()
 	if err != nil {
 		return err
 	}
+	return v.Validate(doc)
+}
+
+// Validator holds the compiled schema, for callers that validate many
+// documents (the untrusted-report fuzz target); compiling takes
+// milliseconds, validating a small report microseconds.
+type Validator struct {
+	schema                *jsonschema.Schema
+	toolName, toolVersion *regexp.Regexp
+}
+
+// NewValidator compiles the embedded schema and the producer patterns.
+func NewValidator() (*Validator, error) {
+	sch, err := compileSchema()
+	if err != nil {
+		return nil, err
+	}
+	return &Validator{schema: sch,
+		toolName: regexp.MustCompile(ToolNamePattern), toolVersion: regexp.MustCompile(ToolVersionPattern)}, nil
+}
+
+// Validate is the package's Validate with the compiled schema.
+func (v *Validator) Validate(doc []byte) error {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 	if err != nil {
 		return fmt.Errorf("report is not JSON: %w", err)
 	}
-	if err := sch.Validate(inst); err != nil {
-		return fmt.Errorf("report does not match %s: %w", rules.SchemaVersion, err)
+	if err := v.schema.Validate(inst); err != nil {
+		return fmt.Errorf("report does not match %s: %w", rules.SchemaVersion, boundViolations(err))
+	}
+	return v.checkProducer(doc)
+}
+
+// Patterns of the report's producer fields (the tool and the time), which
+// the comment's footer prints: a name and a version, nothing that Markdown
+// or GitHub could turn into an image, a link, a mention or a reference.
+// Either may be empty (a report built without a producer). JSON Schema's
+// "pattern" (ECMA 262) reads them the same way.
+const (
+	ToolNamePattern    = `^([A-Za-z][A-Za-z0-9_-]{0,63})?$`
+	ToolVersionPattern = `^([0-9A-Za-z][0-9A-Za-z.+_-]{0,63})?$`
+)
+
+// checkProducer holds tool.name and tool.version to their patterns and
+// generatedAt to RFC 3339 (the schema's format, which a 2020-12 validator
+// only annotates).
+func (v *Validator) checkProducer(doc []byte) error {
+	var p struct {
+		Tool        rules.Tool `json:"tool"`
+		GeneratedAt *string    `json:"generatedAt"`
+	}
+	if err := json.Unmarshal(doc, &p); err != nil {
+		return fmt.Errorf("report is not JSON: %w", err)
+	}
+	for _, f := range []struct {
+		field, value string
+		pattern      *regexp.Regexp
+	}{
+		{"tool.name", p.Tool.Name, v.toolName},
+		{"tool.version", p.Tool.Version, v.toolVersion},
+	} {
+		if !f.pattern.MatchString(f.value) {
+			return fmt.Errorf("report does not match %s: %s %q does not match %s", rules.SchemaVersion, f.field, safetext.Terminal(safetext.Ellipsize(f.value, 80)), f.pattern)
+		}
+	}
+	if p.GeneratedAt != nil {
+		if _, err := time.Parse(time.RFC3339, *p.GeneratedAt); err != nil {
+			return fmt.Errorf("report does not match %s: generatedAt %q is not an RFC 3339 time", rules.SchemaVersion, safetext.Terminal(safetext.Ellipsize(*p.GeneratedAt, 80)))
+		}
 	}
 	return nil
+}
+
+// maxListedViolations bounds the schema violations one error lists: an
+// artifact with 140,000 broken workloads must not write a line for each.
+const maxListedViolations = 20
+
+// ViolationsError lists the first schema violations of a report and counts
+// the rest; it wraps the validator's error.
+type ViolationsError struct {
+	Listed []string // "at '/workloads/3/verdict': value must be one of …"
+	More   int      // violations not listed
+	err    error
+}
+
+func (e *ViolationsError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d violation(s)", len(e.Listed)+e.More)
+	for _, l := range e.Listed {
+		b.WriteString("\n- " + l)
+	}
+	if e.More > 0 {
+		fmt.Fprintf(&b, "\n- … and %d more", e.More)
+	}
+	return b.String()
+}
+
+func (e *ViolationsError) Unwrap() error { return e.err }
+
+// boundViolations turns the validator's error tree into its first leaves
+// (each one violation at one instance location) and a count of the rest.
+func boundViolations(err error) error {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	out := &ViolationsError{err: err}
+	var walk func(*jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			if len(out.Listed) < maxListedViolations {
+				leaf := &jsonschema.ValidationError{SchemaURL: e.SchemaURL, InstanceLocation: e.InstanceLocation, ErrorKind: e.ErrorKind}
+				out.Listed = append(out.Listed, safetext.Terminal(safetext.Ellipsize(leaf.Error(), 300)))
+			} else {
+				out.More++
+			}
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return out
 }
 
 // compileSchema compiles the embedded schema. It is compiled per call

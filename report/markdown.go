@@ -208,13 +208,15 @@ func buildMarkdown(r rules.Report, o Options, html bool) *mdDoc {
 			len(r.Sources)-failed, failed)
 	}
 
+	// A <sub> line is a paragraph with inline HTML: GitHub parses the
+	// Markdown inside it, so its text is escaped as Markdown.
 	var foot strings.Builder
 	foot.WriteString("<sub>")
-	foot.WriteString(htmlText(joinNonEmpty(" ", r.Tool.Name, r.Tool.Version)))
+	foot.WriteString(mdText(joinNonEmpty(" ", r.Tool.Name, r.Tool.Version)))
 	if r.GeneratedAt != "" {
-		foot.WriteString(" · " + htmlText(r.GeneratedAt))
+		foot.WriteString(" · " + mdText(r.GeneratedAt))
 	}
-	foot.WriteString(" · " + htmlText(rules.SchemaVersion) + "</sub>\n")
+	foot.WriteString(" · " + mdText(rules.SchemaVersion) + "</sub>\n")
 	d.foot = foot.String()
 	return d
 }

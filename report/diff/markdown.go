@@ -108,9 +108,11 @@ func buildDoc(r Result, o Options) *doc {
 		d.chart = fmt.Sprintf("### Replicas before and after: %s\n\n%s\nLines: base (first), head (second); each point is the peak of its interval.\n\n",
 			mdText(ellipsize(c.ID, maxIDRunes)), mermaidPair(b, hd, title))
 	}
+	// A <sub> line is a paragraph with inline HTML: GitHub parses the
+	// Markdown inside it, so its text is escaped as Markdown.
 	d.foot = fmt.Sprintf("<sub>%s · base %s → head %s · %s</sub>\n",
-		htmlText(strings.TrimSpace(r.Head.Tool.Name+" "+r.Head.Tool.Version)),
-		htmlText(ellipsize(orDash(r.Base.Root), maxIDRunes)), htmlText(ellipsize(orDash(r.Head.Root), maxIDRunes)), SchemaVersion)
+		mdText(strings.TrimSpace(r.Head.Tool.Name+" "+r.Head.Tool.Version)),
+		mdText(ellipsize(orDash(r.Base.Root), maxIDRunes)), mdText(ellipsize(orDash(r.Head.Root), maxIDRunes)), SchemaVersion)
 	return d
 }
 

@@ -51,11 +51,13 @@ func Terminal(s string) string {
 }
 
 // Markdown makes manifest text safe anywhere in Markdown inline content,
-// including a table cell: HTML metacharacters become entities (no raw HTML,
-// and entities also work inside HTML blocks where backslashes do not),
-// Markdown punctuation that could open a link, image, code span, emphasis,
-// math or a cell boundary is backslash-escaped, a backslash cannot escape our
-// own delimiters, line breaks become spaces, and "@" cannot mention.
+// including a table cell and the inline HTML of a <sub> line: HTML
+// metacharacters become entities (no raw HTML, and entities also work
+// inside HTML blocks where backslashes do not), Markdown punctuation that
+// could open a link, image, code span, emphasis, math, a heading or a cell
+// boundary is backslash-escaped, a backslash cannot escape our own
+// delimiters, line breaks become spaces, and neither a mention, an issue
+// reference nor an autolink survives (inline).
 func Markdown(s string) string {
 	return inline(s, func(b *strings.Builder, r rune) bool {
 		if !strings.ContainsRune("\\`*_[]|~!$#", r) {
@@ -81,14 +83,24 @@ func HTML(s string) string {
 }
 
 // inline holds what Markdown and HTML share: HTML metacharacters become
-// entities, "@" cannot mention, the text stays on one line, and controls
-// become U+FFFD. special handles a format's own characters first and
-// reports whether it wrote r.
+// entities, the text stays on one line, and controls become U+FFFD. GitHub
+// links text after rendering it, so what it would link gets a zero-width
+// joiner that breaks the pattern and not the reading: after "@" (a
+// mention, or an email autolink), after "#" and "GH-" (issue references:
+// #12, org/repo#12, GH-12), after the ":" of "://" and before the "." of
+// "www." (URL autolinks). special handles a format's own characters first and reports
+// whether it wrote r.
 func inline(s string, special func(b *strings.Builder, r rune) bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
-	for _, r := range s {
+	for i, r := range s {
+		if breaksAutolink(s, i, r) {
+			b.WriteString(zwj)
+		}
 		if special(&b, r) {
+			if r == '#' {
+				b.WriteString(zwj)
+			}
 			continue
 		}
 		switch {
@@ -100,8 +112,12 @@ func inline(s string, special func(b *strings.Builder, r rune) bool) string {
 			b.WriteString("&gt;")
 		case r == '"':
 			b.WriteString("&quot;")
-		case r == '@':
-			b.WriteString("@" + zwj)
+		case r == '@' || r == '#':
+			b.WriteRune(r)
+			b.WriteString(zwj)
+		case r == ':' && strings.HasPrefix(s[i+1:], "//"), r == '-' && i >= 2 && strings.EqualFold(s[i-2:i], "gh"):
+			b.WriteRune(r)
+			b.WriteString(zwj)
 		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')
 		case isUnsafeControl(r):
@@ -111,6 +127,12 @@ func inline(s string, special func(b *strings.Builder, r rune) bool) string {
 		}
 	}
 	return b.String()
+}
+
+// breaksAutolink reports whether a joiner goes before the rune r at byte i
+// of s: the "." of "www." (in any case), which GitHub autolinks as a URL.
+func breaksAutolink(s string, i int, r rune) bool {
+	return r == '.' && i >= 3 && strings.EqualFold(s[i-3:i], "www")
 }
 
 // MermaidLabel keeps only characters that cannot end a quoted Mermaid string
