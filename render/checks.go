@@ -28,6 +28,7 @@ const (
 	CheckGitOpsLimit           = "gitops-limit"             // more GitOps objects, or a deeper chain, than capreport follows
 	CheckDuplicateDelivery     = "duplicate-delivery"       // one autoscaler delivered by two chains
 	CheckPartialRender         = "partial-render"           // a source rendered without an entry it refers to
+	CheckSchemaRef             = "schema-ref-outside"       // a chart's values schema refers to a URL or file outside it
 )
 
 // CheckIDs lists every check render can raise.
@@ -38,6 +39,6 @@ func CheckIDs() []string {
 		CheckHelmDependencyMissing, CheckPathEscape, CheckSymlinkEscape, CheckFileTooLarge,
 		CheckTooManyObjects, CheckYAMLAliasBomb, CheckYAMLInvalid, CheckNotAnObject, CheckSourceMissing,
 		CheckGitOpsNotFollowed, CheckGitOpsReference, CheckGitOpsSubstitution, CheckGitOpsCycle, CheckGitOpsLimit,
-		CheckDuplicateDelivery, CheckPartialRender,
+		CheckDuplicateDelivery, CheckPartialRender, CheckSchemaRef,
 	}
 }

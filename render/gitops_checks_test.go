@@ -51,7 +51,20 @@ func appChain(n int) map[string]string {
 }
 
 func gitopsCheckCases() []renderCheckCase {
+	schema := func(ref string) string {
+		return `{"type": "object", "$defs": {"n": {"type": "integer"}}, "properties": {"min": {"$ref": "` + ref + `"}}}`
+	}
 	return []renderCheckCase{
+		{
+			name: "schema-ref-outside", check: CheckSchemaRef, severity: "warning",
+			trigger: checkInput{files: map[string]string{
+				"charts/web/Chart.yaml": webChart, "charts/web/templates/h.yml": webHPA, "charts/web/values.schema.json": schema("https://example.com/n.json"),
+			}},
+			quiet: checkInput{files: map[string]string{
+				"charts/web/Chart.yaml": webChart, "charts/web/templates/h.yml": webHPA, "charts/web/values.schema.json": schema("#/$defs/n"),
+			}},
+			source: "charts/web", file: "charts/web/values.schema.json", text: `"https://example.com/n.json"`,
+		},
 		{
 			name: "gitops-not-followed", check: CheckGitOpsNotFollowed, severity: "warning",
 			trigger: checkInput{files: map[string]string{

@@ -108,7 +108,14 @@ func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error
 		Revision:  1,
 		IsInstall: true,
 	}
-	renderVals, err := chartutil.ToRenderValuesWithSchemaValidation(chrt, vals, relOpts, caps, false)
+	skipSchema := false
+	if refs := outsideSchemaRefs(chrt); len(refs) > 0 {
+		skipSchema = true
+		findings = append(findings, Finding{Check: CheckSchemaRef, Severity: SeverityWarning, File: chartRel + "/values.schema.json",
+			Message: fmt.Sprintf("%s: values.schema.json refers outside itself (%s); capreport never fetches or reads those, so the values were not validated against the schema",
+				chartRel, strings.Join(refs, ", "))})
+	}
+	renderVals, err := chartutil.ToRenderValuesWithSchemaValidation(chrt, vals, relOpts, caps, skipSchema)
 	if err != nil {
 		return nil, findings, err
 	}

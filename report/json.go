@@ -111,10 +111,15 @@ func (v *Validator) Validate(doc []byte) error {
 	if err != nil {
 		return fmt.Errorf("report is not JSON: %w", err)
 	}
+	// The producer fields first: their error names the field, where the
+	// schema's pattern violation would only be counted.
+	if err := v.checkProducer(doc); err != nil {
+		return err
+	}
 	if err := v.schema.Validate(inst); err != nil {
 		return fmt.Errorf("report does not match %s: %w", rules.SchemaVersion, boundViolations(err))
 	}
-	return v.checkProducer(doc)
+	return nil
 }
 
 // Patterns of the report's producer fields (the tool and the time), which

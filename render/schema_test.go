@@ -1,0 +1,60 @@
+package render
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// Issue 11: a values.schema.json "$ref" made Helm issue an HTTP GET while
+// rendering, and a file:// one read files outside the repository (and the
+// finding quoted them). Neither happens: no request reaches the server, no
+// outside content appears, and the chart still renders, unvalidated, with
+// a finding.
+func TestSchemaRefsAreNotResolved(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		_, _ = w.Write([]byte(`{"type": "object"}`))
+	}))
+	defer srv.Close()
+	outside := filepath.Join(t.TempDir(), "outside.json")
+	if err := os.WriteFile(outside, []byte(`{"type": "object", "description": "OUTSIDE-SECRET"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, ref := range map[string]string{"http": srv.URL + "/schema.json", "file": "file://" + outside, "relative": "defs.json", "passwd": "file:///etc/passwd"} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, map[string]string{
+				"c/Chart.yaml":         "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+				"c/values.schema.json": `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"x": {"$ref": "` + ref + `"}}}`,
+				"c/templates/h.yaml":   hpaDoc("web", "4"),
+			})
+			res, err := Render(context.Background(), root, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := hits.Load(); n != 0 {
+				t.Errorf("%d request(s) reached the server", n)
+			}
+			found := false
+			for _, f := range res.Findings {
+				if strings.Contains(f.Message, "OUTSIDE-SECRET") || strings.Contains(f.Message, "root:x:") {
+					t.Errorf("a finding quotes outside content: %s", f.Message)
+				}
+				found = found || (f.Check == CheckSchemaRef && strings.Contains(f.Message, ref))
+			}
+			if !found {
+				t.Errorf("no %s finding naming %s: %s", CheckSchemaRef, ref, dumpFindings(res.Findings))
+			}
+			if !hasObject(res, "HorizontalPodAutoscaler", "default", "web") {
+				t.Errorf("the chart did not render")
+			}
+		})
+	}
+}
