@@ -170,7 +170,7 @@ func (sc *kustScan) entry(dir, kf, field, e string) string {
 	}
 	abs := filepath.Clean(filepath.Join(dir, filepath.FromSlash(e)))
 	if !sc.r.within(abs) {
-		sc.refuse(CheckPathEscape, rel, "%s: %s entry %q leaves the repository root", rel, field, e)
+		sc.refuse(CheckPathEscape, rel, "%s: %s entry %q leaves the repository root %q (pass --root to read a wider checkout)", rel, field, e, filepath.Base(sc.r.root))
 		return ""
 	}
 	if _, err := sc.r.resolve(abs); err != nil {

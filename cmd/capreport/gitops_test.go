@@ -143,16 +143,20 @@ func adpCase(path string) gitopsCase {
 	}
 }
 
+func fluxHelmExampleCase(path string) gitopsCase {
+	return gitopsCase{
+		name: "flux2-kustomize-helm from " + path, root: filepath.Join(corpusGitOps, "flux2-kustomize-helm"), path: path,
+		findings: []string{
+			"gitops-not-followed: HelmRelease podinfo/podinfo: not followed: chart \"podinfo\" version \">=1.0.0\" comes from HelmRepository podinfo/podinfo at https://stefanprodan.github.io/podinfo",
+			"gitops-not-followed: HelmRelease cert-manager/cert-manager: not followed: spec.chartRef is OCIRepository",
+		},
+	}
+}
+
 func TestGitOpsCorpus(t *testing.T) {
 	cases := []gitopsCase{
 		istioCase("clusters/my-cluster"), istioCase("."),
-		{
-			name: "flux2-kustomize-helm", root: filepath.Join(corpusGitOps, "flux2-kustomize-helm"), path: "clusters/production",
-			findings: []string{
-				"gitops-not-followed: HelmRelease podinfo/podinfo: not followed: chart \"podinfo\" version \">=1.0.0\" comes from HelmRepository podinfo/podinfo at https://stefanprodan.github.io/podinfo",
-				"gitops-not-followed: HelmRelease cert-manager/cert-manager: not followed: spec.chartRef is OCIRepository",
-			},
-		},
+		fluxHelmExampleCase("clusters/production"), fluxHelmExampleCase("."),
 		adpCase("examples/basic-appset"), adpCase("."),
 	}
 	for _, c := range cases {
