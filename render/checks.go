@@ -29,6 +29,7 @@ const (
 	CheckDuplicateDelivery     = "duplicate-delivery"       // one autoscaler delivered by two chains
 	CheckPartialRender         = "partial-render"           // a source rendered without an entry it refers to
 	CheckSchemaRef             = "schema-ref-outside"       // a chart's values schema refers to a URL or file outside it
+	CheckYAMLEncoding          = "yaml-encoding"            // a plain YAML file in UTF-16 or with CR-only line breaks, converted
 )
 
 // CheckIDs lists every check render can raise.
@@ -39,6 +40,6 @@ func CheckIDs() []string {
 		CheckHelmDependencyMissing, CheckPathEscape, CheckSymlinkEscape, CheckFileTooLarge,
 		CheckTooManyObjects, CheckYAMLAliasBomb, CheckYAMLInvalid, CheckNotAnObject, CheckSourceMissing,
 		CheckGitOpsNotFollowed, CheckGitOpsReference, CheckGitOpsSubstitution, CheckGitOpsCycle, CheckGitOpsLimit,
-		CheckDuplicateDelivery, CheckPartialRender, CheckSchemaRef,
+		CheckDuplicateDelivery, CheckPartialRender, CheckSchemaRef, CheckYAMLEncoding,
 	}
 }

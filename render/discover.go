@@ -242,6 +242,9 @@ func (w *sourceWalk) file(p, rel string, d os.DirEntry) {
 		return
 	}
 	data, err := os.ReadFile(p)
+	if err == nil {
+		data, _ = normalizeText(data)
+	}
 	if err != nil || !looksLikeManifest(data) {
 		return
 	}
@@ -404,6 +407,11 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 			return nil, findings, err
 		}
 		rel := r.rel(f)
+		data, note := normalizeText(data)
+		if note != "" {
+			findings = append(findings, Finding{Check: CheckYAMLEncoding, Severity: SeverityInfo, File: rel,
+				Message: fmt.Sprintf("%s: the file has %s; read as UTF-8 YAML with newline breaks (kubectl and other tools may read it differently)", rel, note)})
+		}
 		raws, problems, err := decodeStream(data, rd.opts.MaxObjects-len(objs))
 		if err != nil {
 			return nil, findings, fmt.Errorf("%s: %w: more than %d objects", rel, err, rd.opts.MaxObjects)

@@ -54,7 +54,21 @@ func gitopsCheckCases() []renderCheckCase {
 	schema := func(ref string) string {
 		return `{"type": "object", "$defs": {"n": {"type": "integer"}}, "properties": {"min": {"$ref": "` + ref + `"}}}`
 	}
+	utf16 := func(s string) string {
+		b := []byte{0xFF, 0xFE}
+		for _, r := range s {
+			b = append(b, byte(r), 0)
+		}
+		return string(b)
+	}
 	return []renderCheckCase{
+		{
+			// Issue 11: UTF-16 and CR-only files were skipped without a word.
+			name: "yaml-encoding", check: CheckYAMLEncoding, severity: "info",
+			trigger: checkInput{files: map[string]string{"a.yaml": utf16(hpaDoc("web", "4")), "b.yaml": strings.ReplaceAll(hpaDoc("cr", "4"), "\n", "\r")}},
+			quiet:   checkInput{files: map[string]string{"a.yaml": hpaDoc("web", "4"), "b.yaml": strings.ReplaceAll(hpaDoc("cr", "4"), "\n", "\r\n")}},
+			source:  "a.yaml", file: "a.yaml", text: "UTF-16",
+		},
 		{
 			name: "schema-ref-outside", check: CheckSchemaRef, severity: "warning",
 			trigger: checkInput{files: map[string]string{

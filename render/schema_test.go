@@ -58,3 +58,31 @@ func TestSchemaRefsAreNotResolved(t *testing.T) {
 		})
 	}
 }
+
+// A UTF-16 file and a CR-only file render their objects, with their lines.
+func TestConvertedYAMLRenders(t *testing.T) {
+	root := t.TempDir()
+	u := []byte{0xFE, 0xFF}
+	for _, r := range "---\n" + hpaDoc("web", "4") {
+		u = append(u, 0, byte(r))
+	}
+	writeTree(t, root, map[string]string{"a.yaml": string(u), "b.yaml": strings.ReplaceAll("---\n"+hpaDoc("cr", "4"), "\n", "\r")})
+	res, err := Render(context.Background(), root, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"web", "cr"} {
+		found := false
+		for _, o := range res.Objects {
+			if o.Name == name && o.Kind == "HorizontalPodAutoscaler" {
+				found = true
+				if o.Origin.Line != 2 {
+					t.Errorf("%s at line %d, want 2", name, o.Origin.Line)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("HPA %s not rendered: %s", name, dumpFindings(res.Findings))
+		}
+	}
+}
