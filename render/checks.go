@@ -30,6 +30,7 @@ const (
 	CheckPartialRender         = "partial-render"           // a source rendered without an entry it refers to
 	CheckSchemaRef             = "schema-ref-outside"       // a chart's values schema refers to a URL or file outside it
 	CheckYAMLEncoding          = "yaml-encoding"            // a plain YAML file in UTF-16 or with CR-only line breaks, converted
+	CheckYAMLDuplicateKey      = "yaml-duplicate-key"       // a document defines one mapping key twice
 )
 
 // CheckIDs lists every check render can raise.
@@ -40,6 +41,6 @@ func CheckIDs() []string {
 		CheckHelmDependencyMissing, CheckPathEscape, CheckSymlinkEscape, CheckFileTooLarge,
 		CheckTooManyObjects, CheckYAMLAliasBomb, CheckYAMLInvalid, CheckNotAnObject, CheckSourceMissing,
 		CheckGitOpsNotFollowed, CheckGitOpsReference, CheckGitOpsSubstitution, CheckGitOpsCycle, CheckGitOpsLimit,
-		CheckDuplicateDelivery, CheckPartialRender, CheckSchemaRef, CheckYAMLEncoding,
+		CheckDuplicateDelivery, CheckPartialRender, CheckSchemaRef, CheckYAMLEncoding, CheckYAMLDuplicateKey,
 	}
 }

@@ -433,6 +433,9 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 				continue
 			}
 			o.Origin = Origin{Source: spec.ID(), SourceType: SourcePlain, File: rel, Line: raw.line, AnnotationLines: raw.annLines}
+			if len(raw.dupKeys) > 0 {
+				findings = append(findings, duplicateKeyFinding(rel, raw))
+			}
 			objs = append(objs, o)
 		}
 	}
@@ -488,4 +491,12 @@ func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Objec
 		objs = append(objs, o)
 	}
 	return objs, findings, nil
+}
+
+// duplicateKeyFinding reports a document with a mapping key defined twice
+// (lines relative to the document's own start).
+func duplicateKeyFinding(rel string, raw rawObject) Finding {
+	return Finding{Check: CheckYAMLDuplicateKey, Severity: SeverityWarning, File: rel, Line: raw.line,
+		Message: fmt.Sprintf("%s:%d: a mapping key is defined twice: %s; the later value is used, as Helm and kustomize take it, but kubectl's strict decoding refuses the document",
+			rel, raw.line, strings.Join(raw.dupKeys, ", "))}
 }

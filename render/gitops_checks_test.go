@@ -70,6 +70,13 @@ func gitopsCheckCases() []renderCheckCase {
 			source:  "a.yaml", file: "a.yaml", text: "UTF-16",
 		},
 		{
+			// Issue 11: duplicate keys were taken last-wins without a word.
+			name: "yaml-duplicate-key", check: CheckYAMLDuplicateKey, severity: "warning",
+			trigger: checkInput{files: map[string]string{"a.yaml": "---\n" + strings.Replace(hpaDoc("web", "4"), "  minReplicas: 1\n", "  minReplicas: 1\n  minReplicas: 2\n", 1)}},
+			quiet:   checkInput{files: map[string]string{"a.yaml": "---\n" + hpaDoc("web", "4")}},
+			source:  "a.yaml", file: "a.yaml", line: 2, text: `"minReplicas" (lines 11 and 12)`,
+		},
+		{
 			name: "schema-ref-outside", check: CheckSchemaRef, severity: "warning",
 			trigger: checkInput{files: map[string]string{
 				"charts/web/Chart.yaml": webChart, "charts/web/templates/h.yml": webHPA, "charts/web/values.schema.json": schema("https://example.com/n.json"),

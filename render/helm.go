@@ -165,6 +165,9 @@ func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error
 					File:    file, Line: raw.line})
 				continue
 			}
+			if len(raw.dupKeys) > 0 {
+				findings = append(findings, duplicateKeyFinding(file, raw))
+			}
 			out = append(out, helmObject{doc: raw.doc, file: file, line: raw.line, annLines: raw.annLines})
 		}
 	}

@@ -86,6 +86,10 @@ type rawObject struct {
 	// annLines is the 1-based line in the stream of each
 	// metadata.annotations key; nil when there are none.
 	annLines map[string]int
+	// dupKeys are mapping keys the document defines twice ("key (lines a
+	// and b)"), the later value taken as Helm's and kustomize's decoders
+	// take it; kubectl's strict decoding refuses such a document.
+	dupKeys []string
 }
 
 // docProblem is a document that was skipped, with why.
@@ -117,6 +121,7 @@ func decodeStream(data []byte, maxObjects int) (objs []rawObject, problems []doc
 			continue
 		}
 		c := newConverter(root)
+		c.base = seg.line - 1
 		v, cerr := c.convert(root, 0)
 		if cerr != nil {
 			problems = append(problems, docProblem{line: seg.line + root.Line - 1, err: cerr})
@@ -140,10 +145,10 @@ func decodeStream(data []byte, maxObjects int) (objs []rawObject, problems []doc
 					l = seg.line + itemNodes[i].Line - 1
 					al = annotationLines(itemNodes[i], seg.line)
 				}
-				objs = append(objs, rawObject{doc: im, line: l, annLines: al})
+				objs = append(objs, rawObject{doc: im, line: l, annLines: al, dupKeys: c.dupKeys})
 			}
 		} else {
-			objs = append(objs, rawObject{doc: m, line: seg.line + root.Line - 1, annLines: annotationLines(root, seg.line)})
+			objs = append(objs, rawObject{doc: m, line: seg.line + root.Line - 1, annLines: annotationLines(root, seg.line), dupKeys: c.dupKeys})
 		}
 		if len(objs) > maxObjects {
 			return nil, problems, errTooManyObjects
@@ -310,7 +315,9 @@ func nodeKind(n *yaml.Node) string {
 // converter turns a yaml.Node tree into JSON-compatible Go values, charging
 // every node it produces (aliases included) against a budget.
 type converter struct {
-	budget int
+	budget  int
+	dupKeys []string
+	base    int // lines before the document's segment
 }
 
 func newConverter(root *yaml.Node) *converter {
@@ -361,6 +368,7 @@ func (c *converter) convert(n *yaml.Node, depth int) (any, error) {
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
 		var merges []*yaml.Node
+		seen := make(map[string]int, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, vn := n.Content[i], n.Content[i+1]
 			if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
@@ -371,6 +379,10 @@ func (c *converter) convert(n *yaml.Node, depth int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
+			if first, dup := seen[key]; dup && len(c.dupKeys) < 20 {
+				c.dupKeys = append(c.dupKeys, fmt.Sprintf("%q (lines %d and %d)", key, first, c.base+k.Line))
+			}
+			seen[key] = c.base + k.Line
 			v, err := c.convert(vn, depth+1)
 			if err != nil {
 				return nil, err
