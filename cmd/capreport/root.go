@@ -68,6 +68,7 @@ func newRootCmd(ios *streams) *cobra.Command {
 		newCommentCmd(ios),
 		newIssueCmd(ios),
 		newSummaryCmd(ios),
+		newCalibrateCmd(ios, nil),
 	)
 	return root
 }

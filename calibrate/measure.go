@@ -1,0 +1,224 @@
+package calibrate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/common/model"
+
+	"github.com/capreport/capreport/config"
+)
+
+// grid is the range queries' time axis; slot i is start + i·step.
+type grid struct {
+	start time.Time
+	step  time.Duration
+	n     int
+}
+
+func (g grid) slot(t model.Time) int {
+	i := int(math.Round(float64(t.Time().Sub(g.start)) / float64(g.step)))
+	if i < 0 || i >= g.n {
+		return -1
+	}
+	return i
+}
+
+// perPod is a range result keyed by one label: a value per slot, NaN where
+// the series had none.
+type perPod map[string][]float64
+
+// nsData is everything fetched for one namespace.
+type nsData struct {
+	q         queries
+	g         grid
+	owners    *owners
+	dead      map[string]float64
+	requests  perPod
+	usage     perPod
+	cpuReq    perPod
+	consumer  perPod
+	keda      perPod
+	reqQuery  string
+	consQuery string
+}
+
+func measureNamespace(ctx context.Context, src Source, ns string, ws []Workload, o Options) ([]Result, error) {
+	d, err := fetchNamespace(ctx, src, ns, ws, o)
+	if err != nil {
+		return nil, err
+	}
+	pods := d.owners.byWorkload()
+	out := make([]Result, 0, len(ws))
+	for _, w := range ws {
+		r, err := d.measure(ctx, src, w, pods[workloadKey(w.Kind, w.Name)], o)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// fetchNamespace issues the namespace's shared queries: owners, dead
+// times, and the rates that some workload of the namespace needs.
+func fetchNamespace(ctx context.Context, src Source, ns string, ws []Workload, o Options) (*nsData, error) {
+	start := o.Now.Add(-o.Since).Truncate(o.Step).Add(o.Step)
+	d := &nsData{
+		q:      queries{ns: ns, since: o.Since, window: o.Step, t0: o.Now.Add(-o.Since)},
+		g:      grid{start: start, step: o.Step, n: int(o.Now.Sub(start)/o.Step) + 1},
+		owners: newOwners(),
+	}
+	f := fetcher{ctx: ctx, src: src, now: o.Now, g: d.g}
+	var size, time bool
+	for _, w := range ws {
+		size = size || w.Row == RowSize && w.RequestQuery == ""
+		time = time || w.Row == RowTime
+	}
+	f.instant(d.q.podOwners(), func(m model.Metric, v float64) {
+		d.owners.pod[string(m["pod"])] = ownerRef{string(m["owner_kind"]), string(m["owner_name"])}
+	})
+	f.instant(d.q.replicaSetOwners(), func(m model.Metric, v float64) {
+		d.owners.replicaSet[string(m["replicaset"])] = ownerRef{string(m["owner_kind"]), string(m["owner_name"])}
+	})
+	d.dead = map[string]float64{}
+	f.instant(d.q.deadTimes(), func(m model.Metric, v float64) { d.dead[string(m["pod"])] = v })
+	if anyRow(ws, RowSize) {
+		d.usage = f.rangeBy(d.q.cpuUsage(), "pod")
+		d.cpuReq = f.rangeBy(d.q.cpuRequests(), "pod")
+	}
+	if size {
+		d.reqQuery = expand(DefaultRequestRate, ns, "", o.Step)
+		d.requests = f.rangeBy(d.reqQuery, "pod")
+	}
+	if time {
+		d.consQuery = expand(DefaultConsumerRate, ns, "", o.Step)
+		d.consumer = f.rangeBy(d.consQuery, "pod")
+		d.keda = f.rangeBy(d.q.kedaValues(), "scaledObject")
+	}
+	return d, f.err
+}
+
+func anyRow(ws []Workload, r Row) bool {
+	for _, w := range ws {
+		if w.Row == r {
+			return true
+		}
+	}
+	return false
+}
+
+// fetcher runs queries until the first error, which it keeps.
+type fetcher struct {
+	ctx context.Context
+	src Source
+	now time.Time
+	g   grid
+	err error
+}
+
+func (f *fetcher) instant(q string, each func(model.Metric, float64)) {
+	if f.err != nil {
+		return
+	}
+	v, _, err := f.src.Query(f.ctx, q, f.now)
+	if err != nil {
+		f.err = queryError(q, err)
+		return
+	}
+	vec, ok := v.(model.Vector)
+	if !ok {
+		f.err = fmt.Errorf("query %s: expected an instant vector, got %s", q, v.Type())
+		return
+	}
+	for _, s := range vec {
+		each(s.Metric, float64(s.Value))
+	}
+}
+
+// rangeBy runs a range query over the grid and keys its series by label
+// (series without it are dropped; two with one key are summed).
+func (f *fetcher) rangeBy(q, label string) perPod {
+	if f.err != nil {
+		return nil
+	}
+	r := v1.Range{Start: f.g.start, End: f.g.start.Add(time.Duration(f.g.n-1) * f.g.step), Step: f.g.step}
+	v, _, err := f.src.QueryRange(f.ctx, q, r)
+	if err != nil {
+		f.err = queryError(q, err)
+		return nil
+	}
+	mat, ok := v.(model.Matrix)
+	if !ok {
+		f.err = fmt.Errorf("query %s: expected a range vector, got %s", q, v.Type())
+		return nil
+	}
+	out := perPod{}
+	for _, s := range mat {
+		key, ok := s.Metric[model.LabelName(label)]
+		if !ok {
+			continue
+		}
+		vals := out[string(key)]
+		if vals == nil {
+			vals = nanSlice(f.g.n)
+			out[string(key)] = vals
+		}
+		for _, p := range s.Values {
+			if i := f.g.slot(p.Timestamp); i >= 0 && finite(float64(p.Value)) {
+				if math.IsNaN(vals[i]) {
+					vals[i] = 0
+				}
+				vals[i] += float64(p.Value)
+			}
+		}
+	}
+	return out
+}
+
+func nanSlice(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = math.NaN()
+	}
+	return s
+}
+
+// queryError names the query; the client's error says what went wrong
+// (status, body, timeout).
+func queryError(q string, err error) error {
+	return fmt.Errorf("prometheus query %q: %w", q, err)
+}
+
+// measure computes one workload's values from the namespace's data,
+// running its own rate query when the config gives one.
+func (d *nsData) measure(ctx context.Context, src Source, w Workload, pods map[string]bool, o Options) (Result, error) {
+	r := Result{Workload: w}
+	find := func(k config.Key, format string, args ...any) {
+		r.Findings = append(r.Findings, Finding{Workload: w.Ref(), Key: k, Message: fmt.Sprintf(format, args...)})
+	}
+	if len(pods) == 0 {
+		find(config.KeyDeadTime, "no pods found through kube_pod_owner over %s; is kube-state-metrics scraped, and does the namespace match?", windowName(o.Since))
+		return r, nil
+	}
+	if !w.Skip[config.KeyDeadTime] {
+		d.measureDeadTime(&r, pods, o, find)
+	}
+	rates, query, err := d.rates(ctx, src, w, o)
+	if err != nil || w.Row == RowNone {
+		return r, err
+	}
+	samples, totals := d.rateSamples(&r, pods, rates, o)
+	if !w.Skip[config.KeyPodRate] {
+		rec := query
+		if w.Row == RowSize {
+			rec = podRateRecord(query, d.q.cpuUsage(), d.q.cpuRequests())
+		}
+		measurePodRate(&r, samples, rec, o, find)
+	}
+	measureDemand(&r, totals, query, o, find)
+	return r, nil
+}

@@ -1,0 +1,167 @@
+package calibrate
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/capreport/capreport/config"
+)
+
+type findFunc func(k config.Key, format string, args ...any)
+
+func (o Options) record(query string, q float64, n int) config.Measurement {
+	return config.Measurement{Query: query, Window: windowName(o.Since), Quantile: q, Samples: n, At: o.Now}
+}
+
+// measureDeadTime takes the quantile of the pods' creation-to-Ready times.
+func (d *nsData) measureDeadTime(r *Result, pods map[string]bool, o Options, find findFunc) {
+	var xs []float64
+	for pod := range pods {
+		if v, ok := d.dead[pod]; ok && finite(v) && v >= 0 {
+			xs = append(xs, v)
+		}
+	}
+	k := config.KeyDeadTime
+	switch {
+	case len(xs) < o.MinPods:
+		find(k, "%d pod(s) created and Ready in %s, fewer than %d: not written", len(xs), windowName(o.Since), o.MinPods)
+		return
+	case Spread(xs) > o.MaxSpread:
+		find(k, "too spread to be one number (interquartile range %.0f%% of the median over %d pods): not written", 100*Spread(xs), len(xs))
+		return
+	}
+	v := Quantile(xs, o.Quantile)
+	secs := math.Max(1, math.Round(v))
+	if err := inRange(k, secs); err != nil {
+		find(k, "%v: not written", err)
+		return
+	}
+	r.Values = append(r.Values, Value{Key: k, Text: fmt.Sprintf("%ds", int64(secs)), Number: v,
+		Record: o.record(d.q.deadTimes(), o.Quantile, len(xs))})
+}
+
+// rates returns the workload's per-pod rate series and the query behind
+// them: its own query when the config gives one, else the namespace's.
+func (d *nsData) rates(ctx context.Context, src Source, w Workload, o Options) (perPod, string, error) {
+	own, shared, sharedQ := w.RequestQuery, d.requests, d.reqQuery
+	if w.Row == RowTime {
+		own, shared, sharedQ = w.ConsumerQuery, d.consumer, d.consQuery
+	}
+	if w.Row == RowNone {
+		return nil, "", nil
+	}
+	if own == "" {
+		return shared, sharedQ, nil
+	}
+	q := expand(own, w.Namespace, w.Name, o.Step)
+	f := fetcher{ctx: ctx, src: src, now: o.Now, g: d.g}
+	got := f.rangeBy(q, "pod")
+	return got, q, f.err
+}
+
+// rateSamples turns per-pod rates into pod-rate samples and per-slot
+// totals. Size row: served rate over CPU use per request, where the pod is
+// busy enough to say. Time row: consumed rate per pod, only while KEDA saw
+// a backlog when it reports one (an idle consumer shows demand, not
+// capacity).
+func (d *nsData) rateSamples(r *Result, pods map[string]bool, rates perPod, o Options) (samples, totals []float64) {
+	w := r.Workload
+	busy := d.keda[w.ScaledObject]
+	if w.Row == RowTime && busy == nil {
+		r.Notes = append(r.Notes, fmt.Sprintf("%s: keda_scaler_metrics_value has no series for ScaledObject %q: the consumer rate is taken over all samples and understates capacity if pods idled", w.Ref(), w.ScaledObject))
+	}
+	for i := 0; i < d.g.n; i++ {
+		total, n := 0.0, 0
+		for pod := range pods {
+			v := at(rates[pod], i)
+			if !finite(v) || v < 0 {
+				continue
+			}
+			total, n = total+v, n+1
+			if w.Row == RowSize {
+				if req := at(d.cpuReq[pod], i); req > 0 {
+					if u := at(d.usage[pod], i) / req; finite(u) && u >= o.MinUtilization {
+						samples = append(samples, v/u)
+					}
+				}
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		totals = append(totals, total)
+		if w.Row == RowTime && (busy == nil || at(busy, i) > 0) {
+			samples = append(samples, total/float64(n))
+		}
+	}
+	if w.Row == RowTime && busy != nil {
+		r.Notes = append(r.Notes, fmt.Sprintf("%s: consumer rate cross-checked with keda_scaler_metrics_value: %d of %d samples had a backlog", w.Ref(), len(samples), len(totals)))
+	}
+	return samples, totals
+}
+
+func at(xs []float64, i int) float64 {
+	if i >= len(xs) {
+		return math.NaN()
+	}
+	return xs[i]
+}
+
+func measurePodRate(r *Result, xs []float64, query string, o Options, find findFunc) {
+	k := config.KeyPodRate
+	switch {
+	case len(xs) < o.MinSamples:
+		find(k, "%d sample(s) over %s, fewer than %d (no rate series, or pods too idle to say): not written", len(xs), windowName(o.Since), o.MinSamples)
+		return
+	case Spread(xs) > o.MaxSpread:
+		find(k, "too spread to be one number (interquartile range %.0f%% of the median over %d samples): not written", 100*Spread(xs), len(xs))
+		return
+	}
+	v := Quantile(xs, 0.5)
+	text := roundSig(v, 3)
+	if err := inRange(k, text); err != nil {
+		find(k, "%v: not written", err)
+		return
+	}
+	r.Values = append(r.Values, Value{Key: k, Text: fmtNumber(text), Number: v, Record: o.record(query, 0.5, len(xs))})
+}
+
+// measureDemand writes the median total rate as the demand and the peak
+// over it as a design overload.
+func measureDemand(r *Result, totals []float64, query string, o Options, find findFunc) {
+	if len(totals) < o.MinSamples {
+		find(config.KeyDemand, "%d sample(s) over %s, fewer than %d: not written", len(totals), windowName(o.Since), o.MinSamples)
+		return
+	}
+	peak := 0.0
+	for _, v := range totals {
+		peak = math.Max(peak, v)
+	}
+	med := Quantile(totals, 0.5)
+	if med <= 0 {
+		find(config.KeyDemand, "the median rate over %s is 0: not written", windowName(o.Since))
+		return
+	}
+	skip := r.Workload.Skip
+	if d := roundSig(med, 3); skip[config.KeyDemand] {
+		// an annotation states it
+	} else if inRange(config.KeyDemand, d) == nil {
+		r.Values = append(r.Values, Value{Key: config.KeyDemand, Text: fmtNumber(d), Number: med, Record: o.record(query, 0.5, len(totals))})
+	} else {
+		find(config.KeyDemand, "%v: not written", inRange(config.KeyDemand, d))
+	}
+	k := math.Round(peak/med*10) / 10
+	if skip[config.KeyOverload] {
+		return
+	}
+	if k <= 1 {
+		find(config.KeyOverload, "the peak (%s) is within 5%% of the median: no overload to measure, not written", fmtNumber(roundSig(peak, 3)))
+		return
+	}
+	if err := inRange(config.KeyOverload, k); err != nil {
+		find(config.KeyOverload, "peak %s over median %s: %v: not written", fmtNumber(roundSig(peak, 3)), fmtNumber(roundSig(med, 3)), err)
+		return
+	}
+	r.Values = append(r.Values, Value{Key: config.KeyOverload, Text: fmtNumber(k) + "x", Number: peak / med, Record: o.record(query, 1, len(totals))})
+}
