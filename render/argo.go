@@ -147,7 +147,7 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 		hv.Namespace = DefaultNamespace
 	}
 	ignoreMissing, _ := h["ignoreMissingValueFiles"].(bool)
-	for _, f := range stringList(h["valueFiles"]) {
+	for _, f := range strList(h["valueFiles"]) {
 		p, why := g.argoValueFile(f, rel, refs)
 		if why == "" {
 			if _, err := os.Stat(g.rd.repo.abs(p)); err != nil {
@@ -247,7 +247,7 @@ func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[str
 			doc[field] = mergeMaps(cur, add)
 		}
 	}
-	if imgs := stringList(k["images"]); len(imgs) > 0 {
+	if imgs := strList(k["images"]); len(imgs) > 0 {
 		doc["images"] = mergeImages(doc["images"], imgs)
 	}
 	for _, f := range []string{"patches", "replicas", "components"} {

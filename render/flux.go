@@ -96,11 +96,7 @@ func (g *gitops) kustomizationSource(o *Object, ref map[string]any) (string, boo
 		ns = objNamespace(o)
 	}
 	name := str(ref, "name")
-	for i := range g.known {
-		gen := &g.known[i]
-		if gen.Kind != "ArtifactGenerator" || objNamespace(gen) != ns {
-			continue
-		}
+	for _, gen := range g.ofKind("ArtifactGenerator", ns) {
 		for _, a := range mapList(dig(gen.Doc, "spec", "artifacts")) {
 			if str(a, "name") != name {
 				continue
@@ -154,24 +150,28 @@ func (g *gitops) artifactPrefix(o, gen *Object, a map[string]any) (string, bool,
 // sourcePath resolves a path of this repository's source; "" and a
 // finding message when it leaves the root or does not exist.
 func (g *gitops) sourcePath(p string) (string, string) {
-	clean := path.Clean("/" + filepath.ToSlash(p))
-	if strings.Contains(filepath.ToSlash(p), "..") && strings.HasPrefix(path.Clean(filepath.ToSlash(p)), "..") {
+	rel := path.Clean(filepath.ToSlash(p))
+	if rel == ".." || strings.HasPrefix(rel, "../") {
 		return "", fmt.Sprintf("path %q leaves the repository root", p)
 	}
-	rel := strings.TrimPrefix(clean, "/")
-	if rel == "" {
+	if rel = strings.TrimPrefix(rel, "/"); rel == "" {
 		rel = "."
 	}
-	abs := g.rd.repo.abs(rel)
-	if _, err := g.rd.repo.resolve(abs); err != nil {
+	if _, err := g.rd.repo.resolve(g.rd.repo.abs(rel)); err != nil {
 		return "", fmt.Sprintf("path %q does not exist in this repository", p)
 	}
 	return rel, ""
 }
 
+// fluxPath reads a path inside a Flux source as the controllers join it
+// (securejoin): ".." stops at the source's root instead of leaving it.
+func fluxPath(p string) string {
+	return strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(p)), "/")
+}
+
 // fluxIgnore are source-controller's default exclusions: the artifact a
 // Kustomization builds never holds them.
-var fluxIgnore = strings.Join(strings.Split(strings.Join([]string{sourceignore.ExcludeVCS, sourceignore.ExcludeExt, sourceignore.ExcludeCI, sourceignore.ExcludeExtra}, ","), ","), "\n")
+var fluxIgnore = strings.ReplaceAll(strings.Join([]string{sourceignore.ExcludeVCS, sourceignore.ExcludeExt, sourceignore.ExcludeCI, sourceignore.ExcludeExtra}, ","), ",", "\n")
 
 // expandFluxKustomization builds spec.path as kustomize-controller does:
 // Flux's generator amends (or, for a directory without one, writes) the
@@ -185,7 +185,7 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 		e.findings = append(e.findings, notFollowed(o, why))
 		return e
 	}
-	rel, bad := g.sourcePath(path.Join(prefix, path.Clean("/" + str(o.Doc, "spec", "path"))[1:]))
+	rel, bad := g.sourcePath(path.Join(prefix, fluxPath(str(o.Doc, "spec", "path"))))
 	if bad != "" {
 		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, bad))
 		return e
@@ -321,7 +321,7 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 		e.findings = append(e.findings, notFollowed(o, why))
 		return e
 	}
-	rel, bad := g.sourcePath(str(chartSpec, "chart"))
+	rel, bad := g.sourcePath(fluxPath(str(chartSpec, "chart")))
 	if bad != "" {
 		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, "chart "+bad))
 		return e
@@ -333,7 +333,7 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 		ns = objNamespace(o)
 	}
 	hv := HelmValues{ReleaseName: fluxReleaseName(o), Namespace: ns}
-	for _, f := range stringList(chartSpec["valuesFiles"]) {
+	for _, f := range strList(chartSpec["valuesFiles"]) {
 		hv.ValuesFiles = append(hv.ValuesFiles, path.Join(rel, f))
 	}
 	if f := str(chartSpec, "valuesFile"); f != "" && len(hv.ValuesFiles) == 0 {
@@ -493,16 +493,4 @@ func fluxReleaseName(o *Object) string {
 	}
 	sum := sha256.Sum256([]byte(name))
 	return name[:40] + "-" + fmt.Sprintf("%x", sum)[:12]
-}
-
-// stringList reads a YAML list of strings.
-func stringList(v any) []string {
-	l, _ := v.([]any)
-	out := make([]string, 0, len(l))
-	for _, e := range l {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }

@@ -27,10 +27,7 @@ const (
 
 // kindOfGitOps classifies an object by group and kind.
 func kindOfGitOps(o *Object) gitopsKind {
-	group := o.APIVersion
-	if i := strings.Index(group, "/"); i >= 0 {
-		group = group[:i]
-	}
+	group := groupOf(o.APIVersion)
 	switch {
 	case group == "kustomize.toolkit.fluxcd.io" && o.Kind == "Kustomization":
 		return fluxKustomization
@@ -44,6 +41,14 @@ func kindOfGitOps(o *Object) gitopsKind {
 		return argoApplicationSet
 	}
 	return notGitOps
+}
+
+// groupOf is an apiVersion's group ("" for the core group, "v1").
+func groupOf(apiVersion string) string {
+	if i := strings.Index(apiVersion, "/"); i >= 0 {
+		return apiVersion[:i]
+	}
+	return ""
 }
 
 // linkOf is the chain link of a GitOps object.
@@ -94,8 +99,10 @@ type gitops struct {
 	rd  *renderer
 	ctx context.Context
 	// known are the objects GitOps references resolve against: every
-	// standalone object, then every delivered one.
+	// standalone object, then every delivered one; byKindNS indexes them
+	// by kind and namespace (later ones last).
 	known    []Object
+	byKindNS map[string][]int
 	repoURLs repoMatcher
 	findings []Finding
 	memo     map[string]*expansion
@@ -113,21 +120,12 @@ type pending struct {
 // render (status delivered): their objects come from the delivery, with
 // its settings and chain. It returns the outputs to report.
 func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Result) []sourceOut {
-	var roots []int
-	for i := range outs {
-		for j := range outs[i].objects {
-			if kindOfGitOps(&outs[i].objects[j]) != notGitOps {
-				roots = append(roots, i)
-				break
-			}
-		}
-	}
-	if len(roots) == 0 {
+	if !hasGitOps(outs) {
 		return outs
 	}
-	g := &gitops{rd: rd, ctx: ctx, repoURLs: newRepoMatcher(rd.opts.RepoURLs), memo: map[string]*expansion{}}
+	g := &gitops{rd: rd, ctx: ctx, repoURLs: newRepoMatcher(rd.opts.RepoURLs), memo: map[string]*expansion{}, byKindNS: map[string][]int{}}
 	for _, o := range outs {
-		g.known = append(g.known, o.objects...)
+		g.know(o.objects)
 	}
 	suppressed := g.suppressed(outs)
 	var queue []pending
@@ -152,20 +150,57 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 	return dedupeDeliveries(outs, res)
 }
 
+func hasGitOps(outs []sourceOut) bool {
+	for i := range outs {
+		for j := range outs[i].objects {
+			if kindOfGitOps(&outs[i].objects[j]) != notGitOps {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// know adds objects that references may resolve against.
+func (g *gitops) know(objs []Object) {
+	for _, o := range objs {
+		k := kindNSKey(o.Kind, o.Namespace)
+		g.byKindNS[k] = append(g.byKindNS[k], len(g.known))
+		g.known = append(g.known, o)
+	}
+}
+
+func kindNSKey(kind, ns string) string {
+	if ns == "" {
+		ns = DefaultNamespace
+	}
+	return kind + "\x00" + ns
+}
+
+// ofKind returns the known objects of a kind in a namespace, latest last.
+func (g *gitops) ofKind(kind, ns string) []*Object {
+	idx := g.byKindNS[kindNSKey(kind, ns)]
+	out := make([]*Object, len(idx))
+	for i, j := range idx {
+		out[i] = &g.known[j]
+	}
+	return out
+}
+
 // run expands the queue breadth first and returns every render made.
 func (g *gitops) run(queue []pending) []sourceOut {
 	var outs []sourceOut
-	seen := map[string][]Link{}
+	seen := map[string]bool{}
 	expanded := 0
 	for len(queue) > 0 && g.ctx.Err() == nil {
 		p := queue[0]
 		queue = queue[1:]
 		key := gitopsKey(&p.obj)
-		if _, ok := seen[key]; ok {
+		if seen[key] {
 			g.noteCycle(p)
 			continue
 		}
-		seen[key] = p.chain
+		seen[key] = true
 		if expanded >= maxGitOpsDeliveries {
 			g.findings = append(g.findings, gitopsFinding(&p.obj, CheckGitOpsLimit, SeverityError,
 				fmt.Sprintf("more than %d GitOps objects to follow; %s and the rest are not followed", maxGitOpsDeliveries, refOf(&p.obj))))
@@ -184,7 +219,7 @@ func (g *gitops) run(queue []pending) []sourceOut {
 		}
 		for _, o := range e.outs {
 			o = stampChain(o, p.chain)
-			g.known = append(g.known, o.objects...)
+			g.know(o.objects)
 			for _, obj := range o.objects {
 				if kindOfGitOps(&obj) != notGitOps {
 					queue = append(queue, pending{obj: obj, chain: appendLink(p.chain, linkOf(&obj))})
@@ -378,12 +413,7 @@ func dedupeDeliveries(outs []sourceOut, res *Result) []sourceOut {
 }
 
 func identityKey(o *Object) string {
-	group := o.APIVersion
-	if i := strings.Index(group, "/"); i >= 0 {
-		group = group[:i]
-	} else {
-		group = ""
-	}
+	group := groupOf(o.APIVersion)
 	ns := o.Namespace
 	if ns == "" && !isClusterScoped(o.Kind) {
 		ns = DefaultNamespace
@@ -417,25 +447,12 @@ func notFollowed(o *Object, why string) Finding {
 // lookup finds a known object by kind and namespaced name ("" namespace
 // reads as default, as the API server does for namespaced kinds).
 func (g *gitops) lookup(apiGroup, kind, namespace, name string) *Object {
-	if namespace == "" {
-		namespace = DefaultNamespace
-	}
-	for i := len(g.known) - 1; i >= 0; i-- {
-		o := &g.known[i]
-		if o.Kind != kind || o.Name != name {
-			continue
+	objs := g.ofKind(kind, namespace)
+	for i := len(objs) - 1; i >= 0; i-- {
+		o := objs[i]
+		if o.Name == name && (apiGroup == "" || groupOf(o.APIVersion) == apiGroup) {
+			return o
 		}
-		ns := o.Namespace
-		if ns == "" {
-			ns = DefaultNamespace
-		}
-		if ns != namespace {
-			continue
-		}
-		if apiGroup != "" && !strings.HasPrefix(o.APIVersion, apiGroup+"/") {
-			continue
-		}
-		return o
 	}
 	return nil
 }

@@ -125,3 +125,12 @@ func FuzzSubstitute(f *testing.F) {
 func quoteYAML(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s) + `"`
 }
+
+// Flux joins a source path as securejoin does: ".." stops at the root.
+func TestFluxPath(t *testing.T) {
+	for in, want := range map[string]string{"./apps/prod": "apps/prod", "apps": "apps", "": "", "/x": "x", "../../etc": "etc", "a/../../b": "b"} {
+		if got := fluxPath(in); got != want {
+			t.Errorf("fluxPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
