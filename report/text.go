@@ -205,7 +205,7 @@ func RestsOnText(f rules.Finding) string {
 		parts = append(parts, fmt.Sprintf("%s %s (%s)", b.Assumption, b.Value, b.From))
 	}
 	s := strings.Join(parts, ", ")
-	if f.RestsOnDefaults && f.Severity == rules.SeverityWarning {
+	if f.Capped() {
 		s += "; at most a warning while a default decides it (state or measure the defaults, or set failOnDefaults)"
 	}
 	return s

@@ -69,10 +69,18 @@ func restOnAssumptions(fs []Finding, as map[string]Assumption, strict bool) {
 	}
 }
 
+// Capped reports a finding that a built-in default demoted: its check
+// fails by default, and it stands as a warning only because a default
+// decides it.
+func (f Finding) Capped() bool {
+	info, _ := LookupCheck(f.Check)
+	return f.RestsOnDefaults && f.Severity == SeverityWarning && info.Severity == SeverityError
+}
+
 // restsOnDefaults: a live finding was capped because it rests on defaults.
 func restsOnDefaults(fs []Finding) bool {
 	for _, f := range fs {
-		if !f.Ignored && f.RestsOnDefaults && f.Severity == SeverityWarning {
+		if !f.Ignored && f.Capped() {
 			return true
 		}
 	}

@@ -56,3 +56,21 @@ func TestSeverityFollowsProvenance(t *testing.T) {
 		})
 	}
 }
+
+// A check that is a warning by default is not "capped" by a default, so
+// it does not make the verdict "rests on defaults".
+func TestCappedOnlyDemotedErrors(t *testing.T) {
+	for _, c := range []struct {
+		f    Finding
+		want bool
+	}{
+		{Finding{Check: CheckMaxReplicasBelowNeed, Severity: SeverityWarning, RestsOnDefaults: true}, true},
+		{Finding{Check: CheckMaxReplicasBelowNeed, Severity: SeverityError, RestsOnDefaults: true}, false},
+		{Finding{Check: CheckStandingDelayOverTarget, Severity: SeverityWarning, RestsOnDefaults: true}, false},
+		{Finding{Check: CheckMaxReplicasBelowNeed, Severity: SeverityWarning}, false},
+	} {
+		if got := c.f.Capped(); got != c.want {
+			t.Errorf("%+v: capped %v, want %v", c.f, got, c.want)
+		}
+	}
+}
