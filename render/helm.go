@@ -108,14 +108,11 @@ func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error
 		Revision:  1,
 		IsInstall: true,
 	}
-	skipSchema := false
-	if refs := outsideSchemaRefs(chrt); len(refs) > 0 {
-		skipSchema = true
-		findings = append(findings, Finding{Check: CheckSchemaRef, Severity: SeverityWarning, File: chartRel + "/values.schema.json",
-			Message: fmt.Sprintf("%s: values.schema.json refers outside itself (%s); capreport never fetches or reads those, so the values were not validated against the schema",
-				chartRel, strings.Join(refs, ", "))})
+	schemaFinding := schemaRefFinding(chrt, chartRel)
+	if schemaFinding != nil {
+		findings = append(findings, *schemaFinding)
 	}
-	renderVals, err := chartutil.ToRenderValuesWithSchemaValidation(chrt, vals, relOpts, caps, skipSchema)
+	renderVals, err := chartutil.ToRenderValuesWithSchemaValidation(chrt, vals, relOpts, caps, schemaFinding != nil)
 	if err != nil {
 		return nil, findings, err
 	}
@@ -155,23 +152,34 @@ func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error
 			}
 			return nil, findings, &docError{file: file, line: p.line, err: fmt.Errorf("YAML parse error on %s: %w", name, p.err)}
 		}
-		for _, raw := range raws {
-			if isTestHook(raw.doc) && req.skipTests || req.skipHooks && hookOf(raw.doc) != "" {
-				continue
-			}
-			if _, ok := objectFromDoc(raw.doc); !ok {
-				findings = append(findings, Finding{Check: CheckNotAnObject, Severity: SeverityInfo,
-					Message: fmt.Sprintf("%s:%d: rendered document has no apiVersion or kind; skipped", file, raw.line),
-					File:    file, Line: raw.line})
-				continue
-			}
-			if len(raw.dupKeys) > 0 {
-				findings = append(findings, duplicateKeyFinding(file, raw))
-			}
-			out = append(out, helmObject{doc: raw.doc, file: file, line: raw.line, annLines: raw.annLines})
-		}
+		objs, fs := templateObjects(raws, file, req)
+		out, findings = append(out, objs...), append(findings, fs...)
 	}
 	return out, findings, nil
+}
+
+// templateObjects keeps the objects of one rendered template that the
+// render installs (test hooks and, when asked, all hooks left out), with
+// findings for documents that are no object or repeat a key.
+func templateObjects(raws []rawObject, file string, req helmRequest) ([]helmObject, []Finding) {
+	var out []helmObject
+	var findings []Finding
+	for _, raw := range raws {
+		if isTestHook(raw.doc) && req.skipTests || req.skipHooks && hookOf(raw.doc) != "" {
+			continue
+		}
+		if _, ok := objectFromDoc(raw.doc); !ok {
+			findings = append(findings, Finding{Check: CheckNotAnObject, Severity: SeverityInfo,
+				Message: fmt.Sprintf("%s:%d: rendered document has no apiVersion or kind; skipped", file, raw.line),
+				File:    file, Line: raw.line})
+			continue
+		}
+		if len(raw.dupKeys) > 0 {
+			findings = append(findings, duplicateKeyFinding(file, raw))
+		}
+		out = append(out, helmObject{doc: raw.doc, file: file, line: raw.line, annLines: raw.annLines})
+	}
+	return out, findings
 }
 
 // docError is a document-level failure at file:line.

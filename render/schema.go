@@ -16,6 +16,19 @@ import (
 // chart whose schema refers elsewhere is rendered without schema
 // validation, and a finding says why.
 
+// schemaRefFinding is the finding for a chart whose values schema refers
+// outside itself (it is then rendered without schema validation); nil when
+// it refers nowhere else.
+func schemaRefFinding(c *chart.Chart, chartRel string) *Finding {
+	refs := outsideSchemaRefs(c)
+	if len(refs) == 0 {
+		return nil
+	}
+	return &Finding{Check: CheckSchemaRef, Severity: SeverityWarning, File: chartRel + "/values.schema.json",
+		Message: fmt.Sprintf("%s: values.schema.json refers outside itself (%s); capreport never fetches or reads those, so the values were not validated against the schema",
+			chartRel, strings.Join(refs, ", "))}
+}
+
 // knownMetaSchemas are the drafts the validator carries built in (a
 // "$schema" naming one is never fetched).
 var knownMetaSchemas = []string{

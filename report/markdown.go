@@ -333,12 +333,7 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 	fmt.Fprintf(&b, "**Target** %s (%s) · **Source** %s · **Replicas** %d..%d\n\n",
 		mdText(ellipsize(refString(w.Target), maxIDRunes)), found,
 		mdText(ellipsize(w.Source.String(), maxMessageRunes)), w.MinReplicas, w.MaxReplicas)
-	if chain := w.Source.ChainString(); chain != "" {
-		fmt.Fprintf(&b, "**Delivered by** %s\n\n", mdText(ellipsize(chain, maxMessageRunes)))
-	}
-	if w.Source.Partial {
-		b.WriteString("**Partial render:** the source was rendered without something it refers to; see the findings.\n\n")
-	}
+	b.WriteString(deliveryMarkdown(w.Source))
 	if len(w.Metrics) > 0 {
 		var ms []string
 		for _, m := range w.Metrics {
@@ -403,17 +398,7 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 		b.WriteString("**Assumptions**\n\n| Input | Value | From |\n|---|---|---|\n")
 		for _, k := range sortedKeys(w.Assumptions) {
 			a := w.Assumptions[k]
-			from := mdText(a.From)
-			if a.From == "default" {
-				from = "**default**"
-			}
-			if a.Where != nil && a.Where.File != "" {
-				from += " (" + mdText(ellipsize(a.Where.String(), maxIDRunes)) + ")"
-			}
-			if m := a.Measured.Summary(k); m != "" {
-				from += ", " + mdText(m)
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdText(ellipsize(k, maxIDRunes)), mdText(ellipsize(a.Value, maxIDRunes)), from)
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdText(ellipsize(k, maxIDRunes)), mdText(ellipsize(a.Value, maxIDRunes)), assumptionFrom(k, a))
 		}
 		b.WriteString("\n")
 	}
@@ -546,4 +531,33 @@ func verdictText(w rules.Workload) string {
 		return w.Verdict
 	}
 	return w.Verdict + " (" + w.VerdictReason + ")"
+}
+
+// deliveryMarkdown is the delivery chain and partial mark of a workload a
+// GitOps object delivered; "" for one rendered on its own.
+func deliveryMarkdown(l rules.Location) string {
+	var b strings.Builder
+	if chain := l.ChainString(); chain != "" {
+		fmt.Fprintf(&b, "**Delivered by** %s\n\n", mdText(ellipsize(chain, maxMessageRunes)))
+	}
+	if l.Partial {
+		b.WriteString("**Partial render:** the source was rendered without something it refers to; see the findings.\n\n")
+	}
+	return b.String()
+}
+
+// assumptionFrom is the From cell of an assumption: provenance (a default
+// in bold), where it was set, and how a measured value was measured.
+func assumptionFrom(key string, a rules.Assumption) string {
+	from := mdText(a.From)
+	if a.From == "default" {
+		from = "**default**"
+	}
+	if a.Where != nil && a.Where.File != "" {
+		from += " (" + mdText(ellipsize(a.Where.String(), maxIDRunes)) + ")"
+	}
+	if m := a.Measured.Summary(key); m != "" {
+		from += ", " + mdText(m)
+	}
+	return from
 }

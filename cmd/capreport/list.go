@@ -340,12 +340,7 @@ func (out listOutput) writeTextTo(w io.Writer) error {
 		tw := tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "  id\t%s\n", a.ID)
 		fmt.Fprintf(tw, "  source\t%s\n", place(a.Source))
-		if chain := (render.Origin{File: a.Source.File, Via: a.Source.Via, Chain: a.Source.Chain}).ChainString(); chain != "" {
-			fmt.Fprintf(tw, "  delivery\t%s\n", chain)
-		}
-		if a.Source.Partial {
-			fmt.Fprintf(tw, "  partial\trendered without something it refers to (see Findings)\n")
-		}
+		writeDelivery(tw, a.Source)
 		if a.HPAName != a.Name {
 			fmt.Fprintf(tw, "  hpa\t%s\n", a.HPAName)
 		}
@@ -393,14 +388,7 @@ func (out listOutput) writeTextTo(w io.Writer) error {
 		fmt.Fprintf(ew, "  assumptions:\n")
 		tw = tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
 		for _, r := range a.Assumptions {
-			from := r.From
-			if r.File != "" {
-				from += " " + place(listPlace{File: r.File, Line: r.Line})
-			}
-			if r.Measured != nil {
-				from += " (" + r.Measured.Summary(config.SampleUnit(config.Key(strings.TrimSuffix(r.Key, "Seconds")))) + ")"
-			}
-			fmt.Fprintf(tw, "    %s\t%s\t%s\n", strings.TrimSuffix(r.Key, "Seconds"), r.Text, from)
+			fmt.Fprintf(tw, "    %s\t%s\t%s\n", strings.TrimSuffix(r.Key, "Seconds"), r.Text, r.origin())
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -525,4 +513,28 @@ func gitopsLine(sources []render.SourceResult, findings []listFinding, autoscale
 		parts = append(parts, fmt.Sprintf("%d GitOps objects not followed (see Findings): what they deliver is missing", notFollowed))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// writeDelivery writes the delivery chain and the partial mark of an
+// object a GitOps object delivered (nothing for one rendered on its own).
+func writeDelivery(w io.Writer, p listPlace) {
+	if chain := (render.Origin{File: p.File, Via: p.Via, Chain: p.Chain}).ChainString(); chain != "" {
+		fmt.Fprintf(w, "  delivery\t%s\n", chain)
+	}
+	if p.Partial {
+		fmt.Fprintf(w, "  partial\trendered without something it refers to (see Findings)\n")
+	}
+}
+
+// origin says where an assumption's value came from: provenance, place,
+// and how a measured value was measured.
+func (r listAssumption) origin() string {
+	from := r.From
+	if r.File != "" {
+		from += " " + place(listPlace{File: r.File, Line: r.Line})
+	}
+	if r.Measured != nil {
+		from += " (" + r.Measured.Summary(config.SampleUnit(config.Key(strings.TrimSuffix(r.Key, "Seconds")))) + ")"
+	}
+	return from
 }
