@@ -23,12 +23,11 @@ func (d *nsData) measureDeadTime(r *Result, pods map[string]bool, o Options, fin
 		}
 	}
 	k := config.KeyDeadTime
-	switch {
-	case len(xs) < o.MinPods:
+	if len(xs) < o.MinPods {
 		find(k, "%d pod(s) created and Ready in %s, fewer than %d: not written", len(xs), windowName(o.Since), o.MinPods)
 		return
-	case Spread(xs) > o.MaxSpread:
-		find(k, "too spread to be one number (interquartile range %.0f%% of the median over %d pods): not written", 100*Spread(xs), len(xs))
+	}
+	if tooSpread(k, xs, "pods", o, find) {
 		return
 	}
 	v := Quantile(xs, o.Quantile)
@@ -110,12 +109,11 @@ func at(xs []float64, i int) float64 {
 
 func measurePodRate(r *Result, xs []float64, query string, o Options, find findFunc) {
 	k := config.KeyPodRate
-	switch {
-	case len(xs) < o.MinSamples:
+	if len(xs) < o.MinSamples {
 		find(k, "%d sample(s) over %s, fewer than %d (no rate series, or pods too idle to say): not written", len(xs), windowName(o.Since), o.MinSamples)
 		return
-	case Spread(xs) > o.MaxSpread:
-		find(k, "too spread to be one number (interquartile range %.0f%% of the median over %d samples): not written", 100*Spread(xs), len(xs))
+	}
+	if tooSpread(k, xs, "samples", o, find) {
 		return
 	}
 	v := Quantile(xs, 0.5)
@@ -164,4 +162,14 @@ func measureDemand(r *Result, totals []float64, query string, o Options, find fi
 		return
 	}
 	r.Values = append(r.Values, Value{Key: config.KeyOverload, Text: fmtNumber(k) + "x", Number: peak / med, Record: o.record(query, 1, len(totals))})
+}
+
+// tooSpread reports (as a finding) a set of measurements too spread to be
+// one number: its interquartile range over the median exceeds MaxSpread.
+func tooSpread(k config.Key, xs []float64, what string, o Options, find findFunc) bool {
+	if sp := Spread(xs); sp > o.MaxSpread {
+		find(k, "too spread to be one number (interquartile range %.0f%% of the median over %d %s): not written", 100*sp, len(xs), what)
+		return true
+	}
+	return false
 }

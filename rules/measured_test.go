@@ -8,28 +8,6 @@ import (
 	"github.com/capreport/capreport/config"
 )
 
-const measuredManifests = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: api, namespace: shop}
-spec:
-  template:
-    spec:
-      containers:
-        - name: app
-          resources: {requests: {cpu: 500m}, limits: {cpu: 500m}}
----
-apiVersion: autoscaling/v2
-kind: HorizontalPodAutoscaler
-metadata: {name: api, namespace: shop}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}
-  minReplicas: 2
-  maxReplicas: 50
-  metrics:
-    - type: Resource
-      resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}
-`
-
 const measuredConfig = `workloads:
   - namespace: shop
     kind: Deployment
@@ -44,7 +22,11 @@ const measuredConfig = `workloads:
 // "measured" and the record; a value beside it without one stays "config".
 func TestMeasuredProvenanceInReport(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(measuredManifests), 0o644); err != nil {
+	manifests, err := os.ReadFile(filepath.Join("..", "testdata", "measured", "app.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), manifests, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err := config.Parse(filepath.Join(dir, config.FileName), []byte(measuredConfig))

@@ -2,31 +2,11 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
-
-const measuredTestApp = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: api, namespace: shop}
-spec:
-  template:
-    spec:
-      containers:
-        - name: app
-          resources: {requests: {cpu: 500m}, limits: {cpu: 500m}}
----
-apiVersion: autoscaling/v2
-kind: HorizontalPodAutoscaler
-metadata: {name: api, namespace: shop}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}
-  minReplicas: 2
-  maxReplicas: 50
-  metrics:
-    - type: Resource
-      resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}
-`
 
 const measuredTestConfig = `workloads:
   - namespace: shop
@@ -41,7 +21,7 @@ const measuredTestConfig = `workloads:
 // a measured value says how it was measured.
 func TestMeasuredOriginShown(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"app.yaml": measuredTestApp, ".capreport.yaml": measuredTestConfig})
+	writeFiles(t, dir, map[string]string{"app.yaml": readMeasuredApp(t), ".capreport.yaml": measuredTestConfig})
 	const want = "measured p90 over 7d, 312 pods, 2026-12-01"
 	for _, args := range [][]string{
 		{"list", dir, "--root", dir},
@@ -58,4 +38,14 @@ func TestMeasuredOriginShown(t *testing.T) {
 			t.Errorf("%v: want the summary once, beside deadTime:\n%s", args, text)
 		}
 	}
+}
+
+// readMeasuredApp is the shared fixture of the measured-provenance tests.
+func readMeasuredApp(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "measured", "app.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

@@ -144,12 +144,7 @@ func TestRunCorpus(t *testing.T) {
 			continue
 		}
 		t.Run(c.Name(), func(t *testing.T) {
-			dir := filepath.Join(corpus, c.Name())
-			args := []string{dir, "--format", "json", "--release-name", "rel", "--namespace", "demo", "--fail-on", "never"}
-			if _, err := os.Stat(filepath.Join(dir, "capreport-values.yaml")); err == nil {
-				args = append(args, "-f", filepath.Join(dir, "capreport-values.yaml"))
-			}
-			out, stderr, code := capture(args...)
+			out, stderr, code := capture(corpusArgs(filepath.Join(corpus, c.Name()))...)
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -183,6 +178,16 @@ func TestRunCorpus(t *testing.T) {
 			}
 		})
 	}
+}
+
+// corpusArgs prices one corpus case as its README renders it: release rel
+// in demo, with capreport-values.yaml when the case has one.
+func corpusArgs(dir string) []string {
+	args := []string{dir, "--format", "json", "--release-name", "rel", "--namespace", "demo", "--fail-on", "never"}
+	if _, err := os.Stat(filepath.Join(dir, "capreport-values.yaml")); err == nil {
+		args = append(args, "-f", filepath.Join(dir, "capreport-values.yaml"))
+	}
+	return args
 }
 
 func reportFindingNames(r rules.Report, check, id string) bool {

@@ -31,12 +31,7 @@ func TestVerdictsGolden(t *testing.T) {
 		if !c.IsDir() {
 			continue
 		}
-		dir := filepath.Join(corpus, c.Name())
-		args := []string{dir, "--format", "json", "--release-name", "rel", "--namespace", "demo", "--fail-on", "never"}
-		if _, err := os.Stat(filepath.Join(dir, "capreport-values.yaml")); err == nil {
-			args = append(args, "-f", filepath.Join(dir, "capreport-values.yaml"))
-		}
-		writeVerdicts(t, &b, "corpus/"+c.Name(), args)
+		writeVerdicts(t, &b, "corpus/"+c.Name(), corpusArgs(filepath.Join(corpus, c.Name())))
 	}
 	writeVerdicts(t, &b, "examples/shop", []string{filepath.Join("..", "..", "examples", "shop"), "--format", "json", "--fail-on", "never"})
 	testutil.Golden(t, filepath.Join("testdata", "verdicts.golden.txt"), []byte(b.String()), *update)
