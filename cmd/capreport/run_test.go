@@ -134,17 +134,9 @@ func TestExplainAndInit(t *testing.T) {
 // provenance, and a finding for a default the bill rests on (an unpriced
 // workload rests on none).
 func TestRunCorpus(t *testing.T) {
-	corpus := testutil.Corpus(t)
-	cases, err := os.ReadDir(corpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		if !c.IsDir() {
-			continue
-		}
-		t.Run(c.Name(), func(t *testing.T) {
-			out, stderr, code := capture(corpusArgs(filepath.Join(corpus, c.Name()))...)
+	for _, dir := range corpusCases(t) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			out, stderr, code := capture(corpusArgs(dir)...)
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -178,6 +170,22 @@ func TestRunCorpus(t *testing.T) {
 			}
 		})
 	}
+}
+
+// corpusCases are the case directories of ../shared/corpus, in order.
+func corpusCases(t *testing.T) []string {
+	corpus := testutil.Corpus(t)
+	ents, err := os.ReadDir(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range ents {
+		if e.IsDir() {
+			dirs = append(dirs, filepath.Join(corpus, e.Name()))
+		}
+	}
+	return dirs
 }
 
 // corpusArgs prices one corpus case as its README renders it: release rel

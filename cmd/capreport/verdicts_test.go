@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -22,16 +21,8 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // designed), each with the findings that decide it and what they rest on.
 func TestVerdictsGolden(t *testing.T) {
 	var b strings.Builder
-	corpus := testutil.Corpus(t)
-	cases, err := os.ReadDir(corpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		if !c.IsDir() {
-			continue
-		}
-		writeVerdicts(t, &b, "corpus/"+c.Name(), corpusArgs(filepath.Join(corpus, c.Name())))
+	for _, dir := range corpusCases(t) {
+		writeVerdicts(t, &b, "corpus/"+filepath.Base(dir), corpusArgs(dir))
 	}
 	writeVerdicts(t, &b, "examples/shop", []string{filepath.Join("..", "..", "examples", "shop"), "--format", "json", "--fail-on", "never"})
 	testutil.Golden(t, filepath.Join("testdata", "verdicts.golden.txt"), []byte(b.String()), *update)
