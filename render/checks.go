@@ -42,5 +42,6 @@ func CheckIDs() []string {
 		CheckTooManyObjects, CheckYAMLAliasBomb, CheckYAMLInvalid, CheckNotAnObject, CheckSourceMissing,
 		CheckGitOpsNotFollowed, CheckGitOpsReference, CheckGitOpsSubstitution, CheckGitOpsCycle, CheckGitOpsLimit,
 		CheckDuplicateDelivery, CheckPartialRender, CheckSchemaRef, CheckYAMLEncoding, CheckYAMLDuplicateKey,
+		CheckRenderMemory, CheckRenderCrashed, CheckRenderLog,
 	}
 }

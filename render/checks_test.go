@@ -172,6 +172,30 @@ func slowChart() map[string]string {
 	}
 }
 
+// isolate renders in worker processes (this test binary; see TestMain).
+func isolate(o *Options) { *o = isolated(*o) }
+
+// doublingChart doubles a 16-byte string n times: 30 doublings ask for
+// 16 GiB.
+func doublingChart(n int) map[string]string {
+	return map[string]string{
+		"c/Chart.yaml":       chartYAML,
+		"c/templates/x.yaml": fmt.Sprintf("{{- $s := \"xxxxxxxxxxxxxxxx\" }}{{- range until %d }}{{ $s = print $s $s }}{{ end }}\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: x}\n", n),
+	}
+}
+
+// includeChain is n distinct templates, each including the next: Helm's
+// include limit counts one name's depth, so only the stack stops it.
+func includeChain(n int) map[string]string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "{{- define \"t%d\" }}{{ include \"t%d\" . }}{{ end }}\n", i, i+1)
+	}
+	fmt.Fprintf(&b, "{{- define \"t%d\" }}x{{ end }}\n", n)
+	b.WriteString("kind: ConfigMap\napiVersion: v1\nmetadata: {name: {{ include \"t0\" . }}}\n")
+	return map[string]string{"c/Chart.yaml": chartYAML, "c/templates/x.yaml": b.String()}
+}
+
 func setLoops(n int) func(o *Options) {
 	return func(o *Options) { o.Helm.Set = []string{fmt.Sprintf("loops=%d", n)} }
 }
@@ -233,6 +257,24 @@ func TestRenderChecks(t *testing.T) {
 				o.SourceTimeout = 10 * time.Second
 			}},
 			source: "c", text: "did not finish within 300ms",
+		},
+		{
+			name: "render-memory", check: CheckRenderMemory, severity: "error",
+			trigger: checkInput{files: doublingChart(30), opts: isolate},
+			quiet:   checkInput{files: doublingChart(3), opts: isolate},
+			source:  "c", text: "more than 512 MiB and was stopped",
+		},
+		{
+			name: "render-crashed", check: CheckRenderCrashed, severity: "error",
+			trigger: checkInput{files: includeChain(60000), opts: isolate},
+			quiet:   checkInput{files: includeChain(10), opts: isolate},
+			source:  "c", text: "stack limit",
+		},
+		{
+			name: "render-log", check: CheckRenderLog, severity: "warning",
+			trigger: checkInput{files: map[string]string{"k/kustomization.yaml": "commonLabels: {app: web}\nresources: [cm.yaml]\n", "k/cm.yaml": checksCM}, opts: isolate},
+			quiet:   checkInput{files: map[string]string{"k/kustomization.yaml": "labels: [{pairs: {app: web}}]\nresources: [cm.yaml]\n", "k/cm.yaml": checksCM}, opts: isolate},
+			source:  "k", text: "'commonLabels' is deprecated",
 		},
 		{
 			name: "render-cancelled", check: CheckRenderCancelled, severity: "warning",

@@ -139,6 +139,10 @@ type Options struct {
 	SourceTimeout time.Duration
 	// Parallelism is the number of sources rendered at once (0: GOMAXPROCS).
 	Parallelism int
+	// Isolation renders each source in a worker process that is stopped
+	// when it outlives SourceTimeout or its memory budget. The zero value
+	// renders in-process.
+	Isolation Isolation
 }
 
 // DefaultOptions returns the safe mode: no network, no plugins or exec

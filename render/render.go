@@ -20,6 +20,8 @@ type renderer struct {
 	// scope is the absolute directory discovery walks (the root, or the
 	// path a user asked about inside it).
 	scope string
+	// pool renders each source in a worker process; nil: in-process.
+	pool *workerPool
 }
 
 func openRepo(root string, maxBytes int64) (*repo, error) {
@@ -86,6 +88,10 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 	rd, err := newRenderer(path, opts)
 	if err != nil {
 		return nil, err
+	}
+	if len(rd.opts.Isolation.Command) > 0 {
+		rd.pool = newWorkerPool(rd)
+		defer rd.pool.close()
 	}
 	specs, findings := rd.discover()
 	outs := rd.renderAll(ctx, specs)
@@ -181,18 +187,18 @@ func skippedOut(spec SourceSpec, reason string) sourceOut {
 }
 
 // renderWithLimits renders one source under a timeout, turning a panic into
-// a finding. Helm's engine and krusty cannot be interrupted: a source that
-// times out is reported failed and its goroutine is left to finish alone.
+// a finding. With a worker pool the render runs in a worker process, which
+// is stopped when it outlives its time or memory. In-process, Helm's engine
+// and krusty cannot be interrupted: a source that times out is reported
+// failed and its goroutine is left to finish alone.
 func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourceOut {
+	if rd.pool != nil {
+		if out, ok := rd.pool.renderIsolated(ctx, rd, spec); ok {
+			return out
+		}
+	}
 	done := make(chan sourceOut, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- rd.failedOut(spec, CheckRenderPanic, fmt.Errorf("internal error (panic) while rendering: %v; stack: %s", p, debug.Stack()))
-			}
-		}()
-		done <- rd.renderSource(spec)
-	}()
+	go func() { done <- rd.renderRecovered(spec) }()
 	timer := time.NewTimer(rd.opts.SourceTimeout)
 	defer timer.Stop()
 	select {
@@ -203,6 +209,16 @@ func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourc
 	case <-ctx.Done():
 		return rd.failedOut(spec, CheckRenderCancelled, ctx.Err())
 	}
+}
+
+// renderRecovered renders one source, turning a panic into a finding.
+func (rd *renderer) renderRecovered(spec SourceSpec) (out sourceOut) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = rd.failedOut(spec, CheckRenderPanic, fmt.Errorf("internal error (panic) while rendering: %v; stack: %s", p, debug.Stack()))
+		}
+	}()
+	return rd.renderSource(spec)
 }
 
 func (rd *renderer) failedOut(spec SourceSpec, check string, err error) sourceOut {

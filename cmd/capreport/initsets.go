@@ -66,6 +66,7 @@ func ciValueSets(ctx context.Context, path string, rp *repo) []ciValueSet {
 func autoscalersWith(ctx context.Context, rp *repo, chart, name, values string) int {
 	opts := render.DefaultOptions()
 	opts.Root = rp.root
+	opts.Isolation = (&renderFlags{renderMemory: render.DefaultSourceMemory}).isolation()
 	opts.Sources = []render.SourceSpec{{Path: chart, Type: render.SourceHelm, Name: name, Helm: render.HelmValues{ValuesFiles: []string{values}}}}
 	res, err := render.Render(ctx, filepath.Join(rp.root, filepath.FromSlash(chart)), opts)
 	if err != nil {

@@ -6,8 +6,13 @@ package main
 
 import (
 	"os"
+
+	"github.com/capreport/capreport/render"
 )
 
 func main() {
+	if render.IsWorker() { // capreport started itself to render one source at a time
+		os.Exit(render.ServeWorker())
+	}
 	os.Exit(run(os.Args[1:], systemStreams()))
 }

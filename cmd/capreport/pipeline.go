@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -28,6 +29,9 @@ type renderFlags struct {
 	repoURLs    []string
 	apiVersions []string
 	strict      bool
+	// renderTimeout and renderMemory bound each source's render worker.
+	renderTimeout time.Duration
+	renderMemory  byteSize
 }
 
 func (f *renderFlags) register(cmd *cobra.Command) {
@@ -42,6 +46,30 @@ func (f *renderFlags) register(cmd *cobra.Command) {
 	fl.StringArrayVar(&f.repoURLs, "repo-url", nil, "a git URL that names this repository, for Flux GitRepositories and Argo CD sources (repeatable; the checkout's remotes are added)")
 	fl.BoolVar(&f.strict, "strict", false, "findings that rest on built-in defaults fail like any other (like failOnDefaults: true); by default they are at most warnings")
 	fl.StringArrayVarP(&f.apiVersions, "api-versions", "a", nil, "API version charts see in .Capabilities.APIVersions, on top of the defaults (repeatable, like helm template -a)")
+	f.renderMemory = render.DefaultSourceMemory
+	fl.DurationVar(&f.renderTimeout, "render-timeout", render.DefaultSourceTimeout, "time one source may take to render before it is stopped")
+	fl.Var(&f.renderMemory, "render-memory", "memory one source's render may hold before it is stopped (e.g. 768Mi, 2Gi)")
+}
+
+// check refuses limits that would stop every render.
+func (f *renderFlags) check() error {
+	if f.renderTimeout <= 0 {
+		return flagErrorf("render-timeout", "%s is not a positive duration", f.renderTimeout)
+	}
+	if f.renderMemory < minRenderMemory {
+		return flagErrorf("render-memory", "%s is below the %s a render worker needs to start", f.renderMemory, byteSize(minRenderMemory))
+	}
+	return nil
+}
+
+// isolation renders every source in a worker process: capreport itself,
+// started again (main serves it), so a runaway render can be stopped.
+func (f *renderFlags) isolation() render.Isolation {
+	exe, err := os.Executable()
+	if err != nil {
+		return render.Isolation{} // in-process: only the timeout, which cannot stop the work
+	}
+	return render.Isolation{Command: []string{exe}, MaxMemory: int64(f.renderMemory)}
 }
 
 // repo is one rendered and analyzed repository.
@@ -67,12 +95,17 @@ func loadRepo(ctx context.Context, path string, f *renderFlags) (*repo, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := f.check(); err != nil {
+		return nil, err
+	}
 	cfg, cfgPath, err := loadConfig(path, root, f.configFile)
 	if err != nil {
 		return nil, err
 	}
 	opts := render.DefaultOptions()
 	opts.Root = root
+	opts.SourceTimeout = f.renderTimeout
+	opts.Isolation = f.isolation()
 	opts.Helm = render.HelmValues{ValuesFiles: f.values, Set: f.set, ReleaseName: f.releaseName, Namespace: f.namespace}
 	opts.RepoURLs = append(gitRemoteURLs(root), f.repoURLs...)
 	opts.APIVersions = append(opts.APIVersions, f.apiVersions...)

@@ -1,0 +1,280 @@
+package render
+
+import (
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Isolation runs every source's render in a worker process: a process is
+// the only unit that can be stopped when a render outlives its time or
+// memory (Helm's engine and krusty take no context), and that survives a
+// fatal runtime error (a template recursing until the stack overflows).
+// Each worker renders one source at a time, so what it prints belongs to
+// that source.
+type Isolation struct {
+	// Command starts a worker: a program that calls IsWorker and
+	// ServeWorker first thing (capreport itself). Empty: render in-process,
+	// bounded only by the timeout, which then cannot stop the work.
+	Command []string
+	// MaxMemory is the memory one worker may hold (0: DefaultSourceMemory).
+	MaxMemory int64
+}
+
+// DefaultSourceMemory bounds one render's memory in a worker. Real charts
+// and overlays render in tens of MiB; kubeflow's largest in about 200.
+const DefaultSourceMemory = 512 << 20
+
+// Check IDs of the limits only a worker can enforce.
+const (
+	CheckRenderMemory  = "render-memory"  // a render held more memory than its budget and was stopped
+	CheckRenderCrashed = "render-crashed" // a render's worker died (e.g. a stack overflow from runaway recursion)
+	CheckRenderLog     = "render-log"     // a render library printed a warning while rendering the source
+)
+
+// workerPool keeps up to Parallelism live workers; a worker that failed a
+// request is killed and replaced by a fresh one on the next request.
+type workerPool struct {
+	init workerInit
+	cmd  []string
+	mu   sync.Mutex
+	idle []*worker
+}
+
+func newWorkerPool(rd *renderer) *workerPool {
+	iso := rd.opts.Isolation
+	if iso.MaxMemory <= 0 {
+		iso.MaxMemory = DefaultSourceMemory
+	}
+	registerWireTypes()
+	return &workerPool{cmd: iso.Command,
+		init: workerInit{Root: rd.repo.root, Scope: rd.scope, Opts: rd.opts, MaxMemory: iso.MaxMemory}}
+}
+
+// get returns an idle worker or starts one.
+func (p *workerPool) get() (*worker, error) {
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		w := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return w, nil
+	}
+	p.mu.Unlock()
+	return startWorker(p.cmd, p.init)
+}
+
+func (p *workerPool) put(w *worker) {
+	p.mu.Lock()
+	p.idle = append(p.idle, w)
+	p.mu.Unlock()
+}
+
+// close ends the idle workers: each exits when its input closes.
+func (p *workerPool) close() {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	for _, w := range idle {
+		w.stop()
+	}
+}
+
+// worker is one live worker process.
+type worker struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	enc    *gob.Encoder
+	dec    *gob.Decoder
+	log    *stderrTap
+	nextID uint64
+	exited chan struct{} // closed once the process has been waited for
+}
+
+func startWorker(command []string, init workerInit) (*worker, error) {
+	if len(command) == 0 {
+		return nil, errors.New("no worker command")
+	}
+	cmd := exec.Command(command[0], command[1:]...)
+	cmd.Env = append(os.Environ(), workerEnv+"=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	w := &worker{cmd: cmd, stdin: stdin, enc: gob.NewEncoder(stdin), dec: gob.NewDecoder(stdout),
+		log: newStderrTap(stderr), exited: make(chan struct{})}
+	go func() {
+		<-w.log.eof // Wait closes the pipes: read them to the end first
+		_ = cmd.Wait()
+		close(w.exited)
+	}()
+	if err := w.enc.Encode(&init); err != nil {
+		w.kill()
+		return nil, fmt.Errorf("starting a render worker: %w", err)
+	}
+	return w, nil
+}
+
+func (w *worker) stop() {
+	_ = w.stdin.Close()
+	select {
+	case <-w.exited:
+	case <-time.After(5 * time.Second):
+		w.kill()
+	}
+}
+
+func (w *worker) kill() {
+	_ = w.cmd.Process.Kill()
+	<-w.exited
+}
+
+// errWorkerDied is a request that ended with its worker.
+var errWorkerDied = errors.New("render worker died")
+
+// do sends one request and waits for its response and its log, or for the
+// timeout or the context; on any error the caller must kill the worker.
+func (w *worker) do(ctx context.Context, spec SourceSpec, timeout time.Duration) (workerResponse, []string, error) {
+	w.nextID++
+	req := workerRequest{ID: w.nextID, Spec: toWire(spec)}
+	w.log.begin(req.ID)
+	done := make(chan error, 1)
+	var resp workerResponse
+	go func() {
+		if err := w.enc.Encode(&req); err != nil {
+			done <- fmt.Errorf("%w: %v", errWorkerDied, err)
+			return
+		}
+		if err := w.dec.Decode(&resp); err != nil {
+			done <- fmt.Errorf("%w: %v", errWorkerDied, err)
+			return
+		}
+		done <- nil
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			return resp, nil, err
+		}
+		lines, err := w.log.end(req.ID, 5*time.Second)
+		return resp, lines, err
+	case <-timer.C:
+		return resp, nil, context.DeadlineExceeded
+	case <-ctx.Done():
+		return resp, nil, ctx.Err()
+	}
+}
+
+// renderIsolated renders spec in a worker. ok is false when no worker
+// could take it (none could start, or the spec holds a value gob cannot
+// carry): the caller renders in-process instead.
+func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec SourceSpec) (out sourceOut, ok bool) {
+	if gob.NewEncoder(io.Discard).Encode(toWire(spec)) != nil {
+		return sourceOut{}, false
+	}
+	w, err := p.get()
+	if err != nil {
+		return sourceOut{}, false
+	}
+	resp, lines, err := w.do(ctx, spec, rd.opts.SourceTimeout)
+	if err == nil {
+		p.put(w)
+		out = sourceOut{objects: resp.Objects, result: resp.Result, covered: resp.Covered}
+		for i := range out.objects {
+			unmarkEmptyLists(out.objects[i].Doc)
+		}
+		out.result.Findings = append(out.result.Findings, rd.logFindings(spec, lines)...)
+		return out, true
+	}
+	w.kill()
+	return rd.workerFailure(spec, err, w.log.lastLines(2*time.Second)), true
+}
+
+// workerFailure turns a request that ended with its worker into the
+// finding that says why: time, memory, a fatal error, or the context.
+func (rd *renderer) workerFailure(spec SourceSpec, err error, tail []string) sourceOut {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return rd.failedOut(spec, CheckRenderTimeout, fmt.Errorf("render did not finish within %s and was stopped", rd.opts.SourceTimeout))
+	case errors.Is(err, context.Canceled):
+		return rd.failedOut(spec, CheckRenderCancelled, err)
+	}
+	joined := strings.Join(tail, "\n")
+	switch {
+	case strings.Contains(joined, memoryMarker) || strings.Contains(joined, "out of memory"):
+		return rd.failedOut(spec, CheckRenderMemory, fmt.Errorf("render held more than %d MiB and was stopped (a template that recurses or builds huge strings?)", rd.opts.Isolation.memory()>>20))
+	case strings.Contains(joined, "stack overflow") || strings.Contains(joined, "stack exceeds"):
+		return rd.failedOut(spec, CheckRenderCrashed, fmt.Errorf("render recursed past the %d MiB stack limit and was stopped (a tpl or include that calls itself?)", maxWorkerStack>>20))
+	}
+	return rd.failedOut(spec, CheckRenderCrashed, fmt.Errorf("%v; its last words: %s", err, fatalLine(tail)))
+}
+
+// fatalLine picks the line of a dying Go process that says why.
+func fatalLine(tail []string) string {
+	for _, l := range tail {
+		if strings.HasPrefix(l, "fatal error:") || strings.HasPrefix(l, "panic:") {
+			return l
+		}
+	}
+	if len(tail) > 0 {
+		return tail[len(tail)-1]
+	}
+	return "(nothing)"
+}
+
+func (iso Isolation) memory() int64 {
+	if iso.MaxMemory > 0 {
+		return iso.MaxMemory
+	}
+	return DefaultSourceMemory
+}
+
+// maxLogFindings bounds the render-log findings of one source.
+const maxLogFindings = 10
+
+// logFindings turns what the render libraries printed while rendering spec
+// (kustomize's deprecation notices, Helm's coalesce warnings) into warnings
+// on the source, one per distinct line.
+func (rd *renderer) logFindings(spec SourceSpec, lines []string) []Finding {
+	var out []Finding
+	seen := map[string]bool{}
+	more := 0
+	for _, l := range lines {
+		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "#"))
+		if l == "" || seen[l] {
+			continue
+		}
+		seen[l] = true
+		if len(out) == maxLogFindings {
+			more++
+			continue
+		}
+		out = append(out, Finding{Check: CheckRenderLog, Severity: SeverityWarning, Source: spec.ID(),
+			Message: rd.tidy(fmt.Sprintf("%s %s: the renderer printed: %s", spec.Type, spec.ID(), l))})
+	}
+	if more > 0 {
+		out[len(out)-1].Message += fmt.Sprintf(" (and %d more lines)", more)
+	}
+	return out
+}

@@ -1,0 +1,109 @@
+package render
+
+import (
+	"encoding/gob"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+)
+
+// workerEnv marks a process started as a render worker.
+const workerEnv = "CAPREPORT_RENDER_WORKER"
+
+// Lines a worker writes to its standard error for the parent to read.
+const (
+	// endMarker closes the output of one request; the request ID follows.
+	endMarker = "\x00capreport-render-end "
+	// memoryMarker says the watchdog stopped the worker.
+	memoryMarker = "capreport render worker: memory budget exceeded"
+)
+
+// workerExitMemory is the status a worker stopped by its watchdog exits with.
+const workerExitMemory = 70
+
+// maxWorkerStack bounds a render's goroutine stack. Real templates nest a
+// few hundred frames; a tpl that calls itself would otherwise grow the
+// stack to the runtime's 1 GB default before failing. Helm's engine gives no
+// hook to count tpl depth, so the stack limit is that depth limit: the
+// worker dies with "stack overflow" and its parent reports the source.
+const maxWorkerStack = 128 << 20
+
+// IsWorker reports whether this process was started by Render as a render
+// worker. A program that sets Options.Isolation.Command to itself calls
+// it first thing in main (and a test binary in TestMain), then ServeWorker.
+func IsWorker() bool { return os.Getenv(workerEnv) == "1" }
+
+// ServeWorker serves render requests on standard input and output until
+// its parent closes them, and returns the exit status. Everything the
+// render libraries print goes to standard error, where the parent reads it
+// as the current source's log.
+func ServeWorker() int {
+	in, out := os.Stdin, os.Stdout
+	os.Stdout = os.Stderr // a library's stray Println must not corrupt the protocol
+	log.SetFlags(0)
+	log.SetOutput(os.Stderr)
+	registerWireTypes()
+	dec, enc := gob.NewDecoder(in), gob.NewEncoder(out)
+	var init workerInit
+	if err := dec.Decode(&init); err != nil {
+		fmt.Fprintf(os.Stderr, "capreport render worker: reading its setup: %v\n", err)
+		return 2
+	}
+	limitWorker(init.MaxMemory)
+	rd := &renderer{repo: &repo{root: init.Root, maxBytes: init.Opts.MaxFileBytes}, opts: init.Opts, scope: init.Scope}
+	for {
+		var req workerRequest
+		if err := dec.Decode(&req); err != nil {
+			if err == io.EOF {
+				return 0
+			}
+			fmt.Fprintf(os.Stderr, "capreport render worker: reading a request: %v\n", err)
+			return 2
+		}
+		o := rd.renderRecovered(req.Spec.spec())
+		for i := range o.objects {
+			markEmptyLists(o.objects[i].Doc)
+		}
+		fmt.Fprintf(os.Stderr, "%s%d\n", endMarker, req.ID)
+		resp := workerResponse{ID: req.ID, Objects: o.objects, Result: o.result, Covered: o.covered}
+		if err := enc.Encode(&resp); err != nil {
+			fmt.Fprintf(os.Stderr, "capreport render worker: writing a response: %v\n", err)
+			return 2
+		}
+	}
+}
+
+// limitWorker sets the worker's stack limit, makes the garbage collector
+// work hard before the budget is reached, and starts the watchdog that
+// ends the process when it is exceeded anyway.
+func limitWorker(budget int64) {
+	debug.SetMaxStack(maxWorkerStack)
+	if budget <= 0 {
+		return
+	}
+	debug.SetMemoryLimit(budget * 3 / 4)
+	limitAddressSpace(budget)
+	go watchMemory(budget, 5*time.Millisecond)
+}
+
+// watchMemory exits the process once the memory the Go runtime holds from
+// the system exceeds budget. A goroutine running Helm's engine or krusty
+// cannot be stopped from outside, so the process is the unit that can.
+func watchMemory(budget int64, every time.Duration) {
+	samples := []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
+	for range time.Tick(every) {
+		metrics.Read(samples)
+		held := int64(samples[0].Value.Uint64()) - int64(samples[1].Value.Uint64())
+		if held > budget {
+			fmt.Fprintf(os.Stderr, "%s: %d MiB held, budget %d MiB\n", memoryMarker, held>>20, budget>>20)
+			os.Exit(workerExitMemory)
+		}
+	}
+}
