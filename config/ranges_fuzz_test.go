@@ -24,7 +24,7 @@ func spellRanged(name string, r Range, v float64, form uint8) (string, float64) 
 			return strconv.FormatFloat(v*1000, 'f', -1, 64) + "ms", v
 		}
 		if math.Abs(v) < 1e9 {
-			return time.Duration(math.Round(v * 1000) * float64(time.Millisecond)).String(), v
+			return time.Duration(math.Round(v*1000) * float64(time.Millisecond)).String(), v
 		}
 	case name == "partitions": // a whole number, written as one
 		return strconv.FormatFloat(v, 'f', -1, 64), v
