@@ -71,3 +71,16 @@ func FuzzSchemaRefs(f *testing.F) {
 		}
 	})
 }
+
+// The oracle of FuzzSchemaRefs sees what Helm would load: a schema that
+// refers to a file, a URL or a metaschema elsewhere.
+func TestHelmSchemaLoadsSeesRefs(t *testing.T) {
+	for _, s := range []string{`{"$ref": "defs.json"}`, `{"properties": {"x": {"$ref": "https://example.com/s.json"}}}`, `{"$schema": "https://example.com/meta"}`} {
+		if urls := helmSchemaLoads([]byte(s)); len(urls) == 0 {
+			t.Errorf("%s: no load recorded", s)
+		}
+	}
+	if urls := helmSchemaLoads([]byte(`{"$ref": "#/definitions/a", "definitions": {"a": {}}}`)); len(urls) > 0 {
+		t.Errorf("a local ref loaded %q", urls)
+	}
+}
