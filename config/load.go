@@ -539,10 +539,15 @@ func (p *parser) cluster(n *yaml.Node, cl *Cluster) {
 	})
 }
 
-// parseWindow is ParseDuration that also accepts zero: a controller may run
-// with no downscale stabilization or readiness delay.
+// parseWindow is ParseDuration that also accepts zero, however it is
+// written ("0", "0s", "0ms", "0.0"): a controller may run with no downscale
+// stabilization or readiness delay.
 func parseWindow(s string) (time.Duration, error) {
-	if t := strings.TrimSpace(s); t == "0" || t == "0s" {
+	t := strings.TrimSpace(s)
+	if f, err := parseFinite(t); err == nil && f == 0 {
+		return 0, nil
+	}
+	if d, err := time.ParseDuration(t); err == nil && d == 0 {
 		return 0, nil
 	}
 	return ParseDuration(s)

@@ -64,6 +64,13 @@ func (r Range) check(raw string, v float64) error {
 	return nil
 }
 
+// refuse completes a parser's error with the range, so that every value
+// refused for a ranged key says what would be accepted ("-5s" is not
+// positive, and the range is [1s, 1h]).
+func (r Range) refuse(err error) error {
+	return fmt.Errorf("%w; the range is %s", err, r)
+}
+
 // MaxOverloads is the most design overloads one autoscaler may list: each
 // is a simulation of up to a few hours, so the list bounds the Size row's
 // cost.
@@ -95,7 +102,7 @@ func durationIn(name string, parse func(string) (time.Duration, error)) func(str
 	return func(s string) (time.Duration, error) {
 		d, err := parse(s)
 		if err != nil {
-			return 0, err
+			return 0, Ranges[name].refuse(err)
 		}
 		return d, Ranges[name].check(s, d.Seconds())
 	}
@@ -106,7 +113,7 @@ func numberIn(name string, parse func(string) (float64, error)) func(string) (fl
 	return func(s string) (float64, error) {
 		f, err := parse(s)
 		if err != nil {
-			return 0, err
+			return 0, Ranges[name].refuse(err)
 		}
 		return f, Ranges[name].check(s, f)
 	}
@@ -115,14 +122,14 @@ func numberIn(name string, parse func(string) (float64, error)) func(string) (fl
 // factorsIn parses a list of factors, each held to the overload range, at
 // most MaxOverloads of them.
 func factorsIn(s string) ([]float64, error) {
+	r := Ranges[string(KeyOverload)]
 	fs, err := ParseFactors(s)
 	if err != nil {
-		return nil, err
+		return nil, r.refuse(err)
 	}
 	if len(fs) > MaxOverloads {
 		return nil, fmt.Errorf("%q lists %d overloads, at most %d are simulated", s, len(fs), MaxOverloads)
 	}
-	r := Ranges[string(KeyOverload)]
 	for _, f := range fs {
 		if !r.Contains(f) {
 			return nil, fmt.Errorf("%q has the overload %gx outside the range %s", s, f, r)
@@ -137,7 +144,7 @@ func ParsePartitions(s string) (int32, error) {
 	t := strings.TrimSpace(s)
 	p, err := strconv.ParseInt(t, 10, 32)
 	if err != nil || p <= 0 {
-		return 0, fmt.Errorf("%q is not a positive partition count, expected e.g. 12", s)
+		return 0, Ranges["partitions"].refuse(fmt.Errorf("%q is not a positive partition count, expected e.g. 12", s))
 	}
 	return int32(p), Ranges["partitions"].check(s, float64(p))
 }

@@ -188,7 +188,7 @@ func (c *Client) markedComments(ctx context.Context, owner, repo string, pr int,
 			return nil, wrap(fmt.Sprintf("list comments on %s/%s#%d", owner, repo, pr), "pull-requests: read", err)
 		}
 		for _, cm := range page {
-			if firstLine(cm.GetBody()) == marker && strings.EqualFold(cm.GetUser().GetLogin(), author) {
+			if ownMarked(cm, marker, author) {
 				marked = append(marked, cm)
 			}
 		}
@@ -197,6 +197,36 @@ func (c *Client) markedComments(ctx context.Context, owner, repo string, pr int,
 		}
 		opts.Page = resp.NextPage
 	}
+}
+
+// ownMarked reports whether cm is the sticky comment: its first line is
+// the marker and author wrote it.
+func ownMarked(cm *gh.IssueComment, marker, author string) bool {
+	return firstLine(cm.GetBody()) == marker && sameLogin(cm.GetUser().GetLogin(), author)
+}
+
+// sameLogin compares logins as GitHub does: ASCII, case-insensitive.
+// strings.EqualFold is not that: it folds the Kelvin sign onto "k" and any
+// two invalid bytes onto each other, so a login that is not ours could
+// pass for it.
+func sameLogin(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if x >= utf8.RuneSelf || y >= utf8.RuneSelf || lowerASCII(x) != lowerASCII(y) {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 func checkRepo(owner, repo string) error {

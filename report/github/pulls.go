@@ -3,7 +3,6 @@ package github
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	gh "github.com/google/go-github/v62/github"
 )
@@ -28,7 +27,7 @@ func (c *Client) FindPullRequest(ctx context.Context, owner, repo, headOwner, he
 			return 0, wrap("list the pull requests of "+where, "pull-requests: read", err)
 		}
 		for _, pr := range page {
-			if pr.GetHead().GetSHA() == headSHA && strings.EqualFold(pr.GetHead().GetRepo().GetOwner().GetLogin(), headOwner) {
+			if pr.GetHead().GetSHA() == headSHA && sameLogin(pr.GetHead().GetRepo().GetOwner().GetLogin(), headOwner) {
 				return pr.GetNumber(), nil
 			}
 		}

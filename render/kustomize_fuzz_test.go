@@ -1,0 +1,102 @@
+package render
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// kustFuzzTree is the repository FuzzKustomizeRewrite rewrites in: built
+// once per worker, with a file and a directory outside the root.
+func kustFuzzTree(f *testing.F) (*repo, string) {
+	base := f.TempDir()
+	root := filepath.Join(base, "root")
+	files := map[string]string{
+		"root/app/deploy.yaml":             hpaDoc("web", "4"),
+		"root/app/patch.yaml":              "kind: HorizontalPodAutoscaler\n",
+		"root/app/base/kustomization.yaml": "resources: [hpa.yaml]\n",
+		"root/app/base/hpa.yaml":           hpaDoc("b", "2"),
+		"root/other/x.yaml":                hpaDoc("x", "2"),
+		"outside/evil.yaml":                hpaDoc("evil", "2"),
+		"outside/kustomization.yaml":       "resources: [evil.yaml]\n",
+	}
+	for p, s := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(base, p)), 0o755); err != nil {
+			f.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(base, p), []byte(s), 0o644); err != nil {
+			f.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(root, "app", "link")); err != nil {
+		f.Fatal(err)
+	}
+	r, err := openRepo(root, 1<<20)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return r, filepath.Join(r.root, "app")
+}
+
+// localEntry reports whether e, listed in the kustomization of dir, is a
+// path that exists inside the root, symlinks evaluated, and nothing that
+// could be fetched.
+func localEntry(r *repo, dir, e string) bool {
+	if strings.Contains(e, "://") || strings.Contains(e, "@") || strings.HasPrefix(strings.ToLower(strings.TrimSpace(e)), "git") || filepath.IsAbs(e) {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(e)))
+	return err == nil && r.within(real)
+}
+
+// FuzzKustomizeRewrite: whatever a kustomization lists, the copy the build
+// reads (after the scan, when it refuses nothing) lists in resources,
+// bases, components and crds only paths that exist inside the root: every
+// remote, escaping or missing entry is dropped. Never a panic.
+func FuzzKustomizeRewrite(f *testing.F) {
+	r, dir := kustFuzzTree(f)
+	for _, s := range [][4]string{
+		{"deploy.yaml", "base", "https://github.com/o/r//x?ref=v1", "../other/x.yaml"},
+		{"../../outside/evil.yaml", "link", "link/evil.yaml", "git@github.com:o/r.git"},
+		{"github.com/o/r", "missing.yaml", "/etc/passwd", "./base/../deploy.yaml"},
+		{" deploy.yaml", "base/", "ssh://h/r", "deploy.yaml"},
+	} {
+		f.Add(s[0], s[1], s[2], s[3], uint8(0))
+	}
+	rd := &renderer{repo: r, opts: DefaultOptions()}
+	fields := []string{"resources", "bases", "components", "crds"}
+	f.Fuzz(func(t *testing.T, e0, e1, e2, e3 string, shape uint8) {
+		doc := map[string]any{"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization"}
+		for i, e := range []string{e0, e1, e2, e3} {
+			field := fields[(int(shape)>>(2*i))%len(fields)]
+			l, _ := doc[field].([]any)
+			doc[field] = append(l, e)
+		}
+		sc := newKustScan(r)
+		sc.override[dir] = &kustFile{file: filepath.Join(dir, "kustomization.yaml"), doc: doc}
+		sc.scan(dir, false)
+		if len(sc.refusals) > 0 {
+			return // the root is refused, nothing is built
+		}
+		overlay, _, err := rd.rewriteKustomizations(sc)
+		if err != nil {
+			return
+		}
+		for p, data := range overlay {
+			var k map[string]any
+			if err := sigsyaml.Unmarshal(data, &k); err != nil {
+				t.Fatalf("%s: the rewrite is not YAML: %v", p, err)
+			}
+			for _, field := range fields {
+				for _, e := range strList(k[field]) {
+					if !localEntry(r, filepath.Dir(p), e) {
+						t.Fatalf("%s: %s keeps %q\n%s", r.rel(p), field, e, data)
+					}
+				}
+			}
+		}
+	})
+}
