@@ -61,12 +61,17 @@ func positive(flag string, v float64) error {
 }
 
 func checkFormat(format string, allowed ...string) error {
+	return checkValue("format", format, allowed...)
+}
+
+// checkValue refuses a flag value outside its allowed set, naming both.
+func checkValue(flag, value string, allowed ...string) error {
 	for _, a := range allowed {
-		if format == a {
+		if value == a {
 			return nil
 		}
 	}
-	return flagErrorf("format", "%q is not one of %s", format, strings.Join(allowed, ", "))
+	return flagErrorf(flag, "%q is not one of %s", value, strings.Join(allowed, ", "))
 }
 
 func fmtSeconds(s int64) string {

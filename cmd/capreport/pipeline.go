@@ -4,16 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"helm.sh/helm/v3/pkg/strvals"
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
+	"github.com/capreport/capreport/rules"
 )
 
 // renderFlags are helm template's flags for the charts capreport discovers,
@@ -32,6 +36,10 @@ type renderFlags struct {
 	// renderTimeout and renderMemory bound each source's render worker.
 	renderTimeout time.Duration
 	renderMemory  byteSize
+	// include and exclude replace the config's checks.include/exclude.
+	include, exclude []string
+	// stdin is read for the PATH "-".
+	stdin io.Reader
 }
 
 func (f *renderFlags) register(cmd *cobra.Command) {
@@ -39,27 +47,90 @@ func (f *renderFlags) register(cmd *cobra.Command) {
 	fl.StringArrayVarP(&f.values, "values", "f", nil, "values file for discovered charts (repeatable, merged in order)")
 	fl.StringArrayVar(&f.set, "set", nil, "k=v value for discovered charts (repeatable, like helm --set)")
 	fl.StringVar(&f.releaseName, "release-name", "", "release name for discovered charts (default \"capreport\")")
-	fl.StringVar(&f.namespace, "namespace", "", "namespace for discovered charts (default \"default\")")
+	fl.StringVarP(&f.namespace, "namespace", "n", "", "namespace for discovered charts (default \"default\")")
 	fl.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version charts render for (default 1.34.0, or the config's cluster.kubeVersion)")
 	fl.StringVar(&f.configFile, "config", "", "configuration file (default: PATH/.capreport.yaml, else ROOT/.capreport.yaml, when present)")
 	fl.StringVar(&f.root, "root", "", "repository root: bounds what may be read, and paths are shown relative to it (default: the top of the git work tree holding PATH, else PATH)")
 	fl.StringArrayVar(&f.repoURLs, "repo-url", nil, "a git URL that names this repository, for Flux GitRepositories and Argo CD sources (repeatable; the checkout's remotes are added)")
 	fl.BoolVar(&f.strict, "strict", false, "findings that rest on built-in defaults fail like any other (like failOnDefaults: true); by default they are at most warnings")
 	fl.StringArrayVarP(&f.apiVersions, "api-versions", "a", nil, "API version charts see in .Capabilities.APIVersions, on top of the defaults (repeatable, like helm template -a)")
+	fl.StringSliceVar(&f.include, "include", nil, "run only these checks (IDs from capreport checks; repeatable or comma-separated; replaces the config's checks.include)")
+	fl.StringSliceVar(&f.exclude, "exclude", nil, "never run these checks (repeatable or comma-separated; replaces the config's checks.exclude)")
 	f.renderMemory = render.DefaultSourceMemory
 	fl.DurationVar(&f.renderTimeout, "render-timeout", render.DefaultSourceTimeout, "time one source may take to render before it is stopped")
 	fl.Var(&f.renderMemory, "render-memory", "memory one source's render may hold before it is stopped (e.g. 768Mi, 2Gi)")
 }
 
-// check refuses limits that would stop every render.
-func (f *renderFlags) check() error {
-	if f.renderTimeout <= 0 {
-		return flagErrorf("render-timeout", "%s is not a positive duration", f.renderTimeout)
+// check refuses, before anything renders, what helm template refuses as a
+// usage error (a values file that does not exist, a --set it cannot
+// parse) and limits that would stop every render.
+func (f *renderFlags) check(path, root string) error {
+	for _, v := range f.values {
+		if !valuesFileExists(v, path, root) {
+			return flagErrorf("values", "%s: not found in the working directory, PATH, the root or any chart directory under PATH", v)
+		}
 	}
-	if f.renderMemory < minRenderMemory {
+	for flag, ids := range map[string][]string{"include": f.include, "exclude": f.exclude} {
+		for _, id := range ids {
+			if _, ok := rules.LookupCheck(id); !ok {
+				return flagErrorf(flag, "%q is not a check ID (capreport checks lists them)", id)
+			}
+		}
+	}
+	for _, kv := range f.set {
+		if err := strvals.ParseInto(kv, map[string]any{}); err != nil {
+			return flagErrorf("set", "%q: %v", kv, err)
+		}
+	}
+	if f.renderTimeout < 0 {
+		return flagErrorf("render-timeout", "%s is negative", f.renderTimeout)
+	}
+	if f.renderMemory != 0 && f.renderMemory < minRenderMemory {
 		return flagErrorf("render-memory", "%s is below the %s a render worker needs to start", f.renderMemory, byteSize(minRenderMemory))
 	}
 	return nil
+}
+
+// applyChecks puts --include and --exclude in place of the config's lists.
+func (f *renderFlags) applyChecks(cfg *config.Config) {
+	if f.include != nil {
+		cfg.Checks.Include = f.include
+	}
+	if f.exclude != nil {
+		cfg.Checks.Exclude = f.exclude
+	}
+}
+
+// valuesFile finds a command-line values file where render looks for it:
+// as given (absolute, or relative to the working directory), else in PATH,
+// the root, or a chart directory under PATH.
+func valuesFileExists(v, path, root string) bool {
+	if fileExists(v) || filepath.IsAbs(v) {
+		return fileExists(v)
+	}
+	for _, dir := range []string{path, root} {
+		if fileExists(filepath.Join(dir, v)) {
+			return true
+		}
+	}
+	found := false
+	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil || found:
+			return filepath.SkipDir
+		case d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules"):
+			return filepath.SkipDir
+		case d.Name() == "Chart.yaml" && fileExists(filepath.Join(filepath.Dir(p), v)):
+			found = true
+		}
+		return nil
+	})
+	return found
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
 }
 
 // isolation renders every source in a worker process: capreport itself,
@@ -84,31 +155,25 @@ type repo struct {
 // extraction. Per-source problems are findings in the result; an error means
 // the run cannot start (a missing path, a broken config file).
 func loadRepo(ctx context.Context, path string, f *renderFlags) (*repo, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, &usageError{msg: fmt.Sprintf("%s: no such file or directory", path)}
+	if path == stdinPath {
+		return loadStdin(ctx, f)
 	}
-	if !st.IsDir() {
-		return nil, &usageError{msg: fmt.Sprintf("%s is not a directory", path)}
+	if _, err := os.Stat(path); err != nil {
+		return nil, &usageError{msg: fmt.Sprintf("%s: no such file or directory", path)}
 	}
 	root, err := repoRoot(path, f.root)
 	if err != nil {
 		return nil, err
 	}
-	if err := f.check(); err != nil {
+	if err := f.check(path, root); err != nil {
 		return nil, err
 	}
 	cfg, cfgPath, err := loadConfig(path, root, f.configFile)
 	if err != nil {
 		return nil, err
 	}
-	opts := render.DefaultOptions()
-	opts.Root = root
-	opts.SourceTimeout = f.renderTimeout
-	opts.Isolation = f.isolation()
-	opts.Helm = render.HelmValues{ValuesFiles: f.values, Set: f.set, ReleaseName: f.releaseName, Namespace: f.namespace}
-	opts.RepoURLs = append(gitRemoteURLs(root), f.repoURLs...)
-	opts.APIVersions = append(opts.APIVersions, f.apiVersions...)
+	f.applyChecks(cfg)
+	opts := f.renderOptions(root)
 	opts = cfg.RenderOptions(opts)
 	rebaseSources(opts.Sources, cfgPath, root)
 	if f.kubeVersion != "" {
@@ -119,6 +184,43 @@ func loadRepo(ctx context.Context, path string, f *renderFlags) (*repo, error) {
 		return nil, err
 	}
 	return &repo{root: root, cfg: cfg, rendered: rendered, inv: analyze.Extract(rendered.Objects, cfg)}, nil
+}
+
+// renderOptions are the flags' render options for a repository at root.
+func (f *renderFlags) renderOptions(root string) render.Options {
+	opts := render.DefaultOptions()
+	opts.Root = root
+	opts.SourceTimeout = f.renderTimeout
+	opts.Isolation = f.isolation()
+	opts.Helm = render.HelmValues{ValuesFiles: f.values, Set: f.set, ReleaseName: f.releaseName, Namespace: f.namespace}
+	opts.RepoURLs = append(gitRemoteURLs(root), f.repoURLs...)
+	opts.APIVersions = append(opts.APIVersions, f.apiVersions...)
+	return opts
+}
+
+// loadRepos loads several PATH arguments (directories, files, - for
+// standard input) as one repository: their objects are extracted together,
+// so an autoscaler in one file finds its workload in another. The first
+// path's root and configuration stand for the whole.
+func loadRepos(ctx context.Context, paths []string, f *renderFlags) (*repo, error) {
+	var all *repo
+	for _, p := range paths {
+		rp, err := loadRepo(ctx, p, f)
+		if err != nil {
+			return nil, err
+		}
+		if all == nil {
+			all = rp
+			continue
+		}
+		all.rendered.Objects = append(all.rendered.Objects, rp.rendered.Objects...)
+		all.rendered.Sources = append(all.rendered.Sources, rp.rendered.Sources...)
+		all.rendered.Findings = append(all.rendered.Findings, rp.rendered.Findings...)
+	}
+	if len(paths) > 1 {
+		all.inv = analyze.Extract(all.rendered.Objects, all.cfg)
+	}
+	return all, nil
 }
 
 // loadConfig reads --config, else PATH's .capreport.yaml, else the root's.
@@ -170,7 +272,7 @@ func repoRoot(path, flag string) (string, error) {
 	if flag != "" {
 		st, err := os.Stat(flag)
 		if err != nil || !st.IsDir() {
-			return "", flagErrorf("--root", "%s is not a directory", flag)
+			return "", flagErrorf("root", "%s is not a directory", flag)
 		}
 		return flag, nil
 	}
@@ -193,7 +295,27 @@ func argPath(args []string) string {
 	if len(args) == 0 {
 		return "."
 	}
-	return filepath.Clean(args[0])
+	return cleanPath(args[0])
+}
+
+// argPaths are the PATH arguments, "." when there are none.
+func argPaths(args []string) []string {
+	if len(args) == 0 {
+		return []string{"."}
+	}
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = cleanPath(a)
+	}
+	return out
+}
+
+// cleanPath cleans a path argument; "-" (standard input) stays as it is.
+func cleanPath(p string) string {
+	if p == stdinPath {
+		return p
+	}
+	return filepath.Clean(p)
 }
 
 var errNoWorkload = errors.New("no such workload")

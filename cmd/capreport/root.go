@@ -35,22 +35,33 @@ func run(args []string, ios *streams) int {
 func newRootCmd(ios *streams) *cobra.Command {
 	f := &runFlags{}
 	root := &cobra.Command{
-		Use:   "capreport [PATH]",
+		Use:   "capreport [PATH...]",
 		Short: "Price the Kubernetes autoscalers of a repository before they ship",
-		Long: "capreport renders the Helm charts, Kustomize overlays and manifests under PATH (default .),\n" +
+		Long: "capreport renders the Helm charts, Kustomize overlays and manifests under each PATH (a\n" +
+			"directory, a file, or - for standard input; default .),\n" +
 			"finds every HorizontalPodAutoscaler and KEDA ScaledObject, simulates the v1.34 HPA controller\n" +
 			"against a fluid model of each workload, and prints the ledger: the Size bill of a saturating\n" +
 			"CPU metric, the Time bill of a backlog metric, and pass/fail against latency targets.\n\n" +
 			"Exit codes: 0 nothing fails, 1 a check fails (see --fail-on), 2 usage or tool error.",
 		Version:       version,
-		Args:          cobra.MaximumNArgs(1),
+		Example: "  capreport ./deploy\n" +
+			"  capreport charts/web -f charts/web/values-prod.yaml -n shop\n" +
+			"  capreport base/hpa.yaml base/deployment.yaml\n" +
+			"  helm template charts/web | capreport -\n" +
+			"  capreport . --out report --color never",
+		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runReport(cmd.Context(), ios, argPath(args), f)
+			f.render.stdin = ios.In
+			return runReport(cmd.Context(), ios, argPaths(args), f)
 		},
 	}
 	addRunFlags(root, f)
+	root.PersistentFlags().StringVar(&ios.colorMode, "color", "auto", "colour the text output: auto (a terminal, unless NO_COLOR; FORCE_COLOR or CLICOLOR_FORCE force it), always or never")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		return checkValue("color", ios.colorMode, colorModes...)
+	}
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {

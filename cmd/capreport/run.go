@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -39,7 +40,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 }
 
 // runReport is the main job: discover, render, analyze, simulate, report.
-func runReport(ctx context.Context, ios *streams, path string, f *runFlags) error {
+func runReport(ctx context.Context, ios *streams, paths []string, f *runFlags) error {
 	if err := checkFormat(f.format, reportFormats...); err != nil {
 		return err
 	}
@@ -49,10 +50,13 @@ func runReport(ctx context.Context, ios *streams, path string, f *runFlags) erro
 	var r *rules.Report
 	var cfg *config.Config
 	var err error
-	if f.ref != "" {
-		r, cfg, err = reportAtRef(ctx, ios, "ref", path, f.ref, &f.render)
-	} else {
-		r, cfg, err = buildReport(ctx, ios, path, &f.render)
+	switch {
+	case f.ref != "" && len(paths) > 1:
+		return flagErrorf("ref", "takes one PATH, not %d", len(paths))
+	case f.ref != "":
+		r, cfg, err = reportAtRef(ctx, ios, "ref", paths[0], f.ref, &f.render)
+	default:
+		r, cfg, err = buildReportOf(ctx, ios, paths, &f.render)
 	}
 	if err != nil {
 		return err
@@ -86,10 +90,16 @@ func runReport(ctx context.Context, ios *streams, path string, f *runFlags) erro
 // buildReport renders and prices a repository; a progress bar goes to a
 // terminal's stderr once the run has taken more than a second.
 func buildReport(ctx context.Context, ios *streams, path string, f *renderFlags) (*rules.Report, *config.Config, error) {
-	rp, err := loadRepo(ctx, path, f)
+	return buildReportOf(ctx, ios, []string{path}, f)
+}
+
+// buildReportOf renders and prices several paths as one repository.
+func buildReportOf(ctx context.Context, ios *streams, paths []string, f *renderFlags) (*rules.Report, *config.Config, error) {
+	rp, err := loadRepos(ctx, paths, f)
 	if err != nil {
 		return nil, nil, err
 	}
+	path := reportPath(paths)
 	opts := rules.Options{Tool: rules.Tool{Name: "capreport", Version: version}, FailOnDefaults: f.strict}
 	if ios.IsStderrTTY() {
 		start := time.Now()
@@ -108,10 +118,25 @@ func buildReport(ctx context.Context, ios *streams, path string, f *renderFlags)
 	if err != nil {
 		return nil, nil, err
 	}
-	if filepath.Clean(rp.root) != filepath.Clean(path) {
+	if filepath.Clean(rp.root) != filepath.Clean(path) && path != stdinPath {
 		r.RepoRoot = filepath.ToSlash(rp.root)
 	}
 	return r, rp.cfg, nil
+}
+
+// reportPath is what a report says it priced: the one PATH, or the
+// directory that holds them all.
+func reportPath(paths []string) string {
+	if len(paths) == 1 {
+		return paths[0]
+	}
+	common := filepath.Dir(paths[0])
+	for _, p := range paths[1:] {
+		for common != "." && common != string(filepath.Separator) && !strings.HasPrefix(p, common+string(filepath.Separator)) {
+			common = filepath.Dir(common)
+		}
+	}
+	return common
 }
 
 // renderFormat renders the report in one format.

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/capreport/capreport/internal/testutil"
+)
+
+// cliCase runs capreport in-process from examples/shop and checks its exit
+// code, its stderr against a golden file, and optionally its stdout.
+type cliCase struct {
+	name   string
+	args   []string
+	stdin  string
+	env    colorEnv
+	tty    bool
+	code   int
+	stdout func(t *testing.T, out string)
+}
+
+func (c cliCase) run(t *testing.T) {
+	t.Chdir(filepath.Join(testutil.RepoRoot(t), "examples", "shop"))
+	var out, errOut bytes.Buffer
+	ios := &streams{In: strings.NewReader(c.stdin), Out: &out, ErrOut: &errOut, stdoutTTY: c.tty, colorEnv: c.env}
+	if code := run(c.args, ios); code != c.code {
+		t.Errorf("capreport %s: exit %d, want %d\nstderr: %s", strings.Join(c.args, " "), code, c.code, errOut.String())
+	}
+	testutil.Golden(t, filepath.Join(testutil.RepoRoot(t), "cmd", "capreport", "testdata", "cli", c.name+".stderr"), errOut.Bytes(), *update)
+	if c.stdout != nil {
+		// JSON may be compact or indented: compare it compact.
+		c.stdout(t, strings.ReplaceAll(out.String(), `": "`, `":"`))
+	}
+}
+
+const ansi = "\x1b["
+
+func colored(want bool) func(t *testing.T, out string) {
+	return func(t *testing.T, out string) {
+		if got := strings.Contains(out, ansi); got != want {
+			t.Errorf("colour in the output: %v, want %v", got, want)
+		}
+	}
+}
+
+func contains(parts ...string) func(t *testing.T, out string) {
+	return func(t *testing.T, out string) {
+		for _, p := range parts {
+			if !strings.Contains(out, p) {
+				t.Errorf("the output lacks %q:\n%s", p, out)
+			}
+		}
+	}
+}
+
+// TestCLIConventions holds capreport to the conventions of helm template,
+// kubeconform and kube-linter, and to no-color.org / force-color.org:
+// flags are checked before anything renders (exit 2, the flag named),
+// files, several paths and - are arguments, check selection has flags,
+// and colour follows --color and the environment.
+func TestCLIConventions(t *testing.T) {
+	orders, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "examples", "shop", "manifests", "orders-consumer.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []cliCase{
+		{name: "values-file-missing", args: []string{".", "-f", "nope.yaml"}, code: exitError},
+		{name: "set-malformed", args: []string{".", "--set", "a[=1"}, code: exitError},
+		{name: "duration-malformed", args: []string{".", "--render-timeout", "5"}, code: exitError},
+		{name: "memory-malformed", args: []string{".", "--render-memory", "lots"}, code: exitError},
+		{name: "include-unknown", args: []string{".", "--include", "dead-band,no-such-check"}, code: exitError},
+		{name: "color-unknown", args: []string{".", "--color", "rainbow"}, code: exitError},
+		{name: "path-missing", args: []string{"no/such/dir"}, code: exitError},
+		{name: "ref-with-two-paths", args: []string{"charts/web", "manifests", "--ref", "HEAD"}, code: exitError},
+		{name: "namespace-short", args: []string{"charts/web", "-n", "shop", "-o", "json"}, code: exitOK,
+			stdout: contains(`"id":"shop/HorizontalPodAutoscaler/capreport-web"`)},
+		{name: "file-argument", args: []string{"manifests/orders-consumer.yaml", "--color", "never"}, code: exitFail,
+			stdout: contains("examples/shop/manifests/orders-consumer.yaml  plain", "1 autoscaler:")},
+		{name: "two-paths", args: []string{"charts/web", "manifests", "--color", "never"}, code: exitFail,
+			stdout: contains("examples/shop/charts/web ", "examples/shop/manifests/orders-consumer.yaml", "2 autoscalers:")},
+		{name: "stdin", args: []string{"-", "--color", "never"}, stdin: string(orders), code: exitFail,
+			stdout: contains("at stdin:", "rendered  stdin   plain  2")},
+		{name: "include-one", args: []string{"manifests", "--include", "latency-floor", "-o", "json"}, code: exitFail,
+			stdout: func(t *testing.T, out string) {
+				if !strings.Contains(out, `"check":"latency-floor"`) || strings.Contains(out, `"check":"assumption-default"`) {
+					t.Errorf("--include latency-floor: want only that check's findings:\n%s", out)
+				}
+			}},
+		{name: "exclude-one", args: []string{"manifests", "--exclude", "latency-floor", "-o", "json"}, code: exitFail,
+			stdout: func(t *testing.T, out string) {
+				if strings.Contains(out, `"check":"latency-floor"`) {
+					t.Errorf("--exclude latency-floor: the check still ran:\n%s", out)
+				}
+			}},
+		{name: "color-tty", args: []string{"charts/web"}, tty: true, code: exitOK, stdout: colored(true)},
+		{name: "color-pipe", args: []string{"charts/web"}, code: exitOK, stdout: colored(false)},
+		{name: "color-no-color", args: []string{"charts/web"}, tty: true, env: colorEnv{noColor: true}, code: exitOK, stdout: colored(false)},
+		{name: "color-force", args: []string{"charts/web"}, env: colorEnv{force: true}, code: exitOK, stdout: colored(true)},
+		{name: "color-no-color-beats-force", args: []string{"charts/web"}, env: colorEnv{noColor: true, force: true}, code: exitOK, stdout: colored(false)},
+		{name: "color-dumb", args: []string{"charts/web"}, tty: true, env: colorEnv{dumb: true}, code: exitOK, stdout: colored(false)},
+		{name: "color-always", args: []string{"charts/web", "--color", "always"}, env: colorEnv{noColor: true}, code: exitOK, stdout: colored(true)},
+		{name: "color-never", args: []string{"charts/web", "--color", "never"}, tty: true, env: colorEnv{force: true}, code: exitOK, stdout: colored(false)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, c.run)
+	}
+}
+
+// TestColorEnv reads the environment as no-color.org and force-color.org
+// say: only a non-empty NO_COLOR or FORCE_COLOR counts, CLICOLOR_FORCE=0
+// does not force.
+func TestColorEnv(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		want colorEnv
+	}{
+		{map[string]string{"NO_COLOR": ""}, colorEnv{}},
+		{map[string]string{"NO_COLOR": "1"}, colorEnv{noColor: true}},
+		{map[string]string{"FORCE_COLOR": ""}, colorEnv{}},
+		{map[string]string{"FORCE_COLOR": "0"}, colorEnv{force: true}},
+		{map[string]string{"CLICOLOR_FORCE": "0"}, colorEnv{}},
+		{map[string]string{"CLICOLOR_FORCE": "1"}, colorEnv{force: true}},
+		{map[string]string{"TERM": "dumb"}, colorEnv{dumb: true}},
+	}
+	for _, c := range cases {
+		if got := readColorEnv(func(k string) string { return c.env[k] }); got != c.want {
+			t.Errorf("%v: %+v, want %+v", c.env, got, c.want)
+		}
+	}
+}
