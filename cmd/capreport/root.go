@@ -43,7 +43,7 @@ func newRootCmd(ios *streams) *cobra.Command {
 			"against a fluid model of each workload, and prints the ledger: the Size bill of a saturating\n" +
 			"CPU metric, the Time bill of a backlog metric, and pass/fail against latency targets.\n\n" +
 			"Exit codes: 0 nothing fails, 1 a check fails (see --fail-on), 2 usage or tool error.",
-		Version:       version,
+		Version: version,
 		Example: "  capreport ./deploy\n" +
 			"  capreport charts/web -f charts/web/values-prod.yaml -n shop\n" +
 			"  capreport base/hpa.yaml base/deployment.yaml\n" +
