@@ -47,7 +47,9 @@ var calibrateClock = time.Now
 func newCalibrateCmd(ios *streams, runF func(context.Context, *calibrateOptions) error) *cobra.Command {
 	o := &calibrateOptions{getenv: os.Getenv, now: func() time.Time { return calibrateClock() }, newSource: calibrate.NewClient}
 	cmd := &cobra.Command{
-		Use:   "calibrate --prometheus URL [PATH]",
+		Use: "calibrate --prometheus URL [PATH]",
+		Example: "  capreport calibrate --prometheus http://localhost:9090 ./deploy\n" +
+			"  capreport calibrate --prometheus https://prom.example --since 36h --dry-run .",
 		Short: "Measure dead times, pod rates and demand from Prometheus and write them into .capreport.yaml",
 		Long: "calibrate finds the autoscaled workloads of PATH (default .) like list does, measures each one's\n" +
 			"dead time (pod creation to Ready, kube-state-metrics), pod rate (served requests over CPU use per\n" +

@@ -14,7 +14,9 @@ import (
 func newChecksCmd(ios *streams) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
-		Use:   "checks",
+		Use: "checks",
+		Example: "  capreport checks\n" +
+			"  capreport checks -o json | jq '.[] | select(.severity == \"error\") | .id'",
 		Short: "List every check with its ID, default severity and remedy",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {

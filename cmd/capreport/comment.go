@@ -75,10 +75,11 @@ func newCommentCmd(s *streams) *cobra.Command {
 // today), as `infracost comment github` does.
 func platformCmd(use, short string, platforms ...*cobra.Command) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   use,
-		Short: short,
-		Long:  short + ".\n\nThe platform is a subcommand: " + use + " github.",
-		Args:  cobra.NoArgs,
+		Use:     use,
+		Short:   short,
+		Long:    short + ".\n\nThe platform is a subcommand: " + use + " github.",
+		Example: "  capreport " + use + " github --report report.json --repo acme/deploy",
+		Args:    cobra.NoArgs,
 	}
 	cmd.AddCommand(platforms...)
 	return cmd

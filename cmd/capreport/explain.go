@@ -23,7 +23,9 @@ type explainFlags struct {
 func newExplainCmd(ios *streams) *cobra.Command {
 	f := &explainFlags{}
 	cmd := &cobra.Command{
-		Use:   "explain ID [PATH]",
+		Use: "explain ID [PATH]",
+		Example: "  capreport explain shop/HorizontalPodAutoscaler/web ./deploy\n" +
+			"  capreport explain web . -f values-prod.yaml",
 		Short: "Print one workload's whole bill with its timeline",
 		Long: "ID is namespace/Kind/name of the autoscaler as the ledger shows it; a unique suffix\n" +
 			"(e.g. Kind/name or name) is enough. PATH defaults to the current directory.",

@@ -23,7 +23,9 @@ type initFlags struct {
 func newInitCmd(ios *streams) *cobra.Command {
 	f := &initFlags{}
 	cmd := &cobra.Command{
-		Use:   "init [PATH]",
+		Use: "init [PATH]",
+		Example: "  capreport init ./deploy\n" +
+			"  capreport init . --force",
 		Short: "Write a commented .capreport.yaml naming every workload and the assumptions it lacks",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -41,7 +41,9 @@ func newListCmd(ios *streams) *cobra.Command {
 func newListCmdWith(ios *streams, runF func(context.Context, *listOptions) error) *cobra.Command {
 	o := &listOptions{}
 	cmd := &cobra.Command{
-		Use:   "list [PATH]",
+		Use: "list [PATH]",
+		Example: "  capreport list ./deploy\n" +
+			"  capreport list . -o json | jq '.autoscalers[].id'",
 		Short: "List every autoscaler, its target, signal and assumptions, and every rendered source",
 		Long: "list renders PATH (default .) like the main command and prints each autoscaler it finds:\n" +
 			"kind, namespace, name, target, signal, replica bounds, metrics, and every assumption with\n" +

@@ -17,7 +17,9 @@ import (
 // the way to check the core from outside.
 func newSimulateCmd(ios *streams) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "simulate",
+		Use: "simulate",
+		Example: "  capreport simulate size --pods 10 --request 1 --limit 1 --target 50 --overload 10\n" +
+			"  capreport simulate time --pod-rate 10 --threshold 10 --dead-time 90s --window 300s",
 		Short: "Run one what-if simulation of the HPA controller against a fluid model",
 	}
 	cmd.AddCommand(newSimulateSizeCmd(ios, nil), newSimulateTimeCmd(ios, nil))
