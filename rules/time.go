@@ -84,6 +84,8 @@ type TimeModel struct {
 	Step   float64 // demand multiple after it
 	// Timeline keeps the last two hours of the run for plots.
 	Timeline bool
+	// OnSync sees every sync after the step (see sim.TimeOptions.OnSync).
+	OnSync func(sim.SyncRecord)
 }
 
 // PriceTime runs the 20-hour backlog simulation and applies the laws.
@@ -105,6 +107,7 @@ func PriceTime(m TimeModel) (*TimeBill, error) {
 		StatsWindow:  stats,
 		Series:       m.Timeline,
 		SeriesFrom:   runSeconds - 2*3600,
+		OnSync:       m.OnSync,
 	})
 	if err != nil {
 		return nil, err

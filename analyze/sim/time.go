@@ -33,6 +33,18 @@ type TimeOptions struct {
 	// recorded (negative: before the step).
 	Series     bool
 	SeriesFrom int64
+	// OnSync, when set, sees every sync of the controller from the step on
+	// (the calculator's --events): what it read and what it decided.
+	OnSync func(SyncRecord)
+}
+
+// SyncRecord is one sync of the controller in a Time run.
+type SyncRecord struct {
+	T        int64   // seconds after the step
+	Backlog  float64 // the external metric it read, messages
+	Replicas int32   // the scale's replicas before the sync
+	Proposal int32   // the metric's proposal, before stabilization and limits
+	Desired  int32   // what the controller set (Replicas when it held)
 }
 
 // TimeResult is the Time bill of one run. Times are seconds after the step.
@@ -141,11 +153,16 @@ func SimulateTime(o TimeOptions) (*TimeResult, error) {
 			current := f.total
 			replicas, _, err := calc.ExternalPerPodMetricReplicas(current, usage, target)
 			d := as.Reconcile(at(t), current, []hpa.MetricProposal{{Replicas: replicas, Err: err}})
+			desired := current
 			if d.Rescale && d.Desired != current {
+				desired = d.Desired
 				f.scaleTo(t, d.Desired)
 				if t >= 0 {
 					res.ScaleEvents++
 				}
+			}
+			if o.OnSync != nil && t >= 0 {
+				o.OnSync(SyncRecord{T: t, Backlog: backlog, Replicas: current, Proposal: replicas, Desired: desired})
 			}
 		}
 		if t >= 0 {

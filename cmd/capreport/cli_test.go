@@ -75,6 +75,8 @@ func TestCLIConventions(t *testing.T) {
 		{name: "color-unknown", args: []string{".", "--color", "rainbow"}, code: exitError},
 		{name: "path-missing", args: []string{"no/such/dir"}, code: exitError},
 		{name: "ref-with-two-paths", args: []string{"charts/web", "manifests", "--ref", "HEAD"}, code: exitError},
+		{name: "behavior-zero-value", args: []string{"simulate", "size", "--behavior", "../../cmd/capreport/testdata/behavior/zero-value.yaml"}, code: exitError},
+		{name: "behavior-unknown-field", args: []string{"simulate", "time", "--behavior", "../../cmd/capreport/testdata/behavior/unknown-field.yaml"}, code: exitError},
 		{name: "namespace-short", args: []string{"charts/web", "-n", "shop", "-o", "json"}, code: exitOK,
 			stdout: contains(`"id":"shop/HorizontalPodAutoscaler/capreport-web"`)},
 		{name: "file-argument", args: []string{"manifests/orders-consumer.yaml", "--color", "never"}, code: exitFail,

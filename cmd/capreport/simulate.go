@@ -32,7 +32,8 @@ type sizeFlags struct {
 	target                              int
 	podRate                             float64
 	deadTime, metricWindow, overload    string
-	maxReplicas                         int32
+	minReplicas, maxReplicas            int32
+	behavior                            string
 	efficiency                          float64
 	syncPeriod, downscaleWindow, cipStr string
 	tolerance                           float64
@@ -63,7 +64,9 @@ func newSimulateSizeCmd(ios *streams, runF func(*sizeFlags) error) *cobra.Comman
 	fl.StringVar(&f.deadTime, "dead-time", "90s", "order of a pod to its first served request")
 	fl.StringVar(&f.overload, "overload", "10x", "demand step, as a multiple of the demand before it")
 	fl.StringVar(&f.metricWindow, "metric-window", "30s", "CPU metric window")
+	fl.Int32Var(&f.minReplicas, "min-replicas", 1, "minReplicas of the HPA")
 	fl.Int32Var(&f.maxReplicas, "max-replicas", 100000, "maxReplicas of the HPA")
+	fl.StringVar(&f.behavior, "behavior", "", "the HPA's behavior block, a YAML file in the HPA's own shape (default: none, the legacy path)")
 	fl.Float64Var(&f.efficiency, "efficiency", 1, "fraction of its full rate a saturated pod still serves")
 	addControllerFlags(cmd, &f.syncPeriod, &f.downscaleWindow, &f.cipStr, &f.tolerance)
 	fl.StringVarP(&f.format, "format", "o", "text", "output format: text or json")
@@ -124,53 +127,55 @@ func runSimulateSize(ios *streams, f *sizeFlags) error {
 	if err := checkFormat(f.format, "text", "json"); err != nil {
 		return err
 	}
-	request, err := parseCPU("request", f.request)
+	model, err := f.model()
 	if err != nil {
 		return err
 	}
-	limit := request
-	if f.limit != "" {
-		if limit, err = parseCPU("limit", f.limit); err != nil {
-			return err
-		}
-	}
-	if limit < request {
-		return flagErrorf("limit", "%s is below the request %s", f.limit, f.request)
-	}
-	if f.target <= 0 || f.target > 100 {
-		return flagErrorf("target", "%d must be a percentage in 1..100", f.target)
-	}
-	if f.pods <= 0 {
-		return flagErrorf("pods", "%d must be positive", f.pods)
-	}
-	if err := positive("pod-rate", f.podRate); err != nil {
+	bill, err := rules.PriceSize(model)
+	if err != nil {
 		return err
 	}
-	if f.maxReplicas < f.pods {
-		return flagErrorf("max-replicas", "%d is below --pods %d", f.maxReplicas, f.pods)
+	out := sizeOutput{GrowthFactor: bill.GrowthFactor, DeadBand: bill.DeadBand, RoundSeconds: bill.RoundSeconds, SizeOverload: bill.Overloads[0]}
+	if f.format == "json" {
+		return writeJSON(ios.Out, out)
 	}
-	if !(f.efficiency > 0 && f.efficiency <= 1) {
-		return flagErrorf("efficiency", "%v must be in (0, 1]", f.efficiency)
+	printSize(ios.Out, out)
+	return nil
+}
+
+// model checks the flags and builds the Size run they describe.
+func (f *sizeFlags) model() (rules.SizeModel, error) {
+	var m rules.SizeModel
+	request, limit, err := f.cpu()
+	if err != nil {
+		return m, err
+	}
+	if err := f.checkCounts(); err != nil {
+		return m, err
 	}
 	deadTime, err := parseSeconds("dead-time", f.deadTime, false)
 	if err != nil {
-		return err
+		return m, err
 	}
 	window, err := parseSeconds("metric-window", f.metricWindow, false)
 	if err != nil {
-		return err
+		return m, err
 	}
 	k, err := parseMultiple("overload", f.overload)
 	if err != nil {
-		return err
+		return m, err
 	}
 	cfg, err := controllerConfig(f.syncPeriod, f.downscaleWindow, f.cipStr, f.tolerance)
 	if err != nil {
-		return err
+		return m, err
 	}
-	bill, err := rules.PriceSize(rules.SizeModel{
+	behavior, err := readBehavior("behavior", f.behavior)
+	if err != nil {
+		return m, err
+	}
+	return rules.SizeModel{
 		Run: sim.SizeOptions{
-			Controller:   sim.Controller{Config: cfg, MaxReplicas: f.maxReplicas},
+			Controller:   sim.Controller{Config: cfg, MinReplicas: f.minReplicas, MaxReplicas: f.maxReplicas, Behavior: behavior},
 			Pods:         f.pods,
 			RequestMilli: request,
 			LimitMilli:   limit,
@@ -181,16 +186,44 @@ func runSimulateSize(ios *streams, f *sizeFlags) error {
 			Efficiency:   f.efficiency,
 		},
 		Overloads: []float64{k},
-	})
-	if err != nil {
-		return err
+	}, nil
+}
+
+// cpu reads --request and --limit, in millicores.
+func (f *sizeFlags) cpu() (request, limit int64, err error) {
+	if request, err = parseCPU("request", f.request); err != nil {
+		return 0, 0, err
 	}
-	out := sizeOutput{GrowthFactor: bill.GrowthFactor, DeadBand: bill.DeadBand, RoundSeconds: bill.RoundSeconds, SizeOverload: bill.Overloads[0]}
-	if f.format == "json" {
-		return writeJSON(ios.Out, out)
+	limit = request
+	if f.limit != "" {
+		if limit, err = parseCPU("limit", f.limit); err != nil {
+			return 0, 0, err
+		}
 	}
-	printSize(ios.Out, out)
-	return nil
+	if limit < request {
+		return 0, 0, flagErrorf("limit", "%s is below the request %s", f.limit, f.request)
+	}
+	return request, limit, nil
+}
+
+// checkCounts refuses pods, replica bounds, target, rate and efficiency no
+// HPA could have.
+func (f *sizeFlags) checkCounts() error {
+	switch {
+	case f.target <= 0 || f.target > 100:
+		return flagErrorf("target", "%d must be a percentage in 1..100", f.target)
+	case f.pods <= 0:
+		return flagErrorf("pods", "%d must be positive", f.pods)
+	case f.minReplicas < 1:
+		return flagErrorf("min-replicas", "%d must be at least 1", f.minReplicas)
+	case f.maxReplicas < f.pods:
+		return flagErrorf("max-replicas", "%d is below --pods %d", f.maxReplicas, f.pods)
+	case f.maxReplicas < f.minReplicas:
+		return flagErrorf("max-replicas", "%d is below --min-replicas %d", f.maxReplicas, f.minReplicas)
+	case !(f.efficiency > 0 && f.efficiency <= 1):
+		return flagErrorf("efficiency", "%v must be in (0, 1]", f.efficiency)
+	}
+	return positive("pod-rate", f.podRate)
 }
 
 func printSize(w io.Writer, o sizeOutput) {

@@ -123,3 +123,76 @@ func FuzzSimulateFlags(f *testing.F) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// TestSimulateKnobs checks the calculator knobs a manifest has: a behavior
+// block (read in the HPA's own shape) slows a scale-up its policy limits,
+// and minReplicas floors the count.
+func TestSimulateKnobs(t *testing.T) {
+	size := func(extra ...string) map[string]any {
+		t.Helper()
+		args := append([]string{"simulate", "size", "--pods", "10", "--overload", "10x", "-o", "json"}, extra...)
+		out, stderr, code := capture(args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	legacy, slow := size(), size("--behavior", "testdata/behavior/slow-up.yaml")
+	if first := slow["scaleEvents"].([]any)[0].(map[string]any); first["to"] != 14.0 {
+		t.Errorf("first scale-up under a 4-pods-per-minute policy went to %v, want 14", first["to"])
+	}
+	if slow["timeToCapacitySeconds"].(float64) <= legacy["timeToCapacitySeconds"].(float64) {
+		t.Errorf("a 4-pod policy reached capacity in %v s, no later than the legacy %v s", slow["timeToCapacitySeconds"], legacy["timeToCapacitySeconds"])
+	}
+	// minReplicas above the 100 pods a 10x overload needs: the run starts
+	// at the floor and capacity is there from the start.
+	floored := size("--min-replicas", "120", "--max-replicas", "200")
+	if floored["peakReplicas"] != 120.0 || floored["rounds"] != 0.0 || floored["timeToCapacitySeconds"] != 0.0 {
+		t.Errorf("minReplicas 120: peak %v, rounds %v, time to capacity %v; want 120, 0, 0",
+			floored["peakReplicas"], floored["rounds"], floored["timeToCapacitySeconds"])
+	}
+}
+
+// TestSimulateTimeEvents checks --events: one sync every 15 s for the 20
+// hours after the step, and the scale events are the syncs that changed
+// the count.
+func TestSimulateTimeEvents(t *testing.T) {
+	out, stderr, code := capture("simulate", "time", "--events", "--behavior", "testdata/behavior/down-60s.yaml", "-o", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct {
+		Hunts       bool `json:"hunts"`
+		ScaleEvents []struct {
+			T        int
+			From, To int32
+		} `json:"scaleEvents"`
+		Syncs []struct {
+			T                           int64
+			Replicas, Proposal, Desired int32
+		} `json:"syncs"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Syncs) != 20*3600/15+1 || got.Syncs[1].T != 15 {
+		t.Fatalf("%d syncs (second at %d s), want 4801, 15 s apart", len(got.Syncs), got.Syncs[1].T)
+	}
+	changed := 0
+	for _, s := range got.Syncs {
+		if s.Desired != s.Replicas {
+			changed++
+		}
+	}
+	if changed != len(got.ScaleEvents) || changed == 0 {
+		t.Errorf("%d syncs changed the count, %d scale events", changed, len(got.ScaleEvents))
+	}
+	text, _, _ := capture("simulate", "time", "--events")
+	if !strings.Contains(text, "Sync log (4801 syncs)") || !strings.Contains(text, "Scale events after the step") {
+		t.Errorf("the text output lacks the sync log:\n%.600s", text)
+	}
+}

@@ -19,6 +19,8 @@ type timeFlags struct {
 	syncPeriod                 string
 	tolerance                  float64
 	format                     string
+	behavior                   string
+	events                     bool
 }
 
 func newSimulateTimeCmd(ios *streams, runF func(*timeFlags) error) *cobra.Command {
@@ -26,9 +28,10 @@ func newSimulateTimeCmd(ios *streams, runF func(*timeFlags) error) *cobra.Comman
 	cmd := &cobra.Command{
 		Use:   "time",
 		Short: "Run a backlog-driven loop for 20 hours after a demand step (the Time row)",
-		Long: "Runs KEDA's AverageValue backlog metric through the v1.34 controller with no behavior\n" +
-			"block (the legacy path: the window is the downscale stabilization setting and the\n" +
-			"scale-up limit is max(2x, 4)), and reports the last hour and the law's verdict.",
+		Long: "Runs KEDA's AverageValue backlog metric through the v1.34 controller, by default with no\n" +
+			"behavior block (the legacy path: the window is the downscale stabilization setting and the\n" +
+			"scale-up limit is max(2x, 4); --behavior FILE gives one, whose scaleDown window then wins),\n" +
+			"and reports the last hour and the law's verdict; --events adds every scale event and sync.",
 		Example: "  capreport simulate time --pod-rate 10 --threshold 10 --dead-time 90s --window 300s \\\n" +
 			"    --demand 500 --step 4x",
 		Args: cobra.NoArgs,
@@ -48,6 +51,8 @@ func newSimulateTimeCmd(ios *streams, runF func(*timeFlags) error) *cobra.Comman
 	fl.StringVar(&f.step, "step", "4x", "demand step, as a multiple")
 	fl.Int32Var(&f.minReplicas, "min-replicas", 1, "minReplicas")
 	fl.Int32Var(&f.maxReplicas, "max-replicas", 2000, "maxReplicas")
+	fl.StringVar(&f.behavior, "behavior", "", "the HPA's behavior block, a YAML file in the HPA's own shape (default: none, the legacy path)")
+	fl.BoolVar(&f.events, "events", false, "also print every scale event and the sync log after the step")
 	addControllerFlags(cmd, &f.syncPeriod, nil, nil, &f.tolerance)
 	fl.StringVarP(&f.format, "format", "o", "text", "output format: text or json")
 	return cmd
@@ -57,6 +62,75 @@ func runSimulateTime(ios *streams, f *timeFlags) error {
 	if err := checkFormat(f.format, "text", "json"); err != nil {
 		return err
 	}
+	model, err := f.model()
+	if err != nil {
+		return err
+	}
+	var syncs []sim.SyncRecord
+	if f.events {
+		model.OnSync = func(r sim.SyncRecord) { syncs = append(syncs, r) }
+	}
+	bill, err := rules.PriceTime(model)
+	if err != nil {
+		return err
+	}
+	if f.format == "json" {
+		if f.events {
+			return writeJSON(ios.Out, timeOutput{TimeBill: bill, ScaleEvents: scaleEventsOf(syncs), Syncs: syncLog(syncs)})
+		}
+		return writeJSON(ios.Out, bill)
+	}
+	printTime(ios.Out, bill)
+	if f.events {
+		printSyncs(ios.Out, syncs)
+	}
+	return nil
+}
+
+// model checks the flags and builds the Time run they describe.
+func (f *timeFlags) model() (rules.TimeModel, error) {
+	var m rules.TimeModel
+	if err := f.checkCounts(); err != nil {
+		return m, err
+	}
+	deadTime, err := parseSeconds("dead-time", f.deadTime, false)
+	if err != nil {
+		return m, err
+	}
+	window, err := parseSeconds("window", f.window, true)
+	if err != nil {
+		return m, err
+	}
+	step, err := parseMultiple("step", f.step)
+	if err != nil {
+		return m, err
+	}
+	cfg, err := controllerConfig(f.syncPeriod, "", "", f.tolerance)
+	if err != nil {
+		return m, err
+	}
+	cfg.DownscaleStabilizationWindow = time.Duration(window) * time.Second
+	behavior, err := readBehavior("behavior", f.behavior)
+	if err != nil {
+		return m, err
+	}
+	if b := behavior; b != nil && b.ScaleDown != nil && b.ScaleDown.StabilizationWindowSeconds != nil {
+		window = int64(*b.ScaleDown.StabilizationWindowSeconds) // as the controller reads it
+	}
+	return rules.TimeModel{
+		Controller: sim.Controller{Config: cfg, MinReplicas: f.minReplicas, MaxReplicas: f.maxReplicas, Behavior: behavior},
+		PodRate:    f.podRate,
+		Threshold:  f.threshold,
+		DeadTime:   deadTime,
+		Window:     window,
+		Demand:     f.demand,
+		Step:       step,
+	}, nil
+}
+
+// checkCounts refuses rates, thresholds and replica bounds no loop could
+// have, and a demand the bounds cannot serve before the step.
+func (f *timeFlags) checkCounts() error {
 	for _, p := range []struct {
 		flag string
 		v    float64
@@ -64,18 +138,6 @@ func runSimulateTime(ios *streams, f *timeFlags) error {
 		if err := positive(p.flag, p.v); err != nil {
 			return err
 		}
-	}
-	deadTime, err := parseSeconds("dead-time", f.deadTime, false)
-	if err != nil {
-		return err
-	}
-	window, err := parseSeconds("window", f.window, true)
-	if err != nil {
-		return err
-	}
-	step, err := parseMultiple("step", f.step)
-	if err != nil {
-		return err
 	}
 	if f.minReplicas < 1 {
 		return flagErrorf("min-replicas", "%d must be at least 1", f.minReplicas)
@@ -86,28 +148,54 @@ func runSimulateTime(ios *streams, f *timeFlags) error {
 	if need := f.demand / f.podRate; need > float64(f.maxReplicas) {
 		return flagErrorf("demand", "%v/s needs %.0f pods at --pod-rate %v before the step, above --max-replicas %d", f.demand, need, f.podRate, f.maxReplicas)
 	}
-	cfg, err := controllerConfig(f.syncPeriod, "", "", f.tolerance)
-	if err != nil {
-		return err
-	}
-	cfg.DownscaleStabilizationWindow = time.Duration(window) * time.Second
-	bill, err := rules.PriceTime(rules.TimeModel{
-		Controller: sim.Controller{Config: cfg, MinReplicas: f.minReplicas, MaxReplicas: f.maxReplicas},
-		PodRate:    f.podRate,
-		Threshold:  f.threshold,
-		DeadTime:   deadTime,
-		Window:     window,
-		Demand:     f.demand,
-		Step:       step,
-	})
-	if err != nil {
-		return err
-	}
-	if f.format == "json" {
-		return writeJSON(ios.Out, bill)
-	}
-	printTime(ios.Out, bill)
 	return nil
+}
+
+// timeOutput is the Time bill with --events' scale events and sync log.
+type timeOutput struct {
+	*rules.TimeBill
+	ScaleEvents []rules.ScaleEvent `json:"scaleEvents"`
+	Syncs       []syncEntry        `json:"syncs"`
+}
+
+// syncEntry is one sync in the JSON sync log.
+type syncEntry struct {
+	T        int64   `json:"t"`
+	Backlog  float64 `json:"backlog"`
+	Replicas int32   `json:"replicas"`
+	Proposal int32   `json:"proposal"`
+	Desired  int32   `json:"desired"`
+}
+
+func syncLog(rs []sim.SyncRecord) []syncEntry {
+	out := make([]syncEntry, len(rs))
+	for i, r := range rs {
+		out[i] = syncEntry(r)
+	}
+	return out
+}
+
+func scaleEventsOf(rs []sim.SyncRecord) []rules.ScaleEvent {
+	out := []rules.ScaleEvent{}
+	for _, r := range rs {
+		if r.Desired != r.Replicas {
+			out = append(out, rules.ScaleEvent{T: int(r.T), From: r.Replicas, To: r.Desired})
+		}
+	}
+	return out
+}
+
+// printSyncs prints the scale events, then one line per sync.
+func printSyncs(w io.Writer, rs []sim.SyncRecord) {
+	events := scaleEventsOf(rs)
+	fmt.Fprintf(w, "\nScale events after the step (%d)\n", len(events))
+	for _, e := range events {
+		fmt.Fprintf(w, "  %7d s  %d → %d\n", e.T, e.From, e.To)
+	}
+	fmt.Fprintf(w, "\nSync log (%d syncs)\n        t   backlog  replicas  proposal  desired\n", len(rs))
+	for _, r := range rs {
+		fmt.Fprintf(w, "  %7d s  %8.0f  %8d  %8d  %7d\n", r.T, r.Backlog, r.Replicas, r.Proposal, r.Desired)
+	}
 }
 
 func printTime(w io.Writer, o *rules.TimeBill) {
