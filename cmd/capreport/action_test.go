@@ -333,7 +333,7 @@ func TestActionInputsAndSafety(t *testing.T) {
 			uses = append(uses, strings.Split(s.Uses, "@")[0])
 		}
 	}
-	for _, want := range []string{"actions/setup-go", "actions/upload-artifact", "github/codeql-action/upload-sarif"} {
+	for _, want := range []string{"actions/setup-go", "actions/cache", "actions/upload-artifact", "github/codeql-action/upload-sarif"} {
 		if !slices.Contains(uses, want) {
 			t.Errorf("action does not use %s", want)
 		}
@@ -341,10 +341,15 @@ func TestActionInputsAndSafety(t *testing.T) {
 	for _, s := range a.Runs.Steps {
 		switch strings.Split(s.Uses, "@")[0] {
 		case "actions/setup-go":
-			// Module and build caches keyed by the action's own sources.
-			if !strings.Contains(s.With["go-version-file"], "github.action_path") ||
-				!strings.Contains(s.With["cache-dependency-path"], "github.action_path") {
-				t.Errorf("setup-go must read go.mod and go.sum of the action: %v", s.With)
+			// The action's own Go; setup-go's cache cannot hash the
+			// action's go.sum (outside the workspace), so it is off and
+			// actions/cache keeps explicit paths.
+			if !strings.Contains(s.With["go-version-file"], "github.action_path") || s.With["cache"] != "false" {
+				t.Errorf("setup-go must read the action's go.mod and leave caching to actions/cache: %v", s.With)
+			}
+		case "actions/cache":
+			if !strings.Contains(s.With["key"], "steps.gocache.outputs.key") || !strings.Contains(s.With["path"], "steps.gocache.outputs.modcache") {
+				t.Errorf("the Go cache must use the explicit paths and key of the gocache step: %v", s.With)
 			}
 		case "actions/upload-artifact":
 			// The artifact is kept when posting fails.

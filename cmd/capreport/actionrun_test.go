@@ -473,6 +473,10 @@ type actionJob struct {
 	attempt   string
 	api       *fakegithub.Server
 	binary    string // a capreport built from this checkout, copied into RUNNER_TEMP first
+	// actionRef and actionRepository are github.action_ref and
+	// github.action_repository; empty, as for a local action, the install
+	// step finds no release and the action builds from source.
+	actionRef, actionRepository string
 }
 
 type stepResult struct {
@@ -552,25 +556,27 @@ func runAction(t *testing.T, job actionJob) jobResult {
 	serverURL := strings.TrimSuffix(job.api.ServerURL, "/")
 	repository := fakeOwner + "/" + fakeRepo
 	github := map[string]any{
-		"event_name":       job.event,
-		"event":            event,
-		"event_path":       eventPath,
-		"repository":       repository,
-		"repository_owner": fakeOwner,
-		"token":            job.token,
-		"action_path":      actionPath,
-		"workspace":        job.workspace,
-		"run_id":           job.runID,
-		"run_attempt":      job.attempt,
-		"server_url":       serverURL,
-		"api_url":          apiURL,
-		"graphql_url":      job.api.GraphQLURL,
+		"event_name":        job.event,
+		"event":             event,
+		"event_path":        eventPath,
+		"repository":        repository,
+		"repository_owner":  fakeOwner,
+		"token":             job.token,
+		"action_path":       actionPath,
+		"workspace":         job.workspace,
+		"run_id":            job.runID,
+		"run_attempt":       job.attempt,
+		"server_url":        serverURL,
+		"action_ref":        job.actionRef,
+		"action_repository": job.actionRepository,
+		"api_url":           apiURL,
+		"graphql_url":       job.api.GraphQLURL,
 	}
 	steps := map[string]any{}
 	ctx := &exprContext{
 		contexts: map[string]any{
 			"github": github,
-			"runner": map[string]any{"temp": runnerTemp, "os": "Linux"},
+			"runner": map[string]any{"temp": runnerTemp, "os": "Linux", "arch": "X64"},
 			"steps":  steps,
 		},
 		status: "success",
@@ -610,6 +616,7 @@ func runAction(t *testing.T, job actionJob) jobResult {
 		"GITHUB_RUN_ATTEMPT="+job.attempt,
 		"RUNNER_TEMP="+runnerTemp,
 		"RUNNER_OS=Linux",
+		"RUNNER_ARCH=X64",
 	)
 
 	res := jobResult{runnerTemp: runnerTemp}
@@ -778,6 +785,10 @@ func checkUses(t *testing.T, r *stepResult) {
 	switch name := strings.Split(r.step.Uses, "@")[0]; name {
 	case "actions/setup-go":
 		// Nothing to check: Go is on the PATH already.
+	case "actions/cache":
+		if strings.TrimSpace(r.with["path"]) == "" || r.with["key"] == "" {
+			t.Errorf("cache: no path or key: %v", r.with)
+		}
 	case "actions/upload-artifact":
 		if _, err := os.Stat(r.with["path"]); err != nil {
 			t.Errorf("upload-artifact: path %q: %v", r.with["path"], err)
@@ -1029,7 +1040,7 @@ func TestActionRun(t *testing.T) {
 				t.Logf("job log:\n%s", res.log())
 			}
 		}()
-		want := []string{"capreport mode", "Set up Go for capreport", "Build capreport from the action's source",
+		want := []string{"capreport mode", "Install capreport", "Set up Go for capreport", "Locate the Go caches", "Cache Go for capreport", "Build capreport from the action's source",
 			"capreport (head)", "capreport (base)", "capreport comment", "Upload the capreport artifact", "capreport verdict"}
 		if got := ranSteps(res); !slices.Equal(got, want) {
 			t.Errorf("steps run %q, want %q", got, want)
@@ -1127,7 +1138,7 @@ func TestActionRun(t *testing.T) {
 				t.Logf("job log:\n%s", res.log())
 			}
 		}()
-		want := []string{"capreport mode", "Set up Go for capreport", "Build capreport from the action's source",
+		want := []string{"capreport mode", "Install capreport", "Set up Go for capreport", "Locate the Go caches", "Cache Go for capreport", "Build capreport from the action's source",
 			"capreport (head)", "capreport issue", "Upload the capreport artifact", "capreport verdict"}
 		if got := ranSteps(res); !slices.Equal(got, want) {
 			t.Errorf("steps run %q, want %q", got, want)
@@ -1228,7 +1239,7 @@ func TestActionRun(t *testing.T) {
 				t.Logf("job log:\n%s", res.log())
 			}
 		}()
-		want := []string{"capreport mode", "Set up Go for capreport", "Build capreport from the action's source", "capreport comment", "capreport verdict"}
+		want := []string{"capreport mode", "Install capreport", "Set up Go for capreport", "Locate the Go caches", "Cache Go for capreport", "Build capreport from the action's source", "capreport comment", "capreport verdict"}
 		if got := ranSteps(res); !slices.Equal(got, want) {
 			t.Errorf("steps run %q, want %q", got, want)
 		}
