@@ -76,6 +76,9 @@ func (rd *renderer) resolveDependencies(chrt *chart.Chart, chartDir, chartRel st
 		fs, remote = rd.fetchDependencies(chrt, chartRel, remote)
 		findings = append(findings, fs...)
 	}
+	if max := rd.maxDependencies(); len(remote) > max {
+		return append(findings, manyMissingFinding(remote, chartRel, max)), remote
+	}
 	for _, d := range remote {
 		findings = append(findings, missingDependencyFinding(d, chartRel, rd.fetchOn()))
 	}
@@ -204,3 +207,21 @@ func lockFileFresh(chrt *chart.Chart) bool {
 	return err == nil && sum == chrt.Lock.Digest
 }
 
+func (rd *renderer) maxDependencies() int {
+	if rd.opts.Fetch.MaxDependencies > 0 {
+		return rd.opts.Fetch.MaxDependencies
+	}
+	return DefaultMaxDependencies
+}
+
+// manyMissingFinding is one finding for a chart that lacks more
+// dependencies than are worth a finding each.
+func manyMissingFinding(deps []*chart.Dependency, chartRel string, max int) Finding {
+	names := make([]string, 0, 10)
+	for _, d := range deps[:10] {
+		names = append(names, depName(d))
+	}
+	return Finding{Check: CheckHelmDependencyMissing, Severity: SeverityWarning, File: path.Join(chartRel, "Chart.yaml"),
+		Message: fmt.Sprintf("chart %s declares %d dependencies that charts/ does not vendor (more than %d): %s and %d more",
+			chartRel, len(deps), max, strings.Join(names, ", "), len(deps)-len(names))}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/config"
@@ -32,6 +33,12 @@ type renderFlags struct {
 	// renderTimeout and renderMemory bound each source's render worker.
 	renderTimeout time.Duration
 	renderMemory  byteSize
+	// fetch downloads what the repository points at; fetchFlags tells
+	// whether --fetch was given (it then wins over the config's fetch:).
+	fetch        bool
+	cacheDir     string
+	fetchTimeout time.Duration
+	fetchFlags   *pflag.FlagSet
 }
 
 func (f *renderFlags) register(cmd *cobra.Command) {
@@ -49,12 +56,31 @@ func (f *renderFlags) register(cmd *cobra.Command) {
 	f.renderMemory = render.DefaultSourceMemory
 	fl.DurationVar(&f.renderTimeout, "render-timeout", render.DefaultSourceTimeout, "time one source may take to render before it is stopped")
 	fl.Var(&f.renderMemory, "render-memory", "memory one source's render may hold before it is stopped (e.g. 768Mi, 2Gi)")
+	fl.BoolVar(&f.fetch, "fetch", false, "download chart dependencies, remote charts (Helm repositories, OCI registries) and remote kustomize bases, through the cache (default off: nothing is fetched; also .capreport.yaml fetch:)")
+	fl.StringVar(&f.cacheDir, "cache-dir", "", "content-addressed cache of fetched charts (default: capreport in the user cache directory)")
+	fl.DurationVar(&f.fetchTimeout, "fetch-timeout", render.DefaultFetchRunTimeout, "time all of a run's fetches may take together")
+	f.fetchFlags = fl
+}
+
+// fetchOptions maps the fetch flags onto the options the config made:
+// --fetch, when given, wins over the config's fetch:.
+func (f *renderFlags) fetchOptions(opts render.Options) render.FetchOptions {
+	fo := opts.Fetch
+	if f.fetchFlags != nil && f.fetchFlags.Changed("fetch") {
+		fo.Enabled = f.fetch
+	}
+	fo.CacheDir = f.cacheDir
+	fo.RunTimeout = f.fetchTimeout
+	return fo
 }
 
 // check refuses limits that would stop every render.
 func (f *renderFlags) check() error {
 	if f.renderTimeout <= 0 {
 		return flagErrorf("render-timeout", "%s is not a positive duration", f.renderTimeout)
+	}
+	if f.fetchTimeout <= 0 {
+		return flagErrorf("fetch-timeout", "%s is not a positive duration", f.fetchTimeout)
 	}
 	if f.renderMemory < minRenderMemory {
 		return flagErrorf("render-memory", "%s is below the %s a render worker needs to start", f.renderMemory, byteSize(minRenderMemory))
@@ -110,6 +136,7 @@ func loadRepo(ctx context.Context, path string, f *renderFlags) (*repo, error) {
 	opts.RepoURLs = append(gitRemoteURLs(root), f.repoURLs...)
 	opts.APIVersions = append(opts.APIVersions, f.apiVersions...)
 	opts = cfg.RenderOptions(opts)
+	opts.Fetch = f.fetchOptions(opts)
 	rebaseSources(opts.Sources, cfgPath, root)
 	if f.kubeVersion != "" {
 		opts.KubeVersion = f.kubeVersion
