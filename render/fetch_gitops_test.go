@@ -14,8 +14,8 @@ import (
 // appOnLib is a chart (served from a repository) that includes lib.
 func appOnLib(version string) testChart {
 	return testChart{name: "web", version: version, files: map[string]string{
-		"templates/hpa.yaml": `{{ include "lib.hpa" . }}` + "\n",
-		"charts/lib/Chart.yaml": "apiVersion: v2\nname: lib\nversion: 1.0.0\ntype: library\n",
+		"templates/hpa.yaml":            `{{ include "lib.hpa" . }}` + "\n",
+		"charts/lib/Chart.yaml":         "apiVersion: v2\nname: lib\nversion: 1.0.0\ntype: library\n",
 		"charts/lib/templates/_hpa.tpl": libChart("1.0.0").files["templates/_hpa.tpl"],
 	}}
 }

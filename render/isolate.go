@@ -105,7 +105,9 @@ func startWorker(command []string, init workerInit) (*worker, error) {
 		return nil, errors.New("no worker command")
 	}
 	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Env = append(os.Environ(), workerEnv+"=1")
+	// git (kustomize's loader of remote bases, --fetch) may speak http(s)
+	// only, even for submodules, and never waits for a password.
+	cmd.Env = append(os.Environ(), workerEnv+"=1", "GIT_ALLOW_PROTOCOL=http:https", "GIT_TERMINAL_PROMPT=0")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -778,6 +778,11 @@ func checkUses(t *testing.T, r *stepResult) {
 	switch name := strings.Split(r.step.Uses, "@")[0]; name {
 	case "actions/setup-go":
 		// Nothing to check: Go is on the PATH already.
+	case "actions/cache":
+		// The fetch cache: only on runs that fetch, keyed by the lock files.
+		if r.with["path"] == "" || !strings.HasPrefix(r.with["key"], "capreport-fetch-") {
+			t.Errorf("cache: path %q key %q", r.with["path"], r.with["key"])
+		}
 	case "actions/upload-artifact":
 		if _, err := os.Stat(r.with["path"]); err != nil {
 			t.Errorf("upload-artifact: path %q: %v", r.with["path"], err)
@@ -1030,7 +1035,7 @@ func TestActionRun(t *testing.T) {
 			}
 		}()
 		want := []string{"capreport mode", "Set up Go for capreport", "Build capreport from the action's source",
-			"capreport (head)", "capreport (base)", "capreport comment", "Upload the capreport artifact", "capreport verdict"}
+			"Cache of fetched charts", "capreport (head)", "capreport (base)", "capreport comment", "Upload the capreport artifact", "capreport verdict"}
 		if got := ranSteps(res); !slices.Equal(got, want) {
 			t.Errorf("steps run %q, want %q", got, want)
 		}
@@ -1128,7 +1133,7 @@ func TestActionRun(t *testing.T) {
 			}
 		}()
 		want := []string{"capreport mode", "Set up Go for capreport", "Build capreport from the action's source",
-			"capreport (head)", "capreport issue", "Upload the capreport artifact", "capreport verdict"}
+			"Cache of fetched charts", "capreport (head)", "capreport issue", "Upload the capreport artifact", "capreport verdict"}
 		if got := ranSteps(res); !slices.Equal(got, want) {
 			t.Errorf("steps run %q, want %q", got, want)
 		}
