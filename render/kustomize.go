@@ -432,8 +432,7 @@ func (sc *kustScan) checkFunctions(kf, file string, inline []byte) {
 func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]Object, []Finding, error) {
 	r := rd.repo
 	dir := r.abs(spec.Path)
-	sc := newKustScan(r)
-	sc.fetch = rd.fetchOn()
+	sc := rd.newKustScan()
 	if d := spec.delivery; d != nil && d.kustDoc != nil {
 		kf := kustomizationFile(dir)
 		generated := kf == ""
@@ -464,8 +463,7 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 	if err != nil {
 		return nil, findings, err
 	}
-	safe := newSafeFS(r, overlay)
-	safe.clones = sc.remote
+	safe := sc.safeFS(overlay)
 	kopts := krusty.MakeDefaultOptions()
 	kopts.LoadRestrictions = types.LoadRestrictionsRootOnly
 	kopts.PluginConfig = types.DisabledPluginConfig()
@@ -611,8 +609,7 @@ func toAnyList(l []string) []any {
 // inflateHelmChart renders one helmCharts entry with the Helm SDK and
 // returns a YAML stream whose objects carry their template origin.
 func (rd *renderer) inflateHelmChart(kdir string, k *kustFile, doc, hc map[string]any) ([]byte, []Finding, error) {
-	sc := newKustScan(rd.repo)
-	sc.fetch = rd.fetchOn()
+	sc := rd.newKustScan()
 	chartDir := sc.localChart(kdir, k.file, doc, hc)
 	if chartDir == "" && len(sc.refusals) > 0 {
 		return nil, nil, sc.refusals[0]

@@ -97,3 +97,18 @@ func helmChartsRemote(hc map[string]any, chartDir string) *remoteChart {
 	}
 	return &remoteChart{RepoURL: str(hc, "repo"), Name: str(hc, "name"), Version: str(hc, "version")}
 }
+
+// newKustScan is a scan that keeps remote entries when fetching is on.
+func (rd *renderer) newKustScan() *kustScan {
+	sc := newKustScan(rd.repo)
+	sc.fetch = rd.fetchOn()
+	return sc
+}
+
+// safeFS is the filesystem the scanned build reads, with krusty's clones
+// readable when the scan kept a remote base.
+func (sc *kustScan) safeFS(overlay map[string][]byte) *safeFS {
+	fs := newSafeFS(sc.r, overlay)
+	fs.clones = sc.remote
+	return fs
+}
