@@ -86,6 +86,11 @@ type Config struct {
 	FailOn string
 	// FailOnLine is the line of failOn, 0 when defaulted.
 	FailOnLine int
+	// Fetch (fetch: true) lets runs download chart dependencies, remote
+	// charts and remote bases, like --fetch; the --fetch flag, when given,
+	// wins (the Action passes --fetch=false on fork pull requests, so a
+	// pull request cannot turn fetching on by editing this file).
+	Fetch Opt[bool]
 }
 
 // Source is one chart, overlay or directory to render, with one or more

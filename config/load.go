@@ -249,8 +249,12 @@ func (p *parser) boolean(n *yaml.Node, what string) (bool, bool) {
 }
 
 func (p *parser) top(n *yaml.Node, c *Config) {
-	p.mapping(n, FileName, []string{"sources", "defaults", "workloads", "cluster", "checks", "failOn", "failOnDefaults", "repository"}, func(key string, k, v *yaml.Node) {
+	p.mapping(n, FileName, []string{"sources", "defaults", "workloads", "cluster", "checks", "failOn", "failOnDefaults", "repository", "fetch"}, func(key string, k, v *yaml.Node) {
 		switch key {
+		case "fetch":
+			if b, ok := p.boolean(v, "fetch"); ok {
+				c.Fetch = Opt[bool]{Value: b, Set: true, Line: v.Line}
+			}
 		case "failOnDefaults":
 			c.FailOnDefaults, _ = p.boolean(v, "failOnDefaults")
 		case "repository":

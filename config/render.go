@@ -35,5 +35,8 @@ func (c *Config) RenderOptions(base render.Options) render.Options {
 	if c.Cluster.KubeVersion.Set {
 		out.KubeVersion = c.Cluster.KubeVersion.Value
 	}
+	if c.Fetch.Set {
+		out.Fetch.Enabled = c.Fetch.Value
+	}
 	return out
 }

@@ -60,6 +60,9 @@ func (g *gitops) expandApplication(o *Object) *expansion {
 // applicationSource renders one source of an Application.
 func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*sourceOut, []Finding) {
 	repoURL := str(s, "repoURL")
+	if c := str(s, "chart"); c != "" && g.rd.fetchOn() {
+		return g.argoRemoteChart(o, s, i, n, refs, destNS)
+	}
 	if c := str(s, "chart"); c != "" {
 		return nil, []Finding{notFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, which capreport does not fetch", c, str(s, "targetRevision"), repoURL))}
 	}

@@ -43,5 +43,6 @@ func CheckIDs() []string {
 		CheckGitOpsNotFollowed, CheckGitOpsReference, CheckGitOpsSubstitution, CheckGitOpsCycle, CheckGitOpsLimit,
 		CheckDuplicateDelivery, CheckPartialRender, CheckSchemaRef, CheckYAMLEncoding, CheckYAMLDuplicateKey,
 		CheckRenderMemory, CheckRenderCrashed, CheckRenderLog,
+		CheckFetchFailed, CheckFetchLimit, CheckFetchUnsafe, CheckFetchDigest,
 	}
 }

@@ -452,6 +452,7 @@ func TestRenderChecks(t *testing.T) {
 		},
 	}
 	cases = append(cases, gitopsCheckCases()...)
+	cases = append(cases, fetchCheckCases(t)...)
 	seen := map[string]bool{}
 	for _, c := range cases {
 		seen[c.check] = true

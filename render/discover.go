@@ -472,7 +472,7 @@ func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Objec
 	}
 	req := helmRequest{chartDir: rd.repo.abs(spec.Path), values: hv, trusted: trusted, skipTests: true}
 	if d := spec.delivery; d != nil {
-		req.overFiles, req.setString = d.helmOverFiles, d.helmSetString
+		req.overFiles, req.setString, req.remote = d.helmOverFiles, d.helmSetString, d.remote
 	}
 	meta.covered = append(meta.covered, spec.Path)
 	hobjs, findings, err := rd.renderChart(req)

@@ -314,6 +314,9 @@ func setCommonMetadata(o *Object, labels, annotations map[string]any) {
 // spec.chartRef (a HelmChart), values from valuesFrom then spec.values,
 // release name and namespace as Flux derives them.
 func (g *gitops) expandHelmRelease(o *Object) *expansion {
+	if e, ok := g.expandRemoteHelmRelease(o); ok {
+		return e // a chart in a Helm repository or OCI registry (--fetch)
+	}
 	e := &expansion{}
 	chartSpec, why, miss := g.helmReleaseChart(o)
 	e.lookupMiss = miss

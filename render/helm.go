@@ -37,6 +37,8 @@ type helmRequest struct {
 	// apiVersions and kubeVersion override the renderer's (kustomize helmCharts).
 	apiVersions []string
 	kubeVersion string
+	// remote is a chart to fetch instead of chartDir.
+	remote *remoteChart
 	// skipTests drops helm.sh/hook: test* objects (always true except when
 	// a kustomize helmCharts entry says otherwise); skipHooks drops all hooks.
 	skipTests, skipHooks bool
@@ -60,29 +62,63 @@ type helmObject struct {
 // For templates without leading conditionals it matches the source line.
 // Annotation lines are in the same rendered output.
 func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error) {
-	r := rd.repo
-	var findings []Finding
-	chartRel := r.rel(req.chartDir)
-	if err := r.checkTree(req.chartDir); err != nil {
-		return nil, nil, err
-	}
-	if _, err := os.Stat(filepath.Join(req.chartDir, "Chart.yaml")); err != nil {
-		return nil, nil, fmt.Errorf("%s: no Chart.yaml: %w", chartRel, err)
-	}
-	chrt, err := loader.LoadDir(req.chartDir)
+	chrt, chartRel, err := rd.loadChart(req)
 	if err != nil {
-		return nil, nil, fmt.Errorf("loading chart %s: %w", chartRel, err)
+		return nil, nil, err
 	}
 	if chrt.Metadata != nil && chrt.Metadata.Type == "library" {
 		return nil, nil, errLibraryChart
 	}
-	findings = append(findings, missingDependencies(chrt, chartRel)...)
-
 	vals, err := rd.helmValues(req)
 	if err != nil {
-		return nil, findings, err
+		return nil, nil, err
 	}
+	if req.remote != nil && len(req.remote.ValuesFiles) > 0 {
+		fileVals, err := chartValuesFiles(chrt, req.remote.ValuesFiles)
+		if err != nil {
+			return nil, nil, err
+		}
+		vals = mergeMaps(fileVals, vals) // the object's own values win
+	}
+	findings, missing := rd.resolveDependencies(chrt, req.chartDir, chartRel, vals)
+	out, fs, err := rd.renderLoaded(req, chrt, chartRel, vals)
+	findings = append(findings, fs...)
+	if err != nil && len(missing) > 0 {
+		names := make([]string, len(missing))
+		for i, d := range missing {
+			names[i] = depName(d)
+		}
+		err = &missingDepError{err: err, names: strings.Join(names, ", "), cause: missingCause(missing[0])}
+	}
+	return out, findings, err
+}
 
+// loadChart loads the chart of a request: its directory inside the root,
+// or a remote chart through the fetcher.
+func (rd *renderer) loadChart(req helmRequest) (*chart.Chart, string, error) {
+	if req.remote != nil {
+		c, err := rd.loadRemote(*req.remote)
+		return c, req.remote.label(), err
+	}
+	r := rd.repo
+	chartRel := r.rel(req.chartDir)
+	if err := r.checkTree(req.chartDir); err != nil {
+		return nil, chartRel, err
+	}
+	if _, err := os.Stat(filepath.Join(req.chartDir, "Chart.yaml")); err != nil {
+		return nil, chartRel, fmt.Errorf("%s: no Chart.yaml: %w", chartRel, err)
+	}
+	chrt, err := loader.LoadDir(req.chartDir)
+	if err != nil {
+		return nil, chartRel, fmt.Errorf("loading chart %s: %w", chartRel, err)
+	}
+	return chrt, chartRel, nil
+}
+
+// renderLoaded renders a loaded chart with its values.
+func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel string, vals map[string]any) ([]helmObject, []Finding, error) {
+	r := rd.repo
+	var findings []Finding
 	caps := chartutil.DefaultCapabilities.Copy()
 	kv := rd.opts.KubeVersion
 	if req.kubeVersion != "" {
@@ -122,7 +158,7 @@ func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error
 		return nil, findings, err
 	}
 
-	dirs := r.chartDirs(req.chartDir)
+	dirs := rd.templateDirs(req)
 	names := make([]string, 0, len(files))
 	for name := range files {
 		if strings.HasSuffix(name, "NOTES.txt") {
@@ -138,6 +174,9 @@ func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error
 			continue
 		}
 		file := dirs.templateFile(r, name)
+		if req.remote != nil {
+			file = req.remote.label() + "/" + strings.SplitN(name, "/", 2)[1]
+		}
 		raws, problems, err := decodeStream([]byte(content), rd.opts.MaxObjects-len(out))
 		if err != nil {
 			if errors.Is(err, errTooManyObjects) {
@@ -315,36 +354,6 @@ func mergeMaps(a, b map[string]any) map[string]any {
 			}
 		}
 		out[k] = v
-	}
-	return out
-}
-
-// missingDependencies names each dependency declared in Chart.yaml that
-// charts/ does not vendor. capreport never downloads one.
-func missingDependencies(chrt *chart.Chart, chartRel string) []Finding {
-	if chrt.Metadata == nil {
-		return nil
-	}
-	have := map[string]bool{}
-	for _, d := range chrt.Dependencies() {
-		have[d.Name()] = true
-	}
-	var out []Finding
-	for _, d := range chrt.Metadata.Dependencies {
-		if d == nil || have[d.Name] {
-			continue
-		}
-		repo := d.Repository
-		if repo == "" {
-			repo = "no repository"
-		}
-		out = append(out, Finding{
-			Check:    CheckHelmDependencyMissing,
-			Severity: SeverityWarning,
-			Message: fmt.Sprintf("chart %s declares dependency %q (%s, version %q) but %s/charts does not vendor it; capreport never downloads dependencies: run `helm dependency build` and commit charts/",
-				chartRel, d.Name, repo, d.Version, chartRel),
-			File: path.Join(chartRel, "Chart.yaml"),
-		})
 	}
 	return out
 }

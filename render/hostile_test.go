@@ -328,7 +328,7 @@ func TestHostileNoPanicOnGarbage(t *testing.T) {
 		"lookup/Chart.yaml":                        "apiVersion: v2\nname: lookup\nversion: 0.1.0\n",
 		"lookup/templates/cm.yaml":                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: lookup\ndata:\n  found: {{ len (lookup \"v1\" \"Secret\" \"kube-system\" \"\") | quote }}\n  dns: {{ getHostByName \"example.com\" | quote }}\n",
 		"missingdep/Chart.yaml":                    "apiVersion: v2\nname: missingdep\nversion: 0.1.0\ndependencies:\n  - name: redis\n    version: 1.2.3\n    repository: https://charts.example.com\n    condition: redis.enabled\n",
-		"missingdep/values.yaml":                   "redis:\n  enabled: false\n",
+		"missingdep/values.yaml":                   "redis:\n  enabled: true\n",
 		"missingdep/templates/cm.yaml":             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: md\n",
 		"lib/Chart.yaml":                           "apiVersion: v2\nname: lib\nversion: 0.1.0\ntype: library\n",
 		"lib/templates/_h.tpl":                     "{{ define \"x\" }}{{ end }}",

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -104,7 +105,9 @@ func startWorker(command []string, init workerInit) (*worker, error) {
 		return nil, errors.New("no worker command")
 	}
 	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Env = append(os.Environ(), workerEnv+"=1")
+	// git (kustomize's loader of remote bases, --fetch) may speak http(s)
+	// only, even for submodules, and never waits for a password.
+	cmd.Env = append(os.Environ(), workerEnv+"=1", "GIT_ALLOW_PROTOCOL=http:https", "GIT_TERMINAL_PROMPT=0")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -153,9 +156,9 @@ var errWorkerDied = errors.New("render worker died")
 
 // do sends one request and waits for its response and its log, or for the
 // timeout or the context; on any error the caller must kill the worker.
-func (w *worker) do(ctx context.Context, spec SourceSpec, timeout time.Duration) (workerResponse, []string, error) {
+func (w *worker) do(ctx context.Context, spec SourceSpec, timeout time.Duration, budget *atomic.Int64) (workerResponse, []string, error) {
 	w.nextID++
-	req := workerRequest{ID: w.nextID, Spec: toWire(spec)}
+	req := workerRequest{ID: w.nextID, Spec: toWire(spec), FetchBudget: budget.Load()}
 	w.log.begin(req.ID)
 	done := make(chan error, 1)
 	var resp workerResponse
@@ -197,7 +200,8 @@ func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec Sour
 	if err != nil {
 		return sourceOut{}, false
 	}
-	resp, lines, err := w.do(ctx, spec, rd.opts.SourceTimeout)
+	resp, lines, err := w.do(ctx, spec, rd.opts.SourceTimeout, &rd.fx.budget)
+	rd.fx.budget.Add(-resp.Fetched)
 	if err == nil {
 		p.put(w)
 		out = sourceOut{objects: resp.Objects, result: resp.Result, covered: resp.Covered}

@@ -70,6 +70,9 @@ type kustScan struct {
 	partials []*kustomizeRefusal
 	// listedBy maps a resource file to the kustomization file listing it.
 	listedBy map[string]string
+	// fetch keeps remote bases and helmCharts repos for the build
+	// (--fetch); remote records that the build will fetch a base.
+	fetch, remote bool
 }
 
 // droppedEntry is one entry of a kustomization list field left out.
@@ -160,6 +163,10 @@ func mapList(v any) []map[string]any {
 // cannot be followed.
 func (sc *kustScan) entry(dir, kf, field, e string) string {
 	rel := sc.r.rel(kf)
+	if looksRemote(e) && sc.fetch && remoteBaseAllowed(field, e) {
+		sc.remote = true
+		return "" // kept for krusty's own loader to fetch
+	}
 	if looksRemote(e) {
 		sc.refuse(CheckRemoteBase, rel, "%s: %s entry %q is remote; capreport never fetches remote bases or files (vendor it into the repository)", rel, field, e)
 		return ""
@@ -378,6 +385,9 @@ func (sc *kustScan) localChart(dir, kf string, doc, hc map[string]any) string {
 	if where == "" {
 		where = "no repo"
 	}
+	if sc.fetch && repoURL != "" {
+		return "" // fetched when the entry is inflated
+	}
 	sc.refuse(CheckHelmChartRemote, rel, "%s: helmCharts entry %q (%s, version %q) is not vendored under %s; capreport never pulls charts", rel, name, where, version, path.Join(path.Dir(rel), home))
 	return ""
 }
@@ -422,7 +432,7 @@ func (sc *kustScan) checkFunctions(kf, file string, inline []byte) {
 func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]Object, []Finding, error) {
 	r := rd.repo
 	dir := r.abs(spec.Path)
-	sc := newKustScan(r)
+	sc := rd.newKustScan()
 	if d := spec.delivery; d != nil && d.kustDoc != nil {
 		kf := kustomizationFile(dir)
 		generated := kf == ""
@@ -453,7 +463,7 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 	if err != nil {
 		return nil, findings, err
 	}
-	safe := newSafeFS(r, overlay)
+	safe := sc.safeFS(overlay)
 	kopts := krusty.MakeDefaultOptions()
 	kopts.LoadRestrictions = types.LoadRestrictionsRootOnly
 	kopts.PluginConfig = types.DisabledPluginConfig()
@@ -599,11 +609,12 @@ func toAnyList(l []string) []any {
 // inflateHelmChart renders one helmCharts entry with the Helm SDK and
 // returns a YAML stream whose objects carry their template origin.
 func (rd *renderer) inflateHelmChart(kdir string, k *kustFile, doc, hc map[string]any) ([]byte, []Finding, error) {
-	sc := newKustScan(rd.repo)
+	sc := rd.newKustScan()
 	chartDir := sc.localChart(kdir, k.file, doc, hc)
-	if chartDir == "" {
+	if chartDir == "" && len(sc.refusals) > 0 {
 		return nil, nil, sc.refusals[0]
 	}
+	remote := helmChartsRemote(hc, chartDir)
 	hv := HelmValues{Namespace: rd.opts.Helm.Namespace}
 	hv.ReleaseName, _ = hc["releaseName"].(string)
 	if hv.ReleaseName == "" {
@@ -625,7 +636,7 @@ func (rd *renderer) inflateHelmChart(kdir string, k *kustFile, doc, hc map[strin
 	skipHooks, _ := hc["skipHooks"].(bool)
 	kv, _ := hc["kubeVersion"].(string)
 	hobjs, findings, err := rd.renderChart(helmRequest{
-		chartDir: chartDir, values: hv, inline: inline,
+		chartDir: chartDir, values: hv, inline: inline, remote: remote,
 		apiVersions: strList(hc["apiVersions"]), kubeVersion: kv,
 		skipTests: true, skipHooks: skipHooks,
 	})

@@ -126,6 +126,10 @@ type Finding struct {
 	// Source is the ID of the source the finding belongs to (Origin.Source
 	// form), empty for findings of discovery as a whole.
 	Source string `json:"source,omitempty"`
+	// Cause groups findings with one cause across sources (a dependency
+	// that many charts lack): Render folds them into one finding. It reads
+	// as the subject of a sentence.
+	Cause string `json:"-"`
 }
 
 // SourceResult reports what happened to one source.

@@ -56,6 +56,9 @@ type deliverySpec struct {
 	namespace string
 	// dir selects files of a plain directory (Argo CD directory sources).
 	dir *dirOptions
+	// remote is the chart to fetch, for a chart in a chart repository or
+	// OCI registry (Path then only names it).
+	remote *remoteChart
 }
 
 // dirOptions are an Argo CD directory source's file selection.
@@ -143,6 +146,9 @@ type Options struct {
 	// when it outlives SourceTimeout or its memory budget. The zero value
 	// renders in-process.
 	Isolation Isolation
+	// Fetch lets the run download charts and bases (see fetch.go); the
+	// zero value fetches nothing.
+	Fetch FetchOptions
 }
 
 // DefaultOptions returns the safe mode: no network, no plugins or exec
@@ -179,6 +185,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Helm.Namespace == "" {
 		o.Helm.Namespace = DefaultNamespace
+	}
+	if o.Fetch.Enabled {
+		o.Fetch = o.Fetch.withDefaults()
 	}
 	return o
 }

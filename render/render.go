@@ -22,6 +22,8 @@ type renderer struct {
 	scope string
 	// pool renders each source in a worker process; nil: in-process.
 	pool *workerPool
+	// fx fetches what sources point at when Options.Fetch allows it.
+	fx fetchState
 }
 
 func openRepo(root string, maxBytes int64) (*repo, error) {
@@ -85,10 +87,14 @@ func fileRoot(root string, opts Options) (string, Options) {
 // the others.
 func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 	opts = opts.withDefaults()
+	if opts.Fetch.Enabled && opts.Fetch.Deadline.IsZero() {
+		opts.Fetch.Deadline = time.Now().Add(opts.Fetch.RunTimeout)
+	}
 	rd, err := newRenderer(path, opts)
 	if err != nil {
 		return nil, err
 	}
+	rd.setFetchBudget(rd.opts.Fetch.MaxTotalBytes)
 	if len(rd.opts.Isolation.Command) > 0 {
 		rd.pool = newWorkerPool(rd)
 		defer rd.pool.close()
@@ -107,6 +113,7 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 	if res.Objects == nil {
 		res.Objects = []Object{}
 	}
+	res.Findings = groupByCause(res.Findings)
 	return res, nil
 }
 
@@ -333,6 +340,13 @@ func failureFinding(spec SourceSpec, err error) Finding {
 	if errors.As(err, &ke) {
 		f.Check = ke.check
 		f.File = ke.file
+	}
+	if c := fetchCheck(err); c != "" {
+		f.Check, f.Severity = c, fetchSeverity(c)
+	}
+	var me *missingDepError
+	if errors.As(err, &me) {
+		f.Cause = me.cause
 	}
 	switch {
 	case errors.Is(err, errAliasBudget):

@@ -24,6 +24,9 @@ type safeFS struct {
 
 	mu         sync.Mutex
 	violations []error
+	// clones lets krusty read and remove its own git clones of remote
+	// bases (--fetch); see kustremote.go.
+	clones bool
 }
 
 var _ filesys.FileSystem = (*safeFS)(nil)
@@ -55,6 +58,9 @@ func (fs *safeFS) check(p string) (string, error) {
 	if _, ok := fs.overlay[abs]; ok {
 		return abs, nil
 	}
+	if real, ok := fs.clonePath(abs); ok {
+		return real, nil
+	}
 	real, err := fs.r.resolve(abs)
 	if err != nil {
 		var pe *pathError
@@ -69,7 +75,7 @@ func (fs *safeFS) check(p string) (string, error) {
 func (fs *safeFS) Create(string) (filesys.File, error) { return nil, errReadOnly }
 func (fs *safeFS) Mkdir(string) error                  { return errReadOnly }
 func (fs *safeFS) MkdirAll(string) error               { return errReadOnly }
-func (fs *safeFS) RemoveAll(string) error              { return errReadOnly }
+func (fs *safeFS) RemoveAll(p string) error            { return fs.removeClone(p) }
 func (fs *safeFS) WriteFile(string, []byte) error      { return errReadOnly }
 
 func (fs *safeFS) Open(p string) (filesys.File, error) {
@@ -180,6 +186,9 @@ func (fs *safeFS) ReadFile(p string) ([]byte, error) {
 	}
 	if data, ok := fs.overlay[real]; ok {
 		return append([]byte(nil), data...), nil
+	}
+	if _, ok := fs.clonePath(real); ok {
+		return fs.readClone(real)
 	}
 	data, err := fs.r.readFile(real)
 	if err != nil {

@@ -20,6 +20,8 @@ type workerInit struct {
 type workerRequest struct {
 	ID   uint64
 	Spec wireSpec
+	// FetchBudget is what the run may still download (Options.Fetch).
+	FetchBudget int64
 }
 
 // workerResponse is one source's render, as renderSource returned it.
@@ -28,6 +30,8 @@ type workerResponse struct {
 	Objects []Object
 	Result  SourceResult
 	Covered []string
+	// Fetched is what the render downloaded, charged to the run's budget.
+	Fetched int64
 }
 
 // wireSpec is a SourceSpec with its unexported parts spelled out.
@@ -46,6 +50,7 @@ type wireDelivery struct {
 	HelmSetString []string
 	Namespace     string
 	Dir           *dirOptionsWire
+	Remote        *remoteChart
 }
 
 type dirOptionsWire struct {
@@ -57,7 +62,7 @@ func toWire(s SourceSpec) wireSpec {
 	w := wireSpec{Path: s.Path, Type: s.Type, Name: s.Name, Helm: s.Helm, Explicit: s.explicit}
 	if d := s.delivery; d != nil {
 		w.Delivery = &wireDelivery{KustDoc: d.kustDoc, HelmOverFiles: d.helmOverFiles,
-			HelmSetString: d.helmSetString, Namespace: d.namespace}
+			HelmSetString: d.helmSetString, Namespace: d.namespace, Remote: d.remote}
 		if d.dir != nil {
 			w.Delivery.Dir = &dirOptionsWire{Recurse: d.dir.recurse, Include: d.dir.include, Exclude: d.dir.exclude}
 		}
@@ -69,7 +74,7 @@ func (w wireSpec) spec() SourceSpec {
 	s := SourceSpec{Path: w.Path, Type: w.Type, Name: w.Name, Helm: w.Helm, explicit: w.Explicit}
 	if d := w.Delivery; d != nil {
 		s.delivery = &deliverySpec{kustDoc: d.KustDoc, helmOverFiles: d.HelmOverFiles,
-			helmSetString: d.HelmSetString, namespace: d.Namespace}
+			helmSetString: d.HelmSetString, namespace: d.Namespace, remote: d.Remote}
 		if d.Dir != nil {
 			s.delivery.dir = &dirOptions{recurse: d.Dir.Recurse, include: d.Dir.Include, exclude: d.Dir.Exclude}
 		}

@@ -64,12 +64,14 @@ func ServeWorker() int {
 			fmt.Fprintf(os.Stderr, "capreport render worker: reading a request: %v\n", err)
 			return 2
 		}
+		rd.setFetchBudget(req.FetchBudget)
 		o := rd.renderRecovered(req.Spec.spec())
 		for i := range o.objects {
 			markEmptyLists(o.objects[i].Doc)
 		}
 		fmt.Fprintf(os.Stderr, "%s%d\n", endMarker, req.ID)
-		resp := workerResponse{ID: req.ID, Objects: o.objects, Result: o.result, Covered: o.covered}
+		resp := workerResponse{ID: req.ID, Objects: o.objects, Result: o.result, Covered: o.covered,
+			Fetched: req.FetchBudget - rd.fx.budget.Load()}
 		if err := enc.Encode(&resp); err != nil {
 			fmt.Fprintf(os.Stderr, "capreport render worker: writing a response: %v\n", err)
 			return 2

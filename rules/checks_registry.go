@@ -226,6 +226,18 @@ var registry = []CheckInfo{
 	{analyze.CheckMissingRequest, "Utilization without a request", SeverityError,
 		"A Utilization metric needs the resource's request on every container; without it the HPA reports an error and never scales on that metric.",
 		"Set resources.requests for that resource on every container (and restartable init container)."},
+	{render.CheckFetchFailed, "Fetch failed", SeverityWarning,
+		"With --fetch, a chart dependency, remote chart or base could not be downloaded: the server was unreachable or refused the credentials, or has no such chart or version. The source renders without it.",
+		"Check the repository URL and version; for a private repository put its credentials in CAPREPORT_FETCH_AUTH (\"URL USER PASSWORD\" per line)."},
+	{render.CheckFetchLimit, "Fetch limit reached", SeverityError,
+		"With --fetch, a download broke a limit: its size, the size or file count it unpacks to, the dependencies one chart may fetch, or the request or run time. The rest of the report is still produced.",
+		"Vendor the chart if it is legitimately that large, or raise the limit (--fetch-timeout, .capreport.yaml fetch limits); treat an archive that unpacks to gigabytes as hostile."},
+	{render.CheckFetchUnsafe, "Fetch refused", SeverityError,
+		"With --fetch, capreport refused what the repository points at: a scheme other than http, https or oci, a redirect to another scheme or from https to http, or an archive entry with \"..\", an absolute path or a link.",
+		"Serve charts over https or oci:// and package them with helm package; never follow such an archive."},
+	{render.CheckFetchDigest, "Fetch digest mismatch", SeverityError,
+		"With --fetch, a downloaded chart's SHA-256 differs from the digest its repository index or OCI reference names, or Chart.lock is out of sync with Chart.yaml (Helm refuses to build it). Nothing is rendered from it.",
+		"Run helm dependency update and commit Chart.lock; if the digest is wrong on the server, the chart was replaced: find out why."},
 }
 
 // Checks returns the registry of every check, in a stable order.

@@ -786,8 +786,11 @@ func checkUses(t *testing.T, r *stepResult) {
 	case "actions/setup-go":
 		// Nothing to check: Go is on the PATH already.
 	case "actions/cache":
-		if strings.TrimSpace(r.with["path"]) == "" || r.with["key"] == "" {
-			t.Errorf("cache: no path or key: %v", r.with)
+		// The Go caches of the build, or the fetch cache (keyed by the
+		// lock files, only on runs that fetch).
+		key := r.with["key"]
+		if strings.TrimSpace(r.with["path"]) == "" || !(strings.HasPrefix(key, "capreport-go-") || strings.HasPrefix(key, "capreport-fetch-")) {
+			t.Errorf("cache: path %q key %q", r.with["path"], key)
 		}
 	case "actions/upload-artifact":
 		if _, err := os.Stat(r.with["path"]); err != nil {
@@ -1041,7 +1044,7 @@ func TestActionRun(t *testing.T) {
 			}
 		}()
 		want := []string{"capreport mode", "Install capreport", "Set up Go for capreport", "Locate the Go caches", "Cache Go for capreport", "Build capreport from the action's source",
-			"capreport (head)", "capreport (base)", "capreport comment", "Upload the capreport artifact", "capreport verdict"}
+			"Cache of fetched charts", "capreport (head)", "capreport (base)", "capreport comment", "Upload the capreport artifact", "capreport verdict"}
 		if got := ranSteps(res); !slices.Equal(got, want) {
 			t.Errorf("steps run %q, want %q", got, want)
 		}
@@ -1139,7 +1142,7 @@ func TestActionRun(t *testing.T) {
 			}
 		}()
 		want := []string{"capreport mode", "Install capreport", "Set up Go for capreport", "Locate the Go caches", "Cache Go for capreport", "Build capreport from the action's source",
-			"capreport (head)", "capreport issue", "Upload the capreport artifact", "capreport verdict"}
+			"Cache of fetched charts", "capreport (head)", "capreport issue", "Upload the capreport artifact", "capreport verdict"}
 		if got := ranSteps(res); !slices.Equal(got, want) {
 			t.Errorf("steps run %q, want %q", got, want)
 		}

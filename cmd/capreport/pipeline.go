@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"helm.sh/helm/v3/pkg/strvals"
 
 	"github.com/capreport/capreport/analyze"
@@ -40,6 +41,12 @@ type renderFlags struct {
 	include, exclude []string
 	// stdin is read for the PATH "-".
 	stdin io.Reader
+	// fetch downloads what the repository points at; fetchFlags tells
+	// whether --fetch was given (it then wins over the config's fetch:).
+	fetch        bool
+	cacheDir     string
+	fetchTimeout time.Duration
+	fetchFlags   *pflag.FlagSet
 }
 
 func (f *renderFlags) register(cmd *cobra.Command) {
@@ -59,6 +66,24 @@ func (f *renderFlags) register(cmd *cobra.Command) {
 	f.renderMemory = render.DefaultSourceMemory
 	fl.DurationVar(&f.renderTimeout, "render-timeout", render.DefaultSourceTimeout, "time one source may take to render before it is stopped")
 	fl.Var(&f.renderMemory, "render-memory", "memory one source's render may hold before it is stopped (e.g. 768Mi, 2Gi)")
+	fl.BoolVar(&f.fetch, "fetch", false, "download chart dependencies, remote charts (Helm repositories, OCI registries) and remote kustomize bases, through the cache (default off: nothing is fetched; also .capreport.yaml fetch:)")
+	fl.StringVar(&f.cacheDir, "cache-dir", "", "content-addressed cache of fetched charts (default: capreport in the user cache directory)")
+	fl.DurationVar(&f.fetchTimeout, "fetch-timeout", render.DefaultFetchRunTimeout, "time all of a run's fetches may take together")
+	f.fetchFlags = fl
+}
+
+// fetchOptions maps the fetch flags onto the options the config made:
+// --fetch, when given, wins over the config's fetch:.
+func (f *renderFlags) fetchOptions(opts render.Options) render.FetchOptions {
+	fo := opts.Fetch
+	if f.fetchFlags != nil && f.fetchFlags.Changed("fetch") {
+		fo.Enabled = f.fetch
+	}
+	fo.CacheDir = f.cacheDir
+	if f.fetchTimeout > 0 {
+		fo.RunTimeout = f.fetchTimeout
+	}
+	return fo
 }
 
 // check refuses, before anything renders, what helm template refuses as a
@@ -84,6 +109,9 @@ func (f *renderFlags) check(path, root string) error {
 	}
 	if f.renderTimeout < 0 {
 		return flagErrorf("render-timeout", "%s is negative", f.renderTimeout)
+	}
+	if f.fetchTimeout < 0 {
+		return flagErrorf("fetch-timeout", "%s is negative", f.fetchTimeout)
 	}
 	if f.renderMemory != 0 && f.renderMemory < minRenderMemory {
 		return flagErrorf("render-memory", "%s is below the %s a render worker needs to start", f.renderMemory, byteSize(minRenderMemory))
@@ -175,6 +203,7 @@ func loadRepo(ctx context.Context, path string, f *renderFlags) (*repo, error) {
 	f.applyChecks(cfg)
 	opts := f.renderOptions(root)
 	opts = cfg.RenderOptions(opts)
+	opts.Fetch = f.fetchOptions(opts)
 	rebaseSources(opts.Sources, cfgPath, root)
 	if f.kubeVersion != "" {
 		opts.KubeVersion = f.kubeVersion

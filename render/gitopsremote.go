@@ -1,0 +1,188 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chartutil"
+)
+
+// Remote charts of GitOps objects, followed only when fetching is on.
+// Flux: source-controller resolves a HelmRepository (type default: the
+// index.yaml at spec.url; type oci: <spec.url>/<chart> tags), a HelmChart
+// (spec.chart, spec.version, spec.sourceRef) and an OCIRepository
+// (spec.ref: digest, else semver, else tag, default tag "latest");
+// helm-controller renders the artifact with the release's values.
+// Argo CD's repo-server pulls chart from repoURL at targetRevision (a
+// version or a constraint); a repoURL without a scheme is an OCI registry.
+
+// expandRemoteHelmRelease follows a HelmRelease whose chart is remote; ok
+// is false when its chart is in this repository (or fetching is off).
+func (g *gitops) expandRemoteHelmRelease(o *Object) (*expansion, bool) {
+	if !g.rd.fetchOn() {
+		return nil, false
+	}
+	rc, why, miss, ok := g.fluxRemoteChart(o)
+	if !ok {
+		return nil, false
+	}
+	e := &expansion{lookupMiss: miss}
+	if why != "" {
+		e.findings = append(e.findings, notFollowed(o, why))
+		return e, true
+	}
+	vals, fs, partial, miss := g.helmReleaseValues(o)
+	e.lookupMiss = e.lookupMiss || miss
+	ns := str(o.Doc, "spec", "targetNamespace")
+	if ns == "" {
+		ns = objNamespace(o)
+	}
+	hv := HelmValues{ReleaseName: fluxReleaseName(o), Namespace: ns}
+	out := g.renderRemote(refOf(o), rc, hv, vals, ns)
+	out.result.Findings = append(out.result.Findings, fs...)
+	if partial {
+		out.result.Partial = true
+		for i := range out.objects {
+			out.objects[i].Origin.Partial = true
+		}
+	}
+	e.outs = append(e.outs, out)
+	return e, true
+}
+
+// renderRemote renders a remote chart as a delivered source.
+func (g *gitops) renderRemote(name string, rc remoteChart, hv HelmValues, over map[string]any, ns string) sourceOut {
+	spec := SourceSpec{Path: rc.label(), Type: SourceHelm, Name: name, explicit: true, Helm: hv,
+		delivery: &deliverySpec{helmOverFiles: over, namespace: ns, remote: &rc}}
+	return g.rd.renderWithLimits(g.ctx, spec)
+}
+
+// fluxRemoteChart finds the remote chart of a HelmRelease: ok is false
+// for a chart in a GitRepository; why is set when it cannot be followed.
+func (g *gitops) fluxRemoteChart(o *Object) (rc remoteChart, why string, miss, ok bool) {
+	chartSpec := mapAt(o.Doc, "spec", "chart", "spec")
+	if ref := mapAt(o.Doc, "spec", "chartRef"); ref != nil {
+		kind, name, ns := str(ref, "kind"), str(ref, "name"), str(ref, "namespace")
+		if ns == "" {
+			ns = objNamespace(o)
+		}
+		switch kind {
+		case "OCIRepository":
+			src := g.lookup("source.toolkit.fluxcd.io", "OCIRepository", ns, name)
+			if src == nil {
+				return rc, fmt.Sprintf("spec.chartRef OCIRepository %s/%s is not among the rendered objects", ns, name), true, true
+			}
+			return ociRepositoryChart(src), "", false, true
+		case "HelmChart":
+			hc := g.lookup("source.toolkit.fluxcd.io", "HelmChart", ns, name)
+			if hc == nil {
+				return rc, "", false, false // the offline path reports it
+			}
+			chartSpec = mergeMaps(mapAt(hc.Doc, "spec"), nil)
+			if str(chartSpec, "sourceRef", "namespace") == "" {
+				chartSpec = mergeMaps(chartSpec, map[string]any{"sourceRef": map[string]any{"namespace": ns}})
+			}
+		default:
+			return rc, "", false, false
+		}
+	}
+	src := mapAt(chartSpec, "sourceRef")
+	if str(src, "kind") != "HelmRepository" {
+		return rc, "", false, false
+	}
+	ns := str(src, "namespace")
+	if ns == "" {
+		ns = objNamespace(o)
+	}
+	repo := g.lookup("source.toolkit.fluxcd.io", "HelmRepository", ns, str(src, "name"))
+	if repo == nil {
+		return rc, fmt.Sprintf("HelmRepository %s/%s is not among the rendered objects, so its URL is unknown", ns, str(src, "name")), true, true
+	}
+	rc = remoteChart{RepoURL: str(repo.Doc, "spec", "url"), Name: str(chartSpec, "chart"), Version: str(chartSpec, "version"),
+		ValuesFiles: strList(chartSpec["valuesFiles"])}
+	if f := str(chartSpec, "valuesFile"); f != "" && len(rc.ValuesFiles) == 0 {
+		rc.ValuesFiles = []string{f}
+	}
+	if t := str(repo.Doc, "spec", "type"); t == "oci" && !strings.HasPrefix(rc.RepoURL, "oci://") {
+		return rc, fmt.Sprintf("HelmRepository %s/%s is of type oci but its URL %q is not oci://", ns, repo.Name, rc.RepoURL), false, true
+	}
+	return rc, "", false, true
+}
+
+// ociRepositoryChart reads an OCIRepository's URL and reference with
+// source-controller's precedence: digest, then semver, then tag
+// ("latest" when none is given).
+func ociRepositoryChart(src *Object) remoteChart {
+	ref := mapAt(src.Doc, "spec", "ref")
+	rc := remoteChart{RepoURL: str(src.Doc, "spec", "url")}
+	switch {
+	case str(ref, "digest") != "":
+		rc.Digest = str(ref, "digest")
+	case str(ref, "semver") != "":
+		rc.Version = str(ref, "semver")
+	case str(ref, "tag") != "":
+		rc.Tag = str(ref, "tag")
+	default:
+		rc.Tag = "latest"
+	}
+	return rc
+}
+
+// argoRemoteChart renders an Application source with chart + repoURL +
+// targetRevision, as the repo-server pulls and templates it.
+func (g *gitops) argoRemoteChart(o *Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*sourceOut, []Finding) {
+	repoURL := str(s, "repoURL")
+	if !strings.Contains(repoURL, "://") {
+		repoURL = "oci://" + repoURL
+	}
+	rc := remoteChart{RepoURL: repoURL, Name: str(s, "chart"), Version: str(s, "targetRevision")}
+	s = mergeMaps(s, nil)
+	if h := mapAt(s, "helm"); h != nil {
+		var kept []any
+		for _, f := range strList(h["valueFiles"]) {
+			if strings.HasPrefix(f, "$") || strings.Contains(f, "://") {
+				kept = append(kept, f)
+			} else {
+				rc.ValuesFiles = append(rc.ValuesFiles, f) // inside the chart
+			}
+		}
+		h["valueFiles"] = kept
+	}
+	name := refOf(o)
+	if n > 1 {
+		name = fmt.Sprintf("%s#%d", name, i)
+	}
+	spec := SourceSpec{Path: rc.label(), Type: SourceHelm, Name: name, explicit: true,
+		delivery: &deliverySpec{namespace: destNS, remote: &rc}}
+	findings := g.argoHelm(o, s, "", refs, destNS, &spec)
+	out := g.rd.renderWithLimits(g.ctx, spec)
+	out.result.Findings = append(out.result.Findings, findings...)
+	return &out, nil
+}
+
+// chartValuesFiles merges value files inside a loaded chart in order; a
+// missing one is an error, as helm-controller and the repo-server report.
+func chartValuesFiles(chrt *chart.Chart, files []string) (map[string]any, error) {
+	out := map[string]any{}
+	for _, f := range files {
+		var data []byte
+		for _, raw := range chrt.Raw {
+			if raw.Name == strings.TrimPrefix(f, "./") {
+				data = raw.Data
+			}
+		}
+		if data == nil {
+			return nil, fmt.Errorf("values file %q is not in chart %s", f, chrt.Name())
+		}
+		if err := checkYAMLAliases(data); err != nil {
+			return nil, fmt.Errorf("values file %q: %w", f, err)
+		}
+		v, err := chartutil.ReadValues(data)
+		if err != nil {
+			return nil, fmt.Errorf("values file %q: %w", f, err)
+		}
+		out = mergeMaps(out, v)
+	}
+	return out, nil
+}

@@ -1,0 +1,114 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Remote kustomize bases are fetched by krusty's own loader under
+// --fetch: it clones a git URL with the git binary (depth 1, the ?ref=
+// given) into a directory it makes with os.MkdirTemp("", "kustomize-"),
+// and reads an https file with its own HTTP client. capreport lets the
+// build read those clones, and nothing else outside the root.
+
+// remoteBaseAllowed admits http(s) remote entries only: a file:// or ssh
+// URL would make the runner read its own disk or use its keys.
+func remoteBaseAllowed(field, e string) bool {
+	if field != "resources" && field != "bases" && field != "components" {
+		return false
+	}
+	low := strings.ToLower(strings.TrimSpace(e))
+	low = strings.TrimPrefix(low, "git::")
+	return strings.HasPrefix(low, "https://") || strings.HasPrefix(low, "http://") || strings.HasPrefix(low, "github.com/")
+}
+
+// cloneRoot is where krusty makes its clones.
+func cloneRoot() string {
+	t, err := filepath.EvalSymlinks(os.TempDir())
+	if err != nil {
+		return os.TempDir()
+	}
+	return t
+}
+
+// clonePath accepts a path inside one of krusty's clone directories.
+func (fs *safeFS) clonePath(abs string) (string, bool) {
+	if !fs.clones {
+		return "", false
+	}
+	root := cloneRoot()
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		real = filepath.Clean(abs) // not yet there: krusty asks before it clones
+	}
+	rel, err := filepath.Rel(root, real)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return "", false
+	}
+	first := strings.Split(rel, string(filepath.Separator))[0]
+	if !strings.HasPrefix(first, "kustomize-") {
+		return "", false
+	}
+	return real, true
+}
+
+// readClone reads a file of a clone within the file size limit.
+func (fs *safeFS) readClone(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, fs.r.maxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > fs.r.maxBytes {
+		return nil, fs.violate(&pathError{rel: p, err: errTooLarge, detail: fmt.Sprintf("limit %d", fs.r.maxBytes)})
+	}
+	if err := checkYAMLAliases(data); err != nil {
+		return nil, fs.violate(&docError{file: p, err: err})
+	}
+	return data, nil
+}
+
+// removeClone lets krusty clean its clone up; everything else is read-only.
+func (fs *safeFS) removeClone(p string) error {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return errReadOnly
+	}
+	if real, ok := fs.clonePath(abs); ok {
+		return os.RemoveAll(real)
+	}
+	return errReadOnly
+}
+
+// helmChartsRemote is a helmCharts entry to fetch, as kustomize's
+// HelmChartInflationGenerator pulls it (helm pull --repo <repo> <name>
+// --version <version>, or <repo>/<name> for an oci:// repo); nil when the
+// chart is vendored.
+func helmChartsRemote(hc map[string]any, chartDir string) *remoteChart {
+	if chartDir != "" {
+		return nil
+	}
+	return &remoteChart{RepoURL: str(hc, "repo"), Name: str(hc, "name"), Version: str(hc, "version")}
+}
+
+// newKustScan is a scan that keeps remote entries when fetching is on.
+func (rd *renderer) newKustScan() *kustScan {
+	sc := newKustScan(rd.repo)
+	sc.fetch = rd.fetchOn()
+	return sc
+}
+
+// safeFS is the filesystem the scanned build reads, with krusty's clones
+// readable when the scan kept a remote base.
+func (sc *kustScan) safeFS(overlay map[string][]byte) *safeFS {
+	fs := newSafeFS(sc.r, overlay)
+	fs.clones = sc.remote
+	return fs
+}
