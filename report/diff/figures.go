@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/capreport/capreport/report/internal/textfmt"
+	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -499,30 +499,11 @@ func signed(u unit, d float64) string {
 	return sign + num(d)
 }
 
-// seconds formats a duration the way people say it: seconds below two
-// minutes, minutes below two hours, hours above.
-func seconds(x float64) string {
-	a := math.Abs(x)
-	switch {
-	case a < 120:
-		return num(x) + " s"
-	case a < 7200:
-		// Whole seconds read as "2 min 40 s": rounding 160 s to "2.67 min"
-		// would hide the figure the model computed.
-		if r := math.Round(a); r == a && int(r)%60 != 0 {
-			sign := ""
-			if x < 0 {
-				sign = "-"
-			}
-			return fmt.Sprintf("%s%d min %d s", sign, int(r)/60, int(r)%60)
-		}
-		return num(x/60) + " min"
-	}
-	return num(x/3600) + " h"
-}
+// seconds formats a duration the way every format does.
+var seconds = units.Duration
 
 // num formats figures the same way the report does.
-var num = textfmt.Number
+var num = units.Number
 
 func kText(k float64) string { return num(k) + "x" }
 
