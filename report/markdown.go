@@ -362,14 +362,12 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 		fmt.Fprintf(&b, "**Not priced:** %s\n\n", mdText(ellipsize(reason, maxMessageRunes)))
 	}
 
-	if withChart {
+	// The page draws its own SVG plots: Mermaid source there would print as
+	// text between them (the page runs no script to render it).
+	if withChart && !html {
 		tl, title := chartTimeline(w)
 		if ch := mermaidChart(tl, title); ch != "" {
-			b.WriteString(ch)
-			if len(tl.Needed) == len(tl.T) {
-				b.WriteString("\nLines: replicas (peak per interval), then pods needed.\n")
-			}
-			b.WriteString("\n")
+			b.WriteString(ch + "\n")
 		}
 	}
 	if html {
