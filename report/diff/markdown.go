@@ -167,23 +167,53 @@ func keyCell(c Change) string {
 	// Both sides quote the same figure, so only its value differs: "peak
 	// 160 pods vs 100 needed at 10x → peak 50 pods vs 100 needed at 10x"
 	// reads better as "peak 160 → 50 pods vs 100 needed at 10x".
-	pre, suf := commonWords(c.KeyBefore, c.KeyAfter)
-	return pre + c.KeyBefore[len(pre):len(c.KeyBefore)-len(suf)] + " → " + c.KeyAfter[len(pre):len(c.KeyAfter)-len(suf)] + suf
+	bw, aw := words(c.KeyBefore), words(c.KeyAfter)
+	pre, suf := commonWords(bw, aw)
+	join := func(ws []string) string { return strings.Join(ws, " ") }
+	out := join(bw[pre:len(bw)-suf]) + " → " + join(aw[pre:len(aw)-suf])
+	if pre > 0 {
+		out = join(bw[:pre]) + " " + out
+	}
+	if suf > 0 {
+		out += " " + join(bw[len(bw)-suf:])
+	}
+	return out
 }
 
-// commonWords is the longest common prefix and suffix of a and b made of
-// whole words (the prefix ends with a space, the suffix starts with one)
-// that leave a non-empty middle in both.
-func commonWords(a, b string) (prefix, suffix string) {
-	for i := 0; i < len(a) && i < len(b) && a[i] == b[i]; i++ {
-		if a[i] == ' ' {
-			prefix = a[:i+1]
+// words splits a key figure at spaces, keeping a duration whole ("5 min
+// 51 s" is one word), so that merging never splits a value from its unit.
+func words(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, " ") {
+		if n := len(out); n > 0 {
+			prev := out[n-1][strings.LastIndexByte(out[n-1], ' ')+1:]
+			if isUnit(t) || (isUnit(prev) && t != "" && t[0] >= '0' && t[0] <= '9') {
+				out[n-1] += " " + t
+				continue
+			}
 		}
+		out = append(out, t)
 	}
-	for i := 1; i <= len(a) && i <= len(b) && a[len(a)-i] == b[len(b)-i]; i++ {
-		if a[len(a)-i] == ' ' && len(a)-i > len(prefix) && len(b)-i > len(prefix) {
-			suffix = a[len(a)-i:]
-		}
+	return out
+}
+
+func isUnit(t string) bool {
+	switch strings.TrimRight(t, ",;:)") {
+	case "s", "min", "h":
+		return true
+	}
+	return false
+}
+
+// commonWords counts the words a and b share at the start and at the end,
+// leaving at least one word of each in the middle.
+func commonWords(a, b []string) (prefix, suffix int) {
+	n := min(len(a), len(b)) - 1
+	for prefix < n && a[prefix] == b[prefix] {
+		prefix++
+	}
+	for suffix < n-prefix && a[len(a)-1-suffix] == b[len(b)-1-suffix] {
+		suffix++
 	}
 	return prefix, suffix
 }

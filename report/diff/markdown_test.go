@@ -260,3 +260,23 @@ func TestMarkdownImagesAndNote(t *testing.T) {
 		t.Errorf("note or limit name lost:\n%s", out)
 	}
 }
+
+// TestKeyCell: two key figures merge on their common words, and never
+// between a value and its unit.
+func TestKeyCell(t *testing.T) {
+	for _, c := range []struct{ before, after, want string }{
+		{"4 rounds at 30x", "15 rounds at 30x", "4 → 15 rounds at 30x"},
+		{"peak 160 pods vs 100 needed at 10x", "peak 50 pods vs 100 needed at 10x", "peak 160 → 50 pods vs 100 needed at 10x"},
+		{"peak wait at 30x: 5 min 51 s vs 5 min target", "peak wait at 30x: 20 min 32 s vs 5 min target",
+			"peak wait at 30x: 5 min 51 s → 20 min 32 s vs 5 min target"},
+		{"peak wait at 30x: 5 min 51 s vs 5 min target", "peak wait at 30x: 5 min 40 s vs 5 min target",
+			"peak wait at 30x: 5 min 51 s → 5 min 40 s vs 5 min target"},
+		{"rests 19..21 pods", "hunts 6..35 pods", "rests 19..21 → hunts 6..35 pods"},
+		{"unpriced", "4 rounds at 30x", "unpriced → 4 rounds at 30x"},
+		{"4 rounds at 30x", "4 rounds at 30x", "4 rounds at 30x (same)"},
+	} {
+		if got := keyCell(Change{KeyBefore: c.before, KeyAfter: c.after}); got != c.want {
+			t.Errorf("keyCell(%q, %q) = %q, want %q", c.before, c.after, got, c.want)
+		}
+	}
+}
