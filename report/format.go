@@ -3,12 +3,11 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/capreport/capreport/report/internal/textfmt"
+	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -91,23 +90,16 @@ func largestOverload(b *rules.SizeBill) *rules.SizeOverload {
 	return &b.Overloads[best]
 }
 
-// secs formats seconds.
-func secs(x float64) string { return num(x) + " s" }
-
-// secsPtr formats optional seconds; nil means the event never happens in the
-// simulated horizon.
-func secsPtr(p *int, never string) string {
-	if p == nil {
-		return never
-	}
-	return strconv.Itoa(*p) + " s"
-}
-
-// overloadK formats a design overload: 10 → "10x".
-func overloadK(k float64) string { return num(k) + "x" }
-
-// pct formats a fraction as a whole percentage.
-func pct(f float64) string { return strconv.FormatFloat(math.Round(f*100), 'f', 0, 64) + " %" }
+// The figures of every format come from package units, so that a duration
+// reads the same in the terminal, the comment, the page and the plots.
+var (
+	secs      = units.Duration
+	secsPtr   = units.SecondsOr
+	overloadK = units.Multiple
+	pct       = units.Percent
+	num       = units.Number
+	plural    = units.Plural
+)
 
 // signedPct formats a fraction as a signed percentage (mean over need).
 func signedPct(f float64) string {
@@ -202,9 +194,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// num formats figures the same way the diff does.
-var num = textfmt.Number
-
 // summaryLine is the one-line count of a report, from rules' Summary.
 func summaryLine(s rules.Summary) string {
 	return fmt.Sprintf("%d %s: %d fail, %d warn, %d pass, %d unpriced; %d %s, %d %s",
@@ -223,14 +212,6 @@ func ellipsize(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// plural picks the singular or plural form for n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // joinNonEmpty joins the non-empty parts.

@@ -93,7 +93,7 @@ func TestSizeKeyDeadBand(t *testing.T) {
 	w.Size.Overloads[1].Rounds = nil
 	w.Size.Overloads[1].TimeToCapacitySeconds = nil
 	got := billKey(w)
-	want := "dead band (never scales on saturation); 10x: never meets it (bound 3), capacity never, peak wait 143 s, 317 pods vs 100 needed"
+	want := "dead band (never scales on saturation); 10x: never meets it (bound 3), capacity never, peak wait 2 min 23 s, 317 pods vs 100 needed"
 	if got != want {
 		t.Errorf("billKey = %q\nwant %q", got, want)
 	}

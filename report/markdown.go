@@ -362,14 +362,12 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 		fmt.Fprintf(&b, "**Not priced:** %s\n\n", mdText(ellipsize(reason, maxMessageRunes)))
 	}
 
-	if withChart {
+	// The page draws its own SVG plots: Mermaid source there would print as
+	// text between them (the page runs no script to render it).
+	if withChart && !html {
 		tl, title := chartTimeline(w)
 		if ch := mermaidChart(tl, title); ch != "" {
-			b.WriteString(ch)
-			if len(tl.Needed) == len(tl.T) {
-				b.WriteString("\nLines: replicas (peak per interval), then pods needed.\n")
-			}
-			b.WriteString("\n")
+			b.WriteString(ch + "\n")
 		}
 	}
 	if html {
@@ -415,8 +413,8 @@ func writeSizeBill(b *strings.Builder, s *rules.SizeBill) {
 	if s.DeadBand {
 		dead = "**yes: never scales on saturation**"
 	}
-	fmt.Fprintf(b, "**Size bill** · growth factor %s · round %d s · dead band %s · hottest target %s\n\n",
-		num(s.GrowthFactor), s.RoundSeconds, dead, hottest)
+	fmt.Fprintf(b, "**Size bill** · growth factor %s · round %s · dead band %s · hottest target %s\n\n",
+		num(s.GrowthFactor), secs(float64(s.RoundSeconds)), dead, hottest)
 	if len(s.Overloads) == 0 {
 		return
 	}
@@ -451,7 +449,7 @@ func writeSizeBill(b *strings.Builder, s *rules.SizeBill) {
 				ev = append(ev, fmt.Sprintf("…and %d more", len(o.ScaleEvents)-i))
 				break
 			}
-			ev = append(ev, fmt.Sprintf("%d→%d @%d s", e.From, e.To, e.T))
+			ev = append(ev, fmt.Sprintf("%d→%d @%s", e.From, e.To, secs(float64(e.T))))
 		}
 		fmt.Fprintf(b, "Scale events at %s: %s\n\n", overloadK(o.K), strings.Join(ev, ", "))
 	}

@@ -1,13 +1,11 @@
 package report
 
 import (
+	"strings"
+
 	"github.com/capreport/capreport/report/internal/mermaid"
 	"github.com/capreport/capreport/rules"
 )
-
-// maxChartPoints bounds a Mermaid series: more points do not make the
-// comment chart clearer, and each one costs comment budget.
-const maxChartPoints = mermaid.MaxPoints
 
 // chartTimeline picks the series a workload's chart shows and says what it
 // is: the Time bill's run, or the Size bill's run at the largest design
@@ -33,21 +31,33 @@ func chartTimeline(w rules.Workload) (*rules.Timeline, string) {
 
 // mermaidChart renders a Timeline as a Mermaid xychart-beta block (GitHub
 // renders it in comments; no image hosting, works for forks): the replicas,
-// each point the peak of its interval, then the pods needed when the
-// timeline has them. It returns "" when the series is unusable, rather than
-// a chart that would not parse.
+// then the pods needed when the timeline has them, with a caption that
+// names the colours (xychart-beta draws no legend). It returns "" when the
+// series is unusable, rather than a chart that would not parse.
 func mermaidChart(tl *rules.Timeline, title string) string {
 	if tl == nil {
 		return ""
 	}
 	ch := mermaid.XYChart{
-		Title: title, XTitle: "seconds after the step", X: tl.T, YTitle: "pods",
-		Lines: []mermaid.Line{{Values: mermaid.Counts(tl.Replicas), Peak: true}},
+		Title: title, YTitle: "pods",
+		Lines: []mermaid.Series{{T: tl.T, V: mermaid.Counts(tl.Replicas)}},
 	}
+	caption := mermaid.Palette[0].Name + ": replicas"
 	if len(tl.Needed) == len(tl.T) {
-		// The need steps once, at the demand step: read it at the point's
-		// own time so that it does not show before the step.
-		ch.Lines = append(ch.Lines, mermaid.Line{Values: tl.Needed})
+		ch.Lines = append(ch.Lines, mermaid.Series{T: tl.T, V: tl.Needed})
+		caption += "; " + mermaid.Palette[1].Name + ": pods needed"
 	}
-	return ch.String()
+	s := ch.String()
+	if s == "" {
+		return ""
+	}
+	return s + "\n" + upperFirst(caption) + ". " + mermaid.EnvelopeNote + "\n"
+}
+
+// upperFirst starts a caption with a capital.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -20,6 +20,9 @@ const defaultMaxCharts = 3
 type Options struct {
 	// Color turns on ANSI colour in Text; the caller decides (TTY, NO_COLOR).
 	Color bool
+	// NoFooter leaves TextFooter off the end of Text, for a command that
+	// prints more after the ledger and writes the footer last itself.
+	NoFooter bool
 	// Title heads the Markdown and HTML outputs; default "capreport".
 	Title string
 	// MaxChars bounds the Markdown body (counted in bytes, which is never

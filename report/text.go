@@ -130,10 +130,20 @@ func Text(r rules.Report, o Options) ([]byte, error) {
 	}
 
 	fmt.Fprintf(&buf, "\n%s\n", summaryLine(r.Summary))
-	if r.Tool.Name != "" {
-		fmt.Fprintf(&buf, "%s\n", termText(strings.TrimSpace(r.Tool.Name+" "+r.Tool.Version+" "+r.GeneratedAt)))
+	if !o.NoFooter {
+		buf.WriteString(TextFooter(r))
 	}
 	return trimTrailingSpace(buf.Bytes()), nil
+}
+
+// TextFooter is the last line of a terminal page: the tool, its version and
+// when it ran, after everything else (a command that prints more after the
+// ledger, such as explain, writes it last itself). "" without a tool name.
+func TextFooter(r rules.Report) string {
+	if r.Tool.Name == "" {
+		return ""
+	}
+	return "\n" + termText(strings.TrimSpace(r.Tool.Name+" "+r.Tool.Version+" "+r.GeneratedAt)) + "\n"
 }
 
 // trimTrailingSpace drops the padding tabwriter leaves after an empty last

@@ -10,6 +10,7 @@ import (
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/internal/units"
 )
 
 // checksFor raises the ledger's checks on a priced (or unpriced) workload.
@@ -71,35 +72,31 @@ func sizeChecks(s *SizeBill, w *Workload, in inputs, add func(string, string, ..
 		case o.TimeToCapacitySeconds == nil:
 			slow = append(slow, k+": never")
 		case float64(*o.TimeToCapacitySeconds) > target:
-			rounds, word := deref(o.Rounds), "rounds"
-			if rounds == 1 {
-				word = "round"
-			}
-			slow = append(slow, fmt.Sprintf("%s: %s in %d %s", k, FormatDuration(float64(*o.TimeToCapacitySeconds)), rounds, word))
+			slow = append(slow, fmt.Sprintf("%s: %s in %s", k, units.Duration(float64(*o.TimeToCapacitySeconds)), units.Count(deref(o.Rounds), "round", "rounds")))
 		}
 		if o.PeakWaitSeconds > target {
-			wait = append(wait, fmt.Sprintf("%s: %s", k, FormatDuration(o.PeakWaitSeconds)))
+			wait = append(wait, fmt.Sprintf("%s: %s", k, units.Duration(o.PeakWaitSeconds)))
 		}
 	}
 	if len(short) > 0 {
 		add(CheckMaxReplicasBelowNeed, "maxReplicas %d is below the need at the target: %s", w.MaxReplicas, strings.Join(short, ", "))
 	}
 	if len(slow) > 0 {
-		msg := fmt.Sprintf("capacity meets the overload later than the %s target (%s)", FormatDuration(target), strings.Join(slow, "; "))
+		msg := fmt.Sprintf("capacity meets the overload later than the %s target (%s)", units.Duration(target), strings.Join(slow, "; "))
 		if s.HottestTarget != nil && *s.HottestTarget > 0 {
-			msg += fmt.Sprintf("; the hottest target that can meet it is %d%% (Cor. 2)", *s.HottestTarget)
+			msg += fmt.Sprintf("; the hottest target that can meet it is %d %% (Cor. 2)", *s.HottestTarget)
 		}
 		add(CheckRecoveryTooSlow, "%s", msg)
 	}
 	if len(wait) > 0 {
-		add(CheckPeakWaitOverTarget, "requests wait longer than the %s latency target during the overload (%s)", FormatDuration(target), strings.Join(wait, "; "))
+		add(CheckPeakWaitOverTarget, "requests wait longer than the %s latency target during the overload (%s)", units.Duration(target), strings.Join(wait, "; "))
 	}
 }
 
 func timeChecks(a *analyze.Autoscaler, t *TimeBill, w *Workload, in inputs, add func(string, string, ...any)) {
 	if t.Hunts {
-		msg := fmt.Sprintf("the loop hunts between %d and %d pods for %d needed (mean %.0f%% over the need): standing delay %s is below the %s the window demands",
-			t.ReplicasMin, t.ReplicasMax, t.NeededReplicas, 100*t.MeanOverNeed, FormatDuration(t.StandingDelaySeconds), FormatDuration(t.RequiredStandingDelaySeconds))
+		msg := fmt.Sprintf("the loop hunts between %d and %d pods for %d needed (mean %s over the need): standing delay %s is below the %s the window demands",
+			t.ReplicasMin, t.ReplicasMax, t.NeededReplicas, units.Percent(t.MeanOverNeed), units.Duration(t.StandingDelaySeconds), units.Duration(t.RequiredStandingDelaySeconds))
 		if t.ThresholdToRest != nil {
 			msg += fmt.Sprintf("; a threshold of %s per pod rests", strconv.FormatFloat(*t.ThresholdToRest, 'f', -1, 64))
 		}
@@ -119,10 +116,10 @@ func timeChecks(a *analyze.Autoscaler, t *TimeBill, w *Workload, in inputs, add 
 	target := float64(in.latencyTarget)
 	if target < t.LatencyFloorSeconds {
 		add(CheckLatencyFloor, "a %s latency target is below the %s floor this dead time and window set (τ_eff·Φ(W_eff/τ_eff), Cor. 3): no threshold holds it at rest",
-			FormatDuration(target), FormatDuration(t.LatencyFloorSeconds))
+			units.Duration(target), units.Duration(t.LatencyFloorSeconds))
 	}
 	if t.StandingDelaySeconds > target {
-		add(CheckStandingDelayOverTarget, "every message waits %s at rest (threshold / pod rate), above the %s latency target", FormatDuration(t.StandingDelaySeconds), FormatDuration(target))
+		add(CheckStandingDelayOverTarget, "every message waits %s at rest (threshold / pod rate), above the %s latency target", units.Duration(t.StandingDelaySeconds), units.Duration(target))
 	}
 }
 
@@ -219,8 +216,10 @@ func verdictOf(w Workload) string {
 
 func fmtK(k float64) string { return strconv.FormatFloat(k, 'g', -1, 64) + "x" }
 
-// FormatDuration prints seconds the way people write durations: 45s,
-// 1m30s, 5m, 1h2m (Go's String would print 5m0s and 1h2m0s).
+// FormatDuration prints seconds in the syntax of an annotation or a flag:
+// 45s, 1m30s, 5m, 1h2m (Go's String would print 5m0s and 1h2m0s). It is for
+// assumption values, which a reader copies back into a manifest; figures in
+// messages use units.Duration like every other format.
 func FormatDuration(s float64) string {
 	if math.IsInf(s, 0) || math.IsNaN(s) {
 		return "∞"

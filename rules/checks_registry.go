@@ -40,12 +40,13 @@ const CheckGitOpsNotFollowed = render.CheckGitOpsNotFollowed
 
 // CheckInfo is the registry entry of one check: what the SARIF rule
 // metadata, the README's checks table and `capreport explain` print.
+// Its JSON (`capreport checks -o json`) is camelCase like the report's.
 type CheckInfo struct {
-	ID          string
-	Title       string
-	Severity    string // default severity
-	Description string
-	Remediation string
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Severity    string `json:"severity"` // default severity
+	Description string `json:"description"`
+	Remediation string `json:"remediation"`
 }
 
 var registry = []CheckInfo{

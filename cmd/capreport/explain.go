@@ -69,6 +69,7 @@ func runExplain(cmd *cobra.Command, ios *streams, id string, f *explainFlags) er
 	one.Summary = rules.Summarize(&one)
 	o := report.DefaultOptions()
 	o.Color = ios.ColorEnabled()
+	o.NoFooter = true // the version goes last, after the bill
 	text, err := report.Text(one, o)
 	if err != nil {
 		return err
@@ -77,7 +78,8 @@ func runExplain(cmd *cobra.Command, ios *streams, id string, f *explainFlags) er
 		return err
 	}
 	printBill(ios.Out, w)
-	return nil
+	_, err = io.WriteString(ios.Out, report.TextFooter(one))
+	return err
 }
 
 // findWorkload matches an id exactly, or by a unique suffix.

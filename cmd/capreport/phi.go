@@ -12,6 +12,7 @@ import (
 
 	"github.com/capreport/capreport/analyze/laws"
 	"github.com/capreport/capreport/analyze/phi"
+	"github.com/capreport/capreport/internal/units"
 )
 
 // phiFlags are the raw flags of `capreport phi`; numbers stay strings so
@@ -210,11 +211,9 @@ func printPhi(w io.Writer, o phiOutput) {
 		fmt.Fprintf(w, "  τ_eff, W_eff            %s, %s (w_eff = %.4g)\n",
 			fmtPhiSeconds(*o.EffectiveDeadTimeSeconds), fmtPhiSeconds(*o.EffectiveWindowSeconds), *o.EffectiveW)
 		fmt.Fprintf(w, "  Φ(w_eff)                %.3f\n", *o.PhiEffective)
-		fmt.Fprintf(w, "  required standing delay %.1f s = τ_eff·Φ(W_eff/τ_eff); a threshold of T messages\n", *o.RequiredStandingDelaySeconds)
+		fmt.Fprintf(w, "  required standing delay %s = τ_eff·Φ(W_eff/τ_eff); a threshold of T messages\n", units.Duration(*o.RequiredStandingDelaySeconds))
 		fmt.Fprintf(w, "                          per pod at c per second rests iff T/c is at least this\n")
 	}
 }
 
-func fmtPhiSeconds(s float64) string {
-	return strconv.FormatFloat(s, 'f', -1, 64) + " s"
-}
+func fmtPhiSeconds(s float64) string { return units.Duration(s) }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -234,6 +235,11 @@ func TestChecksCommand(t *testing.T) {
 	var checks []rules.CheckInfo
 	if code != exitOK || json.Unmarshal([]byte(out), &checks) != nil || len(checks) != len(rules.Checks()) {
 		t.Errorf("checks --format json: exit %d, %d entries", code, len(checks))
+	}
+	// camelCase like the report: Unmarshal matches keys case-insensitively,
+	// so the decode above would accept "ID" too. Compact or indented.
+	if !regexp.MustCompile(`"id":\s*"dead-band"`).MatchString(out) || strings.Contains(out, `"ID"`) {
+		t.Errorf("checks --format json: keys are not camelCase:\n%.300s", out)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/capreport/capreport/analyze/hpa"
 	"github.com/capreport/capreport/analyze/sim"
+	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -232,14 +233,14 @@ func printSize(w io.Writer, o sizeOutput) {
 	if o.TimeToCapacitySeconds == nil {
 		fmt.Fprintf(w, "  time to capacity    never (status reads %d%%)\n", o.StatusUtilization)
 	} else {
-		fmt.Fprintf(w, "  time to capacity    %s\n", fmtSeconds(int64(*o.TimeToCapacitySeconds)))
-		fmt.Fprintf(w, "  rounds              %d of %d s (Prop. 2 bound: %s)\n", *o.Rounds, o.RoundSeconds, boundString(o.RoundsBound))
+		fmt.Fprintf(w, "  time to capacity    %s\n", units.Seconds(*o.TimeToCapacitySeconds))
+		fmt.Fprintf(w, "  rounds              %d of %s (Prop. 2 bound: %s)\n", *o.Rounds, units.Seconds(o.RoundSeconds), boundString(o.RoundsBound))
 	}
 	fmt.Fprintf(w, "  peak replicas       %d for %d needed (overshoot %.2fx)\n", o.PeakReplicas, o.NeededReplicas, o.Overshoot)
 	fmt.Fprintf(w, "  peak backlog        %.0f requests\n", o.PeakBacklog)
-	fmt.Fprintf(w, "  peak wait           %.1f s\n", o.PeakWaitSeconds)
+	fmt.Fprintf(w, "  peak wait           %s\n", units.Duration(o.PeakWaitSeconds))
 	if o.DrainedAtSeconds != nil {
-		fmt.Fprintf(w, "  backlog drained at  %s\n", fmtSeconds(int64(*o.DrainedAtSeconds)))
+		fmt.Fprintf(w, "  backlog drained at  %s\n", units.Seconds(*o.DrainedAtSeconds))
 	}
 	fmt.Fprintf(w, "  orders             ")
 	for i, e := range o.ScaleEvents {

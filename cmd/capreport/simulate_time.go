@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/analyze/sim"
+	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -204,11 +205,11 @@ func printTime(w io.Writer, o *rules.TimeBill) {
 		verdict = "HUNTS"
 	}
 	fmt.Fprintf(w, "Time bill of a backlog-driven loop\n")
-	fmt.Fprintf(w, "  standing delay D       %.1f s (threshold / pod rate)\n", o.StandingDelaySeconds)
-	fmt.Fprintf(w, "  required delay         %.1f s (τ_eff·Φ(%.2f) with Φ = %.3f)\n", o.RequiredStandingDelaySeconds, o.WindowInDeadTimes, o.Phi)
+	fmt.Fprintf(w, "  standing delay D       %s (threshold / pod rate)\n", units.Duration(o.StandingDelaySeconds))
+	fmt.Fprintf(w, "  required delay         %s (τ_eff·Φ(%.2f) with Φ = %.3f)\n", units.Duration(o.RequiredStandingDelaySeconds), o.WindowInDeadTimes, o.Phi)
 	fmt.Fprintf(w, "  last %-5s of 20 h     %s: %d..%d pods for %d needed (p5 %.0f, p95 %.0f, mean %.0f)\n",
 		fmtHours(o.StatsWindowSeconds), verdict, o.ReplicasMin, o.ReplicasMax, o.NeededReplicas, o.ReplicasP5, o.ReplicasP95, o.ReplicasMean)
-	fmt.Fprintf(w, "  peak backlog           %.0f messages, peak wait %.1f s\n", o.PeakBacklog, o.PeakWaitSeconds)
+	fmt.Fprintf(w, "  peak backlog           %.0f messages, peak wait %s\n", o.PeakBacklog, units.Duration(o.PeakWaitSeconds))
 	if !o.Hunts && o.MarginSeconds >= 0 {
 		return // at rest and above the law: no remedy to offer
 	}
@@ -221,10 +222,10 @@ func printTime(w io.Writer, o *rules.TimeBill) {
 	case *o.WindowToRest == math.MaxInt32:
 		fmt.Fprintf(w, "  longest window         any (D ≥ e·τ_eff rests whatever the window)\n")
 	default:
-		fmt.Fprintf(w, "  longest window         %d s rests at this threshold\n", *o.WindowToRest)
+		fmt.Fprintf(w, "  longest window         %s rests at this threshold\n", units.Seconds(*o.WindowToRest))
 	}
 	if o.DeadTimeToRest != nil {
-		fmt.Fprintf(w, "  longest dead time      %d s rests at this threshold and window\n", *o.DeadTimeToRest)
+		fmt.Fprintf(w, "  longest dead time      %s rests at this threshold and window\n", units.Seconds(*o.DeadTimeToRest))
 	}
 }
 

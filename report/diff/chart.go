@@ -1,13 +1,15 @@
 package diff
 
 import (
+	"fmt"
+
 	"github.com/capreport/capreport/report/internal/mermaid"
 	"github.com/capreport/capreport/rules"
 )
 
-// MaxChartPoints bounds each series of the Mermaid chart: more points do not
-// make a comment chart clearer, and each one costs comment budget.
-const MaxChartPoints = mermaid.MaxPoints
+// MaxCharts is how many changed autoscalers get a before/after chart: the
+// worst few, so the comment stays readable and within its budget.
+const MaxCharts = 3
 
 // chartPair picks the two timelines a change can be drawn from: the Time
 // runs, or the Size runs at the largest design overload both sides priced
@@ -41,71 +43,37 @@ func usable(tl *rules.Timeline) bool {
 	return tl != nil && len(tl.T) > 0 && len(tl.Replicas) == len(tl.T)
 }
 
-// chartChange is the change the comment draws: the largest Score among those
-// with a chartable pair, the first listed on a tie (so a new failure wins).
-func chartChange(r Result) (int, bool) {
-	best := -1
+// chartChanges are the changes the comment draws, in the Result's order
+// (new failures and other changes for the worse first, improvements last),
+// at most MaxCharts of them: a reviewer needs the picture of what got worse
+// more than of what got better.
+func chartChanges(r Result) []int {
+	var out []int
 	for i, c := range r.Changes {
-		if _, _, _, ok := chartPair(c); !ok {
-			continue
+		if len(out) == MaxCharts {
+			break
 		}
-		if best < 0 || c.Score > r.Changes[best].Score {
-			best = i
+		if _, _, _, ok := chartPair(c); ok {
+			out = append(out, i)
 		}
 	}
-	return best, best >= 0
+	return out
 }
 
 // mermaidPair draws base and head replicas on one time axis as two line
-// series of an xychart-beta block. The two runs may be sampled at different
-// times (a longer run, another down-sampling), so both are read as step
-// functions on the union of their sample times; the chart shows the peak of
-// each interval it cuts that union into, since a decimated series would miss
-// the overshoot the bill is about.
+// series of an xychart-beta block; each is read as a step function of its
+// own sample times, so runs sampled differently share the axis.
 func mermaidPair(base, head *rules.Timeline, title string) string {
-	ts := unionTimes(base.T, head.T)
 	return mermaid.XYChart{
-		Title: title, XTitle: "seconds after the step", X: ts, YTitle: "pods",
-		Lines: []mermaid.Line{{Values: stepValues(base, ts), Peak: true}, {Values: stepValues(head, ts), Peak: true}},
+		Title: title, YTitle: "pods",
+		Lines: []mermaid.Series{
+			{T: base.T, V: mermaid.Counts(base.Replicas)},
+			{T: head.T, V: mermaid.Counts(head.Replicas)},
+		},
 	}.String()
 }
 
-// unionTimes merges two ascending sample-time lists without duplicates.
-func unionTimes(a, b []int) []int {
-	out := make([]int, 0, len(a)+len(b))
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		var t int
-		switch {
-		case j >= len(b) || (i < len(a) && a[i] < b[j]):
-			t = a[i]
-			i++
-		case i >= len(a) || b[j] < a[i]:
-			t = b[j]
-			j++
-		default:
-			t = a[i]
-			i++
-			j++
-		}
-		if len(out) == 0 || out[len(out)-1] != t {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// stepValues reads a timeline at each time of ts (ascending) as a step
-// function: the last sample at or before t, the first sample before the
-// series starts.
-func stepValues(tl *rules.Timeline, ts []int) []float64 {
-	out := make([]float64, len(ts))
-	k := 0
-	for i, t := range ts {
-		for k+1 < len(tl.T) && tl.T[k+1] <= t {
-			k++
-		}
-		out[i] = float64(tl.Replicas[k])
-	}
-	return out
+// chartCaption names the lines' colours: xychart-beta draws no legend.
+func chartCaption() string {
+	return fmt.Sprintf("Lines: %s base, %s head. %s", mermaid.Palette[0].Name, mermaid.Palette[1].Name, mermaid.EnvelopeNote)
 }

@@ -207,15 +207,16 @@ func byID(ws []rules.Workload) map[string]*rules.Workload {
 func compareOne(id string, b, h *rules.Workload) (Change, bool) {
 	c := Change{ID: id, Figures: []Figure{}, Base: b, Head: h}
 	var bf, hf []fig
+	kind := keyKindOf(b, h)
 	if b != nil {
 		bf = figuresOf(*b)
 		c.VerdictBefore = b.Verdict
-		c.KeyBefore = keyFigure(*b)
+		c.KeyBefore = keyFigure(*b, kind)
 	}
 	if h != nil {
 		hf = figuresOf(*h)
 		c.VerdictAfter = h.Verdict
-		c.KeyAfter = keyFigure(*h)
+		c.KeyAfter = keyFigure(*h, kind)
 	}
 	diffs := diffFigures(bf, hf)
 	switch {
@@ -236,6 +237,19 @@ func compareOne(id string, b, h *rules.Workload) (Change, bool) {
 	c.Impact = impactOf(c)
 	c.Summary = strings.Join(phrases(c, diffs), "; ")
 	return c, true
+}
+
+// keyKindOf is the key figure both sides of a change quote: the one that
+// decides the worse side's verdict (the head's on a tie), so a new failure
+// shows its failing figure before and after.
+func keyKindOf(b, h *rules.Workload) string {
+	switch {
+	case h == nil:
+		return keyKind(*b)
+	case b == nil || verdictRank(h.Verdict) <= verdictRank(b.Verdict):
+		return keyKind(*h)
+	}
+	return keyKind(*b)
 }
 
 func impactOf(c Change) string {

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/capreport/capreport/report/internal/textfmt"
+	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -232,22 +232,107 @@ func (d figDiff) score() float64 {
 	return 1
 }
 
-// keyFigure is the one figure the ledger quotes for a workload's bill.
-func keyFigure(w rules.Workload) string {
+// Key figure kinds: which figure of a bill decides its verdict.
+const (
+	keyRounds   = "rounds"   // rounds to capacity (a passing Size bill)
+	keyDeadBand = "deadBand" // never scales on saturation
+	keyCapped   = "capped"   // the peak falls short of the pods needed
+	keyNever    = "never"    // capacity never meets the overload
+	keyLatency  = "latency"  // the figure held against the latency target
+	keyBand     = "band"     // the Time bill's replica band (hunts or rests)
+)
+
+// keyKind is the figure that decides a workload's verdict, worst cause
+// first: the ledger quotes it so that a failing row shows why it fails (a
+// peak of 50 pods for 100 needed), not a figure that did not move.
+func keyKind(w rules.Workload) string {
 	switch {
-	case w.Size != nil:
-		o := largestOverload(w.Size)
-		if o == nil {
+	case w.Size != nil && w.Size.DeadBand:
+		return keyDeadBand
+	case w.Size != nil && cappedOverload(w.Size) != nil:
+		return keyCapped
+	case w.Size != nil && neverOverload(w.Size) != nil:
+		return keyNever
+	case w.Latency != nil && !w.Latency.Met:
+		return keyLatency
+	case w.Time != nil:
+		return keyBand
+	}
+	return keyRounds
+}
+
+// keyFigure is the figure of kind the ledger quotes for a workload's bill;
+// a kind the workload has no figure for falls back to its own kind, so the
+// two sides of a change can be read in the same terms where they exist.
+func keyFigure(w rules.Workload, kind string) string {
+	if w.Size == nil && w.Time == nil {
+		return "unpriced"
+	}
+	switch kind {
+	case keyDeadBand:
+		if w.Size != nil {
+			if w.Size.DeadBand {
+				return "dead band: never scales at growth factor " + num(w.Size.GrowthFactor)
+			}
+			return "scales at growth factor " + num(w.Size.GrowthFactor)
+		}
+	case keyCapped:
+		if o := largestOverload(w.Size); o != nil {
+			if c := cappedOverload(w.Size); c != nil {
+				o = c
+			}
+			return fmt.Sprintf("peak %d pods vs %d needed at %s", o.PeakReplicas, o.NeededReplicas, kText(o.K))
+		}
+	case keyNever:
+		if o := largestOverload(w.Size); o != nil {
+			if n := neverOverload(w.Size); n != nil {
+				o = n
+			}
+			return "capacity " + units.SecondsOr(o.TimeToCapacitySeconds, "never") + " at " + kText(o.K)
+		}
+	case keyLatency:
+		if l := w.Latency; l != nil {
+			return fmt.Sprintf("%s: %s vs %s target", l.Basis, seconds(l.ExpectedSeconds), seconds(l.TargetSeconds))
+		}
+	case keyBand:
+		if w.Time != nil {
+			return fmt.Sprintf("%s %d..%d pods", huntsWord(w.Time.Hunts), w.Time.ReplicasMin, w.Time.ReplicasMax)
+		}
+	case keyRounds:
+		if o := largestOverload(w.Size); o != nil {
+			if o.Rounds == nil {
+				return "never reaches capacity at " + kText(o.K)
+			}
+			return units.Count(*o.Rounds, "round", "rounds") + " at " + kText(o.K)
+		}
+		if w.Size != nil {
 			return "no overload priced"
 		}
-		if o.Rounds == nil {
-			return "never reaches capacity at " + kText(o.K)
-		}
-		return fmt.Sprintf("%d %s at %s", *o.Rounds, plural(*o.Rounds, "round", "rounds"), kText(o.K))
-	case w.Time != nil:
-		return fmt.Sprintf("%s %d..%d pods", huntsWord(w.Time.Hunts), w.Time.ReplicasMin, w.Time.ReplicasMax)
 	}
-	return "unpriced"
+	return keyFigure(w, keyKind(w))
+}
+
+// cappedOverload is the largest design overload whose peak falls short of
+// the pods it needs (maxReplicas reached, or a partition cap).
+func cappedOverload(s *rules.SizeBill) *rules.SizeOverload {
+	var best *rules.SizeOverload
+	for i, o := range s.Overloads {
+		if o.PeakReplicas < o.NeededReplicas && (best == nil || o.K > best.K) {
+			best = &s.Overloads[i]
+		}
+	}
+	return best
+}
+
+// neverOverload is the largest design overload capacity never meets.
+func neverOverload(s *rules.SizeBill) *rules.SizeOverload {
+	var best *rules.SizeOverload
+	for i, o := range s.Overloads {
+		if o.TimeToCapacitySeconds == nil && (best == nil || o.K > best.K) {
+			best = &s.Overloads[i]
+		}
+	}
+	return best
 }
 
 func huntsWord(h bool) string {
@@ -499,30 +584,11 @@ func signed(u unit, d float64) string {
 	return sign + num(d)
 }
 
-// seconds formats a duration the way people say it: seconds below two
-// minutes, minutes below two hours, hours above.
-func seconds(x float64) string {
-	a := math.Abs(x)
-	switch {
-	case a < 120:
-		return num(x) + " s"
-	case a < 7200:
-		// Whole seconds read as "2 min 40 s": rounding 160 s to "2.67 min"
-		// would hide the figure the model computed.
-		if r := math.Round(a); r == a && int(r)%60 != 0 {
-			sign := ""
-			if x < 0 {
-				sign = "-"
-			}
-			return fmt.Sprintf("%s%d min %d s", sign, int(r)/60, int(r)%60)
-		}
-		return num(x/60) + " min"
-	}
-	return num(x/3600) + " h"
-}
+// seconds formats a duration the way every format does.
+var seconds = units.Duration
 
 // num formats figures the same way the report does.
-var num = textfmt.Number
+var num = units.Number
 
 func kText(k float64) string { return num(k) + "x" }
 

@@ -93,6 +93,38 @@ func timeShortWindow() rules.Workload {
 	return w
 }
 
+// apiWorkload meets a 10x overload in one round with room to spare.
+func apiWorkload() rules.Workload {
+	w := sizeWorkload()
+	w.ID, w.Autoscaler.Name, w.Target.Name = "shop/HorizontalPodAutoscaler/api", "api", "api"
+	w.Source.File = "manifests/api.yaml"
+	s := *w.Size
+	s.GrowthFactor = 4
+	s.Overloads = []rules.SizeOverload{
+		{K: 10, RoundsBound: ip(1), Rounds: ip(1), TimeToCapacitySeconds: ip(105), PeakReplicas: 160, NeededReplicas: 100,
+			PeakBacklog: 84000, PeakWaitSeconds: 21, DrainedAtSeconds: ip(150), Timeline: ramp(0, 30, 10, 160, 5)},
+	}
+	w.Size = &s
+	return w
+}
+
+// apiCapped is the same HPA after maxReplicas went 1000 → 50: the one
+// round still comes (to the cap), but 50 pods never serve the 100 needed.
+func apiCapped() rules.Workload {
+	w := apiWorkload()
+	w.MaxReplicas = 50
+	s := *w.Size
+	s.Overloads = []rules.SizeOverload{
+		{K: 10, RoundsBound: ip(1), Rounds: ip(1), PeakReplicas: 50, NeededReplicas: 100,
+			PeakBacklog: 9e6, PeakWaitSeconds: 3600, Timeline: ramp(0, 30, 10, 50, 5)},
+	}
+	w.Size = &s
+	w.Verdict = rules.VerdictFail
+	w.Findings = []rules.Finding{{Check: rules.CheckMaxReplicasBelowNeed, Severity: rules.SeverityError,
+		Message: "maxReplicas 50 is below the need at the target: 10x needs 100"}}
+	return w
+}
+
 // steadyWorkload never changes between base and head.
 func steadyWorkload() rules.Workload {
 	w := sizeWorkload()

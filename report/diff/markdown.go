@@ -17,7 +17,7 @@ type Options struct {
 	// GitHub counts); default report.DefaultMaxChars, which leaves room
 	// under GitHub's 65,536 for a caller's footer.
 	MaxChars int
-	// NoChart leaves the Mermaid chart out.
+	// NoChart leaves the Mermaid charts out.
 	NoChart bool
 	// Images maps an autoscaler's id to hosted plots of its head, shown in
 	// its details.
@@ -52,7 +52,7 @@ const (
 
 // Markdown renders the pull-request comment: the hidden marker (the sticky
 // comment is found by it), a headline, a ledger with one row per changed
-// autoscaler, a before/after Mermaid chart of the most changed one, and a
+// autoscaler, before/after Mermaid charts of the worst few changes, and a
 // <details> block per autoscaler with every changed figure. It always fits
 // o.MaxChars: details go first (the last listed first), then the chart; the
 // headline and ledger stay, and only a ledger too long on its own loses its
@@ -67,12 +67,12 @@ type doc struct {
 	head, ledgerHead string
 	limitName        string
 	rows, details    []string // parallel, in Result order
-	chart, foot      string
+	charts           []string // the worst changes first
+	foot             string
 }
 
 type keep struct {
-	rows, details int
-	chart         bool
+	rows, details, charts int
 }
 
 func buildDoc(r Result, o Options) *doc {
@@ -102,11 +102,14 @@ func buildDoc(r Result, o Options) *doc {
 			mdText(verdictCell(c)), mdText(ellipsize(keyCell(c), maxFigRunes)), mdText(ellipsize(c.Summary, maxWordsRunes))))
 		d.details = append(d.details, details(c, o.Images[c.ID]))
 	}
-	if i, ok := chartChange(r); ok && !o.NoChart {
+	for _, i := range chartChanges(r) {
+		if o.NoChart {
+			break
+		}
 		c := r.Changes[i]
 		b, hd, title, _ := chartPair(c)
-		d.chart = fmt.Sprintf("### Replicas before and after: %s\n\n%s\nLines: base (first), head (second); each point is the peak of its interval.\n\n",
-			mdText(ellipsize(c.ID, maxIDRunes)), mermaidPair(b, hd, title))
+		d.charts = append(d.charts, fmt.Sprintf("### %s Replicas before and after: %s\n\n%s\n%s\n\n",
+			changeIcon(c), mdText(ellipsize(c.ID, maxIDRunes)), mermaidPair(b, hd, title), chartCaption()))
 	}
 	// A <sub> line is a paragraph with inline HTML: GitHub parses the
 	// Markdown inside it, so its text is escaped as Markdown.
@@ -161,13 +164,58 @@ func keyCell(c Change) string {
 	case c.KeyBefore == c.KeyAfter:
 		return c.KeyAfter + " (same)"
 	}
-	// "4 rounds at 30x → 15 rounds at 30x" reads better as "4 → 15 rounds
-	// at 30x" when both quote the same overload.
-	if i, j := strings.LastIndex(c.KeyBefore, " at "), strings.LastIndex(c.KeyAfter, " at "); i > 0 && j > 0 &&
-		c.KeyBefore[i:] == c.KeyAfter[j:] {
-		return c.KeyBefore[:i] + " → " + c.KeyAfter
+	// Both sides quote the same figure, so only its value differs: "peak
+	// 160 pods vs 100 needed at 10x → peak 50 pods vs 100 needed at 10x"
+	// reads better as "peak 160 → 50 pods vs 100 needed at 10x".
+	bw, aw := words(c.KeyBefore), words(c.KeyAfter)
+	pre, suf := commonWords(bw, aw)
+	join := func(ws []string) string { return strings.Join(ws, " ") }
+	out := join(bw[pre:len(bw)-suf]) + " → " + join(aw[pre:len(aw)-suf])
+	if pre > 0 {
+		out = join(bw[:pre]) + " " + out
 	}
-	return c.KeyBefore + " → " + c.KeyAfter
+	if suf > 0 {
+		out += " " + join(bw[len(bw)-suf:])
+	}
+	return out
+}
+
+// words splits a key figure at spaces, keeping a duration whole ("5 min
+// 51 s" is one word), so that merging never splits a value from its unit.
+func words(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, " ") {
+		if n := len(out); n > 0 {
+			prev := out[n-1][strings.LastIndexByte(out[n-1], ' ')+1:]
+			if isUnit(t) || (isUnit(prev) && t != "" && t[0] >= '0' && t[0] <= '9') {
+				out[n-1] += " " + t
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func isUnit(t string) bool {
+	switch strings.TrimRight(t, ",;:)") {
+	case "s", "min", "h":
+		return true
+	}
+	return false
+}
+
+// commonWords counts the words a and b share at the start and at the end,
+// leaving at least one word of each in the middle.
+func commonWords(a, b []string) (prefix, suffix int) {
+	n := min(len(a), len(b)) - 1
+	for prefix < n && a[prefix] == b[prefix] {
+		prefix++
+	}
+	for suffix < n-prefix && a[len(a)-1-suffix] == b[len(b)-1-suffix] {
+		suffix++
+	}
+	return prefix, suffix
 }
 
 func orDash(s string) string {
@@ -211,8 +259,8 @@ func (d *doc) notice(k keep) string {
 	if n := len(d.details) - k.details; n > 0 {
 		parts = append(parts, fmt.Sprintf("the details of %d %s", n, plural(n, "autoscaler", "autoscalers")))
 	}
-	if d.chart != "" && !k.chart {
-		parts = append(parts, "the chart")
+	if n := len(d.charts) - k.charts; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", n, plural(n, "chart", "charts")))
 	}
 	if n := len(d.rows) - k.rows; n > 0 {
 		parts = append(parts, fmt.Sprintf("%d ledger %s", n, plural(n, "row", "rows")))
@@ -227,8 +275,8 @@ func (d *doc) assemble(k keep) string {
 	fit.WriteList(&b, d.ledgerHead, d.rows, k.rows, func(n int) string {
 		return fmt.Sprintf("\n…and %d more changed %s, listed worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
 	})
-	if k.chart {
-		b.WriteString(d.chart)
+	for _, s := range d.charts[:k.charts] {
+		b.WriteString(s)
 	}
 	for _, s := range d.details[:k.details] {
 		b.WriteString(s)
@@ -240,11 +288,12 @@ func (d *doc) assemble(k keep) string {
 // fit assembles the largest body under limit, cutting in the documented
 // order.
 func (d *doc) fit(limit int) string {
-	s, ok := fit.Fit(limit, d.assemble, keep{rows: len(d.rows), details: len(d.details), chart: d.chart != ""},
+	s, ok := fit.Fit(limit, d.assemble, keep{rows: len(d.rows), details: len(d.details), charts: len(d.charts)},
 		// 1. Details, the last listed first.
 		fit.Prefix(func(k *keep) *int { return &k.details }),
-		// 2. The chart, with whatever details were left.
-		fit.Drop(func(k *keep) { k.details, k.chart = 0, false }),
+		// 2. Charts, the last (the least bad change) first, once no
+		// details are left.
+		fit.Prefix(func(k *keep) *int { return &k.charts }),
 		// 3. Ledger rows beyond what fits collapse into one line.
 		fit.Prefix(func(k *keep) *int { return &k.rows }),
 	)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,6 +38,16 @@ func pullRequest() Result {
 	)
 }
 
+// changedThenFailing: one HPA newly fails at its cap (its rounds did not
+// move), the consumer got worse (pass → warn), and the web HPA got better
+// (fail → pass).
+func changedThenFailing() Result {
+	return Compare(
+		reportOf(apiWorkload(), sizeAt80(), timeWorkload()),
+		reportOf(apiCapped(), sizeWorkload(), timeShortWindow()),
+	)
+}
+
 func TestMarkdown(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -46,6 +57,7 @@ func TestMarkdown(t *testing.T) {
 		{"pull-request", pullRequest(), Options{}},
 		{"nothing-changed", Compare(reportOf(sizeWorkload()), reportOf(sizeWorkload())), Options{}},
 		{"no-chart", pullRequest(), Options{NoChart: true, Title: "capreport: deploy/prod"}},
+		{"changed-then-failing", changedThenFailing(), Options{}},
 	} {
 		out, err := Markdown(c.r, c.o)
 		if err != nil {
@@ -56,11 +68,28 @@ func TestMarkdown(t *testing.T) {
 		}
 		checkGolden(t, c.name+".golden.md", out)
 	}
-	// The most changed workload with both timelines is charted: the HPA
-	// (15 figures moved) rather than the consumer.
-	out, _ := Markdown(pullRequest(), Options{})
-	if !strings.Contains(string(out), "### Replicas before and after: shop/HorizontalPodAutoscaler/web") {
-		t.Errorf("chart not of the most changed workload:\n%s", out)
+}
+
+// TestMarkdownWorseFirst: a new failure's row quotes the figure it fails
+// on, before and after, and the charts of what got worse come before the
+// chart of what got better.
+func TestMarkdownWorseFirst(t *testing.T) {
+	out, _ := Markdown(changedThenFailing(), Options{})
+	md := string(out)
+	row := "| ❌ | shop/HorizontalPodAutoscaler/api | pass → fail | peak 160 → 50 pods vs 100 needed at 10x |"
+	if !strings.Contains(md, row) {
+		t.Errorf("the failing row does not show its failing figure:\n%s", md)
+	}
+	if strings.Contains(md, "(same)") {
+		t.Errorf("a row quotes a figure that did not move:\n%s", md)
+	}
+	var order []string
+	for _, m := range regexp.MustCompile(`(?m)^### \S+ Replicas before and after: (\S+)$`).FindAllStringSubmatch(md, -1) {
+		order = append(order, m[1])
+	}
+	want := []string{"shop/HorizontalPodAutoscaler/api", "shop/ScaledObject/orders", "shop/HorizontalPodAutoscaler/web"}
+	if !slices.Equal(order, want) {
+		t.Errorf("charts in order %v, want %v", order, want)
 	}
 }
 
@@ -72,8 +101,8 @@ func TestText(t *testing.T) {
 	checkGolden(t, "pull-request.golden.txt", out)
 }
 
-// TestMermaidChart: two line series of at most MaxChartPoints on one axis,
-// each point the peak of its interval, from series sampled differently.
+// TestMermaidChart: two runs sampled differently share one numeric time
+// axis, each read as a step function, and a one-sample spike survives.
 func TestMermaidChart(t *testing.T) {
 	base := &rules.Timeline{}
 	for i := range 500 {
@@ -87,29 +116,23 @@ func TestMermaidChart(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("want two line series:\n%s", ch)
 	}
-	xs := regexp.MustCompile(`(?m)^    x-axis "[^"]*" \[(.*)\]$`).FindStringSubmatch(ch)
-	if xs == nil {
-		t.Fatalf("no x-axis:\n%s", ch)
+	if !strings.Contains(ch, `x-axis "minutes after the step" 0 --> 83.17`) {
+		t.Errorf("the axis does not span both runs (0..4990 s) in minutes:\n%s", ch)
 	}
-	n := len(strings.Split(xs[1], ", "))
-	if n > MaxChartPoints || n < 2 {
-		t.Errorf("%d x points, want 2..%d", n, MaxChartPoints)
+	b, h := strings.Split(lines[0][1], ", "), strings.Split(lines[1][1], ", ")
+	if len(b) != len(h) {
+		t.Errorf("series of %d and %d points", len(b), len(h))
 	}
-	for i, l := range lines {
-		if got := len(strings.Split(l[1], ", ")); got != n {
-			t.Errorf("series %d has %d points, x-axis %d", i, got, n)
-		}
-	}
-	if !strings.Contains(lines[0][1], "99") {
+	if !slices.Contains(b, "99") {
 		t.Errorf("the base spike was lost: %s", lines[0][1])
 	}
-	if !strings.Contains(lines[1][1], "40") || !strings.HasSuffix(lines[1][1], "7") {
+	if !slices.Contains(h, "40") || h[len(h)-1] != "7" {
 		t.Errorf("head steps not read as a step function: %s", lines[1][1])
 	}
 	if strings.Contains(ch, `"after"`) {
 		t.Errorf("a quote in the title reached Mermaid:\n%s", ch)
 	}
-	if !strings.HasPrefix(ch, "```mermaid\nxychart-beta\n") || !strings.HasSuffix(ch, "```\n") {
+	if !strings.HasPrefix(ch, "```mermaid\n%%{init:") || !strings.Contains(ch, "\nxychart-beta\n") || !strings.HasSuffix(ch, "```\n") {
 		t.Errorf("not a fenced xychart-beta block:\n%s", ch)
 	}
 }
@@ -235,5 +258,25 @@ func TestMarkdownImagesAndNote(t *testing.T) {
 	out, _ = Markdown(pullRequest(), o)
 	if !strings.Contains(string(out), o.Note) || !strings.Contains(string(out), "Cut to fit a small budget:") {
 		t.Errorf("note or limit name lost:\n%s", out)
+	}
+}
+
+// TestKeyCell: two key figures merge on their common words, and never
+// between a value and its unit.
+func TestKeyCell(t *testing.T) {
+	for _, c := range []struct{ before, after, want string }{
+		{"4 rounds at 30x", "15 rounds at 30x", "4 → 15 rounds at 30x"},
+		{"peak 160 pods vs 100 needed at 10x", "peak 50 pods vs 100 needed at 10x", "peak 160 → 50 pods vs 100 needed at 10x"},
+		{"peak wait at 30x: 5 min 51 s vs 5 min target", "peak wait at 30x: 20 min 32 s vs 5 min target",
+			"peak wait at 30x: 5 min 51 s → 20 min 32 s vs 5 min target"},
+		{"peak wait at 30x: 5 min 51 s vs 5 min target", "peak wait at 30x: 5 min 40 s vs 5 min target",
+			"peak wait at 30x: 5 min 51 s → 5 min 40 s vs 5 min target"},
+		{"rests 19..21 pods", "hunts 6..35 pods", "rests 19..21 → hunts 6..35 pods"},
+		{"unpriced", "4 rounds at 30x", "unpriced → 4 rounds at 30x"},
+		{"4 rounds at 30x", "4 rounds at 30x", "4 rounds at 30x (same)"},
+	} {
+		if got := keyCell(Change{KeyBefore: c.before, KeyAfter: c.after}); got != c.want {
+			t.Errorf("keyCell(%q, %q) = %q, want %q", c.before, c.after, got, c.want)
+		}
 	}
 }

@@ -25,7 +25,6 @@ type panel struct {
 	plot   *plot.Plot
 	series []series
 	legend []string
-	boxed  bool // legendBox added
 	// xLabel is the X axis label of a log axis, drawn by figure.draw:
 	// gonum reserves room for a centred axis label at the centre of the
 	// data range, which on a log axis sits near the right end and shrinks
@@ -65,6 +64,13 @@ func (f *figure) draw(dc draw.Canvas) {
 		}}
 		top -= h
 	}
+	// The legends sit in a strip right of the data areas, one width for
+	// every panel so the time axes stay aligned: inside the data they
+	// covered the lines they name.
+	strip := f.legendStrip()
+	for i := range cs {
+		cs[i].Max.X -= strip
+	}
 	var left, right vg.Length
 	das := make([]draw.Canvas, len(f.panels))
 	for i, p := range f.panels {
@@ -75,10 +81,11 @@ func (f *figure) draw(dc draw.Canvas) {
 	for i, p := range f.panels {
 		da := das[i]
 		c := draw.Crop(cs[i], left-(da.Min.X-cs[i].Min.X), -(right - (cs[i].Max.X - da.Max.X)), 0, 0)
-		if len(p.legend) > 0 && !p.boxed {
-			p.plot.Add(legendBox{p}) // last plotter: drawn just before the legend
-			p.boxed = true
-		}
+		// Legend.Draw places entries from the data area's left edge:
+		// offset them past its right edge, into the strip.
+		dc := p.plot.DataCanvas(c)
+		p.plot.Legend.XOffs = dc.Max.X - dc.Min.X + legendGap
+		p.plot.Legend.YOffs = 0
 		p.plot.Draw(c)
 		if p.xLabel != "" {
 			sty := p.plot.X.Label.TextStyle
@@ -137,7 +144,8 @@ func lineStyle(c color.Color, width float64, dashes []vg.Length) draw.LineStyle 
 var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
 // newPanel returns a plot with the house style: sans fonts sized for a
-// 960-px-wide image, a light grid, the legend at the top left.
+// 960-px-wide image, a light grid, the legend at the top (figure.draw
+// moves it right of the data area).
 func newPanel(title, xLabel, yLabel string, txt *measuringText) *panel {
 	p := plot.New()
 	p.TextHandler = txt
@@ -160,8 +168,6 @@ func newPanel(title, xLabel, yLabel string, txt *measuringText) *panel {
 	p.Legend.TextStyle.Font = font.From(sans, 10)
 	p.Legend.Top = true
 	p.Legend.Left = true
-	p.Legend.XOffs = legendInset
-	p.Legend.YOffs = -legendInset
 	p.Legend.Padding = vg.Points(2.5)
 	p.Legend.ThumbnailWidth = vg.Points(28)
 	p.X.Tick.Marker = linTicks{}
@@ -308,37 +314,24 @@ func (m hmark) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(m.Style, c.Min.X, y, c.Max.X, y)
 }
 
-const legendInset = vg.Length(10)
+// legendGap separates the legend strip from the data area.
+const legendGap = vg.Length(12)
 
-// legendBox paints a white, slightly transparent box with a thin border
-// under the legend (top left of the data area), so that grid lines and
-// marks do not run through its text.
-type legendBox struct{ p *panel }
-
-func (b legendBox) Plot(c draw.Canvas, plt *plot.Plot) {
-	l := plt.Legend
-	sty := l.TextStyle
-	var width, enth vg.Length
-	for _, name := range b.p.legend {
-		r := sty.Rectangle(name)
-		width = max(width, r.Max.X)
-		enth = max(enth, r.Max.Y)
+// legendStrip is the width right of the data areas that holds the widest
+// legend of the figure, 0 when no panel has one.
+func (f *figure) legendStrip() vg.Length {
+	var w vg.Length
+	for _, p := range f.panels {
+		if len(p.legend) == 0 {
+			continue
+		}
+		r := p.plot.Legend.Rectangle(draw.Canvas{})
+		w = max(w, r.Max.X-r.Min.X)
 	}
-	n := vg.Length(len(b.p.legend))
-	height := n*enth + (n-1)*l.Padding + sty.FontExtents().Descent
-	width += l.ThumbnailWidth + sty.Rectangle(" ").Max.X
-	pad := vg.Points(4)
-	x0 := c.Min.X + l.XOffs - pad
-	y1 := c.Max.Y + l.YOffs + pad
-	rect := vg.Rectangle{
-		Min: vg.Point{X: x0, Y: y1 - height - 2*pad},
-		Max: vg.Point{X: x0 + width + 2*pad, Y: y1},
+	if w == 0 {
+		return 0
 	}
-	c.SetColor(color.NRGBA{0xff, 0xff, 0xff, 0xe8})
-	c.Fill(rect.Path())
-	c.StrokeLines(lineStyle(colGridGrey, 0.8, nil), []vg.Point{
-		rect.Min, {X: rect.Min.X, Y: rect.Max.Y}, rect.Max, {X: rect.Max.X, Y: rect.Min.Y}, rect.Min,
-	})
+	return w + legendGap + vg.Points(6)
 }
 
 // textMark is a text at a data point, centred; it does not widen the axes.
@@ -470,3 +463,53 @@ func fmtNum(v float64) string {
 
 // fmtK formats an overload multiple: "10x", "2.5x".
 func fmtK(k float64) string { return fmtNum(k) + "x" }
+
+// timeSteps are the round steps of a time axis, in seconds: seconds, then
+// whole minutes, then hours.
+var timeSteps = []float64{1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600, 43200}
+
+// minutesPast is the span past which a time axis reads in minutes.
+const minutesPast = 600
+
+// timeTicks marks a time axis (seconds after the step) at the first round
+// step that gives at most ten labels, in minutes when the axis spans more
+// than ten of them: a step derived from the round length put ticks at
+// 37.5-s steps.
+type timeTicks struct{}
+
+func (timeTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return nil
+	}
+	step := timeSteps[len(timeSteps)-1]
+	for _, s := range timeSteps {
+		if (hi-lo)/s <= 10 {
+			step = s
+			break
+		}
+	}
+	scale := 1.0
+	if hi-lo > minutesPast {
+		scale = 60
+	}
+	var ticks []plot.Tick
+	for i := math.Ceil(lo / step); i*step <= hi; i++ {
+		v := i * step
+		if v == 0 {
+			v = 0 // not −0, which labels as "-0"
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v/scale, 'f', -1, 64)})
+		if m := v + step/2; m <= hi {
+			ticks = append(ticks, plot.Tick{Value: m})
+		}
+	}
+	return ticks
+}
+
+// timeLabel is the time axis's label, in the unit timeTicks labels it in.
+func timeLabel(lo, hi float64) string {
+	if hi-lo > minutesPast {
+		return "time after the demand step (min)"
+	}
+	return "time after the demand step (s)"
+}

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/capreport/capreport/analyze/phi"
+	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -109,9 +110,9 @@ func buildPhi(w rules.Workload) (*figure, error) {
 		}
 		p.line("", plotter.XYs{{X: px, Y: py}, {X: px, Y: tb.Phi}}, lineStyle(stateCol, 1.2, dotted), plotter.NoStep)
 		req := p.points(phiRequired, plotter.XYs{{X: px, Y: tb.Phi}}, glyph(colBlack, 5, draw.RingGlyph{}))
-		p.addLegend(fmt.Sprintf("required: Φ(%s) = %s → D ≥ %s s", fmtNum(px), fmtNum(tb.Phi), fmtNum(tb.RequiredStandingDelaySeconds)), req)
+		p.addLegend(fmt.Sprintf("required: Φ(%s) = %s → D ≥ %s", fmtNum(px), fmtNum(tb.Phi), units.Duration(tb.RequiredStandingDelaySeconds)), req)
 		pt := p.points(phiWorkload, plotter.XYs{{X: px, Y: py}}, glyph(stateCol, 5, draw.CircleGlyph{}))
-		p.addLegend(fmt.Sprintf("%s: D = %s s = %s τ_eff", w.Autoscaler.Name, fmtNum(tb.StandingDelaySeconds), fmtNum(py)), pt)
+		p.addLegend(fmt.Sprintf("%s: D = %s = %s τ_eff", w.Autoscaler.Name, units.Duration(tb.StandingDelaySeconds), fmtNum(py)), pt)
 	}
 
 	p.logX(xmin, xmax)
@@ -139,6 +140,8 @@ func phiTitle(w rules.Workload, x, y, tauEff float64, ok bool) string {
 	if w.Time.StandingDelaySeconds < w.Time.RequiredStandingDelaySeconds {
 		verdict = "below the curve: the loop hunts"
 	}
-	return fmt.Sprintf("%s\nw = %s dead times, D = %s τ_eff vs Φ(w) = %s required (τ_eff = %s s): %s",
-		t, fmtNum(x), fmtNum(y), fmtNum(w.Time.Phi), fmtNum(tauEff), verdict)
+	// Short lines: the legend strip leaves the panel narrower than the
+	// figure.
+	return fmt.Sprintf("%s\nw = %s dead times, D = %s τ_eff\nvs Φ(w) = %s required (τ_eff = %s): %s",
+		t, fmtNum(x), fmtNum(y), fmtNum(w.Time.Phi), units.Duration(tauEff), verdict)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"html"
 	"image/png"
 	"io"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/capreport/capreport/analyze/phi"
 	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/report/plot/internal/sample"
 	"github.com/capreport/capreport/rules"
 )
@@ -102,26 +104,34 @@ func TestSizeFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fig.panels) != 2 {
-		t.Fatalf("panels = %d, want 2 (staircase, waiting time)", len(fig.panels))
+	// One staircase per overload (each on its own pod axis, so the 3x is
+	// not flattened by the 10x), then the waiting times.
+	if len(fig.panels) != 3 {
+		t.Fatalf("panels = %d, want 3 (3x and 10x staircases, waiting time)", len(fig.panels))
 	}
-	top, bottom := fig.panels[0], fig.panels[1]
+	first, top, bottom := fig.panels[0], fig.panels[1], fig.panels[2]
+	key := []string{"ordered", "ready (serving)", "needed at target", "scale event (new count)", "capacity meets demand", "round start (1 round = 2 min)"}
 	panelCase{
-		titleHas: []string{"Size bill: shop/HorizontalPodAutoscaler/web", "10x overload: capacity at 345 s (3 rounds, bound 3)", "peak 317 pods vs 100 needed"},
+		titleHas: []string{"Size bill: shop/HorizontalPodAutoscaler/web", "3x overload: capacity at 105 s (1 round, bound 1)"},
+		yLabel:   "replicas (pods)",
+		legend:   append([]string{"3x overload"}, key...),
+	}.run(t, first)
+	if p := first.plot; p.Y.Min != 0 || p.Y.Max > 60 {
+		t.Errorf("3x pod axis = [%v, %v], want a linear axis fitted to its 10..40 pods", p.Y.Min, p.Y.Max)
+	}
+	panelCase{
+		titleHas: []string{"10x overload: capacity at 5 min 45 s (3 rounds, bound 3)", "peak 317 pods vs 100 needed"},
 		xLabel:   "",
 		yLabel:   "replicas (pods)",
-		legend: []string{
-			"3x overload", "10x overload", "ordered", "ready (serving)", "needed at target",
-			"scale event (new count)", "capacity meets demand", "round start (1 round = 120 s)",
-		},
-		yLog: true, // 10 to 317 pods
+		legend:   append([]string{"10x overload"}, key...),
+		yLog:     true, // 10 to 317 pods
 	}.run(t, top)
 	panelCase{
-		xLabel: "time after the demand step (s)",
+		xLabel: "time after the demand step (min)",
 		yLabel: "waiting time (s)",
 		legend: []string{
-			"3x: peak wait " + fmtNum(w.Size.Overloads[0].PeakWaitSeconds) + " s",
-			"10x: peak wait " + fmtNum(w.Size.Overloads[1].PeakWaitSeconds) + " s",
+			"3x: peak wait " + units.Duration(w.Size.Overloads[0].PeakWaitSeconds),
+			"10x: peak wait " + units.Duration(w.Size.Overloads[1].PeakWaitSeconds),
 			"latency target 30 s",
 		},
 	}.run(t, bottom)
@@ -190,8 +200,8 @@ func TestSizeFigureSmallRangeAndNoWait(t *testing.T) {
 		t.Fatalf("panels = %d, want 1 without waiting times", len(fig.panels))
 	}
 	panelCase{
-		titleHas: []string{"3x overload: capacity at 105 s (1 rounds, bound 1)"},
-		xLabel:   "time after the demand step (s)",
+		titleHas: []string{"3x overload: capacity at 105 s (1 round, bound 1)"},
+		xLabel:   "time after the demand step (min)",
 		yLabel:   "replicas (pods)",
 		legend: []string{"3x overload", "ordered", "ready (serving)", "needed at target",
 			"scale event (new count)", "capacity meets demand"},
@@ -393,11 +403,12 @@ func TestRoundsFigure(t *testing.T) {
 	}
 	p := fig.panels[0]
 	panelCase{
-		titleHas: []string{"Rounds to capacity against overload: shop/HorizontalPodAutoscaler/web", "g = 2", "one round = 120 s"},
+		titleHas: []string{"Rounds to capacity against overload: shop/HorizontalPodAutoscaler/web", "g = 2", "one round = 2 min"},
 		xLabel:   "overload k (× steady demand, log scale)",
-		yLabel:   "rounds to capacity (× 120 s)",
-		legend:   []string{"simulated controller", "Prop. 2 bound: ceil(log_g(k·u*·r/ℓ))", "capacity never met", "design overloads"},
-		xLog:     true,
+		yLabel:   "rounds to capacity (× 2 min)",
+		legend: []string{"simulated controller", "Prop. 2 bound: ceil(log_g(k·u*·r/ℓ))",
+			fmt.Sprintf("capacity never met (maxReplicas %d reached; drawn above the curve)", w.MaxReplicas), "design overloads"},
+		xLog: true,
 	}.run(t, p)
 
 	bound := mustSeries(t, p, roundsBound)
@@ -504,7 +515,8 @@ func TestPNG(t *testing.T) {
 	both := sample.Specimen()
 	both.Time = sample.Hunting().Time
 	want := map[string][2]int{
-		KindSize: {960, 768}, KindTime: {960, 768}, KindPhi: {960, 576}, KindRounds: {960, 576},
+		// Size: two overload panels of 3.2 in and the waiting time's 2.6 in.
+		KindSize: {960, 864}, KindTime: {960, 768}, KindPhi: {960, 576}, KindRounds: {960, 576},
 	}
 	figs, err := ForWorkload(both, FormatPNG)
 	if err != nil {

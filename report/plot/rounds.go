@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -35,11 +36,11 @@ func buildRounds(w rules.Workload) (*figure, error) {
 	}
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].K < pts[j].K })
 
-	title := fmt.Sprintf("Rounds to capacity against overload: %s\ngrowth factor g = %s; one round = %d s (dead time + metric window)",
-		workloadID(w), fmtNum(w.Size.GrowthFactor), w.Size.RoundSeconds)
+	title := fmt.Sprintf("Rounds to capacity against overload: %s\ngrowth factor g = %s; one round = %s (dead time + metric window)",
+		workloadID(w), fmtNum(w.Size.GrowthFactor), units.Seconds(w.Size.RoundSeconds))
 	yLabel := "rounds to capacity"
 	if w.Size.RoundSeconds > 0 {
-		yLabel = fmt.Sprintf("rounds to capacity (× %d s)", w.Size.RoundSeconds)
+		yLabel = fmt.Sprintf("rounds to capacity (× %s)", units.Seconds(w.Size.RoundSeconds))
 	}
 	p := newPanel(title, "overload k (× steady demand, log scale)", yLabel, newMeasuringText())
 
@@ -80,7 +81,7 @@ func buildRounds(w rules.Workload) (*figure, error) {
 			xys = append(xys, plotter.XY{X: k, Y: neverY})
 		}
 		ng := p.points(roundsNever, xys, glyph(colVermilion, 5, draw.CrossGlyph{}))
-		p.addLegend("capacity never met", ng)
+		p.addLegend(neverLegend(w), ng)
 	}
 
 	// The design overloads, ringed on the curve and labelled below right,
@@ -94,12 +95,9 @@ func buildRounds(w rules.Workload) (*figure, error) {
 		y, text := neverY, "design "+fmtK(o.K)+": never"
 		if o.Rounds != nil {
 			y = float64(*o.Rounds)
-			text = fmt.Sprintf("design %s: %d rounds", fmtK(o.K), *o.Rounds)
-			if *o.Rounds == 1 {
-				text = fmt.Sprintf("design %s: 1 round", fmtK(o.K))
-			}
+			text = fmt.Sprintf("design %s: %s", fmtK(o.K), units.Count(*o.Rounds, "round", "rounds"))
 			if o.TimeToCapacitySeconds != nil {
-				text += fmt.Sprintf(" (%d s)", *o.TimeToCapacitySeconds)
+				text += " (" + units.Seconds(*o.TimeToCapacitySeconds) + ")"
 			}
 		}
 		design = append(design, plotter.XY{X: o.K, Y: y})
@@ -127,7 +125,20 @@ func buildRounds(w rules.Workload) (*figure, error) {
 		kmin, kmax = kmin/2, kmax*2
 	}
 	p.logX(kmin, kmax)
-	p.plot.Y.Min, p.plot.Y.Max = 0, top+math.Max(1, 0.35*top) // headroom for the legend
+	p.plot.Y.Min, p.plot.Y.Max = 0, top+math.Max(1, 0.1*top) // headroom for the labels
 	p.plot.Y.Tick.Marker = intTicks{}
 	return &figure{panels: []*panel{p}, weights: []float64{1}, width: figWidth, height: figHeight}, nil
+}
+
+// neverLegend names the × marks and says why capacity is never met: the
+// mark sits above the curve, where no count of rounds is, and a reader
+// would otherwise take its height for one.
+func neverLegend(w rules.Workload) string {
+	switch {
+	case w.Size.DeadBand:
+		return "capacity never met (dead band: never scales on saturation)"
+	case w.MaxReplicas > 0:
+		return fmt.Sprintf("capacity never met (maxReplicas %d reached; drawn above the curve)", w.MaxReplicas)
+	}
+	return "capacity never met (drawn above the curve)"
 }

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -26,23 +27,39 @@ const (
 
 func sizeSeries(k float64, what string) string { return fmtK(k) + " " + what }
 
-// buildSize lays out the staircase (top) and, when the runs carry waiting
-// times, the waiting time (bottom) on the same time axis.
+// buildSize lays out one staircase panel per design overload (small
+// multiples: on one pod axis the 30x staircase flattened the 3x and the
+// 10x), each on its own pod axis, and, when the runs carry waiting times,
+// the waiting time of every run below them, all on one time axis.
 func buildSize(w rules.Workload) (*figure, error) {
 	runs, err := sizeRuns(w)
 	if err != nil {
 		return nil, err
 	}
 	txt := newMeasuringText()
-	top, drew := staircasePanel(w, runs, txt)
-	fig := &figure{panels: []*panel{top}, weights: []float64{1}, width: figWidth, height: figHeight}
-	if !drew.wait {
-		top.plot.X.Label.Text = "time after the demand step (s)"
+	xmin, xmax := timeSpan(runs)
+	fig := &figure{width: figWidth}
+	wait := false
+	for i, o := range runs {
+		title := overloadTitle(w, o)
+		if i == 0 {
+			title = sizeHeader(w) + "\n" + title
+		}
+		p, drew := staircasePanel(w, o, i, title, txt)
+		p.plot.X.Min, p.plot.X.Max = xmin, xmax
+		fig.panels = append(fig.panels, p)
+		fig.weights = append(fig.weights, 1)
+		wait = wait || drew.wait
+	}
+	fig.height = max(figHeight, vg.Length(3.2*float64(len(runs)))*vg.Inch)
+	last := fig.panels[len(fig.panels)-1]
+	if !wait {
+		last.plot.X.Label.Text = timeLabel(xmin, xmax)
 		return fig, nil
 	}
-	fig.panels = append(fig.panels, waitPanel(w, runs, top, txt))
-	fig.weights = []float64{0.64, 0.36}
-	fig.height = figHeightTall
+	fig.panels = append(fig.panels, waitPanel(w, runs, last, txt))
+	fig.weights = append(fig.weights, 0.8)
+	fig.height += vg.Length(2.6) * vg.Inch
 	return fig, nil
 }
 
@@ -72,22 +89,17 @@ type staircaseDrawn struct {
 	ready, needed, events, capacity, wait bool
 }
 
-// staircasePanel draws each run's staircase in its own colour, the round
-// boundaries and the style key, on a time axis spanning the runs and a pod
-// axis fitted to them.
-func staircasePanel(w rules.Workload, runs []rules.SizeOverload, txt *measuringText) (*panel, staircaseDrawn) {
-	top := newPanel(sizeTitle(w, runs), "", "replicas (pods)", txt)
+// staircasePanel draws one run's staircase in its colour (the i-th), the
+// round boundaries and the style key, on a pod axis fitted to the run.
+func staircasePanel(w rules.Workload, o rules.SizeOverload, i int, title string, txt *measuringText) (*panel, staircaseDrawn) {
+	p := newPanel(title, "", "replicas (pods)", txt)
 	drew := staircaseDrawn{podsMin: math.Inf(1), podsMax: math.Inf(-1)}
-	for i, o := range runs {
-		drawRun(top, o, seriesColor(i), &drew)
-	}
-	xmin, xmax := timeSpan(runs)
-	drawRoundStarts(top, w.Size.RoundSeconds, xmax)
-	addStyleKey(top, drew, w.Size.RoundSeconds)
-	top.plot.X.Min, top.plot.X.Max = xmin, xmax
-	top.plot.X.Tick.Marker = linTicks{Step: float64(w.Size.RoundSeconds) / 2}
-	fitPodAxis(top, drew.podsMin, drew.podsMax)
-	return top, drew
+	drawRun(p, o, seriesColor(i), &drew)
+	drawRoundStarts(p, w.Size.RoundSeconds, float64(o.Timeline.T[len(o.Timeline.T)-1]))
+	addStyleKey(p, drew, w.Size.RoundSeconds)
+	p.plot.X.Tick.Marker = timeTicks{}
+	fitPodAxis(p, drew.podsMin, drew.podsMax)
+	return p, drew
 }
 
 // drawRun draws one overload's run: the replicas ordered, with the legend
@@ -112,7 +124,7 @@ func drawRun(top *panel, o rules.SizeOverload, col color.NRGBA, drew *staircaseD
 	}
 	if o.TimeToCapacitySeconds != nil {
 		top.plot.Add(vmark{
-			X: float64(*o.TimeToCapacitySeconds), Label: fmt.Sprintf("%s: capacity at %d s", fmtK(o.K), *o.TimeToCapacitySeconds),
+			X: float64(*o.TimeToCapacitySeconds), Label: "capacity at " + units.Seconds(*o.TimeToCapacitySeconds),
 			Style: lineStyle(col, 1.2, dashDot), Color: col, Bottom: true,
 		})
 		drew.capacity = true
@@ -179,7 +191,6 @@ func drawRoundStarts(top *panel, r int, xmax float64) {
 // addStyleKey adds one legend entry per line style drawn, in black, below
 // the row of round labels.
 func addStyleKey(top *panel, drew staircaseDrawn, roundSeconds int) {
-	top.plot.Legend.YOffs -= vg.Points(16)
 	top.addLegend("ordered", &plotter.Line{LineStyle: lineStyle(colBlack, 2.2, nil)})
 	if drew.ready {
 		top.addLegend("ready (serving)", &plotter.Line{LineStyle: lineStyle(colBlack, 1.5, dashed)})
@@ -194,20 +205,21 @@ func addStyleKey(top *panel, drew staircaseDrawn, roundSeconds int) {
 		top.addLegend("capacity meets demand", vmark{Style: lineStyle(colBlack, 1.2, dashDot)})
 	}
 	if roundSeconds > 0 {
-		top.addLegend(fmt.Sprintf("round start (1 round = %d s)", roundSeconds), vmark{Style: lineStyle(colGrey, 0.8, nil)})
+		top.addLegend("round start (1 round = "+units.Seconds(roundSeconds)+")", vmark{Style: lineStyle(colGrey, 0.8, nil)})
 	}
 }
 
 // fitPodAxis fits the pod axis to the positive counts drawn, [lo, hi]: a
 // log axis when they span a factor of 16 or more (doublings are then equal
-// steps), else a linear one from 0; both leave headroom for the legend.
+// steps), else a linear one from 0; both leave headroom for the round
+// labels at the top.
 func fitPodAxis(top *panel, lo, hi float64) {
 	if math.IsInf(lo, 1) { // no positive replica count at all
 		lo, hi = 1, 1
 	}
 	if hi/lo >= 16 {
 		floor := math.Max(lo/1.3, 0.8)
-		logAxis(&top.plot.Y, floor, hi*math.Pow(hi/lo, 0.3))
+		logAxis(&top.plot.Y, floor, hi*math.Pow(hi/lo, 0.12))
 		for _, s := range top.series { // a log axis cannot show 0 pods
 			for i := range s.xys {
 				s.xys[i].Y = math.Max(s.xys[i].Y, floor)
@@ -215,13 +227,13 @@ func fitPodAxis(top *panel, lo, hi float64) {
 		}
 		return
 	}
-	top.plot.Y.Min, top.plot.Y.Max = 0, hi*1.45
+	top.plot.Y.Min, top.plot.Y.Max = 0, hi*1.15
 }
 
 // waitPanel draws each run's waiting time in its colour, with the latency
 // target when the workload states one, on the staircase's time axis.
 func waitPanel(w rules.Workload, runs []rules.SizeOverload, top *panel, txt *measuringText) *panel {
-	bottom := newPanel("", "time after the demand step (s)", "waiting time (s)", txt)
+	bottom := newPanel("", timeLabel(top.plot.X.Min, top.plot.X.Max), "waiting time (s)", txt)
 	wmax := 0.0
 	for i, o := range runs {
 		tl := o.Timeline
@@ -233,43 +245,65 @@ func waitPanel(w rules.Workload, runs []rules.SizeOverload, top *panel, txt *mea
 			wmax = math.Max(wmax, p.Y)
 		}
 		l := bottom.line(sizeSeries(o.K, sizeWait), xys, lineStyle(seriesColor(i), 2, nil), plotter.NoStep)
-		bottom.addLegend(fmt.Sprintf("%s: peak wait %s s", fmtK(o.K), fmtNum(o.PeakWaitSeconds)), l)
+		bottom.addLegend(fmt.Sprintf("%s: peak wait %s", fmtK(o.K), units.Duration(o.PeakWaitSeconds)), l)
 	}
 	if target, ok := latencyTarget(w); ok {
 		bottom.plot.Add(hmark{Y: target, Style: lineStyle(colBlack, 1.2, dashed)})
-		bottom.addLegend(fmt.Sprintf("latency target %s s", fmtNum(target)), hmark{Style: lineStyle(colBlack, 1.2, dashed)})
+		bottom.addLegend("latency target "+units.Duration(target), hmark{Style: lineStyle(colBlack, 1.2, dashed)})
 		wmax = math.Max(wmax, target)
 	}
 	bottom.plot.X.Min, bottom.plot.X.Max = top.plot.X.Min, top.plot.X.Max
 	bottom.plot.X.Tick.Marker = top.plot.X.Tick.Marker
-	bottom.plot.Y.Min, bottom.plot.Y.Max = 0, math.Max(wmax*1.35, 1)
+	bottom.plot.Y.Min, bottom.plot.Y.Max = 0, math.Max(wmax*1.1, 1)
 	return bottom
 }
 
-// sizeTitle: the workload, then the bill of the largest overload plotted.
-func sizeTitle(w rules.Workload, runs []rules.SizeOverload) string {
-	o := runs[0]
-	for _, r := range runs[1:] {
-		if r.K > o.K {
-			o = r
-		}
-	}
+// sizeHeader is the figure's first title line: the workload and its
+// growth factor.
+func sizeHeader(w rules.Workload) string {
+	return fmt.Sprintf("Size bill: %s (growth factor %s)", workloadID(w), fmtNum(w.Size.GrowthFactor))
+}
+
+// overloadTitle is one overload's panel title: its bill in a line.
+func overloadTitle(w rules.Workload, o rules.SizeOverload) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Size bill: %s (growth factor %s)\n%s overload: ", workloadID(w), fmtNum(w.Size.GrowthFactor), fmtK(o.K))
+	fmt.Fprintf(&b, "%s overload: ", fmtK(o.K))
 	if o.TimeToCapacitySeconds != nil {
-		fmt.Fprintf(&b, "capacity at %d s", *o.TimeToCapacitySeconds)
+		b.WriteString("capacity at " + units.Seconds(*o.TimeToCapacitySeconds))
 		if o.Rounds != nil {
+			rounds := units.Count(*o.Rounds, "round", "rounds")
 			if o.RoundsBound != nil {
-				fmt.Fprintf(&b, " (%d rounds, bound %d)", *o.Rounds, *o.RoundsBound)
+				fmt.Fprintf(&b, " (%s, bound %d)", rounds, *o.RoundsBound)
 			} else {
-				fmt.Fprintf(&b, " (%d rounds)", *o.Rounds)
+				fmt.Fprintf(&b, " (%s)", rounds)
 			}
 		}
 	} else {
-		b.WriteString("capacity never met")
+		b.WriteString("capacity never met" + neverReason(w, o))
 	}
-	fmt.Fprintf(&b, ", peak %d pods vs %d needed, peak wait %s s", o.PeakReplicas, o.NeededReplicas, fmtNum(o.PeakWaitSeconds))
+	// The peak wait is in the waiting-time panel's legend: a longer title
+	// would run past the panel.
+	fmt.Fprintf(&b, ", peak %d pods vs %d needed", o.PeakReplicas, o.NeededReplicas)
 	return b.String()
+}
+
+// neverReason says why capacity never meets an overload: the dead band,
+// or maxReplicas reached (and when) short of the pods needed.
+func neverReason(w rules.Workload, o rules.SizeOverload) string {
+	switch {
+	case w.Size.DeadBand:
+		return " (dead band: never scales on saturation)"
+	case w.MaxReplicas > 0 && o.PeakReplicas >= int(w.MaxReplicas):
+		if tl := o.Timeline; tl != nil {
+			for i, r := range tl.Replicas {
+				if r >= w.MaxReplicas && i < len(tl.T) {
+					return fmt.Sprintf(" (maxReplicas %d reached at %s)", w.MaxReplicas, units.Seconds(tl.T[i]))
+				}
+			}
+		}
+		return fmt.Sprintf(" (maxReplicas %d reached)", w.MaxReplicas)
+	}
+	return ""
 }
 
 // latencyTarget reads the latency-target assumption ("30s", "2m", "45"),

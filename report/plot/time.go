@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -109,7 +110,7 @@ func buildTime(w rules.Workload) (*figure, error) {
 		bmax = math.Max(bmax, p.Y)
 	}
 	bl := bottom.line(timeBacklog, backlog, lineStyle(colVermilion, 1.5, nil), plotter.NoStep)
-	bottom.addLegend(fmt.Sprintf("backlog (standing delay %s s at rest)", fmtNum(tb.StandingDelaySeconds)), bl)
+	bottom.addLegend(fmt.Sprintf("backlog (standing delay %s at rest)", units.Duration(tb.StandingDelaySeconds)), bl)
 	bottom.plot.X.Min, bottom.plot.X.Max = xmin, xmax
 	bottom.plot.Y.Min, bottom.plot.Y.Max = 0, math.Max(bmax*1.3, 1)
 	fig.panels = append(fig.panels, bottom)
@@ -124,7 +125,9 @@ func timeTitle(w rules.Workload) string {
 	if tb.Hunts {
 		state = "hunts"
 	}
-	return fmt.Sprintf("Time bill: %s\n%s: %d–%d pods vs %d needed (swing %.0f %%, mean %+.0f %% over need); standing delay %s s vs %s s required",
+	// Three lines: the panel is narrower than the figure (the legends sit
+	// right of it), and one long line ran past its edge.
+	return fmt.Sprintf("Time bill: %s\n%s: %d–%d pods vs %d needed (swing %.0f %%, mean %+.0f %% over need)\nstanding delay %s vs %s required",
 		workloadID(w), state, tb.ReplicasMin, tb.ReplicasMax, tb.NeededReplicas,
-		tb.SwingFraction*100, tb.MeanOverNeed*100, fmtNum(tb.StandingDelaySeconds), fmtNum(tb.RequiredStandingDelaySeconds))
+		tb.SwingFraction*100, tb.MeanOverNeed*100, units.Duration(tb.StandingDelaySeconds), units.Duration(tb.RequiredStandingDelaySeconds))
 }

@@ -1,64 +1,92 @@
 package mermaid
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 func TestXYChart(t *testing.T) {
 	got := XYChart{
-		Title: `Replicas "after" a 3x step`, XTitle: "seconds after the step", X: []int{-60, 0, 30}, YTitle: "pods",
-		Lines: []Line{{Values: Counts([]int32{2, 9, 4}), Peak: true}, {Values: []float64{1.5, 7.126, 7.126}}},
+		Title: `Replicas "after" a 3x step`, YTitle: "pods",
+		Lines: []Series{
+			{T: []int{-60, 0, 30}, V: Counts([]int32{2, 9, 4})},
+			{T: []int{-60, 0}, V: []float64{1.5, 7.126}},
+		},
 	}.String()
-	want := "```mermaid\nxychart-beta\n" +
+	want := "```mermaid\n" +
+		`%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "#2f81f7, #e8590c, #2da44e"}}}}%%` + "\n" +
+		"xychart-beta\n" +
 		"    title \"Replicas _after_ a 3x step\"\n" +
-		"    x-axis \"seconds after the step\" [\"-60\", \"0\", \"30\"]\n" +
-		"    y-axis \"pods\"\n" +
-		"    line [2, 9, 4]\n" +
-		"    line [1.5, 7.13, 7.13]\n" +
-		"```\n"
-	if got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
+		"    x-axis \"seconds after the step\" -60 --> 30\n" +
+		"    y-axis \"pods\" 0 --> 10\n"
+	if !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "]\n```\n") {
+		t.Fatalf("got\n%s\nwant a block starting\n%s", got, want)
+	}
+	ls := lineValues(t, got)
+	if len(ls) != 2 || len(ls[0]) != 2*Buckets || len(ls[1]) != 2*Buckets {
+		t.Fatalf("want two lines of %d points:\n%s", 2*Buckets, got)
+	}
+	// Step reading: 2 before the step, 9 from 0 s, 4 from 30 s (the last
+	// interval); the second series holds 7.13 to the end of the axis.
+	if ls[0][0] != 2 || ls[0][2*Buckets-1] != 4 || !contains(ls[0], 9) {
+		t.Errorf("first line not read as a step function: %v", ls[0])
+	}
+	if ls[1][0] != 1.5 || ls[1][2*Buckets-1] != 7.13 {
+		t.Errorf("second line: %v", ls[1])
 	}
 }
 
-// Past MaxPoints samples, a point is its interval's peak (or first value)
-// and is labelled by its first sample.
-func TestXYChartDownsamples(t *testing.T) {
-	n := 10 * MaxPoints
-	c := XYChart{X: make([]int, n), Lines: []Line{{Values: make([]float64, n), Peak: true}, {Values: make([]float64, n)}}}
-	for i := range n {
-		c.X[i] = i
-		c.Lines[0].Values[i] = float64(i % 10)
-		c.Lines[1].Values[i] = float64(i % 10)
+// A long axis is in minutes; a trough and a spike of one sample each, in
+// one interval, both survive the envelope, in their order.
+func TestXYChartEnvelope(t *testing.T) {
+	s := Series{}
+	for i := range 3600 {
+		s.T = append(s.T, i*20) // 20 hours at 20 s
+		s.V = append(s.V, 50)
 	}
-	ch := c.String()
-	want := map[string]string{
-		"    x-axis":      ` "" ["0", "10", "20", `,
-		"    line [9, 9,": "",
-		"    line [0, 0,": "",
+	s.V[1000], s.V[1001] = 1, 100 // one drop to 1 pod, then a spike
+	s.V[3000] = 1                 // another drop, in another interval
+	ch := XYChart{Title: "hunt", YTitle: "pods", Lines: []Series{s}}.String()
+	if !strings.Contains(ch, `x-axis "minutes after the step" 0 --> 1199.67`) {
+		t.Errorf("the axis is not in minutes:\n%.300s", ch)
 	}
-	for prefix, rest := range want {
-		if !strings.Contains(ch, prefix+rest) {
-			t.Errorf("no %q in\n%s", prefix+rest, ch)
+	if !strings.Contains(ch, `y-axis "pods" 0 --> 120`) {
+		t.Errorf("the pod axis does not start at 0 with headroom:\n%.300s", ch)
+	}
+	l := lineValues(t, ch)[0]
+	var drops []int
+	spike := -1
+	for i, v := range l {
+		switch v {
+		case 1:
+			drops = append(drops, i)
+		case 100:
+			spike = i
 		}
 	}
-	for _, l := range strings.Split(strings.TrimSpace(ch), "\n") {
-		if i := strings.Index(l, "["); i >= 0 {
-			if got := strings.Count(l[i:], ",") + 1; got != MaxPoints {
-				t.Errorf("%d points: %s", got, l)
-			}
-		}
+	if len(drops) != 2 || spike < 0 || drops[0] > spike {
+		t.Errorf("drops to 1 pod at %v and the spike at %d, want two drops, the first before the spike: %v", drops, spike, l)
 	}
 }
 
 func TestXYChartUnusable(t *testing.T) {
 	for name, c := range map[string]XYChart{
-		"no samples": {},
-		"ragged":     {X: []int{0, 1}, Lines: []Line{{Values: []float64{1}}}},
+		"no lines":     {},
+		"empty series": {Lines: []Series{{}}},
+		"ragged":       {Lines: []Series{{T: []int{0, 1}, V: []float64{1}}}},
 	} {
 		if got := c.String(); got != "" {
 			t.Errorf("%s: %q", name, got)
+		}
+	}
+}
+
+func TestNiceCeil(t *testing.T) {
+	for x, want := range map[float64]float64{0: 1, 1: 1.2, 9: 10, 100: 120, 305: 400, 320: 400, 1000: 1200} {
+		if got := niceCeil(x); got != want {
+			t.Errorf("niceCeil(%v) = %v, want %v", x, got, want)
 		}
 	}
 }
@@ -69,4 +97,32 @@ func TestPlainNum(t *testing.T) {
 			t.Errorf("plainNum(%v) = %q, want %q", x, got, want)
 		}
 	}
+}
+
+var lineRE = regexp.MustCompile(`(?m)^    line \[(.*)\]$`)
+
+func lineValues(t *testing.T, ch string) [][]float64 {
+	t.Helper()
+	var out [][]float64
+	for _, m := range lineRE.FindAllStringSubmatch(ch, -1) {
+		var vs []float64
+		for _, f := range strings.Split(m[1], ", ") {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				t.Fatalf("%q: %v", f, err)
+			}
+			vs = append(vs, v)
+		}
+		out = append(out, vs)
+	}
+	return out
+}
+
+func contains(vs []float64, x float64) bool {
+	for _, v := range vs {
+		if v == x {
+			return true
+		}
+	}
+	return false
 }
