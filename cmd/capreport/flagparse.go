@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -72,11 +71,4 @@ func checkValue(flag, value string, allowed ...string) error {
 		}
 	}
 	return flagErrorf(flag, "%q is not one of %s", value, strings.Join(allowed, ", "))
-}
-
-func fmtSeconds(s int64) string {
-	if s < 120 {
-		return fmt.Sprintf("%d s", s)
-	}
-	return fmt.Sprintf("%d s (%s)", s, (time.Duration(s) * time.Second).String())
 }
