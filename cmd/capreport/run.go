@@ -140,14 +140,14 @@ func renderFormat(r rules.Report, format string, color bool) ([]byte, error) {
 
 // svgPlots draws every workload's figures for the HTML page.
 func svgPlots(r rules.Report) (map[string][][]byte, error) {
+	plots, err := drawPlots(r, []string{plot.FormatSVG}, "")
+	if err != nil {
+		return nil, err
+	}
 	out := map[string][][]byte{}
-	for _, w := range r.Workloads {
-		figs, err := plot.ForWorkload(w, "svg")
-		if err != nil {
-			return nil, fmt.Errorf("plot %s: %w", w.ID, err)
-		}
-		for _, fg := range figs {
-			out[w.ID] = append(out[w.ID], fg.Data)
+	for i, w := range r.Workloads {
+		if len(plots[i].svgs) > 0 {
+			out[w.ID] = append(out[w.ID], plots[i].svgs...)
 		}
 	}
 	return out, nil
@@ -159,24 +159,17 @@ func writeOutDir(dir string, r rules.Report) error {
 	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
 		return err
 	}
+	plots, err := drawPlots(r, []string{plot.FormatSVG, plot.FormatPNG}, dir)
+	if err != nil {
+		return err
+	}
 	o := report.DefaultOptions()
 	o.Plots = map[string][]string{}
 	o.SVGPlots = map[string][][]byte{}
-	for _, w := range r.Workloads {
-		for _, format := range []string{"svg", "png"} {
-			figs, err := plot.ForWorkload(w, format)
-			if err != nil {
-				return fmt.Errorf("plot %s: %w", w.ID, err)
-			}
-			for _, fg := range figs {
-				if err := os.WriteFile(filepath.Join(dir, "plots", fg.Name), fg.Data, 0o644); err != nil {
-					return err
-				}
-				if format == "svg" {
-					o.Plots[w.ID] = append(o.Plots[w.ID], "plots/"+fg.Name)
-					o.SVGPlots[w.ID] = append(o.SVGPlots[w.ID], fg.Data)
-				}
-			}
+	for i, w := range r.Workloads {
+		if len(plots[i].svgs) > 0 {
+			o.Plots[w.ID] = append(o.Plots[w.ID], plots[i].paths...)
+			o.SVGPlots[w.ID] = append(o.SVGPlots[w.ID], plots[i].svgs...)
 		}
 	}
 	for _, out := range []struct {
