@@ -20,6 +20,8 @@ const defaultMaxCharts = 3
 type Options struct {
 	// Color turns on ANSI colour in Text; the caller decides (TTY, NO_COLOR).
 	Color bool
+	// Pretty indents JSON for people; by default it is compact.
+	Pretty bool
 	// Title heads the Markdown and HTML outputs; default "capreport".
 	Title string
 	// MaxChars bounds the Markdown body (counted in bytes, which is never

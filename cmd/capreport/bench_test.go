@@ -126,13 +126,13 @@ func BenchmarkFormats(b *testing.B) {
 			for _, f := range reportFormats {
 				b.Run(f, func(b *testing.B) {
 					benchPerAutoscaler(b, n, func() error {
-						_, err := renderFormat(r, f, false)
+						_, err := renderFormat(r, f, formatOptions{})
 						return err
 					})
 				})
 			}
 			b.Run("out", func(b *testing.B) {
-				benchPerAutoscaler(b, n, func() error { return writeOutDir(b.TempDir(), r) })
+				benchPerAutoscaler(b, n, func() error { return writeOutDir(b.TempDir(), r, false) })
 			})
 		})
 	}

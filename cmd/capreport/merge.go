@@ -66,7 +66,7 @@ func runMerge(ios *streams, o *mergeOptions) error {
 	for _, c := range conflicts {
 		fmt.Fprintf(ios.ErrOut, "capreport: warning: %s\n", c)
 	}
-	out, err := renderFormat(merged, o.format, ios.ColorEnabled())
+	out, err := renderFormat(merged, o.format, formatOptions{color: ios.ColorEnabled()})
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ type runFlags struct {
 	out    string
 	failOn string
 	ref    string
+	pretty bool
 }
 
 var reportFormats = []string{"text", "json", "markdown", "html", "sarif"}
@@ -35,6 +36,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.StringVarP(&f.format, "format", "o", "text", "output format: text, json, markdown, html or sarif")
 	fl.StringVar(&f.out, "out", "", "also write report.json, report.md, report.html, report.sarif and plots to this directory")
 	fl.StringVar(&f.ref, "ref", "", "price PATH as it was at this git revision (checked out in a temporary worktree; yours is untouched)")
+	fl.BoolVar(&f.pretty, "pretty", false, "indent JSON (--format json and report.json of --out) for people; by default it is compact, for programs and artifacts")
 	fl.StringVar(&f.failOn, "fail-on", "", "exit 1 when a check fails at this severity: error, warning or never (default: the config's failOn, else error)")
 }
 
@@ -57,7 +59,7 @@ func runReport(ctx context.Context, ios *streams, path string, f *runFlags) erro
 	if err != nil {
 		return err
 	}
-	out, err := renderFormat(*r, f.format, ios.ColorEnabled())
+	out, err := renderFormat(*r, f.format, formatOptions{color: ios.ColorEnabled(), pretty: f.pretty})
 	if err != nil {
 		return err
 	}
@@ -65,7 +67,7 @@ func runReport(ctx context.Context, ios *streams, path string, f *runFlags) erro
 		return err
 	}
 	if f.out != "" {
-		if err := writeOutDir(f.out, *r); err != nil {
+		if err := writeOutDir(f.out, *r, f.pretty); err != nil {
 			return err
 		}
 		fmt.Fprintf(ios.ErrOut, "wrote %s\n", f.out)
@@ -114,10 +116,16 @@ func buildReport(ctx context.Context, ios *streams, path string, f *renderFlags)
 	return r, rp.cfg, nil
 }
 
+// formatOptions are the command-line choices every format reads.
+type formatOptions struct {
+	color  bool // ANSI colour in text
+	pretty bool // indented JSON
+}
+
 // renderFormat renders the report in one format.
-func renderFormat(r rules.Report, format string, color bool) ([]byte, error) {
+func renderFormat(r rules.Report, format string, fo formatOptions) ([]byte, error) {
 	o := report.DefaultOptions()
-	o.Color = color
+	o.Color, o.Pretty = fo.color, fo.pretty
 	switch format {
 	case "json":
 		return report.JSON(r, o)
@@ -155,7 +163,9 @@ func svgPlots(r rules.Report) (map[string][][]byte, error) {
 
 // writeOutDir writes every format and the plot files; report.md links the
 // plots relatively and report.html inlines the same SVGs, drawn once.
-func writeOutDir(dir string, r rules.Report) error {
+// report.json is compact unless pretty: it is the artifact the later jobs
+// read.
+func writeOutDir(dir string, r rules.Report, pretty bool) error {
 	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
 		return err
 	}
@@ -166,6 +176,7 @@ func writeOutDir(dir string, r rules.Report) error {
 	o := report.DefaultOptions()
 	o.Plots = map[string][]string{}
 	o.SVGPlots = map[string][][]byte{}
+	o.Pretty = pretty
 	for i, w := range r.Workloads {
 		if len(plots[i].svgs) > 0 {
 			o.Plots[w.ID] = append(o.Plots[w.ID], plots[i].paths...)
