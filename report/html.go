@@ -6,7 +6,9 @@ import (
 	"fmt"
 	stdhtml "html"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -55,12 +57,7 @@ func HTML(r rules.Report, o Options) ([]byte, error) {
 // placeholder takes its figure; anything else that looks like one is kept
 // as the comment it is, and a figure is never rescanned.
 func fillPlots(page *bytes.Buffer, body []byte, plots map[string][][]byte) {
-	figs := make(map[string][]byte, len(plots))
-	for id, svgs := range plots {
-		for i := range svgs {
-			figs[svgPlaceholder(id, i)] = svgs[i]
-		}
-	}
+	figs := sanitizedFigures(plots)
 	prefix := []byte(svgPlaceholderPrefix)
 	for {
 		i := bytes.Index(body, prefix)
@@ -74,9 +71,9 @@ func fillPlots(page *bytes.Buffer, body []byte, plots map[string][][]byte) {
 		end += i + len(" -->")
 		page.Write(body[:i])
 		marker := string(body[i:end])
-		if svg, ok := figs[marker]; ok {
+		if fig, ok := figs[marker]; ok {
 			delete(figs, marker)
-			writeFigure(page, svg)
+			page.WriteString(fig)
 		} else {
 			page.WriteString(marker)
 		}
@@ -85,17 +82,49 @@ func fillPlots(page *bytes.Buffer, body []byte, plots map[string][][]byte) {
 	page.Write(body)
 }
 
-// writeFigure writes one plot, or a note where the SVG could reach outside
-// the page.
-func writeFigure(page *bytes.Buffer, svg []byte) {
+// sanitizedFigures maps each plot's placeholder to its figure, the SVGs
+// checked on every core: the check reads every byte of every SVG with a
+// case-insensitive regular expression, a few milliseconds per autoscaler,
+// and each SVG is checked on its own.
+func sanitizedFigures(plots map[string][][]byte) map[string]string {
+	type job struct {
+		marker string
+		svg    []byte
+	}
+	var jobs []job
+	for id, svgs := range plots {
+		for i := range svgs {
+			jobs = append(jobs, job{svgPlaceholder(id, i), svgs[i]})
+		}
+	}
+	out := make([]string, len(jobs))
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), max(len(jobs), 1))
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := w; j < len(jobs); j += workers {
+				out[j] = figure(jobs[j].svg)
+			}
+		}()
+	}
+	wg.Wait()
+	figs := make(map[string]string, len(jobs))
+	for j, jb := range jobs {
+		figs[jb.marker] = out[j]
+	}
+	return figs
+}
+
+// figure is one plot as the page shows it, or a note where the SVG could
+// reach outside the page.
+func figure(svg []byte) string {
 	clean, ok := inlineSVG(svg)
 	if !ok {
-		page.WriteString(`<p class="note">Plot omitted: it is not a self-contained SVG.</p>`)
-		return
+		return `<p class="note">Plot omitted: it is not a self-contained SVG.</p>`
 	}
-	page.WriteString(`<figure class="plot">`)
-	page.WriteString(clean)
-	page.WriteString(`</figure>`)
+	return `<figure class="plot">` + clean + `</figure>`
 }
 
 // plotBytes is the size of every SVG, to size the page once.
