@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -183,7 +185,16 @@ func writeOutDir(dir string, r rules.Report, pretty bool) error {
 			o.SVGPlots[w.ID] = append(o.SVGPlots[w.ID], plots[i].svgs...)
 		}
 	}
-	for _, out := range []struct {
+	return writeFormats(dir, r, o)
+}
+
+// writeFormats renders every format into dir, each on a goroutine of its
+// own: they read the same report and plots and write different files, and
+// the page (goldmark over every workload's details) would otherwise run
+// alone on one core after the plots. Errors are joined in the list's
+// order.
+func writeFormats(dir string, r rules.Report, o report.Options) error {
+	outs := []struct {
 		name   string
 		render func(rules.Report, report.Options) ([]byte, error)
 	}{
@@ -194,16 +205,23 @@ func writeOutDir(dir string, r rules.Report, pretty bool) error {
 		{"report.sarif", func(r rules.Report, _ report.Options) ([]byte, error) {
 			return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(reportRoot(r))})
 		}},
-	} {
-		b, err := out.render(r, o)
-		if err != nil {
-			return fmt.Errorf("%s: %w", out.name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, out.name), b, 0o644); err != nil {
-			return err
-		}
 	}
-	return nil
+	errs := make([]error, len(outs))
+	var wg sync.WaitGroup
+	for i, out := range outs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b, err := out.render(r, o)
+			if err != nil {
+				errs[i] = fmt.Errorf("%s: %w", out.name, err)
+				return
+			}
+			errs[i] = os.WriteFile(filepath.Join(dir, out.name), b, 0o644)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // reportRoot is the directory the report's paths are relative to.
