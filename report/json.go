@@ -27,12 +27,23 @@ var schemaV1 []byte
 // rules.SchemaVersion.
 func Schema() []byte { return bytes.Clone(schemaV1) }
 
-// JSON renders the report contract, indented, with a trailing newline. It
-// marshals what it is given (the caller sorts workloads by id) except that
-// nil lists and maps are written as [] and {}: consumers (jq, the schema,
+// JSON renders the report contract with a trailing newline: compact, or
+// indented by two spaces with o.Pretty. Compact is the default because the
+// report is read by programs (diff, merge, summary, the second stage of
+// the fork-safe workflow) and carries every timeline: indented, it is about
+// 3.5 times larger (some 50 KB per autoscaler against 15 KB), which is what
+// made a large repository's report exceed --max-report-bytes. It marshals
+// what it is given (the caller sorts workloads by id) except that nil
+// lists and maps are written as [] and {}: consumers (jq, the schema,
 // `capreport diff`) then never meet null where a list is promised.
-func JSON(r rules.Report, _ Options) ([]byte, error) {
-	out, err := json.MarshalIndent(normalize(r), "", "  ")
+func JSON(r rules.Report, o Options) ([]byte, error) {
+	var out []byte
+	var err error
+	if o.Pretty {
+		out, err = json.MarshalIndent(normalize(r), "", "  ")
+	} else {
+		out, err = json.Marshal(normalize(r))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("marshal report: %w", err)
 	}

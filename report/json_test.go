@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,11 +14,24 @@ import (
 )
 
 func TestJSON(t *testing.T) {
-	got, err := JSON(specimenReport(), Options{})
+	got, err := JSON(specimenReport(), Options{Pretty: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "specimen.golden.json", got)
+	// The default is the same document, compact: one line.
+	compact, err := JSON(specimenReport(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := json.Compact(&want, got); err != nil {
+		t.Fatal(err)
+	}
+	want.WriteByte('\n')
+	if !bytes.Equal(compact, want.Bytes()) || bytes.Count(compact, []byte("\n")) != 1 {
+		t.Errorf("default JSON is not the golden compacted:\n%.300s", compact)
+	}
 	if err := Validate(got); err != nil {
 		t.Fatalf("specimen report does not validate: %v", err)
 	}
@@ -26,7 +40,7 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal(got, &back); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := JSON(back, Options{})
+	again, _ := JSON(back, Options{Pretty: true})
 	if string(again) != string(got) {
 		t.Error("JSON does not round-trip through rules.Report")
 	}

@@ -14,7 +14,7 @@ func TestSchemaMeasuredAssumption(t *testing.T) {
 	w := &r.Workloads[0]
 	w.Assumptions["deadTime"] = rules.Assumption{Value: "47s", From: "measured",
 		Measured: &rules.Measured{Query: "q", Window: "7d", Quantile: 0.9, Samples: 312, At: "2026-12-01T10:00:00Z"}}
-	doc, err := JSON(r, Options{})
+	doc, err := JSON(r, Options{Pretty: true}) // the edit below finds the query's line
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,8 @@ type Options struct {
 	// NoFooter leaves TextFooter off the end of Text, for a command that
 	// prints more after the ledger and writes the footer last itself.
 	NoFooter bool
+	// Pretty indents JSON for people; by default it is compact.
+	Pretty bool
 	// Title heads the Markdown and HTML outputs; default "capreport".
 	Title string
 	// MaxChars bounds the Markdown body (counted in bytes, which is never

@@ -162,7 +162,12 @@ type Metric struct {
 // Workload is one autoscaler with its target and its bill.
 type Workload struct {
 	// ID is stable across base and head: namespace/Kind/name of the autoscaler.
-	ID          string                `json:"id"`
+	ID string `json:"id"`
+	// Root is set by `capreport merge`: the root (scanned path) of the
+	// report the workload came from. An id is unique within one root only;
+	// when two roots hold one id, merge keeps both, the id qualified as
+	// "root:namespace/Kind/name".
+	Root        string                `json:"root,omitempty"`
 	Autoscaler  Ref                   `json:"autoscaler"`
 	Target      Ref                   `json:"target"`
 	TargetFound bool                  `json:"targetFound"`

@@ -93,3 +93,62 @@ func BenchmarkPlotsVsSimulations(b *testing.B) {
 		b.Errorf("plots cost %v of CPU, the simulations %v", plotCPU, simCPU)
 	}
 }
+
+// pricedRepo prices a generated repository of n autoscalers once, outside
+// any timed loop: the format benchmarks time the writing, not the pricing
+// (BenchmarkPipelineGenerated times that).
+func pricedRepo(b *testing.B, n int) rules.Report {
+	b.Helper()
+	dir := filepath.Join(b.TempDir(), "repo")
+	if err := genrepo.Write(dir, n); err != nil {
+		b.Fatal(err)
+	}
+	r := pipeline(b, dir)
+	if len(r.Workloads) != n {
+		b.Fatalf("priced %d autoscalers of %d", len(r.Workloads), n)
+	}
+	return *r
+}
+
+// formatSizes are the report sizes every format is benchmarked at.
+var formatSizes = []int{100, 1000, 10000}
+
+// BenchmarkFormats times each format, and --out (every format and every
+// plot file), on priced generated repositories of 100, 1,000 and 10,000
+// autoscalers (-bench 'Formats/1000/' picks one size; each is priced only
+// when selected), reporting the cost per autoscaler: it must stay flat as
+// the report grows. A renderer that rescans its output once per workload
+// shows up as a cost per autoscaler that grows tenfold with the size.
+func BenchmarkFormats(b *testing.B) {
+	for _, n := range formatSizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			r := pricedRepo(b, n)
+			for _, f := range reportFormats {
+				b.Run(f, func(b *testing.B) {
+					benchPerAutoscaler(b, n, func() error {
+						_, err := renderFormat(r, f, formatOptions{})
+						return err
+					})
+				})
+			}
+			b.Run("out", func(b *testing.B) {
+				benchPerAutoscaler(b, n, func() error { return writeOutDir(b.TempDir(), r, false) })
+			})
+		})
+	}
+}
+
+// benchPerAutoscaler runs write in the benchmark loop and reports its cost
+// per autoscaler of the report, in wall time and in CPU time (which, unlike
+// the wall time, does not grow when other processes share the cores).
+func benchPerAutoscaler(b *testing.B, n int, write func() error) {
+	cpu0 := testutil.CPUTime()
+	for b.Loop() {
+		if err := write(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	per := func(ns int64) float64 { return float64(ns) / float64(b.N) / float64(n) }
+	b.ReportMetric(per(b.Elapsed().Nanoseconds()), "ns/autoscaler")
+	b.ReportMetric(per((testutil.CPUTime() - cpu0).Nanoseconds()), "cpu-ns/autoscaler")
+}

@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/rules"
 )
@@ -19,6 +18,9 @@ import (
 type mergeOptions struct {
 	files  []string
 	format string
+	pretty bool
+	prefer string
+	failOn string
 }
 
 var mergeFormats = []string{"json", "text", "markdown"}
@@ -32,12 +34,18 @@ func newMergeCmdF(ios *streams, runF func(*mergeOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "merge REPORT.json...",
 		Short: "Merge the JSON reports of a matrix of jobs into one",
-		Long: "merge joins capreport JSON reports (one per job of a CI matrix, say) into one report:\n" +
-			"workloads deduplicated by id (a conflicting duplicate keeps the first and is reported on\n" +
-			"stderr), sources and findings concatenated, the summary recomputed. Every input must carry\n" +
-			"the schema version " + rules.SchemaVersion + ".",
-		Example: "  capreport merge charts.json overlays.json --format markdown",
-		Args:    cobra.MinimumNArgs(1),
+		Long: "merge joins capreport JSON reports (one per job of a CI matrix, say) into one report.\n" +
+			"Workloads are keyed by the root each report scanned and their id: one workload twice is\n" +
+			"kept once; workloads of different roots that share an id are all kept, each id qualified\n" +
+			"as ROOT:ID; two different workloads of one root and id are an error (exit 2) unless\n" +
+			"--prefer names which report wins. Paths keep their root, sources and findings are\n" +
+			"concatenated and the summary recomputed. Every input must carry the schema version\n" +
+			rules.SchemaVersion + ".\n\n" +
+			"Exit codes: 0 nothing fails, 1 a check of the merged report fails (see --fail-on), 2 usage\n" +
+			"or tool error, or a conflict.",
+		Example: "  capreport merge charts.json overlays.json --format markdown\n" +
+			"  capreport merge reports/*/report.json --fail-on never > merged.json",
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.files = args
 			if runF != nil {
@@ -46,13 +54,23 @@ func newMergeCmdF(ios *streams, runF func(*mergeOptions) error) *cobra.Command {
 			return runMerge(ios, o)
 		},
 	}
-	cmd.Flags().StringVarP(&o.format, "format", "o", "json", "output format: json, text or markdown")
+	fl := cmd.Flags()
+	fl.StringVarP(&o.format, "format", "o", "json", "output format: json, text or markdown")
+	fl.BoolVar(&o.pretty, "pretty", false, "indent JSON for people; by default it is compact")
+	fl.StringVar(&o.prefer, "prefer", "", "settle a conflict (one root and id, two different workloads) by keeping the first or the last report's: first or last")
+	fl.StringVar(&o.failOn, "fail-on", config.FailOnError, "exit 1 when a check of the merged report fails at this severity: error, warning or never")
 	return cmd
 }
 
 func runMerge(ios *streams, o *mergeOptions) error {
 	if err := checkFormat(o.format, mergeFormats...); err != nil {
 		return err
+	}
+	if !slices.Contains([]string{preferNone, preferFirst, preferLast}, o.prefer) {
+		return flagErrorf("prefer", "%q is not one of first, last", o.prefer)
+	}
+	if !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, o.failOn) {
+		return flagErrorf("fail-on", "%q is not one of error, warning, never", o.failOn)
 	}
 	var reports []rules.Report
 	for _, f := range o.files {
@@ -62,16 +80,26 @@ func runMerge(ios *streams, o *mergeOptions) error {
 		}
 		reports = append(reports, *r)
 	}
-	merged, conflicts := mergeReports(reports, o.files)
-	for _, c := range conflicts {
-		fmt.Fprintf(ios.ErrOut, "capreport: warning: %s\n", c)
-	}
-	out, err := renderFormat(merged, o.format, ios.ColorEnabled())
+	merged, warnings, err := mergeReportsWith(reports, o.files, o.prefer)
 	if err != nil {
 		return err
 	}
-	_, err = ios.Out.Write(out)
-	return err
+	for _, w := range warnings {
+		fmt.Fprintf(ios.ErrOut, "capreport: warning: %s\n", w)
+	}
+	out, err := renderFormat(merged, o.format, formatOptions{color: ios.ColorEnabled(), pretty: o.pretty})
+	if err != nil {
+		return err
+	}
+	if _, err := ios.Out.Write(out); err != nil {
+		return err
+	}
+	// The merged report is written either way; its worst verdict decides
+	// the exit code, as for one run.
+	if n := merged.Failed(o.failOn); n > 0 {
+		return &checksFailedError{failed: n}
+	}
+	return nil
 }
 
 // readReport loads a saved JSON report; a file that is not one, or carries
@@ -148,51 +176,4 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// mergeReports joins reports (names are their files, for messages). The
-// first report's tool is kept; roots are joined when they differ; the latest
-// generatedAt wins. A duplicate workload id that is byte-for-byte the same
-// (two jobs that scanned the same overlay) merges silently; one that differs
-// keeps the first and yields a conflict message.
-func mergeReports(rs []rules.Report, names []string) (rules.Report, []string) {
-	out := rules.Report{
-		SchemaVersion: rules.SchemaVersion,
-		Workloads:     []rules.Workload{},
-		Sources:       []rules.Source{},
-		Findings:      []rules.Finding{},
-	}
-	var roots []string
-	first := map[string]int{} // id → index of the report that gave it
-	kept := map[string][]byte{}
-	var conflicts []string
-	for i, r := range rs {
-		if i == 0 {
-			out.Tool = r.Tool
-		}
-		if r.GeneratedAt > out.GeneratedAt {
-			out.GeneratedAt = r.GeneratedAt
-		}
-		if r.Root != "" && !slices.Contains(roots, r.Root) {
-			roots = append(roots, r.Root)
-		}
-		for _, w := range r.Workloads {
-			b, _ := json.Marshal(w) // a decoded Workload always marshals
-			if j, dup := first[w.ID]; dup {
-				if !bytes.Equal(b, kept[w.ID]) {
-					conflicts = append(conflicts, fmt.Sprintf("workload %s is in %s and, different, in %s; keeping %s",
-						w.ID, names[j], names[i], names[j]))
-				}
-				continue
-			}
-			first[w.ID], kept[w.ID] = i, b
-			out.Workloads = append(out.Workloads, w)
-		}
-		out.Sources = append(out.Sources, r.Sources...)
-		out.Findings = append(out.Findings, r.Findings...)
-	}
-	out.Root = strings.Join(roots, ", ")
-	rules.SortByID(out.Workloads)
-	out.Summary = rules.Summarize(&out)
-	return out, conflicts
 }

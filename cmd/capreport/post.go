@@ -29,9 +29,13 @@ const (
 	summaryMargin = 8 << 10
 	// summaryCharts is how many workloads get a Mermaid chart in a summary.
 	summaryCharts = 10
-	// defaultMaxReportBytes caps a JSON report read by comment, issue and
-	// summary: a report of a thousand autoscalers is about 50 MB.
-	defaultMaxReportBytes = 64 << 20
+	// defaultMaxReportBytes caps a JSON report read by comment, issue,
+	// summary, merge and diff. A compact report (the default) takes about
+	// 15.6 KB per autoscaler: 10,000 autoscalers are 156 MB, and 256 MiB
+	// holds some 17,000, while a hostile artifact still cannot make
+	// capreport read more (validating it costs about 20 bytes of memory
+	// per byte read).
+	defaultMaxReportBytes = 256 << 20
 )
 
 // summaryLimitName names the job summary's budget in "cut" notices.

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -25,6 +27,7 @@ type runFlags struct {
 	out    string
 	failOn string
 	ref    string
+	pretty bool
 }
 
 var reportFormats = []string{"text", "json", "markdown", "html", "sarif"}
@@ -36,6 +39,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.StringVarP(&f.format, "format", "o", "text", "output format: text, json, markdown, html or sarif")
 	fl.StringVar(&f.out, "out", "", "also write report.json, report.md, report.html, report.sarif and plots to this directory")
 	fl.StringVar(&f.ref, "ref", "", "price PATH as it was at this git revision (checked out in a temporary worktree; yours is untouched)")
+	fl.BoolVar(&f.pretty, "pretty", false, "indent JSON (--format json and report.json of --out) for people; by default it is compact, for programs and artifacts")
 	fl.StringVar(&f.failOn, "fail-on", "", "exit 1 when a check fails at this severity: error, warning or never (default: the config's failOn, else error)")
 }
 
@@ -61,7 +65,7 @@ func runReport(ctx context.Context, ios *streams, paths []string, f *runFlags) e
 	if err != nil {
 		return err
 	}
-	out, err := renderFormat(*r, f.format, ios.ColorEnabled())
+	out, err := renderFormat(*r, f.format, formatOptions{color: ios.ColorEnabled(), pretty: f.pretty})
 	if err != nil {
 		return err
 	}
@@ -69,7 +73,7 @@ func runReport(ctx context.Context, ios *streams, paths []string, f *runFlags) e
 		return err
 	}
 	if f.out != "" {
-		if err := writeOutDir(f.out, *r); err != nil {
+		if err := writeOutDir(f.out, *r, f.pretty); err != nil {
 			return err
 		}
 		fmt.Fprintf(ios.ErrOut, "wrote %s\n", f.out)
@@ -139,10 +143,16 @@ func reportPath(paths []string) string {
 	return common
 }
 
+// formatOptions are the command-line choices every format reads.
+type formatOptions struct {
+	color  bool // ANSI colour in text
+	pretty bool // indented JSON
+}
+
 // renderFormat renders the report in one format.
-func renderFormat(r rules.Report, format string, color bool) ([]byte, error) {
+func renderFormat(r rules.Report, format string, fo formatOptions) ([]byte, error) {
 	o := report.DefaultOptions()
-	o.Color = color
+	o.Color, o.Pretty = fo.color, fo.pretty
 	switch format {
 	case "json":
 		return report.JSON(r, o)
@@ -165,14 +175,14 @@ func renderFormat(r rules.Report, format string, color bool) ([]byte, error) {
 
 // svgPlots draws every workload's figures for the HTML page.
 func svgPlots(r rules.Report) (map[string][][]byte, error) {
+	plots, err := drawPlots(r, []string{plot.FormatSVG}, "")
+	if err != nil {
+		return nil, err
+	}
 	out := map[string][][]byte{}
-	for _, w := range r.Workloads {
-		figs, err := plot.ForWorkload(w, "svg")
-		if err != nil {
-			return nil, fmt.Errorf("plot %s: %w", w.ID, err)
-		}
-		for _, fg := range figs {
-			out[w.ID] = append(out[w.ID], fg.Data)
+	for i, w := range r.Workloads {
+		if len(plots[i].svgs) > 0 {
+			out[w.ID] = append(out[w.ID], plots[i].svgs...)
 		}
 	}
 	return out, nil
@@ -180,31 +190,36 @@ func svgPlots(r rules.Report) (map[string][][]byte, error) {
 
 // writeOutDir writes every format and the plot files; report.md links the
 // plots relatively and report.html inlines the same SVGs, drawn once.
-func writeOutDir(dir string, r rules.Report) error {
+// report.json is compact unless pretty: it is the artifact the later jobs
+// read.
+func writeOutDir(dir string, r rules.Report, pretty bool) error {
 	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
+		return err
+	}
+	plots, err := drawPlots(r, []string{plot.FormatSVG, plot.FormatPNG}, dir)
+	if err != nil {
 		return err
 	}
 	o := report.DefaultOptions()
 	o.Plots = map[string][]string{}
 	o.SVGPlots = map[string][][]byte{}
-	for _, w := range r.Workloads {
-		for _, format := range []string{"svg", "png"} {
-			figs, err := plot.ForWorkload(w, format)
-			if err != nil {
-				return fmt.Errorf("plot %s: %w", w.ID, err)
-			}
-			for _, fg := range figs {
-				if err := os.WriteFile(filepath.Join(dir, "plots", fg.Name), fg.Data, 0o644); err != nil {
-					return err
-				}
-				if format == "svg" {
-					o.Plots[w.ID] = append(o.Plots[w.ID], "plots/"+fg.Name)
-					o.SVGPlots[w.ID] = append(o.SVGPlots[w.ID], fg.Data)
-				}
-			}
+	o.Pretty = pretty
+	for i, w := range r.Workloads {
+		if len(plots[i].svgs) > 0 {
+			o.Plots[w.ID] = append(o.Plots[w.ID], plots[i].paths...)
+			o.SVGPlots[w.ID] = append(o.SVGPlots[w.ID], plots[i].svgs...)
 		}
 	}
-	for _, out := range []struct {
+	return writeFormats(dir, r, o)
+}
+
+// writeFormats renders every format into dir, each on a goroutine of its
+// own: they read the same report and plots and write different files, and
+// the page (goldmark over every workload's details) would otherwise run
+// alone on one core after the plots. Errors are joined in the list's
+// order.
+func writeFormats(dir string, r rules.Report, o report.Options) error {
+	outs := []struct {
 		name   string
 		render func(rules.Report, report.Options) ([]byte, error)
 	}{
@@ -215,16 +230,23 @@ func writeOutDir(dir string, r rules.Report) error {
 		{"report.sarif", func(r rules.Report, _ report.Options) ([]byte, error) {
 			return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(reportRoot(r))})
 		}},
-	} {
-		b, err := out.render(r, o)
-		if err != nil {
-			return fmt.Errorf("%s: %w", out.name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, out.name), b, 0o644); err != nil {
-			return err
-		}
 	}
-	return nil
+	errs := make([]error, len(outs))
+	var wg sync.WaitGroup
+	for i, out := range outs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b, err := out.render(r, o)
+			if err != nil {
+				errs[i] = fmt.Errorf("%s: %w", out.name, err)
+				return
+			}
+			errs[i] = os.WriteFile(filepath.Join(dir, out.name), b, 0o644)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // reportRoot is the directory the report's paths are relative to.

@@ -315,7 +315,7 @@ func TestRunAtRef(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := runArgs(t, filepath.Join(repo, "new"), "--ref", "HEAD", "--format", "json")
-	if code != exitOK || !strings.Contains(errOut, "does not exist at HEAD; its report there is empty") || !strings.Contains(out, `"workloads": []`) {
+	if code != exitOK || !strings.Contains(errOut, "does not exist at HEAD; its report there is empty") || !strings.Contains(out, `"workloads":[]`) { // compact by default
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	if code, _, errOut := runArgs(t, dir, "--ref", "no-such-rev"); code != exitError || !strings.Contains(errOut, `--ref: "no-such-rev" is not a commit`) {

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/capreport/capreport/report/plot"
+	"github.com/capreport/capreport/rules"
+)
+
+// workloadPlots are the figures of one workload: the SVG documents the HTML
+// page inlines and the relative paths report.md links.
+type workloadPlots struct {
+	svgs  [][]byte
+	paths []string
+}
+
+// drawPlots draws every workload's figures in each format, the workloads
+// spread over the cores: plots are most of the cost of --out (a PNG is
+// rasterized and deflated), and each workload's figures depend on nothing
+// else. With dir set, every figure is written to dir/plots as it is drawn,
+// so PNGs never pile up in memory. The result is in workload order, and
+// the first error in that order wins, whatever finished first.
+func drawPlots(r rules.Report, formats []string, dir string) ([]workloadPlots, error) {
+	out := make([]workloadPlots, len(r.Workloads))
+	errs := make([]error, len(r.Workloads))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(r.Workloads), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i], errs[i] = drawWorkload(r.Workloads[i], formats, dir)
+			}
+		}()
+	}
+	for i := range r.Workloads {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// drawWorkload draws one workload's figures in each format (writing them
+// under dir/plots when dir is set) and keeps the SVGs.
+func drawWorkload(w rules.Workload, formats []string, dir string) (workloadPlots, error) {
+	var p workloadPlots
+	for _, format := range formats {
+		figs, err := plot.ForWorkload(w, format)
+		if err != nil {
+			return p, fmt.Errorf("plot %s: %w", w.ID, err)
+		}
+		for _, fg := range figs {
+			if dir != "" {
+				if err := os.WriteFile(filepath.Join(dir, "plots", fg.Name), fg.Data, 0o644); err != nil {
+					return p, err
+				}
+			}
+			if format == plot.FormatSVG {
+				p.svgs = append(p.svgs, fg.Data)
+				p.paths = append(p.paths, "plots/"+fg.Name)
+			}
+		}
+	}
+	return p, nil
+}
