@@ -18,8 +18,8 @@ import (
 )
 
 // HTML renders the same document as Markdown, uncut, through goldmark into a
-// self-contained page: inline CSS, inline SVG plots from o.SVGPlots, Mermaid
-// blocks shown as preformatted text, and no external URL, script or file, so
+// self-contained page: inline CSS, inline SVG plots from o.SVGPlots in place
+// of the comment's Mermaid charts, and no external URL, script or file, so
 // it can be opened from an artifact or published as-is. Raw HTML passes
 // through goldmark (WithUnsafe) only because every manifest string in the
 // Markdown is escaped; the page's Content-Security-Policy forbids scripts as
