@@ -46,7 +46,7 @@ func FuzzAnnotations(f *testing.F) {
 // input it finds interesting, for up to a minute each and in time that
 // grows with its length: whole multi-kilobyte fixtures as seeds left it
 // minimizing instead of fuzzing (8 executions in 60 s).
-func smallSeeds(f *testing.F, limit int, names ...string) [][]byte {
+func smallSeeds(f testing.TB, limit int, names ...string) [][]byte {
 	var out [][]byte
 	for _, name := range names {
 		var run []string
@@ -66,7 +66,7 @@ func smallSeeds(f *testing.F, limit int, names ...string) [][]byte {
 // FuzzExtract: any YAML stream of objects is extracted without a panic, and
 // every autoscaler keeps its metric descriptions aligned with its HPA.
 func FuzzExtract(f *testing.F) {
-	for _, seed := range smallSeeds(f, 600, "hpa-versions.yaml", "keda-triggers.yaml", "keda-features.yaml", "targets.yaml", "annotations.yaml") {
+	for _, seed := range smallSeeds(f, 250, "hpa-versions.yaml", "keda-triggers.yaml", "keda-features.yaml", "targets.yaml", "annotations.yaml") {
 		f.Add(seed)
 	}
 	f.Add([]byte("apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {name: a}\nspec: {triggers: [{type: kafka, metadata: {lagThreshold: 1e99}}]}\n"))
