@@ -1,7 +1,6 @@
 package render
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -186,8 +185,6 @@ func fetchSeverity(check string) string {
 	}
 	return SeverityError
 }
-
-var errFetchOff = errors.New("fetching is off")
 
 // templateDirs maps template keys to files: a remote chart has no
 // directory in the repository.

@@ -76,7 +76,7 @@ func run(out string) error {
 			return fmt.Errorf("w=%g: critical gain at the bracket top %g; start the grid higher", ws[i], phi.GainHigh)
 		}
 		if i > 0 && !(phis[i] > phis[i-1]) {
-			return fmt.Errorf("Φ not increasing between w=%g (%g) and w=%g (%g)", ws[i-1], phis[i-1], ws[i], phis[i])
+			return fmt.Errorf("the Φ table is not increasing between w=%g (%g) and w=%g (%g)", ws[i-1], phis[i-1], ws[i], phis[i])
 		}
 		if !(phis[i] < phi.Ceiling) {
 			return fmt.Errorf("w=%g: Φ=%g not below e", ws[i], phis[i])

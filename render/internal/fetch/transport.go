@@ -66,11 +66,10 @@ func (o *op) classify(ref string, err error) error {
 // only, credentials added for their own URL prefix, bodies cut at the
 // operation's cap and the run's budget.
 type guard struct {
-	base  http.RoundTripper
-	op    *op
-	lim   Limits
-	auth  []credential
-	avail func() int64
+	base http.RoundTripper
+	op   *op
+	lim  Limits
+	auth []credential
 }
 
 func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {

@@ -78,7 +78,7 @@ func unpack(data []byte, lim Limits) ([]*loader.BufferedFile, error) {
 // directories and PAX/GNU metadata entries.
 func entryName(hd *tar.Header) (string, bool, error) {
 	switch hd.Typeflag {
-	case tar.TypeReg, tar.TypeRegA:
+	case tar.TypeReg, '\x00': // '\x00' is the pre-POSIX regular file (tar.TypeRegA)
 	case tar.TypeDir, tar.TypeXGlobalHeader, tar.TypeXHeader:
 		return "", true, nil
 	case tar.TypeSymlink, tar.TypeLink:
