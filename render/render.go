@@ -9,8 +9,9 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // renderer holds what every source render shares.
@@ -154,29 +155,27 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 	return rd, nil
 }
 
-// renderAll renders the specs, at most opts.Parallelism at once.
+// renderAll renders the specs, at most opts.Parallelism (default
+// GOMAXPROCS) at once; once the context ends, the rest are skipped.
 func (rd *renderer) renderAll(ctx context.Context, specs []SourceSpec) []sourceOut {
 	outs := make([]sourceOut, len(specs))
 	par := rd.opts.Parallelism
 	if par <= 0 {
 		par = runtime.GOMAXPROCS(0)
 	}
-	sem := make(chan struct{}, par)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(par)
 	for i, spec := range specs {
 		if ctx.Err() != nil {
 			outs[i] = skippedOut(spec, "cancelled: "+ctx.Err().Error())
 			continue
 		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
+		g.Go(func() error {
 			outs[i] = rd.renderWithLimits(ctx, spec)
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait() // every render reports its failure in its sourceOut
 	return outs
 }
 

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
@@ -82,44 +84,34 @@ func Build(ctx context.Context, root string, rendered *render.Result, inv *analy
 	return r, nil
 }
 
-// priceAll prices autoscalers into out (same index), in parallel.
+// priceAll prices autoscalers into out (same index), at most opts.Workers
+// (default GOMAXPROCS) at once; a cancelled context stops the feeding.
 func priceAll(ctx context.Context, in []analyze.Autoscaler, out []Workload, cfg *config.Config, opts Options) error {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	jobs := make(chan int)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(workers)
 	var mu sync.Mutex
 	done := 0
-	for range min(workers, max(1, len(in))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				out[i] = price(&in[i], cfg, opts)
-				if opts.Progress != nil {
-					mu.Lock()
-					done++
-					opts.Progress(done, len(in))
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	var err error
-feed:
 	for i := range in {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
+		if err := ctx.Err(); err != nil {
+			_ = g.Wait()
+			return err
 		}
+		g.Go(func() error {
+			out[i] = price(&in[i], cfg, opts)
+			if opts.Progress != nil {
+				mu.Lock()
+				done++
+				opts.Progress(done, len(in))
+				mu.Unlock()
+			}
+			return nil
+		})
 	}
-	close(jobs)
-	wg.Wait()
-	return err
+	return g.Wait()
 }
 
 // SortByID orders workloads by id: the JSON contract is stable for diffs
