@@ -10,6 +10,7 @@ require (
 	github.com/fluxcd/pkg/kustomize v1.41.0
 	github.com/fluxcd/pkg/sourceignore v0.19.0
 	github.com/gobwas/glob v0.2.3
+	github.com/google/go-cmp v0.7.0
 	github.com/google/go-github/v62 v62.0.0
 	github.com/mattn/go-isatty v0.0.24
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Golden compares got with the golden file at path, or writes it when
@@ -31,16 +33,12 @@ func Golden(tb testing.TB, path string, got []byte, update bool) {
 		return
 	}
 	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := range max(len(gl), len(wl)) {
-		var g, w string
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			tb.Fatalf("%s differs at line %d (run with -update if the change is intended):\n got: %q\nwant: %q", path, i+1, g, w)
-		}
+	first := 0
+	for first < min(len(gl), len(wl)) && gl[first] == wl[first] {
+		first++
 	}
+	// The whole line diff (-want +got), so a reviewer sees every change,
+	// not only the first.
+	tb.Fatalf("%s differs from line %d (run with -update if the change is intended); -want +got:\n%s",
+		path, first+1, cmp.Diff(wl, gl))
 }
