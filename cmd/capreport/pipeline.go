@@ -144,7 +144,9 @@ func valuesFileExists(v, path, root string) bool {
 	found := false
 	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		switch {
-		case err != nil || found:
+		case found:
+			return filepath.SkipAll
+		case err != nil:
 			return filepath.SkipDir
 		case d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules"):
 			return filepath.SkipDir
@@ -183,6 +185,11 @@ type repo struct {
 // extraction. Per-source problems are findings in the result; an error means
 // the run cannot start (a missing path, a broken config file).
 func loadRepo(ctx context.Context, path string, f *renderFlags) (*repo, error) {
+	return loadRepos(ctx, []string{path}, f)
+}
+
+// renderRepo is loadRepo without the extraction.
+func renderRepo(ctx context.Context, path string, f *renderFlags) (*repo, error) {
 	if path == stdinPath {
 		return loadStdin(ctx, f)
 	}
@@ -212,7 +219,7 @@ func loadRepo(ctx context.Context, path string, f *renderFlags) (*repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &repo{root: root, cfg: cfg, rendered: rendered, inv: analyze.Extract(rendered.Objects, cfg)}, nil
+	return &repo{root: root, cfg: cfg, rendered: rendered}, nil
 }
 
 // renderOptions are the flags' render options for a repository at root.
@@ -234,7 +241,7 @@ func (f *renderFlags) renderOptions(root string) render.Options {
 func loadRepos(ctx context.Context, paths []string, f *renderFlags) (*repo, error) {
 	var all *repo
 	for _, p := range paths {
-		rp, err := loadRepo(ctx, p, f)
+		rp, err := renderRepo(ctx, p, f)
 		if err != nil {
 			return nil, err
 		}
@@ -246,9 +253,7 @@ func loadRepos(ctx context.Context, paths []string, f *renderFlags) (*repo, erro
 		all.rendered.Sources = append(all.rendered.Sources, rp.rendered.Sources...)
 		all.rendered.Findings = append(all.rendered.Findings, rp.rendered.Findings...)
 	}
-	if len(paths) > 1 {
-		all.inv = analyze.Extract(all.rendered.Objects, all.cfg)
-	}
+	all.inv = analyze.Extract(all.rendered.Objects, all.cfg)
 	return all, nil
 }
 

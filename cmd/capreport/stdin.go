@@ -47,5 +47,5 @@ func loadStdin(ctx context.Context, f *renderFlags) (*repo, error) {
 	if p, ok := config.Find("."); ok && sub.configFile == "" {
 		sub.configFile = p
 	}
-	return loadRepo(ctx, file, &sub)
+	return renderRepo(ctx, file, &sub)
 }
