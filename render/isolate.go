@@ -151,12 +151,19 @@ func (w *worker) kill() {
 	<-w.exited
 }
 
+// workerLog is what a worker printed while it served one request: the
+// first lines, and how many more it printed.
+type workerLog struct {
+	lines   []string
+	dropped int
+}
+
 // errWorkerDied is a request that ended with its worker.
 var errWorkerDied = errors.New("render worker died")
 
 // do sends one request and waits for its response and its log, or for the
 // timeout or the context; on any error the caller must kill the worker.
-func (w *worker) do(ctx context.Context, spec SourceSpec, timeout time.Duration, budget *atomic.Int64) (workerResponse, []string, error) {
+func (w *worker) do(ctx context.Context, spec SourceSpec, timeout time.Duration, budget *atomic.Int64) (workerResponse, workerLog, error) {
 	w.nextID++
 	req := workerRequest{ID: w.nextID, Spec: toWire(spec), FetchBudget: budget.Load()}
 	w.log.begin(req.ID)
@@ -178,14 +185,14 @@ func (w *worker) do(ctx context.Context, spec SourceSpec, timeout time.Duration,
 	select {
 	case err := <-done:
 		if err != nil {
-			return resp, nil, err
+			return resp, workerLog{}, err
 		}
-		lines, err := w.log.end(req.ID, 5*time.Second)
-		return resp, lines, err
+		lines, dropped, err := w.log.end(req.ID, 5*time.Second)
+		return resp, workerLog{lines, dropped}, err
 	case <-timer.C:
-		return resp, nil, context.DeadlineExceeded
+		return resp, workerLog{}, context.DeadlineExceeded
 	case <-ctx.Done():
-		return resp, nil, ctx.Err()
+		return resp, workerLog{}, ctx.Err()
 	}
 }
 
@@ -200,7 +207,7 @@ func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec Sour
 	if err != nil {
 		return sourceOut{}, false
 	}
-	resp, lines, err := w.do(ctx, spec, rd.opts.SourceTimeout, &rd.fx.budget)
+	resp, printed, err := w.do(ctx, spec, rd.opts.SourceTimeout, &rd.fx.budget)
 	rd.fx.budget.Add(-resp.Fetched)
 	if err == nil {
 		p.put(w)
@@ -208,7 +215,7 @@ func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec Sour
 		for i := range out.objects {
 			unmarkEmptyLists(out.objects[i].Doc)
 		}
-		out.result.Findings = append(out.result.Findings, rd.logFindings(spec, lines)...)
+		out.result.Findings = append(out.result.Findings, rd.logFindings(spec, printed)...)
 		return out, true
 	}
 	w.kill()
@@ -260,11 +267,11 @@ const maxLogFindings = 10
 // logFindings turns what the render libraries printed while rendering spec
 // (kustomize's deprecation notices, Helm's coalesce warnings) into warnings
 // on the source, one per distinct line.
-func (rd *renderer) logFindings(spec SourceSpec, lines []string) []Finding {
+func (rd *renderer) logFindings(spec SourceSpec, printed workerLog) []Finding {
 	var out []Finding
 	seen := map[string]bool{}
-	more := 0
-	for _, l := range lines {
+	more := printed.dropped
+	for _, l := range printed.lines {
 		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "#"))
 		if l == "" || seen[l] {
 			continue
@@ -277,7 +284,7 @@ func (rd *renderer) logFindings(spec SourceSpec, lines []string) []Finding {
 		out = append(out, Finding{Check: CheckRenderLog, Severity: SeverityWarning, Source: spec.ID(),
 			Message: rd.tidy(fmt.Sprintf("%s %s: the renderer printed: %s", spec.Type, spec.ID(), l))})
 	}
-	if more > 0 {
+	if more > 0 && len(out) > 0 {
 		out[len(out)-1].Message += fmt.Sprintf(" (and %d more lines)", more)
 	}
 	return out

@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -244,5 +245,23 @@ func TestWorkerFailureNamesTheCause(t *testing.T) {
 		if f.Check != c.check || !strings.Contains(f.Message, c.text) || out.result.Status != StatusFailed {
 			t.Errorf("tail %q: %s %q, want %s mentioning %q", c.tail, f.Check, f.Message, c.check, c.text)
 		}
+	}
+}
+
+// TestLogFindingsBounded turns a worker's log into at most maxLogFindings
+// distinct warnings; the lines past them, and those the tap dropped, are
+// counted on the last one rather than becoming findings.
+func TestLogFindingsBounded(t *testing.T) {
+	rd := &renderer{opts: DefaultOptions().withDefaults()}
+	var lines []string
+	for i := range 15 {
+		lines = append(lines, fmt.Sprintf("# Warning: line %d", i), fmt.Sprintf("# Warning: line %d", i))
+	}
+	fs := rd.logFindings(SourceSpec{Path: "k", Type: SourceKustomize}, workerLog{lines: lines, dropped: 7})
+	if len(fs) != maxLogFindings {
+		t.Fatalf("%d findings, want %d", len(fs), maxLogFindings)
+	}
+	if !strings.HasSuffix(fs[0].Message, "printed: Warning: line 0") || !strings.HasSuffix(fs[len(fs)-1].Message, "(and 12 more lines)") {
+		t.Errorf("first %q, last %q; want the line without its '#', and 5 distinct + 7 dropped counted", fs[0].Message, fs[len(fs)-1].Message)
 	}
 }

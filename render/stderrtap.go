@@ -96,9 +96,9 @@ func (t *stderrTap) begin(id uint64) {
 
 var errNoEndMarker = errors.New("the render worker did not close its log")
 
-// end waits for request id's end marker and returns its lines (with a
-// count line when some were dropped).
-func (t *stderrTap) end(id uint64, wait time.Duration) ([]string, error) {
+// end waits for request id's end marker and returns its lines and how many
+// more it printed past maxLogLines.
+func (t *stderrTap) end(id uint64, wait time.Duration) ([]string, int, error) {
 	t.mu.Lock()
 	ch, ok := t.ended[id]
 	t.mu.Unlock()
@@ -106,17 +106,14 @@ func (t *stderrTap) end(id uint64, wait time.Duration) ([]string, error) {
 		select {
 		case <-ch:
 		case <-time.After(wait):
-			return nil, errNoEndMarker
+			return nil, 0, errNoEndMarker
 		}
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	lines := t.lines
-	if t.dropped > 0 {
-		lines = append(lines, "… "+strconv.Itoa(t.dropped)+" more lines")
-	}
+	lines, dropped := t.lines, t.dropped
 	t.lines = nil
-	return lines, nil
+	return lines, dropped, nil
 }
 
 // lastLines returns what the worker printed for the current request, its
