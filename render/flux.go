@@ -329,13 +329,7 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, "chart "+bad))
 		return e
 	}
-	vals, fs, partial, miss := g.helmReleaseValues(o)
-	e.lookupMiss = e.lookupMiss || miss
-	ns := str(o.Doc, "spec", "targetNamespace")
-	if ns == "" {
-		ns = objNamespace(o)
-	}
-	hv := HelmValues{ReleaseName: fluxReleaseName(o), Namespace: ns}
+	hv, vals, fs, partial := g.releaseInputs(o, e)
 	for _, f := range strList(chartSpec["valuesFiles"]) {
 		hv.ValuesFiles = append(hv.ValuesFiles, path.Join(rel, f))
 	}
@@ -413,6 +407,20 @@ func (g *gitops) helmReleaseChart(o *Object) (map[string]any, string, bool) {
 		return nil, why, miss
 	}
 	return chartSpec, "", false
+}
+
+// releaseInputs are what helm-controller renders a HelmRelease's chart
+// with, wherever the chart comes from: the release name, the target
+// namespace (else the release's own) and the composed values. A missing
+// reference marks e.
+func (g *gitops) releaseInputs(o *Object, e *expansion) (HelmValues, map[string]any, []Finding, bool) {
+	vals, fs, partial, miss := g.helmReleaseValues(o)
+	e.lookupMiss = e.lookupMiss || miss
+	ns := str(o.Doc, "spec", "targetNamespace")
+	if ns == "" {
+		ns = objNamespace(o)
+	}
+	return HelmValues{ReleaseName: fluxReleaseName(o), Namespace: ns}, vals, fs, partial
 }
 
 // helmReleaseValues merges valuesFrom in order (a whole values document,

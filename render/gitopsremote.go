@@ -32,14 +32,8 @@ func (g *gitops) expandRemoteHelmRelease(o *Object) (*expansion, bool) {
 		e.findings = append(e.findings, notFollowed(o, why))
 		return e, true
 	}
-	vals, fs, partial, miss := g.helmReleaseValues(o)
-	e.lookupMiss = e.lookupMiss || miss
-	ns := str(o.Doc, "spec", "targetNamespace")
-	if ns == "" {
-		ns = objNamespace(o)
-	}
-	hv := HelmValues{ReleaseName: fluxReleaseName(o), Namespace: ns}
-	out := g.renderRemote(refOf(o), rc, hv, vals, ns)
+	hv, vals, fs, partial := g.releaseInputs(o, e)
+	out := g.renderRemote(refOf(o), rc, hv, vals, hv.Namespace)
 	out.result.Findings = append(out.result.Findings, fs...)
 	if partial {
 		out.result.Partial = true
