@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/capreport/capreport/report"
@@ -48,7 +49,14 @@ func FuzzMerge(f *testing.F) {
 			return
 		}
 		in := len(marshal(t, *ra)) + len(marshal(t, *rb))
-		m, _ := mergeReports([]rules.Report{*ra, *rb}, []string{"a.json", "b.json"})
+		prefer := []string{preferFirst, preferLast, preferNone}[int(shape>>3)%3]
+		m, _, err := mergeReportsWith([]rules.Report{*ra, *rb}, []string{"a.json", "b.json"}, prefer)
+		if err != nil {
+			if prefer != preferNone || !strings.Contains(err.Error(), "a.json") || !strings.Contains(err.Error(), "b.json") {
+				t.Fatalf("merge --prefer %q: %v (a conflict is an error only without --prefer, naming both files)", prefer, err)
+			}
+			return
+		}
 		out := marshal(t, m)
 		if err := v.Validate(out); err != nil {
 			t.Fatalf("the merged report fails the schema: %v\n%s", err, out)

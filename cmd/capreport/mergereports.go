@@ -18,13 +18,6 @@ const (
 	preferLast  = "last"
 )
 
-// mergeReports joins reports keeping the first of a conflict, with a
-// message for each: mergeReportsWith with --prefer first.
-func mergeReports(rs []rules.Report, names []string) (rules.Report, []string) {
-	out, warnings, _ := mergeReportsWith(rs, names, preferFirst)
-	return out, warnings
-}
-
 // mergeRow is one workload kept for an id, with the report it came from.
 type mergeRow struct {
 	w    rules.Workload
