@@ -1,11 +1,14 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"helm.sh/helm/v3/pkg/chart"
 )
 
@@ -15,6 +18,15 @@ import (
 // filesystem. capreport resolves nothing outside the schema itself: a
 // chart whose schema refers elsewhere is rendered without schema
 // validation, and a finding says why.
+//
+// "Refers elsewhere" is decided two ways and either suffices. A walk of
+// the document lists the reference keywords that leave it, for the
+// message. And the schema is compiled exactly as Helm compiles it (same
+// library, same resource URL, same schemes) with loaders that refuse and
+// record: whatever the compiler asks them for, Helm would have fetched or
+// read. The walk alone missed cases such as an "$id" that does not survive
+// URL normalisation, which makes even a "$ref": "#" resolve to a URL the
+// compiler then loads.
 
 // schemaRefFinding is the finding for a chart whose values schema refers
 // outside itself (it is then rendered without schema validation); nil when
@@ -43,9 +55,15 @@ func outsideSchemaRefs(c *chart.Chart) []string {
 	var walk func(c *chart.Chart, name string)
 	walk = func(c *chart.Chart, name string) {
 		if len(c.Schema) > 0 {
+			refs := compilerLoads(c.Schema)
 			var doc any
 			if json.Unmarshal(c.Schema, &doc) == nil {
-				for _, r := range schemaRefs(doc, 0) {
+				refs = append(refs, schemaRefs(doc, 0)...)
+			}
+			seen := map[string]bool{}
+			for _, r := range refs {
+				if !seen[r] {
+					seen[r] = true
 					out = append(out, fmt.Sprintf("%s: %q", name, r))
 				}
 			}
@@ -95,4 +113,38 @@ func builtinMetaSchema(s string) bool {
 		}
 	}
 	return false
+}
+
+// refusingLoader stands in for every loader Helm configures; it loads
+// nothing and records what the compiler asked it for.
+type refusingLoader struct {
+	mu   sync.Mutex
+	urls []string
+}
+
+func (l *refusingLoader) Load(url string) (any, error) {
+	l.mu.Lock()
+	l.urls = append(l.urls, url)
+	l.mu.Unlock()
+	return nil, fmt.Errorf("capreport loads no schema from outside the chart (%s)", url)
+}
+
+// compilerLoads compiles schemaJSON as chartutil.ValidateAgainstSingleSchema
+// does and returns the URLs the compiler tried to load. A schema that does
+// not parse loads nothing (Helm fails on it before compiling).
+func compilerLoads(schemaJSON []byte) []string {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
+	if err != nil {
+		return nil
+	}
+	rec := &refusingLoader{}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(jsonschema.SchemeURLLoader{"file": rec, "http": rec, "https": rec, "urn": rec})
+	func() {
+		defer func() { _ = recover() }() // Helm recovers a compiler panic as a validation error
+		if c.AddResource("file:///values.schema.json", doc) == nil {
+			_, _ = c.Compile("file:///values.schema.json")
+		}
+	}()
+	return rec.urls
 }

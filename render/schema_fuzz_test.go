@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -58,6 +59,9 @@ func FuzzSchemaRefs(f *testing.F) {
 		`{"$dynamicRef": "#meta", "$dynamicAnchor": "meta"}`,
 		`{"allOf": [{"$ref": "urn:x"}], "$recursiveRef": "#"}`,
 		`{"properties": {"a": {"$id": "b.json", "$ref": "#/x"}}}`,
+		// Found by CI: an "$id" that URL normalisation rewrites makes "#" load.
+		"{\"$id\": \"http:/\x90\x90/example.com/s.json\", \"properties\": {\"x\": {\"$ref\": \"#\"}}}",
+		`{"$id": "http:/x/s.json", "$ref": "#/definitions/a", "definitions": {"a": {}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -82,5 +86,20 @@ func TestHelmSchemaLoadsSeesRefs(t *testing.T) {
 	}
 	if urls := helmSchemaLoads([]byte(`{"$ref": "#/definitions/a", "definitions": {"a": {}}}`)); len(urls) > 0 {
 		t.Errorf("a local ref loaded %q", urls)
+	}
+}
+
+// An "$id" whose URL does not survive normalisation makes the compiler
+// load even a "$ref": "#"; such a chart is rendered unvalidated, with the
+// finding naming what would have been loaded.
+func TestSchemaIDThatLoads(t *testing.T) {
+	schema := []byte(`{"$id": "http:/x/example.com/s.json", "properties": {"x": {"$ref": "#"}}}`)
+	if urls := helmSchemaLoads(schema); len(urls) != 1 || urls[0] != "http:///x/example.com/s.json" {
+		t.Fatalf("premise: the validator loads %q, want http:///x/example.com/s.json", urls)
+	}
+	c := &chart.Chart{Metadata: &chart.Metadata{Name: "c", APIVersion: "v2", Version: "0.1.0"}, Schema: schema}
+	f := schemaRefFinding(c, "c")
+	if f == nil || !strings.Contains(f.Message, `"http:///x/example.com/s.json"`) {
+		t.Fatalf("finding = %+v, want one naming the URL the validator would load", f)
 	}
 }
