@@ -149,10 +149,9 @@ func svgPlaceholder(id string, i int) string {
 }
 
 var (
-	// xmlnsAttr matches namespace declarations: identifiers, not fetched,
-	// but they spell out http:// URLs and inline SVG in HTML does not need
-	// them.
-	xmlnsAttr = regexp.MustCompile(`\s+xmlns(:[A-Za-z]+)?\s*=\s*"[^"]*"`)
+	// xmlnsValue matches the rest of a namespace declaration from its
+	// "xmlns" (see stripXMLNS).
+	xmlnsValue = regexp.MustCompile(`^xmlns(:[A-Za-z]+)?\s*=\s*"[^"]*"`)
 	// svgUnsafe matches anything that could run code or fetch a resource:
 	// scripts, event handlers, foreign HTML, external images or references
 	// (only same-document "#id" references are allowed).
@@ -168,11 +167,50 @@ func inlineSVG(data []byte) (string, bool) {
 	if i < 0 {
 		return "", false
 	}
-	s = strings.TrimSpace(xmlnsAttr.ReplaceAllString(s[i:], ""))
+	s = strings.TrimSpace(stripXMLNS(s[i:]))
 	if svgUnsafe.MatchString(s) || !strings.HasSuffix(s, "</svg>") {
 		return "", false
 	}
 	return s, true
+}
+
+// stripXMLNS removes namespace declarations with the whitespace before
+// them: identifiers, not fetched, but they spell out http:// URLs and
+// inline SVG in HTML does not need them. It removes what
+// regexp `\s+xmlns(:[A-Za-z]+)?\s*=\s*"[^"]*"` replaced, but finds each
+// "xmlns" with strings.Index first: that regexp, with no literal to start
+// from, took 15 ms on a 57 kB plot, the largest cost of the HTML report.
+func stripXMLNS(s string) string {
+	var b strings.Builder
+	from, kept := 0, 0 // search from here; s[:kept] is copied to b
+	for {
+		i := strings.Index(s[from:], "xmlns")
+		if i < 0 {
+			break
+		}
+		p := from + i
+		start := p
+		for start > from && isRegexpSpace(s[start-1]) {
+			start--
+		}
+		m := xmlnsValue.FindStringIndex(s[p:])
+		if start == p || m == nil {
+			from = p + 1
+			continue
+		}
+		b.WriteString(s[kept:start])
+		from, kept = p+m[1], p+m[1]
+	}
+	if kept == 0 {
+		return s
+	}
+	b.WriteString(s[kept:])
+	return b.String()
+}
+
+// isRegexpSpace is regexp's \s: space, \t, \n, \f, \r.
+func isRegexpSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // pageCSS is the page's only style: readable tables, collapsible details and

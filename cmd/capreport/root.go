@@ -16,13 +16,17 @@ var version = "dev"
 // run builds the command tree, executes it and maps the outcome to an exit
 // code; it never panics on user input.
 func run(args []string, ios *streams) int {
-	root := newRootCmd(ios)
+	prof := &profiler{}
+	root := newRootCmd(ios, prof)
 	root.SetArgs(args)
 	// Ctrl-C cancels the pricing between workloads instead of killing the
 	// process mid-write.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	err := root.ExecuteContext(ctx)
+	if perr := prof.stop(); perr != nil && err == nil {
+		err = perr
+	}
 	if err != nil {
 		var cf *checksFailedError
 		if !errors.As(err, &cf) {
@@ -32,7 +36,7 @@ func run(args []string, ios *streams) int {
 	return exitCode(err)
 }
 
-func newRootCmd(ios *streams) *cobra.Command {
+func newRootCmd(ios *streams, prof *profiler) *cobra.Command {
 	f := &runFlags{}
 	root := &cobra.Command{
 		Use:   "capreport [PATH...]",
@@ -59,8 +63,13 @@ func newRootCmd(ios *streams) *cobra.Command {
 	}
 	addRunFlags(root, f)
 	root.PersistentFlags().StringVar(&ios.colorMode, "color", "auto", "colour the text output: auto (a terminal, unless NO_COLOR; FORCE_COLOR or CLICOLOR_FORCE force it), always or never")
+	root.PersistentFlags().StringVar(&prof.mode, "profile", "none", "record a Go profile of the command: none, cpu or heap (as kubectl's --profile)")
+	root.PersistentFlags().StringVar(&prof.output, "profile-output", "capreport.pprof", "file --profile writes, for go tool pprof")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
-		return checkValue("color", ios.colorMode, colorModes...)
+		if err := checkValue("color", ios.colorMode, colorModes...); err != nil {
+			return err
+		}
+		return prof.start()
 	}
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
