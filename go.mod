@@ -12,6 +12,7 @@ require (
 	github.com/gobwas/glob v0.2.3
 	github.com/google/go-cmp v0.7.0
 	github.com/google/go-github/v62 v62.0.0
+	github.com/google/pprof v0.0.0-20260402051712-545e8a4df936
 	github.com/mattn/go-isatty v0.0.24
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2
 	github.com/prometheus/client_golang v1.24.0
