@@ -651,18 +651,22 @@ func TestFileName(t *testing.T) {
 func BenchmarkForWorkload(b *testing.B) {
 	w := sample.Specimen()
 	w.Time = sample.Hunting().Time
-	b.ReportAllocs()
-	cpu0 := testutil.CPUTime()
-	for b.Loop() {
-		figs, err := ForWorkload(w, FormatSVG)
-		if err != nil || len(figs) != 4 {
-			b.Fatalf("%d figures, %v", len(figs), err)
-		}
-	}
-	// CPU time (user + system, GC included) per op: unlike ns/op it does
-	// not grow when other processes share the cores.
-	if cpu := testutil.CPUTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	for _, format := range []string{FormatSVG, FormatPNG} {
+		b.Run(format, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu0 := testutil.CPUTime()
+			for b.Loop() {
+				figs, err := ForWorkload(w, format)
+				if err != nil || len(figs) != 4 {
+					b.Fatalf("%d figures, %v", len(figs), err)
+				}
+			}
+			// CPU time (user + system, GC included) per op: unlike ns/op it
+			// does not grow when other processes share the cores.
+			if cpu := testutil.CPUTime() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+			}
+		})
 	}
 }
 
