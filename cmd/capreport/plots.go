@@ -5,10 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 
 	"github.com/capreport/capreport/report/plot"
 	"github.com/capreport/capreport/rules"
+	"golang.org/x/sync/errgroup"
 )
 
 // workloadPlots are the figures of one workload: the SVG documents the HTML
@@ -27,22 +27,15 @@ type workloadPlots struct {
 func drawPlots(r rules.Report, formats []string, dir string) ([]workloadPlots, error) {
 	out := make([]workloadPlots, len(r.Workloads))
 	errs := make([]error, len(r.Workloads))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(r.Workloads), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i], errs[i] = drawWorkload(r.Workloads[i], formats, dir)
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range r.Workloads {
-		next <- i
+		g.Go(func() error {
+			out[i], errs[i] = drawWorkload(r.Workloads[i], formats, dir)
+			return nil // every workload is drawn; the first error in order is returned below
+		})
 	}
-	close(next)
-	wg.Wait()
+	_ = g.Wait()
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
