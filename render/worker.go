@@ -42,6 +42,12 @@ func IsWorker() bool { return os.Getenv(workerEnv) == "1" }
 // render libraries print goes to standard error, where the parent reads it
 // as the current source's log.
 func ServeWorker() int {
+	stop := startWorkerProfile()
+	defer stop()
+	return serveWorker()
+}
+
+func serveWorker() int {
 	in, out := os.Stdin, os.Stdout
 	os.Stdout = os.Stderr // a library's stray Println must not corrupt the protocol
 	log.SetFlags(0)

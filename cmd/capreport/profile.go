@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/capreport/capreport/render"
 )
 
 // profileModes are what --profile records, as kubectl's flag of the same
@@ -20,6 +22,13 @@ type profiler struct {
 // start begins a CPU profile; the heap is written by stop.
 func (p *profiler) start() error {
 	if err := checkValue("profile", p.mode, profileModes...); err != nil {
+		return err
+	}
+	if p.mode == "none" {
+		return nil
+	}
+	// The renders run in worker processes, which inherit this.
+	if err := os.Setenv(render.WorkerProfileEnv, p.mode+":"+p.output+".worker"); err != nil {
 		return err
 	}
 	if p.mode != "cpu" {
@@ -40,6 +49,9 @@ func (p *profiler) start() error {
 // stop ends the CPU profile or writes the heap profile (after a GC, so it
 // shows what is live at the end of the command).
 func (p *profiler) stop() error {
+	if p.mode != "none" {
+		_ = os.Unsetenv(render.WorkerProfileEnv) // workers started later are not profiled
+	}
 	switch {
 	case p.cpuFile != nil:
 		pprof.StopCPUProfile()

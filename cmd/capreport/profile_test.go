@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/render"
 	"github.com/google/pprof/profile"
 )
 
@@ -35,5 +36,33 @@ func TestProfileFlag(t *testing.T) {
 	var o, e bytes.Buffer
 	if code := run([]string{"simulate", "size", "--profile", "trace"}, &streams{Out: &o, ErrOut: &e}); code != exitError || !strings.Contains(e.String(), "--profile") {
 		t.Errorf("--profile trace: exit %d, stderr %q; want a usage error naming the flag", code, e.String())
+	}
+}
+
+// The renders run in worker processes; each writes its own profile beside
+// the parent's.
+func TestProfileCoversRenderWorkers(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cpu.pprof")
+	var o, e bytes.Buffer
+	if code := run([]string{"../../testdata/specimen", "--format", "json", "--profile", "cpu", "--profile-output", out}, &streams{Out: &o, ErrOut: &e}); code == exitError {
+		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	if v, set := os.LookupEnv(render.WorkerProfileEnv); set {
+		t.Errorf("%s=%q is left set after the command", render.WorkerProfileEnv, v)
+	}
+	workers, err := filepath.Glob(out + ".worker.*")
+	if err != nil || len(workers) == 0 {
+		t.Fatalf("no worker profile beside %s (%v)", out, err)
+	}
+	for _, w := range workers {
+		f, err := os.Open(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = profile.Parse(f)
+		f.Close()
+		if err != nil {
+			t.Errorf("%s: %v", w, err)
+		}
 	}
 }

@@ -63,7 +63,7 @@ func newRootCmd(ios *streams, prof *profiler) *cobra.Command {
 	}
 	addRunFlags(root, f)
 	root.PersistentFlags().StringVar(&ios.colorMode, "color", "auto", "colour the text output: auto (a terminal, unless NO_COLOR; FORCE_COLOR or CLICOLOR_FORCE force it), always or never")
-	root.PersistentFlags().StringVar(&prof.mode, "profile", "none", "record a Go profile of the command: none, cpu or heap (as kubectl's --profile)")
+	root.PersistentFlags().StringVar(&prof.mode, "profile", "none", "record a Go profile of the command: none, cpu or heap (as kubectl's --profile); each render worker writes its own beside it (PROFILE-OUTPUT.worker.PID; go tool pprof merges them)")
 	root.PersistentFlags().StringVar(&prof.output, "profile-output", "capreport.pprof", "file --profile writes, for go tool pprof")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		if err := checkValue("color", ios.colorMode, colorModes...); err != nil {
