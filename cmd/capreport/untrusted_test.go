@@ -132,12 +132,15 @@ var ownTags = []string{"<!-- capreport -->", "<details>", "<details open>", "</d
 	"<b>", "</b>", "<sub>", "</sub>", "<br>"}
 
 // liveSource is liveMarkdown by a scan of the source, cheap enough for the
-// fuzz target and stricter than the parse: outside fenced code (the
+// fuzz targets and stricter than the parse: outside fenced code (the
 // Mermaid charts) and HTML blocks, an unescaped "[" could open a link or
-// an image, any
-// "<" that does not start one of capreport's tags could be HTML or an
-// autolink, and text is held to textLinks. TestUntrustedReportInert runs
-// both checks.
+// an image, any "<" that does not start one of capreport's tags could be
+// HTML or an autolink, and text is held to textLinks.
+// TestUntrustedReportInert runs both checks. It finds the few bytes that
+// matter with the strings package's searches, not a loop over every byte:
+// when fuzzing, every comparison in Go code calls the fuzzer's hook (the
+// searches are assembly, which is not instrumented), and the byte loop
+// and the regexp were a quarter of FuzzUntrustedReport's time.
 func liveSource(md []byte) []string {
 	var live []string
 	fenced := false
@@ -153,28 +156,69 @@ func liveSource(md []byte) []string {
 		// (CommonMark type 6), where Markdown is not parsed; its text ends
 		// at the line's end, since escaping turns line breaks into spaces.
 		htmlBlock := strings.HasPrefix(line, "<details") || strings.HasPrefix(line, "</details") || strings.HasPrefix(line, "<summary")
-		for i := 0; i < len(line); i++ {
-			switch line[i] {
-			case '\\':
-				i++
-			case '[':
-				if !htmlBlock {
-					live = append(live, fmt.Sprintf("unescaped [ in %q", line))
-				}
-			case '<':
-				if !hasOwnTag(line[i:]) {
-					live = append(live, fmt.Sprintf("HTML at %q", line[i:min(len(line), i+20)]))
-				}
+		if !htmlBlock {
+			for range unescaped(line, '[') {
+				live = append(live, fmt.Sprintf("unescaped [ in %q", line))
 			}
 		}
-		live = append(live, textLinks(htmlTag.ReplaceAllStringFunc(line, func(tag string) string {
-			if hasOwnTag(tag) {
-				return " "
+		for _, i := range unescaped(line, '<') {
+			if !hasOwnTag(line[i:]) {
+				live = append(live, fmt.Sprintf("HTML at %q", line[i:min(len(line), i+20)]))
 			}
-			return tag
-		}))...)
+		}
+		live = append(live, textLinks(withoutOwnTags(line))...)
 	}
 	return live
+}
+
+// unescaped returns the offsets of c in line that no backslash escapes: a
+// backslash escapes the byte after it, so c is escaped when the run of
+// backslashes before it is odd.
+func unescaped(line string, c byte) []int {
+	var at []int
+	for i := 0; ; i++ {
+		j := strings.IndexByte(line[i:], c)
+		if j < 0 {
+			return at
+		}
+		i += j
+		n := 0
+		for n < i && line[i-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			at = append(at, i)
+		}
+	}
+}
+
+// withoutOwnTags is line with each of capreport's tags replaced by a
+// space, as htmlTag.ReplaceAllStringFunc(line, …) would: a tag runs from
+// "<" to the next ">" or the end. A scan, not the regexp, for the fuzz
+// targets.
+func withoutOwnTags(line string) string {
+	if strings.IndexByte(line, '<') < 0 {
+		return line
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(line, '<')
+		if i < 0 {
+			b.WriteString(line)
+			return b.String()
+		}
+		end := len(line)
+		if j := strings.IndexByte(line[i:], '>'); j >= 0 {
+			end = i + j + 1
+		}
+		b.WriteString(line[:i])
+		if tag := line[i:end]; hasOwnTag(tag) {
+			b.WriteByte(' ')
+		} else {
+			b.WriteString(tag)
+		}
+		line = line[end:]
+	}
 }
 
 func hasOwnTag(s string) bool {
@@ -189,32 +233,47 @@ func hasOwnTag(s string) bool {
 // textLinks is what GitHub would link in a run of text: mentions (and
 // email autolinks), issue references (#1, org/repo#1, GH-1) and URL
 // autolinks; an entity (&#39;) is not a reference. Backslashes go first,
-// since rendering drops the ones that escape. A scan, not a regexp: the
-// fuzz target runs it on every text node.
+// since rendering drops the ones that escape. Each kind of link starts
+// with a marker that strings.Index finds; only its hits are looked at,
+// not every byte (see liveSource).
 func textLinks(s string) []string {
 	t := strings.ToLower(strings.ReplaceAll(s, `\`, ""))
 	var out []string
-	for i := 0; i < len(t); i++ {
-		next := byte(0)
-		if i+1 < len(t) {
-			next = t[i+1]
-		}
-		hit := ""
-		switch {
-		case t[i] == '@' && isAlnum(next):
-			hit = t[i : i+2]
-		case t[i] == '#' && isDigit(next) && (i == 0 || t[i-1] != '&'):
-			hit = t[i : i+2]
-		case strings.HasPrefix(t[i:], "://"), strings.HasPrefix(t[i:], "www."):
-			hit = t[i : i+3]
-		case strings.HasPrefix(t[i:], "gh-") && i+3 < len(t) && isDigit(t[i+3]):
-			hit = t[i : i+4]
-		}
-		if hit != "" {
-			out = append(out, fmt.Sprintf("text %q in %q", hit, s))
+	for _, m := range linkMarkers {
+		for i := 0; ; i++ {
+			j := strings.Index(t[i:], m.marker)
+			if j < 0 {
+				break
+			}
+			i += j
+			if n := m.hit(t, i); n > 0 {
+				out = append(out, fmt.Sprintf("text %q in %q", t[i:i+n], s))
+			}
 		}
 	}
 	return out
+}
+
+// linkMarkers start the links of textLinks; hit is the length of the
+// marked text at t[i:] when it is a link, else 0.
+var linkMarkers = []struct {
+	marker string
+	hit    func(t string, i int) int
+}{
+	{"@", func(t string, i int) int { return linkIf(i+1 < len(t) && isAlnum(t[i+1]), 2) }},
+	{"#", func(t string, i int) int {
+		return linkIf(i+1 < len(t) && isDigit(t[i+1]) && (i == 0 || t[i-1] != '&'), 2)
+	}},
+	{"://", func(string, int) int { return 3 }},
+	{"www.", func(string, int) int { return 3 }},
+	{"gh-", func(t string, i int) int { return linkIf(i+3 < len(t) && isDigit(t[i+3]), 4) }},
+}
+
+func linkIf(ok bool, n int) int {
+	if ok {
+		return n
+	}
+	return 0
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
