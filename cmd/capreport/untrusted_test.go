@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -336,6 +337,47 @@ func checkUntrusted(t *testing.T, v *report.Validator, p parser.Parser, doc []by
 	return true
 }
 
+// The tool's patterns, compiled once: builtValid runs on every execution.
+var (
+	toolNameRE    = regexp.MustCompile(report.ToolNamePattern)
+	toolVersionRE = regexp.MustCompile(report.ToolVersionPattern)
+)
+
+// builtValid tells whether r, a report built by untrustedReport (or
+// buildMergeInput) and decoded, passes the schema. Such a report's
+// strings are free text to the schema but for the tool's fields, which
+// have patterns, the workload ids, which must not be empty, and
+// generatedAt, never set, which must be a time. TestBuiltValid holds it
+// to the validator. The fuzz targets that build their reports use it to
+// skip the schema check of the reports they build: at some 100 µs a
+// report, the largest part of an execution.
+func builtValid(r *rules.Report) bool {
+	if !toolNameRE.MatchString(r.Tool.Name) || !toolVersionRE.MatchString(r.Tool.Version) || r.GeneratedAt != "" {
+		return false
+	}
+	for _, w := range r.Workloads {
+		if w.ID == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeBuilt decodes a report the test built as decodeReport does once
+// the schema passed it, without decodeReport's first parse, for the
+// schemaVersion a built report has right: each parse of a report is
+// about a tenth of a FuzzMerge execution. TestBuiltValid holds it to
+// decodeReport.
+func decodeBuilt(t testing.TB, name string, doc []byte) *rules.Report {
+	t.Helper()
+	var r rules.Report
+	if err := json.Unmarshal(doc, &r); err != nil {
+		t.Fatalf("%s: a built report does not decode: %v", name, err)
+	}
+	r.Summary = rules.Summarize(&r)
+	return &r
+}
+
 // gfmParser parses as GitHub does: GitHub Flavored Markdown, autolinks
 // included.
 func gfmParser() parser.Parser {
@@ -422,6 +464,42 @@ func TestUntrustedToolFields(t *testing.T) {
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%q %q %q: err = %v, want one naming %s", c.name, c.version, c.generatedAt, err, c.want)
 		}
+	}
+}
+
+// TestBuiltValid: builtValid says what the schema says of every report
+// the fuzz targets build, for strings the tool's patterns take and refuse,
+// in each field alone, in the tool's and the id's together, and with
+// buildMergeInput's second workload; and decodeBuilt decodes each as
+// decodeReport does.
+func TestBuiltValid(t *testing.T) {
+	v := newValidator(t)
+	other := decodeBuilt(t, "other.json", marshal(t, untrustedReport("x", 0)))
+	masks := []uint16{0, 0xffff, 1<<5 | 1<<13, 1<<5 | 1<<14, 1<<13 | 1<<14}
+	for bit := range 16 {
+		masks = append(masks, 1<<bit)
+	}
+	strs := append([]string{"", "capreport", "dev", "v1.2.3-rc.1+x", "_x", "9", "a b", "é", "\xff", "x\n",
+		strings.Repeat("a", 64), strings.Repeat("a", 65)}, hostile...)
+	valid := map[bool]int{}
+	for _, s := range strs {
+		for _, mask := range masks {
+			for shape := range 3 {
+				doc := marshal(t, buildMergeInput(s, mask, shape > 0, shape > 1, other))
+				want := v.Validate(doc)
+				r := decodeBuilt(t, "r.json", doc)
+				if got := builtValid(r); got != (want == nil) {
+					t.Errorf("%q, mask %#x, shape %d: builtValid %v, the schema: %v", s, mask, shape, got, want)
+				}
+				if d, err := decodeReport("r.json", doc, nil); err != nil || !reflect.DeepEqual(d, r) {
+					t.Errorf("%q, mask %#x, shape %d: decodeReport %v, decodeBuilt %+v", s, mask, shape, err, r)
+				}
+				valid[want == nil]++
+			}
+		}
+	}
+	if valid[true] == 0 || valid[false] == 0 {
+		t.Errorf("valid and not: %v", valid)
 	}
 }
 
