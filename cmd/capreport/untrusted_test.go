@@ -316,7 +316,7 @@ func nodeText(n ast.Node, src []byte) string {
 // checkUntrusted is the property: a report that decodes renders with
 // nothing live from its strings, by liveSource and, when p is not nil, by
 // a GitHub Flavored Markdown parse. It reports whether the report decoded.
-func checkUntrusted(t *testing.T, v *report.Validator, p parser.Parser, doc []byte) bool {
+func checkUntrusted(t testing.TB, v *report.Validator, p parser.Parser, doc []byte) bool {
 	t.Helper()
 	r, err := decodeReport("report.json", doc, v)
 	if err != nil {
@@ -325,16 +325,25 @@ func checkUntrusted(t *testing.T, v *report.Validator, p parser.Parser, doc []by
 		}
 		return false
 	}
+	if live, md := liveBodies(p, r); len(live) > 0 {
+		t.Fatalf("live in the comment: %s\n%s", strings.Join(live, "; "), md)
+	}
+	return true
+}
+
+// liveBodies is what is live in the first of r's bodies that has anything
+// live, and that body: by liveSource and, when p is not nil, by p.
+func liveBodies(p parser.Parser, r *rules.Report) ([]string, []byte) {
 	for _, md := range bodies(r) {
 		live := liveSource(md)
 		if p != nil {
 			live = append(live, liveIn(p, md)...)
 		}
 		if len(live) > 0 {
-			t.Fatalf("live in the comment: %s\n%s", strings.Join(live, "; "), md)
+			return live, md
 		}
 	}
-	return true
+	return nil, nil
 }
 
 // The tool's patterns, compiled once: builtValid runs on every execution.
@@ -540,13 +549,28 @@ func TestSchemaErrorsBounded(t *testing.T) {
 // FuzzUntrustedReport is the property of TestUntrustedReportInert for any
 // string in any set of fields (mask): the tool's fields are refused or
 // inert, every other string renders inert, in the report and in the diff.
+// A report builtValid takes is rendered without the schema check, which
+// would pass it; should it render anything live, the check runs then, to
+// tell a rendering bug from a builtValid behind the schema. Any other
+// report goes the way of an artifact: refused, or rendered and checked.
 func FuzzUntrustedReport(f *testing.F) {
 	for i, s := range hostile {
 		f.Add(s, uint16(1)<<(i%16))
 	}
 	v := newValidator(f)
 	f.Fuzz(func(t *testing.T, s string, mask uint16) {
-		checkUntrusted(t, v, nil, marshal(t, untrustedReport(s, mask)))
+		doc := marshal(t, untrustedReport(s, mask))
+		r := decodeBuilt(t, "report.json", doc)
+		if !builtValid(r) {
+			checkUntrusted(t, v, nil, doc)
+			return
+		}
+		if live, md := liveBodies(nil, r); len(live) > 0 {
+			if err := v.Validate(doc); err != nil {
+				t.Fatalf("builtValid takes a report the schema refuses: %v", err)
+			}
+			t.Fatalf("live in the comment: %s\n%s", strings.Join(live, "; "), md)
+		}
 	})
 }
 
