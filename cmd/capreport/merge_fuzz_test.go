@@ -9,10 +9,23 @@ import (
 	"github.com/capreport/capreport/rules"
 )
 
-// mergeInput is one report of FuzzMerge: untrustedReport(s, mask), with
-// a second workload when extra is set (the first's id with a suffix, or,
-// when same is set, the first report's first workload: a duplicate id).
-func mergeInput(t *testing.T, v *report.Validator, name, s string, mask uint16, extra, same bool, other *rules.Report) *rules.Report {
+// mergeInput is one report of FuzzMerge, decoded as merge decodes it, and
+// its document: buildMergeInput's report, or nil when the schema would
+// refuse it (the tool's name, say), which builtValid tells without the
+// schema check.
+func mergeInput(t testing.TB, name, s string, mask uint16, extra, same bool, other *rules.Report) (*rules.Report, []byte) {
+	doc := marshal(t, buildMergeInput(s, mask, extra, same, other))
+	r := decodeBuilt(t, name, doc)
+	if !builtValid(r) {
+		return nil, nil
+	}
+	return r, doc
+}
+
+// buildMergeInput is untrustedReport(s, mask), with a second workload when
+// extra is set: the first's id with a suffix, or, when same is set, the
+// other report's first workload (a duplicate id).
+func buildMergeInput(s string, mask uint16, extra, same bool, other *rules.Report) rules.Report {
 	r := untrustedReport(s, mask)
 	if extra {
 		w := r.Workloads[0]
@@ -22,66 +35,79 @@ func mergeInput(t *testing.T, v *report.Validator, name, s string, mask uint16, 
 		}
 		r.Workloads = append(r.Workloads, w)
 	}
-	got, err := decodeReport(name, marshal(t, r), v)
-	if err != nil {
-		return nil // a field the schema refuses (the tool's name, say)
-	}
-	return got
+	return r
 }
 
 // FuzzMerge: two reports that pass the schema merge into one that passes
 // it too, with every workload id once, every source and finding kept, and
-// no larger than its inputs; never a panic. The reports are built from
-// the fuzzed strings, as the untrusted-report targets build theirs: small
-// inputs keep the fuzzer fuzzing, not minimizing kilobytes of JSON.
+// no larger than its inputs; a conflict is an error only without --prefer,
+// naming both files; never a panic. The reports are built from the fuzzed
+// strings, as the untrusted-report targets build theirs: small inputs keep
+// the fuzzer fuzzing, not minimizing kilobytes of JSON.
 func FuzzMerge(f *testing.F) {
 	for i, s := range hostile {
 		f.Add(s, "x", uint16(1)<<(i%16), uint16(1)<<5, uint8(i))
 	}
 	v := newValidator(f)
 	f.Fuzz(func(t *testing.T, sa, sb string, maskA, maskB uint16, shape uint8) {
-		ra := mergeInput(t, v, "a.json", sa, maskA, shape&1 != 0, false, nil)
+		ra, da := mergeInput(t, "a.json", sa, maskA, shape&1 != 0, false, nil)
 		if ra == nil {
 			return
 		}
-		rb := mergeInput(t, v, "b.json", sb, maskB, shape&2 != 0, shape&4 != 0, ra)
+		rb, db := mergeInput(t, "b.json", sb, maskB, shape&2 != 0, shape&4 != 0, ra)
 		if rb == nil {
 			return
 		}
-		in := len(marshal(t, *ra)) + len(marshal(t, *rb))
 		prefer := []string{preferFirst, preferLast, preferNone}[int(shape>>3)%3]
-		m, _, err := mergeReportsWith([]rules.Report{*ra, *rb}, []string{"a.json", "b.json"}, prefer)
-		if err != nil {
-			if prefer != preferNone || !strings.Contains(err.Error(), "a.json") || !strings.Contains(err.Error(), "b.json") {
-				t.Fatalf("merge --prefer %q: %v (a conflict is an error only without --prefer, naming both files)", prefer, err)
-			}
-			return
-		}
-		out := marshal(t, m)
-		if err := v.Validate(out); err != nil {
-			t.Fatalf("the merged report fails the schema: %v\n%s", err, out)
-		}
-		ids := map[string]bool{}
-		for _, w := range m.Workloads {
-			if ids[w.ID] {
-				t.Fatalf("workload %s twice", w.ID)
-			}
-			ids[w.ID] = true
-		}
-		for _, w := range append(ra.Workloads, rb.Workloads...) {
-			if !ids[w.ID] {
-				t.Fatalf("workload %s lost", w.ID)
-			}
-		}
-		if len(m.Findings) != len(ra.Findings)+len(rb.Findings) || len(m.Sources) != len(ra.Sources)+len(rb.Sources) {
-			t.Fatalf("findings or sources lost: %d+%d -> %d", len(ra.Findings), len(rb.Findings), len(m.Findings))
-		}
-		if len(out) > in+1024 {
-			t.Fatalf("merged %d bytes from %d", len(out), in)
-		}
-		var back rules.Report
-		if err := json.Unmarshal(out, &back); err != nil || rules.Summarize(&back) != m.Summary {
-			t.Fatalf("the merged summary is not the workloads' (%v): %+v", err, m.Summary)
-		}
+		checkMerge(t, v, [2]*rules.Report{ra, rb}, [2][]byte{da, db}, prefer)
 	})
+}
+
+// checkMerge is FuzzMerge's property for two reports and their documents.
+// The merged report is the one schema check of an execution: the inputs
+// pass it by construction (builtValid), and are checked only when the
+// merged report fails, to tell a merge bug from a construction the schema
+// has outgrown.
+func checkMerge(t *testing.T, v *report.Validator, rs [2]*rules.Report, docs [2][]byte, prefer string) {
+	ra, rb := rs[0], rs[1]
+	names := []string{"a.json", "b.json"}
+	in := len(marshal(t, *ra)) + len(marshal(t, *rb))
+	m, _, err := mergeReportsWith([]rules.Report{*ra, *rb}, names, prefer)
+	if err != nil {
+		if prefer != preferNone || !strings.Contains(err.Error(), "a.json") || !strings.Contains(err.Error(), "b.json") {
+			t.Fatalf("merge --prefer %q: %v (a conflict is an error only without --prefer, naming both files)", prefer, err)
+		}
+		return
+	}
+	out := marshal(t, m)
+	if err := v.Validate(out); err != nil {
+		for i, doc := range docs {
+			if ierr := v.Validate(doc); ierr != nil {
+				t.Fatalf("%s, built valid, fails the schema (builtValid is behind it): %v", names[i], ierr)
+			}
+		}
+		t.Fatalf("the merged report fails the schema: %v\n%s", err, out)
+	}
+	ids := map[string]bool{}
+	for _, w := range m.Workloads {
+		if ids[w.ID] {
+			t.Fatalf("workload %s twice", w.ID)
+		}
+		ids[w.ID] = true
+	}
+	for _, w := range append(ra.Workloads, rb.Workloads...) {
+		if !ids[w.ID] {
+			t.Fatalf("workload %s lost", w.ID)
+		}
+	}
+	if len(m.Findings) != len(ra.Findings)+len(rb.Findings) || len(m.Sources) != len(ra.Sources)+len(rb.Sources) {
+		t.Fatalf("findings or sources lost: %d+%d -> %d", len(ra.Findings), len(rb.Findings), len(m.Findings))
+	}
+	if len(out) > in+1024 {
+		t.Fatalf("merged %d bytes from %d", len(out), in)
+	}
+	var back rules.Report
+	if err := json.Unmarshal(out, &back); err != nil || rules.Summarize(&back) != m.Summary {
+		t.Fatalf("the merged summary is not the workloads' (%v): %+v", err, m.Summary)
+	}
 }
