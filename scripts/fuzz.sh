@@ -29,6 +29,18 @@ if [ $# -gt 0 ]; then
   for a in "$@"; do targets+=("${a%%:*} ${a##*:}"); done
 fi
 
+# rate_between FIRST LAST: executions per second between two progress lines.
+rate_between() {
+  local e0 t0 e1 t1
+  e0=$(sed -nE 's/.*execs: ([0-9]+).*/\1/p' <<<"$1"); t0=$(sed -nE 's/.*elapsed: ([0-9]+)s.*/\1/p' <<<"$1")
+  e1=$(sed -nE 's/.*execs: ([0-9]+).*/\1/p' <<<"$2"); t1=$(sed -nE 's/.*elapsed: ([0-9]+)s.*/\1/p' <<<"$2")
+  if [ -n "$e0" ] && [ -n "$e1" ] && [ -n "$t0" ] && [ -n "$t1" ] && [ "$t1" -gt "$t0" ]; then
+    echo $(((e1 - e0) / (t1 - t0)))
+  else
+    echo 0
+  fi
+}
+
 for t in "${targets[@]}"; do
   read -r pkg name <<<"$t"
   log=$(mktemp)
@@ -39,12 +51,14 @@ for t in "${targets[@]}"; do
     rm -f "$log"
     exit 1
   fi
-  # The last progress line: "fuzz: elapsed: 30s, execs: 123456 (4100/sec), ..."
-  last=$(grep -E 'elapsed: [0-9]+s, execs: [0-9]+' "$log" | tail -1 || true)
-  execs=$(sed -E 's/.*execs: ([0-9]+).*/\1/' <<<"$last")
-  secs=$(sed -E 's/.*elapsed: ([0-9]+)s.*/\1/' <<<"$last")
-  rate=0
-  if [ -n "$execs" ] && [ -n "$secs" ] && [ "$secs" -gt 0 ]; then rate=$((execs / secs)); fi
-  printf '%-22s %-24s %8s execs %6s/s  (%ss with build)\n' "$pkg" "$name" "${execs:-0}" "$rate" "$(($(date +%s) - start))"
+  # Progress lines: "fuzz: elapsed: 30s, execs: 123456 (4100/sec), ...".
+  # The overall rate counts the pass over the saved corpus (the engine
+  # ships its whole coverage map per saved input); the steady rate is from
+  # the first progress line after that pass to the last.
+  lines=$(grep -E 'elapsed: [0-9]+s, execs: [0-9]+' "$log" || true)
+  rate=$(rate_between "$(head -1 <<<"$lines")" "$(tail -1 <<<"$lines")")
+  overall=$(rate_between "fuzz: elapsed: 0s, execs: 0" "$(tail -1 <<<"$lines")")
+  execs=$(sed -nE '$s/.*execs: ([0-9]+).*/\1/p' <<<"$lines")
+  printf '%-22s %-24s %8s execs %6s/s steady %6s/s overall  (%ss with build)\n' "$pkg" "$name" "${execs:-0}" "$rate" "$overall" "$(($(date +%s) - start))"
   rm -f "$log"
 done
