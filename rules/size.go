@@ -151,67 +151,95 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 	}
 	budget := int64(sizeWorkBudget)
 	for _, k := range m.Overloads {
-		o := run
-		o.Overload, o.MaxWork = k, budget
-		r, err := sim.SimulateSize(o)
-		if errors.Is(err, sim.ErrBudget) {
-			return nil, fmt.Errorf("the design overload %gx: %w (%d units per autoscaler); shorten the dead time, list fewer overloads or lengthen the sync period", k, err, sizeWorkBudget)
-		}
+		so, work, err := priceOverload(run, k, budget, bound(k))
 		if err != nil {
 			return nil, err
 		}
-		budget -= r.Work
-		so := SizeOverload{
-			K:                     k,
-			RoundsBound:           bound(k),
-			Rounds:                r.Rounds,
-			TimeToCapacitySeconds: intPtr(r.TimeToCapacity),
-			PeakReplicas:          int(r.PeakReplicas),
-			NeededReplicas:        int(r.NeededReplicas),
-			Overshoot:             r.Overshoot,
-			PeakBacklog:           r.PeakBacklog,
-			PeakWaitSeconds:       r.PeakWait,
-			DrainedAtSeconds:      intPtr(r.DrainedAt),
-			StatusUtilization:     r.StatusUtilization,
-			ScaleEvents:           []ScaleEvent{},
-		}
-		for _, e := range r.ScaleEvents {
-			so.ScaleEvents = append(so.ScaleEvents, ScaleEvent{T: int(e.T), From: e.From, To: e.To})
-		}
-		if r.Series != nil {
-			so.Timeline = sizeTimeline(r, run.Pods)
-		}
+		budget -= work
 		bill.Overloads = append(bill.Overloads, so)
 	}
-	// Cor. 2's advice is a utilization target; an AverageValue target gets
-	// none rather than a percentage it does not use.
-	if m.LatencyTarget > 0 && bill.RoundSeconds > 0 && len(m.Overloads) > 0 && run.TargetAverageMilli == 0 {
-		if rounds := int(m.LatencyTarget) / bill.RoundSeconds; rounds >= 1 {
-			h := laws.HottestTarget(maxOf(m.Overloads), rounds, lim, req)
-			// Cor. 2 is necessary only: a target in the dead band never
-			// scales at all, so the advice stops below it.
-			for h > 0 && laws.DeadBand(run.LimitMilli, run.RequestMilli, h, tol) {
-				h--
-			}
-			hi := int(h)
-			bill.HottestTarget = &hi
-		}
-	}
+	bill.HottestTarget = hottestTarget(m, bill.RoundSeconds)
 	if m.RoundsCurve {
-		for _, k := range roundsSweep {
-			o := run
-			o.Overload, o.Series, o.MaxWork = k, false, budget
-			r, err := sim.SimulateSize(o)
-			if errors.Is(err, sim.ErrBudget) {
-				break // the curve stops where the budget does
-			}
-			if err == nil {
-				budget -= r.Work
-				bill.RoundsCurve = append(bill.RoundsCurve, RoundsPoint{K: k, Rounds: r.Rounds, Bound: bound(k)})
-			}
-		}
+		bill.RoundsCurve = roundsCurve(run, budget, bound)
 	}
 	return bill, nil
+}
+
+// priceOverload simulates one design overload within what is left of the
+// budget and returns its bill and the work it spent.
+func priceOverload(run sim.SizeOptions, k float64, budget int64, bound *int) (SizeOverload, int64, error) {
+	o := run
+	o.Overload, o.MaxWork = k, budget
+	r, err := sim.SimulateSize(o)
+	if errors.Is(err, sim.ErrBudget) {
+		return SizeOverload{}, 0, fmt.Errorf("the design overload %gx: %w (%d units per autoscaler); shorten the dead time, list fewer overloads or lengthen the sync period", k, err, sizeWorkBudget)
+	}
+	if err != nil {
+		return SizeOverload{}, 0, err
+	}
+	so := SizeOverload{
+		K:                     k,
+		RoundsBound:           bound,
+		Rounds:                r.Rounds,
+		TimeToCapacitySeconds: intPtr(r.TimeToCapacity),
+		PeakReplicas:          int(r.PeakReplicas),
+		NeededReplicas:        int(r.NeededReplicas),
+		Overshoot:             r.Overshoot,
+		PeakBacklog:           r.PeakBacklog,
+		PeakWaitSeconds:       r.PeakWait,
+		DrainedAtSeconds:      intPtr(r.DrainedAt),
+		StatusUtilization:     r.StatusUtilization,
+		ScaleEvents:           []ScaleEvent{},
+	}
+	for _, e := range r.ScaleEvents {
+		so.ScaleEvents = append(so.ScaleEvents, ScaleEvent{T: int(e.T), From: e.From, To: e.To})
+	}
+	if r.Series != nil {
+		so.Timeline = sizeTimeline(r, run.Pods)
+	}
+	return so, r.Work, nil
+}
+
+// hottestTarget is Cor. 2's advice: a utilization target, so an
+// AverageValue target gets none rather than a percentage it does not use.
+func hottestTarget(m SizeModel, roundSeconds int) *int {
+	run := m.Run
+	if m.LatencyTarget <= 0 || roundSeconds <= 0 || len(m.Overloads) == 0 || run.TargetAverageMilli != 0 {
+		return nil
+	}
+	rounds := int(m.LatencyTarget) / roundSeconds
+	if rounds < 1 {
+		return nil
+	}
+	h := laws.HottestTarget(maxOf(m.Overloads), rounds, float64(run.LimitMilli), float64(run.RequestMilli))
+	// Cor. 2 is necessary only: a target in the dead band never scales at
+	// all, so the advice stops below it.
+	for h > 0 && laws.DeadBand(run.LimitMilli, run.RequestMilli, h, run.Controller.Config.Tolerance) {
+		h--
+	}
+	hi := int(h)
+	return &hi
+}
+
+// roundsCurve simulates the sweep of the rounds plot within what the design
+// overloads left of the budget. It reads the rounds alone, so its runs
+// keep no series and no waits, and a run whose outcome is decided (the
+// ceiling reached, the backlog growing) costs little past that point.
+func roundsCurve(run sim.SizeOptions, budget int64, bound func(float64) *int) []RoundsPoint {
+	var curve []RoundsPoint
+	for _, k := range roundsSweep {
+		o := run
+		o.Overload, o.Series, o.RoundsOnly, o.MaxWork = k, false, true, budget
+		r, err := sim.SimulateSize(o)
+		if errors.Is(err, sim.ErrBudget) {
+			break // the curve stops where the budget does
+		}
+		if err == nil {
+			budget -= r.Work
+			curve = append(curve, RoundsPoint{K: k, Rounds: r.Rounds, Bound: bound(k)})
+		}
+	}
+	return curve
 }
 
 func maxOf(xs []float64) float64 {
