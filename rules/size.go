@@ -96,7 +96,7 @@ func priceSize(a *analyze.Autoscaler, shape cpuShape, in inputs, opts Options) (
 		},
 		Overloads:     in.overloads,
 		LatencyTarget: in.latencyTarget,
-		RoundsCurve:   true,
+		RoundsCurve:   !opts.NoRoundsCurve,
 	})
 	if err != nil {
 		return nil, "the Size model rejected its inputs: " + err.Error()
