@@ -19,6 +19,26 @@ import (
 // adding a pod at a time is millions of cohort reads per run).
 const sizeWorkBudget = 3_000_000
 
+// readBudget bounds what one autoscaler's controller reads of its own
+// history, in sim.SizeOptions.MaxReads units, shared like sizeWorkBudget by
+// the overloads and the sweep (and the Time row's one run): about a second
+// of one core. The history holds a stabilization window over a sync period
+// of recommendations, and the scale events of a policy period, read once
+// per policy, which only a sync period shorter than the default or dozens
+// of policies make large: at 15 s, the hour's window and half-hour periods
+// the API allows, with two policies a direction and a scale event at
+// every sync, twenty runs of six hours read about a third of it.
+const readBudget = 100_000_000
+
+// sizeBudget is what is left of one autoscaler's budgets.
+type sizeBudget struct{ work, reads int64 }
+
+// limit sets the run's budgets to what is left.
+func (b sizeBudget) limit(o *sim.SizeOptions) { o.MaxWork, o.MaxReads = b.work, b.reads }
+
+// charge takes a finished run's spending off what is left.
+func (b *sizeBudget) charge(r *sim.SizeResult) { b.work, b.reads = b.work-r.Work, b.reads-r.Reads }
+
 // roundsSweep is the overloads of the rounds-against-k plot.
 var roundsSweep = []float64{1.5, 2, 3, 5, 7, 10, 20, 30, 50, 100, 200, 300}
 
@@ -149,13 +169,12 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 		}
 		return &b
 	}
-	budget := int64(sizeWorkBudget)
+	budget := sizeBudget{work: sizeWorkBudget, reads: readBudget}
 	for _, k := range m.Overloads {
-		so, work, err := priceOverload(run, k, budget, bound(k))
+		so, err := priceOverload(run, k, &budget, bound(k))
 		if err != nil {
 			return nil, err
 		}
-		budget -= work
 		bill.Overloads = append(bill.Overloads, so)
 	}
 	bill.HottestTarget = hottestTarget(m, bill.RoundSeconds)
@@ -166,17 +185,21 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 }
 
 // priceOverload simulates one design overload within what is left of the
-// budget and returns its bill and the work it spent.
-func priceOverload(run sim.SizeOptions, k float64, budget int64, bound *int) (SizeOverload, int64, error) {
+// budget, which it charges, and returns its bill.
+func priceOverload(run sim.SizeOptions, k float64, budget *sizeBudget, bound *int) (SizeOverload, error) {
 	o := run
-	o.Overload, o.MaxWork = k, budget
+	o.Overload = k
+	budget.limit(&o)
 	r, err := sim.SimulateSize(o)
-	if errors.Is(err, sim.ErrBudget) {
-		return SizeOverload{}, 0, fmt.Errorf("the design overload %gx: %w (%d units per autoscaler); shorten the dead time, list fewer overloads or lengthen the sync period", k, err, sizeWorkBudget)
+	switch {
+	case errors.Is(err, sim.ErrBudget):
+		return SizeOverload{}, fmt.Errorf("the design overload %gx: %w (%d units per autoscaler); shorten the dead time, list fewer overloads or lengthen the sync period", k, err, sizeWorkBudget)
+	case errors.Is(err, sim.ErrReadBudget):
+		return SizeOverload{}, fmt.Errorf("the design overload %gx: %w (%d per autoscaler); %s", k, err, readBudget, readRemedy)
+	case err != nil:
+		return SizeOverload{}, err
 	}
-	if err != nil {
-		return SizeOverload{}, 0, err
-	}
+	budget.charge(r)
 	so := SizeOverload{
 		K:                     k,
 		RoundsBound:           bound,
@@ -197,8 +220,11 @@ func priceOverload(run sim.SizeOptions, k float64, budget int64, bound *int) (Si
 	if r.Series != nil {
 		so.Timeline = sizeTimeline(r, run.Pods)
 	}
-	return so, r.Work, nil
+	return so, nil
 }
+
+// readRemedy is what shrinks the controller's reads.
+const readRemedy = "lengthen the sync period, or shorten the stabilization windows, the scaling policies' periods or the metric window"
 
 // hottestTarget is Cor. 2's advice: a utilization target, so an
 // AverageValue target gets none rather than a percentage it does not use.
@@ -225,17 +251,18 @@ func hottestTarget(m SizeModel, roundSeconds int) *int {
 // overloads left of the budget. It reads the rounds alone, so its runs
 // keep no series and no waits, and a run whose outcome is decided (the
 // ceiling reached, the backlog growing) costs little past that point.
-func roundsCurve(run sim.SizeOptions, budget int64, bound func(float64) *int) []RoundsPoint {
+func roundsCurve(run sim.SizeOptions, budget sizeBudget, bound func(float64) *int) []RoundsPoint {
 	var curve []RoundsPoint
 	for _, k := range roundsSweep {
 		o := run
-		o.Overload, o.Series, o.RoundsOnly, o.MaxWork = k, false, true, budget
+		o.Overload, o.Series, o.RoundsOnly = k, false, true
+		budget.limit(&o)
 		r, err := sim.SimulateSize(o)
-		if errors.Is(err, sim.ErrBudget) {
+		if errors.Is(err, sim.ErrBudget) || errors.Is(err, sim.ErrReadBudget) {
 			break // the curve stops where the budget does
 		}
 		if err == nil {
-			budget -= r.Work
+			budget.charge(r)
 			curve = append(curve, RoundsPoint{K: k, Rounds: r.Rounds, Bound: bound(k)})
 		}
 	}

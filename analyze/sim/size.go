@@ -56,6 +56,12 @@ type SizeOptions struct {
 	// reads at each sync. The cohorts alive at once grow with the dead time
 	// over the sync period, so this bounds what annotations can ask for.
 	MaxWork int64
+	// MaxReads, when positive, bounds what the controller reads of its own
+	// history at its syncs (controllerReads; ErrReadBudget beyond it).
+	// MaxWork does not see it, and a 1-s sync under an hour's
+	// stabilization window reads 3,600 recommendations a second. (The
+	// metric window's samples, at most 900 a sync, config.Ranges bounds.)
+	MaxReads int64
 	// exhaustive runs the controller to the end even once the outcome is
 	// decided: the tests compare the two.
 	exhaustive bool
@@ -63,6 +69,10 @@ type SizeOptions struct {
 
 // ErrBudget is returned by a run whose work would exceed its MaxWork.
 var ErrBudget = errors.New("the simulation exceeds its work budget")
+
+// ErrReadBudget is returned by a run whose controller would read more than
+// its MaxReads.
+var ErrReadBudget = errors.New("the controller's reads exceed their budget")
 
 // SizeResult is the Size bill of one run. Times are seconds after the step.
 type SizeResult struct {
@@ -90,6 +100,7 @@ type SizeResult struct {
 	End               int64 // last simulated second
 	Series            *Series
 	Work              int64 // units of SizeOptions.MaxWork spent
+	Reads             int64 // units of SizeOptions.MaxReads spent
 	// decidedAt is the sync after which the controller no longer ran (see
 	// sizeRun.decided); nil if it ran to the end.
 	decidedAt *int64
@@ -174,6 +185,9 @@ func SimulateSize(o SizeOptions) (*SizeResult, error) {
 			r.f.retire(t - r.cip)
 			r.res.Work += int64(podEntries(r.f))
 		default:
+			if err := r.chargeReads(t); err != nil {
+				return nil, err
+			}
 			if decided = r.syncAt(t) && !o.exhaustive; decided {
 				d := t
 				r.res.decidedAt = &d
@@ -342,6 +356,16 @@ func (r *sizeRun) syncAt(t int64) bool {
 		return false
 	}
 	return err == nil && r.decided(t, current, replicas)
+}
+
+// chargeReads counts what the sync at t is about to read of the
+// controller's history.
+func (r *sizeRun) chargeReads(t int64) error {
+	r.res.Reads += controllerReads(r.as)
+	if r.o.MaxReads > 0 && r.res.Reads > r.o.MaxReads {
+		return fmt.Errorf("%w at second %d of the run", ErrReadBudget, t)
+	}
+	return nil
 }
 
 func budgetError(t int64) error {
