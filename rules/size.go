@@ -170,8 +170,13 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 		return &b
 	}
 	budget := sizeBudget{work: sizeWorkBudget, reads: readBudget}
+	// Every run shares the ten minutes before the step (any overload makes
+	// the same trunk).
+	warm := run
+	warm.Overload = roundsSweep[0]
+	trunk := sim.NewSizeTrunk(warm)
 	for _, k := range m.Overloads {
-		so, err := priceOverload(run, k, &budget, bound(k))
+		so, err := priceOverload(trunk, run, k, &budget, bound(k))
 		if err != nil {
 			return nil, err
 		}
@@ -179,18 +184,18 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 	}
 	bill.HottestTarget = hottestTarget(m, bill.RoundSeconds)
 	if m.RoundsCurve {
-		bill.RoundsCurve = roundsCurve(run, budget, bound)
+		bill.RoundsCurve = roundsCurve(trunk, run, budget, bound)
 	}
 	return bill, nil
 }
 
 // priceOverload simulates one design overload within what is left of the
 // budget, which it charges, and returns its bill.
-func priceOverload(run sim.SizeOptions, k float64, budget *sizeBudget, bound *int) (SizeOverload, error) {
+func priceOverload(trunk *sim.SizeTrunk, run sim.SizeOptions, k float64, budget *sizeBudget, bound *int) (SizeOverload, error) {
 	o := run
 	o.Overload = k
 	budget.limit(&o)
-	r, err := sim.SimulateSize(o)
+	r, err := trunk.Simulate(o)
 	switch {
 	case errors.Is(err, sim.ErrBudget):
 		return SizeOverload{}, fmt.Errorf("the design overload %gx: %w (%d units per autoscaler); shorten the dead time, list fewer overloads or lengthen the sync period", k, err, sizeWorkBudget)
@@ -251,13 +256,13 @@ func hottestTarget(m SizeModel, roundSeconds int) *int {
 // overloads left of the budget. It reads the rounds alone, so its runs
 // keep no series and no waits, and a run whose outcome is decided (the
 // ceiling reached, the backlog growing) costs little past that point.
-func roundsCurve(run sim.SizeOptions, budget sizeBudget, bound func(float64) *int) []RoundsPoint {
+func roundsCurve(trunk *sim.SizeTrunk, run sim.SizeOptions, budget sizeBudget, bound func(float64) *int) []RoundsPoint {
 	var curve []RoundsPoint
 	for _, k := range roundsSweep {
 		o := run
 		o.Overload, o.Series, o.RoundsOnly = k, false, true
 		budget.limit(&o)
-		r, err := sim.SimulateSize(o)
+		r, err := trunk.Simulate(o)
 		if errors.Is(err, sim.ErrBudget) || errors.Is(err, sim.ErrReadBudget) {
 			break // the curve stops where the budget does
 		}

@@ -64,7 +64,7 @@ func decidedCases() []decidedCase {
 
 // Once a run's outcome is decided SimulateSize stops running the
 // controller; every figure, series and unit of work is still the one the
-// full run gives (see sizeRun.decided for why).
+// full run gives (see sizeRun.settled for why).
 func TestSizeDecidedMatchesFullRun(t *testing.T) {
 	for _, c := range decidedCases() {
 		t.Run(c.name, func(t *testing.T) {

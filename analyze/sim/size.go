@@ -102,7 +102,7 @@ type SizeResult struct {
 	Work              int64 // units of SizeOptions.MaxWork spent
 	Reads             int64 // units of SizeOptions.MaxReads spent
 	// decidedAt is the sync after which the controller no longer ran (see
-	// sizeRun.decided); nil if it ran to the end.
+	// sizeRun.settled); nil if it ran to the end.
 	decidedAt *int64
 }
 
@@ -169,46 +169,56 @@ func SimulateSize(o SizeOptions) (*SizeResult, error) {
 		return nil, err
 	}
 	r := newSizeRun(o)
-	decided := false
-	for t := -o.Warmup; t <= r.end; t++ {
+	if err := r.steps(-o.Warmup, r.end); err != nil {
+		return nil, err
+	}
+	return r.finish(), nil
+}
+
+// steps simulates the seconds from … until (or the end, if sooner).
+func (r *sizeRun) steps(from, until int64) error {
+	o := &r.o
+	for t := from; t <= min(r.end, until); t++ {
 		if r.res.Work++; o.MaxWork > 0 && r.res.Work > o.MaxWork {
-			return nil, budgetError(t)
+			return budgetError(t)
 		}
 		// 1. Pods whose dead time has passed serve.
 		r.f.advance(t)
 		r.flow(t)
 		// 4. The HPA syncs; once the outcome is decided it can only hold
-		// (decided), so the sync is charged without being run.
+		// (settled), so the sync is charged without being run.
 		switch {
 		case !isSync(t, r.sync):
-		case decided:
+		case r.decided:
 			r.f.retire(t - r.cip)
 			r.res.Work += int64(podEntries(r.f))
 		default:
 			if err := r.chargeReads(t); err != nil {
-				return nil, err
+				return err
 			}
-			if decided = r.syncAt(t) && !o.exhaustive; decided {
+			if r.decided = r.syncAt(t) && !o.exhaustive; r.decided {
 				d := t
 				r.res.decidedAt = &d
 				r.reserve(r.end - t)
 			}
 		}
 		r.record(t)
-		if decided && o.RoundsOnly && r.res.TimeToCapacity == nil {
+		if r.decided && o.RoundsOnly && r.res.TimeToCapacity == nil {
 			// Capacity is never met now, so no drain moves the end:
 			// the rounds are known and the rest is only charged.
-			if err := r.chargeRest(t + 1); err != nil {
-				return nil, err
-			}
-			break
+			return r.chargeRest(t + 1)
 		}
 	}
+	return nil
+}
+
+// finish closes the run: waits still queued get their age so far.
+func (r *sizeRun) finish() *SizeResult {
 	res := r.res
 	r.q.flush(res.End)
 	res.PeakWait = r.q.peak
 	res.Overshoot = float64(res.PeakReplicas) / float64(res.NeededReplicas)
-	return res, nil
+	return res
 }
 
 // sizeRun is the state of one Size run between seconds.
@@ -236,6 +246,8 @@ type sizeRun struct {
 	// end is the last second to simulate: the horizon, or settledAfter
 	// past the drain.
 	end, settledAfter int64
+	// decided is set once the controller can only hold (see settled).
+	decided bool
 }
 
 func newSizeRun(o SizeOptions) *sizeRun {
@@ -329,7 +341,7 @@ func (r *sizeRun) flow(t int64) {
 }
 
 // syncAt runs the HPA at sync second t and reports whether the run's
-// outcome is decided from here on (see decided).
+// outcome is decided from here on (see settled).
 func (r *sizeRun) syncAt(t int64) bool {
 	o, res, f := &r.o, r.res, r.f
 	f.retire(t - r.cip)
@@ -355,7 +367,7 @@ func (r *sizeRun) syncAt(t int64) bool {
 		}
 		return false
 	}
-	return err == nil && r.decided(t, current, replicas)
+	return err == nil && r.settled(t, current, replicas)
 }
 
 // chargeReads counts what the sync at t is about to read of the
@@ -422,7 +434,7 @@ func (r *sizeRun) record(t int64) {
 	res.End = t
 }
 
-// decided reports whether, after a sync at second t that held the count at
+// settled reports whether, after a sync at second t that held the count at
 // current on the proposal p (no metric error), the run's outcome can no
 // longer change: the ceiling or the dead band is reached and the backlog
 // grows for ever. SimulateSize then stops running the controller and only
@@ -474,7 +486,7 @@ func (r *sizeRun) record(t int64) {
 // second, which the loop still runs, and the work charged is the same: a
 // sync's units are the pod entries sizePods would list (podEntries), so a
 // budget refuses or truncates at the same second as the full run.
-func (r *sizeRun) decided(t int64, current, p int32) bool {
+func (r *sizeRun) settled(t int64, current, p int32) bool {
 	o, f := &r.o, r.f
 	minReplicas := max(o.Controller.MinReplicas, 1)
 	switch {
