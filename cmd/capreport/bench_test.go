@@ -193,8 +193,12 @@ func corpusRepos(b *testing.B) []*repo {
 // alone per autoscaler: CPU, not wall, because other processes share the
 // cores. Real charts ship small ceilings that the design overloads cannot
 // meet, which generated repositories rarely do (BenchmarkPricingGenerated).
+// "all" prices for every output; "text" as the default text format does,
+// without the rounds sweep it does not show.
 func BenchmarkPricingCorpus(b *testing.B) {
-	benchPricing(b, corpusRepos(b))
+	repos := corpusRepos(b)
+	b.Run("all", func(b *testing.B) { benchPricing(b, repos, rules.Options{}) })
+	b.Run("text", func(b *testing.B) { benchPricing(b, repos, rules.Options{NoRoundsCurve: true}) })
 }
 
 // BenchmarkPricingGenerated is BenchmarkPricingCorpus on a generated
@@ -209,12 +213,14 @@ func BenchmarkPricingGenerated(b *testing.B) {
 		b.Fatal(err)
 	}
 	rp.root = dir
-	benchPricing(b, []*repo{rp})
+	repos := []*repo{rp}
+	b.Run("all", func(b *testing.B) { benchPricing(b, repos, rules.Options{}) })
+	b.Run("text", func(b *testing.B) { benchPricing(b, repos, rules.Options{NoRoundsCurve: true}) })
 }
 
 // benchPricing runs rules.Build over repos in the loop and reports the
 // pricing's CPU time per autoscaler.
-func benchPricing(b *testing.B, repos []*repo) {
+func benchPricing(b *testing.B, repos []*repo, opts rules.Options) {
 	n := 0
 	for _, rp := range repos {
 		n += len(rp.inv.Autoscalers)
@@ -225,7 +231,7 @@ func benchPricing(b *testing.B, repos []*repo) {
 	cpu0 := testutil.CPUTime()
 	for b.Loop() {
 		for _, rp := range repos {
-			if _, err := rules.Build(context.Background(), rp.root, rp.rendered, rp.inv, rp.cfg, rules.Options{}); err != nil {
+			if _, err := rules.Build(context.Background(), rp.root, rp.rendered, rp.inv, rp.cfg, opts); err != nil {
 				b.Fatal(err)
 			}
 		}
