@@ -62,3 +62,49 @@ func TestNonFinite(t *testing.T) {
 		t.Errorf("nil bill: %q", got)
 	}
 }
+
+// The controller's history is bounded too (readBudget): a 1-s sync under
+// an hour's stabilization window is refused with the budget and the remedy
+// named, in a second or two, not priced in ten (Size, behind a scale-up
+// policy so slow the ceiling is never reached) or refused mid-run (Time).
+// At the default 15-s sync the longest windows and periods the API accepts,
+// with the longest metric window, stay well inside it.
+func TestReadBudgetPerAutoscaler(t *testing.T) {
+	hour, period := int32(3600), int32(1800)
+	slow := &autoscalingv2.HorizontalPodAutoscalerBehavior{
+		ScaleUp: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &hour,
+			Policies: []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: period}}},
+		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &hour,
+			Policies: []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: period}}},
+	}
+	cfg := hpa.DefaultConfig()
+	cfg.SyncPeriod = time.Second
+	size := SizeModel{
+		Run: sim.SizeOptions{
+			Controller: sim.Controller{Config: cfg, MaxReplicas: math.MaxInt32, Behavior: slow},
+			Pods:       10, RequestMilli: 500, LimitMilli: 1000, Target: 50, PodRate: 100,
+			DeadTime: 90, MetricWindow: 900, Series: true,
+		},
+		Overloads:   []float64{2, 3, 5, 10, 30, 100, 300, 1000},
+		RoundsCurve: true,
+	}
+	tm := TimeModel{Controller: sim.Controller{Config: cfg, MaxReplicas: 1000, Behavior: slow},
+		PodRate: 10, Threshold: 10, DeadTime: 90, Window: 3600, Demand: 50, Step: 4, Timeline: true}
+	start := time.Now()
+	if _, err := PriceSize(size); err == nil || !strings.Contains(err.Error(), "reads exceed") || !strings.Contains(err.Error(), "lengthen the sync period") {
+		t.Errorf("Size: err %v, want the read budget and its remedy", err)
+	}
+	if _, err := PriceTime(tm); err == nil || !strings.Contains(err.Error(), "reads exceed") {
+		t.Errorf("Time: err %v, want the read budget", err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v", d)
+	}
+	size.Run.Controller.Config, tm.Controller.Config = hpa.DefaultConfig(), hpa.DefaultConfig()
+	if b, err := PriceSize(size); err != nil || len(b.RoundsCurve) != len(roundsSweep) {
+		t.Errorf("15-s sync: %v, %+v", err, b)
+	}
+	if _, err := PriceTime(tm); err != nil {
+		t.Errorf("15-s sync, Time: %v", err)
+	}
+}

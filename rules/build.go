@@ -32,6 +32,11 @@ type Options struct {
 	Progress func(done, total int)
 	// NoTimelines leaves the down-sampled series out of the report.
 	NoTimelines bool
+	// NoRoundsCurve leaves out the rounds-against-k sweep
+	// (SizeBill.RoundsCurve): a dozen simulations per Size bill that only
+	// the JSON report, the Markdown details and the rounds plot show, so a
+	// caller rendering none of them need not pay for it.
+	NoRoundsCurve bool
 	// FailOnDefaults keeps the severity of findings that rest on built-in
 	// defaults (--strict, failOnDefaults: true); by default they are at
 	// most warnings.

@@ -12,24 +12,29 @@ import (
 // ("overloads[2].peakBacklog = +Inf"), or returns "". The report is JSON,
 // which has no such numbers: one of them loses the whole report.
 func nonFinite(v any) string {
-	return walkFinite(reflect.ValueOf(v), "")
+	p, _ := walkFinite(reflect.ValueOf(v))
+	return strings.TrimPrefix(p, ".")
 }
 
-func walkFinite(v reflect.Value, path string) string {
+// walkFinite returns the path below v to its first non-finite float. The
+// path is spelled on the way back out, only when one is found: a bill's
+// timelines hold thousands of floats, and naming each on the way in cost
+// more than the checks.
+func walkFinite(v reflect.Value) (string, bool) {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
-			return ""
+			return "", false
 		}
-		return walkFinite(v.Elem(), path)
+		return walkFinite(v.Elem())
 	case reflect.Float32, reflect.Float64:
 		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
-			return fmt.Sprintf("%s = %v", path, f)
+			return fmt.Sprintf(" = %v", f), true
 		}
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			if p := walkFinite(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); p != "" {
-				return p
+			if p, ok := walkFinite(v.Index(i)); ok {
+				return fmt.Sprintf("[%d]", i) + p, true
 			}
 		}
 	case reflect.Struct:
@@ -45,13 +50,10 @@ func walkFinite(v reflect.Value, path string) string {
 			if name == "" {
 				name = t.Field(i).Name
 			}
-			if path != "" {
-				name = path + "." + name
-			}
-			if p := walkFinite(v.Field(i), name); p != "" {
-				return p
+			if p, ok := walkFinite(v.Field(i)); ok {
+				return "." + name + p, true
 			}
 		}
 	}
-	return ""
+	return "", false
 }

@@ -19,6 +19,26 @@ import (
 // adding a pod at a time is millions of cohort reads per run).
 const sizeWorkBudget = 3_000_000
 
+// readBudget bounds what one autoscaler's controller reads of its own
+// history, in sim.SizeOptions.MaxReads units, shared like sizeWorkBudget by
+// the overloads and the sweep (and the Time row's one run): about a second
+// of one core. The history holds a stabilization window over a sync period
+// of recommendations, and the scale events of a policy period, read once
+// per policy, which only a sync period shorter than the default or dozens
+// of policies make large: at 15 s, the hour's window and half-hour periods
+// the API allows, with two policies a direction and a scale event at
+// every sync, twenty runs of six hours read about a third of it.
+const readBudget = 100_000_000
+
+// sizeBudget is what is left of one autoscaler's budgets.
+type sizeBudget struct{ work, reads int64 }
+
+// limit sets the run's budgets to what is left.
+func (b sizeBudget) limit(o *sim.SizeOptions) { o.MaxWork, o.MaxReads = b.work, b.reads }
+
+// charge takes a finished run's spending off what is left.
+func (b *sizeBudget) charge(r *sim.SizeResult) { b.work, b.reads = b.work-r.Work, b.reads-r.Reads }
+
 // roundsSweep is the overloads of the rounds-against-k plot.
 var roundsSweep = []float64{1.5, 2, 3, 5, 7, 10, 20, 30, 50, 100, 200, 300}
 
@@ -96,7 +116,7 @@ func priceSize(a *analyze.Autoscaler, shape cpuShape, in inputs, opts Options) (
 		},
 		Overloads:     in.overloads,
 		LatencyTarget: in.latencyTarget,
-		RoundsCurve:   true,
+		RoundsCurve:   !opts.NoRoundsCurve,
 	})
 	if err != nil {
 		return nil, "the Size model rejected its inputs: " + err.Error()
@@ -149,69 +169,109 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 		}
 		return &b
 	}
-	budget := int64(sizeWorkBudget)
+	budget := sizeBudget{work: sizeWorkBudget, reads: readBudget}
+	// Every run shares the ten minutes before the step (any overload makes
+	// the same trunk).
+	warm := run
+	warm.Overload = roundsSweep[0]
+	trunk := sim.NewSizeTrunk(warm)
 	for _, k := range m.Overloads {
-		o := run
-		o.Overload, o.MaxWork = k, budget
-		r, err := sim.SimulateSize(o)
-		if errors.Is(err, sim.ErrBudget) {
-			return nil, fmt.Errorf("the design overload %gx: %w (%d units per autoscaler); shorten the dead time, list fewer overloads or lengthen the sync period", k, err, sizeWorkBudget)
-		}
+		so, err := priceOverload(trunk, run, k, &budget, bound(k))
 		if err != nil {
 			return nil, err
 		}
-		budget -= r.Work
-		so := SizeOverload{
-			K:                     k,
-			RoundsBound:           bound(k),
-			Rounds:                r.Rounds,
-			TimeToCapacitySeconds: intPtr(r.TimeToCapacity),
-			PeakReplicas:          int(r.PeakReplicas),
-			NeededReplicas:        int(r.NeededReplicas),
-			Overshoot:             r.Overshoot,
-			PeakBacklog:           r.PeakBacklog,
-			PeakWaitSeconds:       r.PeakWait,
-			DrainedAtSeconds:      intPtr(r.DrainedAt),
-			StatusUtilization:     r.StatusUtilization,
-			ScaleEvents:           []ScaleEvent{},
-		}
-		for _, e := range r.ScaleEvents {
-			so.ScaleEvents = append(so.ScaleEvents, ScaleEvent{T: int(e.T), From: e.From, To: e.To})
-		}
-		if r.Series != nil {
-			so.Timeline = sizeTimeline(r, run.Pods)
-		}
 		bill.Overloads = append(bill.Overloads, so)
 	}
-	// Cor. 2's advice is a utilization target; an AverageValue target gets
-	// none rather than a percentage it does not use.
-	if m.LatencyTarget > 0 && bill.RoundSeconds > 0 && len(m.Overloads) > 0 && run.TargetAverageMilli == 0 {
-		if rounds := int(m.LatencyTarget) / bill.RoundSeconds; rounds >= 1 {
-			h := laws.HottestTarget(maxOf(m.Overloads), rounds, lim, req)
-			// Cor. 2 is necessary only: a target in the dead band never
-			// scales at all, so the advice stops below it.
-			for h > 0 && laws.DeadBand(run.LimitMilli, run.RequestMilli, h, tol) {
-				h--
-			}
-			hi := int(h)
-			bill.HottestTarget = &hi
-		}
-	}
+	bill.HottestTarget = hottestTarget(m, bill.RoundSeconds)
 	if m.RoundsCurve {
-		for _, k := range roundsSweep {
-			o := run
-			o.Overload, o.Series, o.MaxWork = k, false, budget
-			r, err := sim.SimulateSize(o)
-			if errors.Is(err, sim.ErrBudget) {
-				break // the curve stops where the budget does
-			}
-			if err == nil {
-				budget -= r.Work
-				bill.RoundsCurve = append(bill.RoundsCurve, RoundsPoint{K: k, Rounds: r.Rounds, Bound: bound(k)})
-			}
-		}
+		bill.RoundsCurve = roundsCurve(trunk, run, budget, bound)
 	}
 	return bill, nil
+}
+
+// priceOverload simulates one design overload within what is left of the
+// budget, which it charges, and returns its bill.
+func priceOverload(trunk *sim.SizeTrunk, run sim.SizeOptions, k float64, budget *sizeBudget, bound *int) (SizeOverload, error) {
+	o := run
+	o.Overload = k
+	budget.limit(&o)
+	r, err := trunk.Simulate(o)
+	switch {
+	case errors.Is(err, sim.ErrBudget):
+		return SizeOverload{}, fmt.Errorf("the design overload %gx: %w (%d units per autoscaler); shorten the dead time, list fewer overloads or lengthen the sync period", k, err, sizeWorkBudget)
+	case errors.Is(err, sim.ErrReadBudget):
+		return SizeOverload{}, fmt.Errorf("the design overload %gx: %w (%d per autoscaler); %s", k, err, readBudget, readRemedy)
+	case err != nil:
+		return SizeOverload{}, err
+	}
+	budget.charge(r)
+	so := SizeOverload{
+		K:                     k,
+		RoundsBound:           bound,
+		Rounds:                r.Rounds,
+		TimeToCapacitySeconds: intPtr(r.TimeToCapacity),
+		PeakReplicas:          int(r.PeakReplicas),
+		NeededReplicas:        int(r.NeededReplicas),
+		Overshoot:             r.Overshoot,
+		PeakBacklog:           r.PeakBacklog,
+		PeakWaitSeconds:       r.PeakWait,
+		DrainedAtSeconds:      intPtr(r.DrainedAt),
+		StatusUtilization:     r.StatusUtilization,
+		ScaleEvents:           []ScaleEvent{},
+	}
+	for _, e := range r.ScaleEvents {
+		so.ScaleEvents = append(so.ScaleEvents, ScaleEvent{T: int(e.T), From: e.From, To: e.To})
+	}
+	if r.Series != nil {
+		so.Timeline = sizeTimeline(r, run.Pods)
+	}
+	return so, nil
+}
+
+// readRemedy is what shrinks the controller's reads.
+const readRemedy = "lengthen the sync period, or shorten the stabilization windows, the scaling policies' periods or the metric window"
+
+// hottestTarget is Cor. 2's advice: a utilization target, so an
+// AverageValue target gets none rather than a percentage it does not use.
+func hottestTarget(m SizeModel, roundSeconds int) *int {
+	run := m.Run
+	if m.LatencyTarget <= 0 || roundSeconds <= 0 || len(m.Overloads) == 0 || run.TargetAverageMilli != 0 {
+		return nil
+	}
+	rounds := int(m.LatencyTarget) / roundSeconds
+	if rounds < 1 {
+		return nil
+	}
+	h := laws.HottestTarget(maxOf(m.Overloads), rounds, float64(run.LimitMilli), float64(run.RequestMilli))
+	// Cor. 2 is necessary only: a target in the dead band never scales at
+	// all, so the advice stops below it.
+	for h > 0 && laws.DeadBand(run.LimitMilli, run.RequestMilli, h, run.Controller.Config.Tolerance) {
+		h--
+	}
+	hi := int(h)
+	return &hi
+}
+
+// roundsCurve simulates the sweep of the rounds plot within what the design
+// overloads left of the budget. It reads the rounds alone, so its runs
+// keep no series and no waits, and a run whose outcome is decided (the
+// ceiling reached, the backlog growing) costs little past that point.
+func roundsCurve(trunk *sim.SizeTrunk, run sim.SizeOptions, budget sizeBudget, bound func(float64) *int) []RoundsPoint {
+	var curve []RoundsPoint
+	for _, k := range roundsSweep {
+		o := run
+		o.Overload, o.Series, o.RoundsOnly = k, false, true
+		budget.limit(&o)
+		r, err := trunk.Simulate(o)
+		if errors.Is(err, sim.ErrBudget) || errors.Is(err, sim.ErrReadBudget) {
+			break // the curve stops where the budget does
+		}
+		if err == nil {
+			budget.charge(r)
+			curve = append(curve, RoundsPoint{K: k, Rounds: r.Rounds, Bound: bound(k)})
+		}
+	}
+	return curve
 }
 
 func maxOf(xs []float64) float64 {

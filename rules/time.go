@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"errors"
+	"fmt"
 	"math"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -108,7 +110,11 @@ func PriceTime(m TimeModel) (*TimeBill, error) {
 		Series:       m.Timeline,
 		SeriesFrom:   runSeconds - 2*3600,
 		OnSync:       m.OnSync,
+		MaxReads:     readBudget,
 	})
+	if errors.Is(err, sim.ErrReadBudget) {
+		return nil, fmt.Errorf("%w (%d per autoscaler); %s", err, readBudget, readRemedy)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -75,3 +75,33 @@ func TestSizeWorkBudget(t *testing.T) {
 		t.Errorf("specimen: work %v, err %v", r, err)
 	}
 }
+
+// MaxReads bounds what the controller reads of its own history, which
+// MaxWork does not count: a 1-s sync under an hour's stabilization window
+// holds 3,600 recommendations and reads them all every second.
+func TestReadBudget(t *testing.T) {
+	o := specimen(10)
+	o.Controller.Config.SyncPeriod = time.Second
+	o.Controller.Config.DownscaleStabilizationWindow = time.Hour
+	o.MaxReads = 100_000
+	if _, err := SimulateSize(o); !errors.Is(err, ErrReadBudget) {
+		t.Errorf("Size: err %v, want ErrReadBudget", err)
+	}
+	to := timeKit(10, time.Hour)
+	to.Controller.Config.SyncPeriod = time.Second
+	to.MaxReads = 100_000
+	if _, err := SimulateTime(to); !errors.Is(err, ErrReadBudget) {
+		t.Errorf("Time: err %v, want ErrReadBudget", err)
+	}
+	// Runs within the budget report what they read.
+	s := specimen(10)
+	s.MaxReads = 1_000_000
+	if r, err := SimulateSize(s); err != nil || r.Reads <= 0 || r.Reads > s.MaxReads {
+		t.Errorf("specimen: reads %v, err %v", r, err)
+	}
+	k := timeKit(10, 5*time.Minute)
+	k.MaxReads = 1_000_000
+	if r, err := SimulateTime(k); err != nil || r.Reads <= 0 || r.Reads > k.MaxReads {
+		t.Errorf("kit: reads %v, err %v", r, err)
+	}
+}

@@ -101,3 +101,16 @@ func (s *Series) setWait(t int64, wait float64) {
 		s.Wait[i] = wait
 	}
 }
+
+// controllerReads is what one reconcile reads of the autoscaler's own
+// history: every stored recommendation (the stabilization window over the
+// sync period of them), and with a behavior block the scale events of
+// both directions once per policy.
+func controllerReads(as *hpa.Autoscaler) int64 {
+	n := int64(len(as.Recommendations))
+	if b := as.Behavior; b != nil && b.ScaleUp != nil && b.ScaleDown != nil {
+		policies := len(b.ScaleUp.Policies) + len(b.ScaleDown.Policies)
+		n += int64(len(as.ScaleUpEvents)+len(as.ScaleDownEvents)) * int64(policies)
+	}
+	return n
+}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 
@@ -36,6 +37,10 @@ type TimeOptions struct {
 	// OnSync, when set, sees every sync of the controller from the step on
 	// (the calculator's --events): what it read and what it decided.
 	OnSync func(SyncRecord)
+	// MaxReads, when positive, bounds what the controller reads of its own
+	// history over the run (controllerReads; ErrReadBudget beyond it): the
+	// one cost of a Time run that its inputs can make grow without bound.
+	MaxReads int64
 }
 
 // SyncRecord is one sync of the controller in a Time run.
@@ -62,6 +67,7 @@ type TimeResult struct {
 	PeakWait    float64
 	ScaleEvents int
 	Series      *Series
+	Reads       int64 // units of TimeOptions.MaxReads spent
 }
 
 // HuntingSwing is the swing, as a fraction of the pods needed, above which a
@@ -149,21 +155,11 @@ func SimulateTime(o TimeOptions) (*TimeResult, error) {
 		// 3. The metric is refreshed after this second's flow, and the HPA
 		// syncs in the same second.
 		if isSync(t, sync) {
+			if res.Reads += controllerReads(as); o.MaxReads > 0 && res.Reads > o.MaxReads {
+				return nil, fmt.Errorf("%w at second %d of the run", ErrReadBudget, t)
+			}
 			usage[0] = milliOf(backlog)
-			current := f.total
-			replicas, _, err := calc.ExternalPerPodMetricReplicas(current, usage, target)
-			d := as.Reconcile(at(t), current, []hpa.MetricProposal{{Replicas: replicas, Err: err}})
-			desired := current
-			if d.Rescale && d.Desired != current {
-				desired = d.Desired
-				f.scaleTo(t, d.Desired)
-				if t >= 0 {
-					res.ScaleEvents++
-				}
-			}
-			if o.OnSync != nil && t >= 0 {
-				o.OnSync(SyncRecord{T: t, Backlog: backlog, Replicas: current, Proposal: replicas, Desired: desired})
-			}
+			timeSync(&o, res, calc, as, f, t, backlog, usage, target)
 		}
 		if t >= 0 {
 			res.PeakBacklog = max(res.PeakBacklog, backlog)
@@ -180,6 +176,25 @@ func SimulateTime(o TimeOptions) (*TimeResult, error) {
 	res.Min, res.Max, res.Mean, res.P5, res.P95 = replicaStats(window)
 	res.Hunts = float64(res.Max-res.Min) > HuntingSwing*res.NeededReplicas
 	return res, nil
+}
+
+// timeSync is the HPA's sync at second t on the backlog metric in usage
+// (milli-messages, against target): its decision, the order, the record.
+func timeSync(o *TimeOptions, res *TimeResult, calc hpa.Calculator, as *hpa.Autoscaler, f *fleet, t int64, backlog float64, usage []int64, target int64) {
+	current := f.total
+	replicas, _, err := calc.ExternalPerPodMetricReplicas(current, usage, target)
+	d := as.Reconcile(at(t), current, []hpa.MetricProposal{{Replicas: replicas, Err: err}})
+	desired := current
+	if d.Rescale && d.Desired != current {
+		desired = d.Desired
+		f.scaleTo(t, d.Desired)
+		if t >= 0 {
+			res.ScaleEvents++
+		}
+	}
+	if o.OnSync != nil && t >= 0 {
+		o.OnSync(SyncRecord{T: t, Backlog: backlog, Replicas: current, Proposal: replicas, Desired: desired})
+	}
 }
 
 // replicaStats returns min, max, mean and the linear-interpolated 5th and

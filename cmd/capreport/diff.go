@@ -81,6 +81,8 @@ func runDiff(ctx context.Context, ios *streams, o *diffOptions) error {
 		return &usageError{msg: "exactly one of --base-ref, --base-dir or --base-json is required"}
 	}
 
+	// Only the JSON diff carries the workloads whole, rounds curve included.
+	o.render.noRoundsCurve = o.format != "json"
 	var head *rules.Report
 	var err error
 	if o.headJSON != "" {

@@ -50,6 +50,9 @@ func runExplain(cmd *cobra.Command, ios *streams, id string, f *explainFlags) er
 	if f.path != "" {
 		path = f.path
 	}
+	// The text bill prints timelines, not the rounds curve; JSON is the
+	// workload whole.
+	f.render.noRoundsCurve = f.format != "json"
 	r, _, err := buildReport(cmd.Context(), ios, path, &f.render)
 	if err != nil {
 		return err

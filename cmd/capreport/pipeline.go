@@ -47,6 +47,9 @@ type renderFlags struct {
 	cacheDir     string
 	fetchTimeout time.Duration
 	fetchFlags   *pflag.FlagSet
+	// noRoundsCurve is set by a command whose output shows no rounds curve
+	// (rules.Options.NoRoundsCurve); it is not a flag.
+	noRoundsCurve bool
 }
 
 func (f *renderFlags) register(cmd *cobra.Command) {

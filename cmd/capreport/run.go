@@ -32,6 +32,13 @@ type runFlags struct {
 
 var reportFormats = []string{"text", "json", "markdown", "html", "sarif"}
 
+// showsRoundsCurve reports whether a run's output reads the rounds sweep:
+// the JSON report carries it, the Markdown details list it, the HTML page
+// and --out draw it; text and SARIF do not, and are not made to wait for it.
+func showsRoundsCurve(format, out string) bool {
+	return out != "" || format == "json" || format == "markdown" || format == "html"
+}
+
 // addRunFlags registers the main job's flags on the root command.
 func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	f.render.register(cmd)
@@ -54,6 +61,7 @@ func runReport(ctx context.Context, ios *streams, paths []string, f *runFlags) e
 	var r *rules.Report
 	var cfg *config.Config
 	var err error
+	f.render.noRoundsCurve = !showsRoundsCurve(f.format, f.out)
 	switch {
 	case f.ref != "" && len(paths) > 1:
 		return flagErrorf("ref", "takes one PATH, not %d", len(paths))
@@ -104,7 +112,7 @@ func buildReportOf(ctx context.Context, ios *streams, paths []string, f *renderF
 		return nil, nil, err
 	}
 	path := reportPath(paths)
-	opts := rules.Options{Tool: rules.Tool{Name: "capreport", Version: version}, FailOnDefaults: f.strict}
+	opts := rules.Options{Tool: rules.Tool{Name: "capreport", Version: version}, FailOnDefaults: f.strict, NoRoundsCurve: f.noRoundsCurve}
 	if ios.IsStderrTTY() {
 		start := time.Now()
 		var bar *progressbar.ProgressBar

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/report/diff"
+	"github.com/capreport/capreport/rules"
+)
+
+// The rounds sweep is simulated only for outputs that show it: a format
+// that showsRoundsCurve leaves out renders the same bytes from a report
+// priced without the sweep, and one it keeps does read the sweep. The same
+// holds for diff (only its JSON carries whole workloads) and explain's text.
+func TestRoundsCurveOnlyWhereShown(t *testing.T) {
+	dir := filepath.Join(testutil.RepoRoot(t), "examples", "shop")
+	rp, err := loadRepo(context.Background(), dir, &renderFlags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	price := func(noCurve bool) rules.Report {
+		r, err := rules.Build(context.Background(), dir, rp.rendered, rp.inv, rp.cfg, rules.Options{NoRoundsCurve: noCurve})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return *r
+	}
+	with, without := price(false), price(true)
+	for _, f := range reportFormats {
+		a, err := renderFormat(with, f, formatOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := renderFormat(without, f, formatOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if shown := showsRoundsCurve(f, ""); shown == bytes.Equal(a, b) {
+			t.Errorf("--format %s: showsRoundsCurve %v, yet the output with and without the sweep is equal: %v", f, shown, bytes.Equal(a, b))
+		}
+	}
+	if !showsRoundsCurve("text", t.TempDir()) {
+		t.Error("--out writes report.json and the rounds plots: it needs the sweep")
+	}
+	// diff: head with and without the sweep against the same base.
+	base := price(false)
+	base.Workloads = base.Workloads[1:]
+	dw, dn := diff.Compare(base, with), diff.Compare(base, without)
+	for format, render := range map[string]func(diff.Result) ([]byte, error){
+		"markdown": func(r diff.Result) ([]byte, error) { return diff.Markdown(r, diff.Options{}) },
+		"text":     diff.Text,
+		"json":     diff.JSON,
+	} {
+		a, err := render(dw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := render(dn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if shown := format == "json"; shown == bytes.Equal(a, b) {
+			t.Errorf("diff --format %s: computes the sweep %v, yet the output with and without it is equal: %v", format, shown, bytes.Equal(a, b))
+		}
+	}
+	// explain's text bill.
+	for i := range with.Workloads {
+		var a, b bytes.Buffer
+		printBill(&a, with.Workloads[i])
+		printBill(&b, without.Workloads[i])
+		if a.String() != b.String() {
+			t.Errorf("explain %s: the text bill reads the rounds sweep", with.Workloads[i].ID)
+		}
+	}
+}
