@@ -49,7 +49,7 @@ func parseAnnotations(ann map[string]string, o render.Origin, what string) (conf
 }
 
 func isAssumptionKey(k config.Key) bool {
-	for _, x := range config.Keys {
+	for _, x := range config.AllKeys() {
 		if x == k {
 			return true
 		}
@@ -58,8 +58,8 @@ func isAssumptionKey(k config.Key) bool {
 }
 
 func annotationNames() []string {
-	out := make([]string, 0, len(config.Keys)+1)
-	for _, k := range config.Keys {
+	out := make([]string, 0, len(config.AllKeys())+1)
+	for _, k := range config.AllKeys() {
 		out = append(out, AnnotationPrefix+string(k))
 	}
 	return append(out, PartitionsAnnotation)

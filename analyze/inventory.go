@@ -11,7 +11,7 @@
 // Annotations read, on the autoscaler or on its target workload (the
 // autoscaler's win):
 //
-//	capreport.io/<key>              an assumption (config.Keys: dead-time,
+//	capreport.io/<key>              an assumption (config.AllKeys: dead-time,
 //	                                pod-rate, latency-target, overload, demand,
 //	                                step, metric-window, saturated-efficiency,
 //	                                signal); a bad value is an invalid-annotation

@@ -191,7 +191,10 @@ func fmtNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // inRange holds a measured value to the documented range of key.
 func inRange(key config.Key, v float64) error {
-	r := config.Ranges[string(key)]
+	r, ok := config.RangeOf(string(key))
+	if !ok {
+		return fmt.Errorf("%s has no documented range", key) // every measured key has one (TestMeasuredKeysHaveRanges)
+	}
 	if !r.Contains(v) {
 		return fmt.Errorf("measured %s is outside the range %s", fmtNumber(roundSig(v, 3)), r)
 	}

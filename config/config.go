@@ -158,9 +158,12 @@ const (
 	KeySignal              Key = "signal"
 )
 
-// Keys lists every assumption key in a fixed order.
-var Keys = []Key{KeyDeadTime, KeyPodRate, KeyLatencyTarget, KeyOverload, KeyDemand,
-	KeyStep, KeyMetricWindow, KeySaturatedEfficiency, KeySignal}
+// AllKeys lists every assumption key in a fixed order (a new slice each
+// call: no caller can reorder or extend the list for the others).
+func AllKeys() []Key {
+	return []Key{KeyDeadTime, KeyPodRate, KeyLatencyTarget, KeyOverload, KeyDemand,
+		KeyStep, KeyMetricWindow, KeySaturatedEfficiency, KeySignal}
+}
 
 // YAMLName is the key's camelCase spelling in .capreport.yaml.
 func (k Key) YAMLName() string {
@@ -175,7 +178,7 @@ func (k Key) YAMLName() string {
 
 // keyForYAML maps a camelCase name back to its Key.
 func keyForYAML(name string) (Key, bool) {
-	for _, k := range Keys {
+	for _, k := range AllKeys() {
 		if k.YAMLName() == name {
 			return k, true
 		}

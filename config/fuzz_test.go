@@ -34,7 +34,7 @@ func FuzzParse(f *testing.F) {
 // FuzzAssumption: Set either fails and leaves the field unset, or yields a
 // value inside the key's documented range.
 func FuzzAssumption(f *testing.F) {
-	for _, k := range Keys {
+	for _, k := range AllKeys() {
 		f.Add(string(k), "90s")
 		f.Add(string(k), "3x,10x")
 		f.Add(string(k), "0.5")

@@ -287,8 +287,8 @@ func (p *parser) top(n *yaml.Node, c *Config) {
 }
 
 func assumptionYAMLKeys() []string {
-	out := make([]string, len(Keys))
-	for i, k := range Keys {
+	out := make([]string, len(AllKeys()))
+	for i, k := range AllKeys() {
 		out[i] = k.YAMLName()
 	}
 	return out

@@ -34,7 +34,7 @@ type Measurement struct {
 
 // MeasuredKeys are the assumptions calibrate measures, in the order it
 // writes them.
-var MeasuredKeys = []Key{KeyDeadTime, KeyPodRate, KeyDemand, KeyOverload}
+func MeasuredKeys() []Key { return []Key{KeyDeadTime, KeyPodRate, KeyDemand, KeyOverload} }
 
 // Summary says in a few words how the value was measured, for the places
 // that show a value's origin: "measured p90 over 7d, 312 pods, 2026-12-01".
@@ -111,8 +111,8 @@ func (a *Assumptions) measuredOpt(k Key) (**Measurement, bool) {
 }
 
 func measuredYAMLKeys() []string {
-	out := make([]string, len(MeasuredKeys))
-	for i, k := range MeasuredKeys {
+	out := make([]string, len(MeasuredKeys()))
+	for i, k := range MeasuredKeys() {
 		out[i] = k.YAMLName()
 	}
 	return out

@@ -80,7 +80,7 @@ const MaxOverloads = 8
 // configuration section quote them; TestREADMEQuotesRanges keeps them
 // equal). Annotation and workload keys use the annotation spelling, the
 // controller settings their .capreport.yaml spelling under cluster.
-var Ranges = map[string]Range{
+var ranges = map[string]Range{
 	string(KeyDeadTime):               {Min: 1, Max: 3600, Duration: true},
 	string(KeyPodRate):                {Min: 0.001, Max: 1e6},
 	string(KeyLatencyTarget):          {Min: 1, Max: 86400, Duration: true},
@@ -97,14 +97,21 @@ var Ranges = map[string]Range{
 	"cluster.initialReadinessDelay":   {Min: 0, Max: 3600, Duration: true},
 }
 
+// RangeOf is the documented range of name (an annotation key, or a
+// cluster setting as cluster.<yamlName>); false when it has none.
+func RangeOf(name string) (Range, bool) {
+	r, ok := ranges[name]
+	return r, ok
+}
+
 // durationIn parses a duration (parse) and holds it to the range of name.
 func durationIn(name string, parse func(string) (time.Duration, error)) func(string) (time.Duration, error) {
 	return func(s string) (time.Duration, error) {
 		d, err := parse(s)
 		if err != nil {
-			return 0, Ranges[name].refuse(err)
+			return 0, ranges[name].refuse(err)
 		}
-		return d, Ranges[name].check(s, d.Seconds())
+		return d, ranges[name].check(s, d.Seconds())
 	}
 }
 
@@ -113,16 +120,16 @@ func numberIn(name string, parse func(string) (float64, error)) func(string) (fl
 	return func(s string) (float64, error) {
 		f, err := parse(s)
 		if err != nil {
-			return 0, Ranges[name].refuse(err)
+			return 0, ranges[name].refuse(err)
 		}
-		return f, Ranges[name].check(s, f)
+		return f, ranges[name].check(s, f)
 	}
 }
 
 // factorsIn parses a list of factors, each held to the overload range, at
 // most MaxOverloads of them.
 func factorsIn(s string) ([]float64, error) {
-	r := Ranges[string(KeyOverload)]
+	r := ranges[string(KeyOverload)]
 	fs, err := ParseFactors(s)
 	if err != nil {
 		return nil, r.refuse(err)
@@ -144,7 +151,7 @@ func ParsePartitions(s string) (int32, error) {
 	t := strings.TrimSpace(s)
 	p, err := strconv.ParseInt(t, 10, 32)
 	if err != nil || p <= 0 {
-		return 0, Ranges["partitions"].refuse(fmt.Errorf("%q is not a positive partition count, expected e.g. 12", s))
+		return 0, ranges["partitions"].refuse(fmt.Errorf("%q is not a positive partition count, expected e.g. 12", s))
 	}
-	return int32(p), Ranges["partitions"].check(s, float64(p))
+	return int32(p), ranges["partitions"].check(s, float64(p))
 }

@@ -109,13 +109,13 @@ func assumptionValue(t *testing.T, a Assumptions, k Key) float64 {
 // is refused with an error naming the range; never a panic, never a
 // non-finite value.
 func FuzzRanges(f *testing.F) {
-	names := make([]string, 0, len(Ranges))
-	for n := range Ranges {
+	names := make([]string, 0, len(ranges))
+	for n := range ranges {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for i, n := range names {
-		r := Ranges[n]
+		r := ranges[n]
 		for j, v := range []float64{r.Min, r.Max, (r.Min + r.Max) / 2, r.Max * 2, r.Min - 1, 0, math.Inf(1)} {
 			f.Add(uint8(i), v, uint8(j))
 		}
@@ -123,7 +123,7 @@ func FuzzRanges(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, ki uint8, v float64, form uint8) {
 		name := names[int(ki)%len(names)]
-		r := Ranges[name]
+		r := ranges[name]
 		raw, want := spellRanged(name, r, v, form)
 		got, err := parseRanged(t, name, raw)
 		finite := !math.IsNaN(want) && !math.IsInf(want, 0)

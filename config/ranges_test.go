@@ -84,7 +84,7 @@ func TestParsePartitions(t *testing.T) {
 	}
 }
 
-// README.md quotes every range of Ranges, in the annotation table (its
+// README.md quotes every range of ranges, in the annotation table (its
 // range column) and the controller settings table, as String writes it.
 func TestREADMEQuotesRanges(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "README.md"))
@@ -101,7 +101,7 @@ func TestREADMEQuotesRanges(t *testing.T) {
 		name = strings.TrimPrefix(name, "capreport.io/")
 		rows[name] = line
 	}
-	for name, r := range Ranges {
+	for name, r := range ranges {
 		line, ok := rows[name]
 		if !ok {
 			t.Errorf("README.md has no table row for %s (range %s)", name, r)
@@ -109,6 +109,15 @@ func TestREADMEQuotesRanges(t *testing.T) {
 		}
 		if !strings.Contains(line, "| "+r.String()) {
 			t.Errorf("README.md row for %s does not quote its range %s:\n%s", name, r, line)
+		}
+	}
+}
+
+// calibrate holds every value it measures to its documented range.
+func TestMeasuredKeysHaveRanges(t *testing.T) {
+	for _, k := range MeasuredKeys() {
+		if _, ok := RangeOf(string(k)); !ok {
+			t.Errorf("%s: no documented range", k)
 		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 // sizeWorkBudget bounds one autoscaler's Size row, in sim.SizeOptions.MaxWork
 // units shared by its design overloads and then the sweep (about a second
-// of one core): the ranges of config.Ranges bound each value, this bounds
+// of one core): the ranges of config.RangeOf bound each value, this bounds
 // their product (a dead time of an hour read every second by a controller
 // adding a pod at a time is millions of cohort reads per run).
 const sizeWorkBudget = 3_000_000

@@ -60,7 +60,7 @@ type SizeOptions struct {
 	// history at its syncs (controllerReads; ErrReadBudget beyond it).
 	// MaxWork does not see it, and a 1-s sync under an hour's
 	// stabilization window reads 3,600 recommendations a second. (The
-	// metric window's samples, at most 900 a sync, config.Ranges bounds.)
+	// metric window's samples, at most 900 a sync, config.RangeOf bounds.)
 	MaxReads int64
 	// exhaustive runs the controller to the end even once the outcome is
 	// decided: the tests compare the two.

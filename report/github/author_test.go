@@ -25,7 +25,7 @@ func TestStickyCommentIsOwnedByItsAuthor(t *testing.T) {
 		{"user token", fakegithub.Permissions{PullRequests: "write", Login: "alice"}, "", "alice"},
 		{"app token", fakegithub.Permissions{PullRequests: "write", App: "capbot[bot]"}, "capbot[bot]", "capbot[bot]"},
 	} {
-		for _, b := range Behaviors {
+		for _, b := range Behaviors() {
 			t.Run(tok.name+"/"+string(b), func(t *testing.T) {
 				f := fakegithub.New(t, fakegithub.Config{Owner: "o", Repo: "r",
 					PullRequests: []fakegithub.PullRequest{{Number: 7}},

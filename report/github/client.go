@@ -46,7 +46,7 @@ type Config struct {
 	// HTTPClient nil means a client with a one-minute timeout per request.
 	HTTPClient *http.Client
 	// Retry tunes retries of server errors and rate limits; the zero value
-	// means DefaultRetry.
+	// means defaultRetry.
 	Retry Retry
 	// Author is the login whose marked comments are capreport's own, e.g.
 	// a GitHub App's "my-app[bot]". Empty asks GET /user (a user's token);

@@ -26,12 +26,15 @@ const (
 	BehaviorDeleteAndNew Behavior = "delete-and-new" // delete earlier marked comments, then create
 )
 
-// Behaviors lists every behaviour, for flag help and validation.
-var Behaviors = []Behavior{BehaviorUpdate, BehaviorNew, BehaviorHideAndNew, BehaviorDeleteAndNew}
+// Behaviors lists every behaviour, for flag help and validation (a new
+// slice each call).
+func Behaviors() []Behavior {
+	return []Behavior{BehaviorUpdate, BehaviorNew, BehaviorHideAndNew, BehaviorDeleteAndNew}
+}
 
 // ParseBehavior checks a behaviour's name.
 func ParseBehavior(s string) (Behavior, error) {
-	for _, b := range Behaviors {
+	for _, b := range Behaviors() {
 		if string(b) == s {
 			return b, nil
 		}

@@ -34,18 +34,18 @@ type Retry struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
-// DefaultRetry is the policy of a zero Retry.
-var DefaultRetry = Retry{Attempts: 4, Backoff: time.Second, MaxWait: time.Minute}
+// defaultRetry is the policy of a zero Retry.
+var defaultRetry = Retry{Attempts: 4, Backoff: time.Second, MaxWait: time.Minute}
 
 func (r Retry) withDefaults() Retry {
 	if r.Attempts <= 0 {
-		r.Attempts = DefaultRetry.Attempts
+		r.Attempts = defaultRetry.Attempts
 	}
 	if r.Backoff <= 0 {
-		r.Backoff = DefaultRetry.Backoff
+		r.Backoff = defaultRetry.Backoff
 	}
 	if r.MaxWait <= 0 {
-		r.MaxWait = DefaultRetry.MaxWait
+		r.MaxWait = defaultRetry.MaxWait
 	}
 	if r.Sleep == nil {
 		r.Sleep = sleepCtx
