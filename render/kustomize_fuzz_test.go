@@ -3,6 +3,7 @@ package render
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -41,11 +42,17 @@ func kustFuzzTree(f *testing.F) (*repo, string) {
 	return r, filepath.Join(r.root, "app")
 }
 
+// gitUser is the user@ that makes krusty read an entry as an SCP-style git
+// URL (kustomize api/internal/git extractUsername, after an optional
+// git::). An "@" elsewhere ("@/..", "a/@b") is part of a local path.
+var gitUser = regexp.MustCompile(`^(?i:git::)?[a-zA-Z][a-zA-Z0-9-]*@`)
+
 // localEntry reports whether e, listed in the kustomization of dir, is a
 // path that exists inside the root, symlinks evaluated, and nothing that
 // could be fetched.
 func localEntry(r *repo, dir, e string) bool {
-	if strings.Contains(e, "://") || strings.Contains(e, "@") || strings.HasPrefix(strings.ToLower(strings.TrimSpace(e)), "git") || filepath.IsAbs(e) {
+	t := strings.TrimSpace(e)
+	if strings.Contains(e, "://") || gitUser.MatchString(t) || strings.HasPrefix(strings.ToLower(t), "git") || filepath.IsAbs(e) {
 		return false
 	}
 	real, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(e)))
@@ -63,6 +70,7 @@ func FuzzKustomizeRewrite(f *testing.F) {
 		{"../../outside/evil.yaml", "link", "link/evil.yaml", "git@github.com:o/r.git"},
 		{"github.com/o/r", "missing.yaml", "/etc/passwd", "./base/../deploy.yaml"},
 		{" deploy.yaml", "base/", "ssh://h/r", "deploy.yaml"},
+		{"@/..", "a@b.c:x/y", "base/@/..", "Git::user@h:r"}, // found by CI: "@/.." is local
 	} {
 		f.Add(s[0], s[1], s[2], s[3], uint8(0))
 	}
