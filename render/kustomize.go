@@ -238,7 +238,9 @@ func (sc *kustScan) read(dir string) *kustFile {
 	return &kustFile{file: kf, doc: raws[0].doc}
 }
 
-// scan visits the kustomization in dir.
+// scan visits the kustomization in dir and everything it lists, in the
+// order krusty reads them: what it builds on, the files it reads, the
+// functions it runs and the Helm charts it inflates.
 func (sc *kustScan) scan(dir string, plugin bool) {
 	if sc.seen[dir] {
 		return
@@ -254,12 +256,20 @@ func (sc *kustScan) scan(dir string, plugin bool) {
 		}
 	}
 	sc.dirs = append(sc.dirs, dir)
-	kf, doc := k.file, k.doc
-	rel := sc.r.rel(kf)
 	sc.kusts[dir] = k
-	if k, _ := doc["kind"].(string); k == "Component" && dir == sc.root {
+	if kind, _ := k.doc["kind"].(string); kind == "Component" && dir == sc.root {
 		sc.rootIsComponent = true
 	}
+	sc.scanBases(dir, k, plugin)
+	sc.scanFiles(dir, k)
+	sc.scanFunctions(dir, k)
+	sc.scanHelmCharts(dir, k)
+}
+
+// scanBases follows resources, bases and components (a directory is a
+// kustomization to scan, anything else a file) and lists the crds.
+func (sc *kustScan) scanBases(dir string, k *kustFile, plugin bool) {
+	kf, doc := k.file, k.doc
 	for _, field := range []string{"resources", "bases", "components"} {
 		for _, e := range strList(doc[field]) {
 			abs := sc.entryOrDrop(dir, kf, field, e)
@@ -281,6 +291,13 @@ func (sc *kustScan) scan(dir string, plugin bool) {
 			sc.addFile(dir, abs)
 		}
 	}
+}
+
+// scanFiles checks the other files the kustomization reads: configurations,
+// patches (an inline patch is not a path), replacements, the OpenAPI schema
+// and the generators' files and env files.
+func (sc *kustScan) scanFiles(dir string, k *kustFile) {
+	kf, doc := k.file, k.doc
 	for _, e := range strList(doc["configurations"]) {
 		sc.file(dir, kf, "configurations", e, false)
 	}
@@ -314,6 +331,12 @@ func (sc *kustScan) scan(dir string, plugin bool) {
 			}
 		}
 	}
+}
+
+// scanFunctions checks generators, transformers and validators: an inline
+// one, a file, or a directory scanned as a plugin kustomization.
+func (sc *kustScan) scanFunctions(dir string, k *kustFile) {
+	kf, doc := k.file, k.doc
 	for _, field := range []string{"generators", "transformers", "validators"} {
 		for _, e := range strList(doc[field]) {
 			if strings.Contains(e, "\n") {
@@ -332,7 +355,14 @@ func (sc *kustScan) scan(dir string, plugin bool) {
 			}
 		}
 	}
+}
+
+// scanHelmCharts finds each helmCharts entry's vendored chart; a remote one
+// is dropped from the build (the render is partial) instead of refusing it.
+func (sc *kustScan) scanHelmCharts(dir string, k *kustFile) {
+	kf, doc := k.file, k.doc
 	if _, ok := doc["helmChartInflationGenerator"]; ok {
+		rel := sc.r.rel(kf)
 		sc.refuse(CheckKustomizePlugin, rel, "%s: helmChartInflationGenerator is not supported (use helmCharts with a chart vendored under charts/)", rel)
 	}
 	for _, hc := range mapList(doc["helmCharts"]) {
@@ -489,6 +519,14 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 	if len(problems) > 0 {
 		return nil, findings, fmt.Errorf("decoding krusty output: %w", problems[0].err)
 	}
+	return rd.kustomizeObjects(raws, spec, realDir, sc), findings, nil
+}
+
+// kustomizeObjects turns krusty's output into objects, each traced to the
+// file and line it came from (its origin annotation), or to the
+// kustomization when krusty generated it.
+func (rd *renderer) kustomizeObjects(raws []rawObject, spec SourceSpec, realDir string, sc *kustScan) []Object {
+	r := rd.repo
 	lines := lineIndex{r: r, cache: map[string][]docPos{}}
 	objs := make([]Object, 0, len(raws))
 	for _, raw := range raws {
@@ -509,7 +547,7 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 		}
 		objs = append(objs, o)
 	}
-	return objs, findings, nil
+	return objs
 }
 
 // rewriteKustomizations returns the in-memory copy of every kustomization
