@@ -66,15 +66,7 @@ type Result struct {
 // amplitudes are kept as logarithms, so that a fast-decaying run is judged
 // on its shape rather than on denormal noise.
 func Integrate(a, w float64, opts Options) Result {
-	if opts.StepsPerDeadTime <= 0 {
-		opts.StepsPerDeadTime = DefaultOptions().StepsPerDeadTime
-	}
-	if !(opts.Horizon > 0) {
-		opts.Horizon = DefaultOptions().Horizon
-	}
-	if !(opts.ExplodeAt > 0) {
-		opts.ExplodeAt = DefaultOptions().ExplodeAt
-	}
+	opts = opts.withDefaults()
 	if w < 0 || math.IsNaN(w) || math.IsNaN(a) {
 		return Result{AmplitudeRatio: math.NaN()}
 	}
@@ -89,78 +81,113 @@ func Integrate(a, w float64, opts Options) Result {
 	// (min) deque keeps only the newest of equal values, and that entry
 	// stays in the deque exactly as long as some history sample is still
 	// inside the interval.
-	maxq := newDeque(winSteps + 2)
-	minq := newDeque(s + 2)
-	x := -1.0
-	maxq.push(0, x)
-	minq.push(0, x)
-
-	var (
-		res      = Result{AmplitudeRatio: math.NaN()}
-		logScale float64 // log of the factor the state has been divided by
-		neg      = true  // sign of x: x < 0
-		halfMax  float64 // max |x| of the current half-cycle (scaled)
-		amps     []float64
-		blockMax float64 // max |x| over the current rescaling block
-	)
+	st := &eulerRun{maxq: newDeque(winSteps + 2), minq: newDeque(s + 2), x: -1, neg: true,
+		res: Result{AmplitudeRatio: math.NaN()}}
+	st.maxq.push(0, st.x)
+	st.minq.push(0, st.x)
 	for i := 0; i < n; i++ {
-		if i > 0 {
-			maxq.pushMax(i, x)
-		}
-		maxq.expire(i - winSteps)
-		m := maxq.frontVal()
-		if i > 0 {
-			minq.pushMin(i, m)
-		}
-		minq.expire(i - s)
-		f := minq.frontVal()
-
-		x -= ah * f
-		res.Steps = i + 1
-
-		ax := math.Abs(x)
-		if nowNeg := x < 0; nowNeg != neg {
-			// A complete half-cycle ends here, except the first rise from
-			// the history, which started at the step, not at a crossing.
-			if res.SignChanges > 0 {
-				amps = append(amps, math.Log(halfMax)+logScale)
-			}
-			res.SignChanges++
-			neg = nowNeg
-			halfMax = 0
-		}
-		if ax > halfMax {
-			halfMax = ax
-		}
-		if ax > blockMax {
-			blockMax = ax
-		}
-		if (i+1)%s == 0 {
-			// Once per dead time: explode check and rescaling. The block
-			// max is the scale of the recent solution; dividing the whole
-			// state by it leaves the dynamics unchanged (homogeneity).
-			if blockMax > 0 && math.Log(blockMax)+logScale > logExplode {
-				res.Exploded = true
-				break
-			}
-			if blockMax > 0 && (blockMax < 1e-100 || blockMax > 1e100) {
-				k := 1 / blockMax
-				x *= k
-				halfMax *= k
-				maxq.scale(k)
-				minq.scale(k)
-				logScale += math.Log(blockMax)
-			}
-			blockMax = 0
+		st.step(i, winSteps, s, ah)
+		if (i+1)%s == 0 && st.endDeadTime(logExplode) {
+			break
 		}
 	}
+	return st.verdict()
+}
+
+// withDefaults fills the options left at zero (or NaN) from
+// DefaultOptions.
+func (o Options) withDefaults() Options {
+	if o.StepsPerDeadTime <= 0 {
+		o.StepsPerDeadTime = DefaultOptions().StepsPerDeadTime
+	}
+	if !(o.Horizon > 0) {
+		o.Horizon = DefaultOptions().Horizon
+	}
+	if !(o.ExplodeAt > 0) {
+		o.ExplodeAt = DefaultOptions().ExplodeAt
+	}
+	return o
+}
+
+// eulerRun is the state of one Integrate run.
+type eulerRun struct {
+	maxq, minq *deque
+	x          float64
+	res        Result
+	logScale   float64 // log of the factor the state has been divided by
+	neg        bool    // sign of x: x < 0
+	halfMax    float64 // max |x| of the current half-cycle (scaled)
+	amps       []float64
+	blockMax   float64 // max |x| over the current rescaling block
+}
+
+// step takes Euler step i: the min-max F over the closed intervals, the
+// update of x, and the half-cycle bookkeeping.
+func (st *eulerRun) step(i, winSteps, s int, ah float64) {
+	if i > 0 {
+		st.maxq.pushMax(i, st.x)
+	}
+	st.maxq.expire(i - winSteps)
+	m := st.maxq.frontVal()
+	if i > 0 {
+		st.minq.pushMin(i, m)
+	}
+	st.minq.expire(i - s)
+	f := st.minq.frontVal()
+
+	st.x -= ah * f
+	st.res.Steps = i + 1
+
+	ax := math.Abs(st.x)
+	if nowNeg := st.x < 0; nowNeg != st.neg {
+		// A complete half-cycle ends here, except the first rise from
+		// the history, which started at the step, not at a crossing.
+		if st.res.SignChanges > 0 {
+			st.amps = append(st.amps, math.Log(st.halfMax)+st.logScale)
+		}
+		st.res.SignChanges++
+		st.neg = nowNeg
+		st.halfMax = 0
+	}
+	if ax > st.halfMax {
+		st.halfMax = ax
+	}
+	if ax > st.blockMax {
+		st.blockMax = ax
+	}
+}
+
+// endDeadTime runs once per dead time: the explode check (true stops the
+// run) and rescaling. The block max is the scale of the recent solution;
+// dividing the whole state by it leaves the dynamics unchanged
+// (homogeneity).
+func (st *eulerRun) endDeadTime(logExplode float64) bool {
+	if st.blockMax > 0 && math.Log(st.blockMax)+st.logScale > logExplode {
+		st.res.Exploded = true
+		return true
+	}
+	if st.blockMax > 0 && (st.blockMax < 1e-100 || st.blockMax > 1e100) {
+		k := 1 / st.blockMax
+		st.x *= k
+		st.halfMax *= k
+		st.maxq.scale(k)
+		st.minq.scale(k)
+		st.logScale += math.Log(st.blockMax)
+	}
+	st.blockMax = 0
+	return false
+}
+
+// verdict judges the run from its half-cycle amplitudes.
+func (st *eulerRun) verdict() Result {
+	res := st.res
 	// The first complete half-cycle is the first overshoot above rest; if
 	// x crossed rest once and never came back, it is still running.
 	switch {
-	case len(amps) > 0:
-		res.FirstOvershoot = math.Exp(amps[0])
+	case len(st.amps) > 0:
+		res.FirstOvershoot = math.Exp(st.amps[0])
 	case res.SignChanges == 1:
-		res.FirstOvershoot = math.Exp(math.Log(halfMax) + logScale)
+		res.FirstOvershoot = math.Exp(math.Log(st.halfMax) + st.logScale)
 	}
 	if res.Exploded {
 		res.Rests = false
@@ -170,8 +197,8 @@ func Integrate(a, w float64, opts Options) Result {
 		res.Rests = true
 		return res
 	}
-	last := amps[len(amps)-1]
-	prev := amps[len(amps)-3]
+	last := st.amps[len(st.amps)-1]
+	prev := st.amps[len(st.amps)-3]
 	res.AmplitudeRatio = math.Exp(last - prev)
 	res.Rests = last < prev
 	return res
