@@ -189,19 +189,22 @@ var validModes = map[string]string{
 	"040000": "tree", "160000": "commit",
 }
 
+// treeInput is one entry of a create-tree request.
+type treeInput struct {
+	Path    *string `json:"path"`
+	Mode    *string `json:"mode"`
+	Type    *string `json:"type"`
+	SHA     rawSHA  `json:"sha"` // null deletes the path
+	Content *string `json:"content"`
+}
+
 func (s *Server) createTree(c *call) response {
 	if resp, ok := c.require("write", scopeContents); !ok {
 		return resp
 	}
 	var req struct {
-		BaseTree string `json:"base_tree"`
-		Tree     []struct {
-			Path    *string `json:"path"`
-			Mode    *string `json:"mode"`
-			Type    *string `json:"type"`
-			SHA     rawSHA  `json:"sha"` // null deletes the path
-			Content *string `json:"content"`
-		} `json:"tree"`
+		BaseTree string      `json:"base_tree"`
+		Tree     []treeInput `json:"tree"`
 	}
 	if resp, ok := c.decode(&req); !ok {
 		return resp
@@ -218,58 +221,73 @@ func (s *Server) createTree(c *call) response {
 		s.st.flatten(req.BaseTree, "", files)
 	}
 	for _, e := range req.Tree {
-		if e.Path == nil || !validPath(*e.Path) {
-			return c.unprocessable("tree.path contains a malformed path component")
-		}
-		path := *e.Path
-		if e.Mode == nil || validModes[*e.Mode] == "" {
-			return c.unprocessable("tree.mode contains a malformed file mode")
-		}
-		if e.Type == nil || validModes[*e.Mode] != *e.Type {
-			return c.unprocessable(fmt.Sprintf("tree.type must be %q for mode %s", validModes[*e.Mode], *e.Mode))
-		}
-		mode, typ := *e.Mode, *e.Type
-		switch {
-		case e.SHA.set && e.Content != nil:
-			return c.unprocessable("Must supply either tree.sha or tree.content, not both")
-		case e.SHA.set && e.SHA.null:
-			// "sha": null deletes the path (and everything under it).
-			removePath(files, path)
-		case e.SHA.set:
-			sha := e.SHA.value
-			switch typ {
-			case "blob":
-				if s.st.get(sha, "blob") == nil {
-					return c.unprocessable(fmt.Sprintf("tree.sha %s is not a valid blob", sha))
-				}
-				setPath(files, path, leaf{mode, typ, sha})
-			case "tree":
-				if s.st.get(sha, "tree") == nil {
-					return c.unprocessable(fmt.Sprintf("tree.sha %s is not a valid tree", sha))
-				}
-				removePath(files, path)
-				sub := map[string]leaf{}
-				s.st.flatten(sha, path+"/", sub)
-				for p, l := range sub {
-					files[p] = l
-				}
-			case "commit": // a submodule: the commit lives in another repository
-				if len(sha) != 40 {
-					return c.unprocessable(fmt.Sprintf("tree.sha %s is not a valid commit", sha))
-				}
-				setPath(files, path, leaf{mode, typ, sha})
-			}
-		case e.Content != nil:
-			if typ != "blob" {
-				return c.unprocessable("tree.content is only valid for blobs")
-			}
-			setPath(files, path, leaf{mode, typ, s.st.put(&object{kind: "blob", data: []byte(*e.Content)})})
-		default:
-			return c.unprocessable("Must supply either tree.sha or tree.content")
+		if msg := s.applyTreeInput(files, e); msg != "" {
+			return c.unprocessable(msg)
 		}
 	}
 	sha := s.st.buildTree(files)
 	return jsonResponse(http.StatusCreated, s.treeJSON(sha, false))
+}
+
+// applyTreeInput applies one entry to the flattened tree, as GitHub does;
+// a non-empty result is GitHub's 422 message for a bad entry.
+func (s *Server) applyTreeInput(files map[string]leaf, e treeInput) string {
+	if e.Path == nil || !validPath(*e.Path) {
+		return "tree.path contains a malformed path component"
+	}
+	path := *e.Path
+	if e.Mode == nil || validModes[*e.Mode] == "" {
+		return "tree.mode contains a malformed file mode"
+	}
+	if e.Type == nil || validModes[*e.Mode] != *e.Type {
+		return fmt.Sprintf("tree.type must be %q for mode %s", validModes[*e.Mode], *e.Mode)
+	}
+	mode, typ := *e.Mode, *e.Type
+	switch {
+	case e.SHA.set && e.Content != nil:
+		return "Must supply either tree.sha or tree.content, not both"
+	case e.SHA.set && e.SHA.null:
+		// "sha": null deletes the path (and everything under it).
+		removePath(files, path)
+	case e.SHA.set:
+		return s.setTreeSHA(files, path, mode, typ, e.SHA.value)
+	case e.Content != nil:
+		if typ != "blob" {
+			return "tree.content is only valid for blobs"
+		}
+		setPath(files, path, leaf{mode, typ, s.st.put(&object{kind: "blob", data: []byte(*e.Content)})})
+	default:
+		return "Must supply either tree.sha or tree.content"
+	}
+	return ""
+}
+
+// setTreeSHA points path at an existing object: a blob, a whole tree
+// (replacing what was under path) or a submodule's commit.
+func (s *Server) setTreeSHA(files map[string]leaf, path, mode, typ, sha string) string {
+	switch typ {
+	case "blob":
+		if s.st.get(sha, "blob") == nil {
+			return fmt.Sprintf("tree.sha %s is not a valid blob", sha)
+		}
+		setPath(files, path, leaf{mode, typ, sha})
+	case "tree":
+		if s.st.get(sha, "tree") == nil {
+			return fmt.Sprintf("tree.sha %s is not a valid tree", sha)
+		}
+		removePath(files, path)
+		sub := map[string]leaf{}
+		s.st.flatten(sha, path+"/", sub)
+		for p, l := range sub {
+			files[p] = l
+		}
+	case "commit": // a submodule: the commit lives in another repository
+		if len(sha) != 40 {
+			return fmt.Sprintf("tree.sha %s is not a valid commit", sha)
+		}
+		setPath(files, path, leaf{mode, typ, sha})
+	}
+	return ""
 }
 
 // rawSHA tells a "sha" that was absent from one that was null: json
