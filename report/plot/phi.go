@@ -48,28 +48,61 @@ func buildPhi(w rules.Workload) (*figure, error) {
 	p := newPanel(phiTitle(w, px, py, tauEff, hasPoint),
 		"window W_eff / τ_eff (dead times, log scale)", "standing delay D / τ_eff (dead times)", newMeasuringText())
 
+	curve := phiSampled(xmin, xmax)
+	if err := addPhiRest(p, curve, xmin, xmax, ytop); err != nil {
+		return nil, err
+	}
+	l := p.line(phiCurve, curve, lineStyle(colBlack, 2.4, nil), plotter.NoStep)
+	p.addLegend("Φ(w), computed (below it the loop hunts)", l)
+	addPhiApproximations(p, curve, ytop)
+
+	ceil := hmark{Y: phi.Ceiling, Style: lineStyle(colGrey, 1.5, dashed)}
+	p.plot.Add(ceil)
+	p.addLegend("ceiling e ≈ 2.72 (Prop. 5: D ≥ e·τ rests at any window)", ceil)
+
+	p.plot.Add(textMark{X: math.Sqrt(xmax * 30), Y: 0.45, Text: "loop hunts (D < τ_eff·Φ)", Color: colGrey})
+
+	if hasPoint {
+		addPhiWorkload(p, w, px, py)
+	}
+
+	p.logX(xmin, xmax)
+	p.plot.Y.Min, p.plot.Y.Max = 0, ytop
+	return &figure{panels: []*panel{p}, weights: []float64{1}, width: figWidth, height: figHeight}, nil
+}
+
+// phiSampled samples Φ at phiSamples points spaced evenly on the log axis
+// over [xmin, xmax], so the curve is equally smooth at every decade.
+func phiSampled(xmin, xmax float64) plotter.XYs {
 	curve := make(plotter.XYs, phiSamples)
 	for i := range curve {
 		x := xmin * math.Pow(xmax/xmin, float64(i)/float64(phiSamples-1))
 		curve[i] = plotter.XY{X: x, Y: phi.Phi(x)}
 	}
+	return curve
+}
 
-	// Where the loop rests: on or above the curve (Proposition 4).
+// addPhiRest shades where the loop rests: on or above the curve, up to
+// ytop (Proposition 4). It goes first so every line draws over it.
+func addPhiRest(p *panel, curve plotter.XYs, xmin, xmax, ytop float64) error {
 	ring := append(plotter.XYs{}, curve...)
 	ring = append(ring, plotter.XY{X: xmax, Y: ytop}, plotter.XY{X: xmin, Y: ytop})
 	rest, err := plotter.NewPolygon(ring)
 	if err != nil {
-		return nil, fmt.Errorf("rest region: %w", err)
+		return fmt.Errorf("rest region: %w", err)
 	}
 	rest.Color = tint(colGreen, 0x30)
 	rest.LineStyle.Width = 0
 	p.plot.Add(rest)
 	p.series = append(p.series, series{name: phiRest, xys: ring})
 	p.addLegend("loop rests: D ≥ τ_eff·Φ(W_eff/τ_eff) (Prop. 4)", fillThumb{Color: rest.Color})
+	return nil
+}
 
-	l := p.line(phiCurve, curve, lineStyle(colBlack, 2.4, nil), plotter.NoStep)
-	p.addLegend("Φ(w), computed (below it the loop hunts)", l)
-
+// addPhiApproximations draws the closed forms against the computed curve,
+// each only where it is quoted: harmonic balance where it is defined (and
+// until it leaves the chart), the long-window form from phiAsymFrom up.
+func addPhiApproximations(p *panel, curve plotter.XYs, ytop float64) {
 	var hb plotter.XYs
 	for _, c := range curve {
 		v, ok := phi.PhiHarmonicBalance(c.X)
@@ -96,28 +129,22 @@ func buildPhi(w rules.Workload) (*figure, error) {
 		l := p.line(phiAsym, asym, lineStyle(colSkyBlue, 2, dashDot), plotter.NoStep)
 		p.addLegend("long-window form e / (1 + 30.6 / ln²(w / 0.07))", l)
 	}
+}
 
-	ceil := hmark{Y: phi.Ceiling, Style: lineStyle(colGrey, 1.5, dashed)}
-	p.plot.Add(ceil)
-	p.addLegend("ceiling e ≈ 2.72 (Prop. 5: D ≥ e·τ rests at any window)", ceil)
-
-	p.plot.Add(textMark{X: math.Sqrt(xmax * 30), Y: 0.45, Text: "loop hunts (D < τ_eff·Φ)", Color: colGrey})
-
-	if hasPoint {
-		stateCol := colVermilion
-		if tb.StandingDelaySeconds >= tb.RequiredStandingDelaySeconds {
-			stateCol = colBlue
-		}
-		p.line("", plotter.XYs{{X: px, Y: py}, {X: px, Y: tb.Phi}}, lineStyle(stateCol, 1.2, dotted), plotter.NoStep)
-		req := p.points(phiRequired, plotter.XYs{{X: px, Y: tb.Phi}}, glyph(colBlack, 5, draw.RingGlyph{}))
-		p.addLegend(fmt.Sprintf("required: Φ(%s) = %s → D ≥ %s", fmtNum(px), fmtNum(tb.Phi), units.Duration(tb.RequiredStandingDelaySeconds)), req)
-		pt := p.points(phiWorkload, plotter.XYs{{X: px, Y: py}}, glyph(stateCol, 5, draw.CircleGlyph{}))
-		p.addLegend(fmt.Sprintf("%s: D = %s = %s τ_eff", w.Autoscaler.Name, units.Duration(tb.StandingDelaySeconds), fmtNum(py)), pt)
+// addPhiWorkload marks the workload at (px, py) and its requirement Φ(px)
+// above or below it, joined by a dotted drop coloured by the verdict:
+// blue when the standing delay meets the requirement, vermilion when not.
+func addPhiWorkload(p *panel, w rules.Workload, px, py float64) {
+	tb := w.Time
+	stateCol := colVermilion
+	if tb.StandingDelaySeconds >= tb.RequiredStandingDelaySeconds {
+		stateCol = colBlue
 	}
-
-	p.logX(xmin, xmax)
-	p.plot.Y.Min, p.plot.Y.Max = 0, ytop
-	return &figure{panels: []*panel{p}, weights: []float64{1}, width: figWidth, height: figHeight}, nil
+	p.line("", plotter.XYs{{X: px, Y: py}, {X: px, Y: tb.Phi}}, lineStyle(stateCol, 1.2, dotted), plotter.NoStep)
+	req := p.points(phiRequired, plotter.XYs{{X: px, Y: tb.Phi}}, glyph(colBlack, 5, draw.RingGlyph{}))
+	p.addLegend(fmt.Sprintf("required: Φ(%s) = %s → D ≥ %s", fmtNum(px), fmtNum(tb.Phi), units.Duration(tb.RequiredStandingDelaySeconds)), req)
+	pt := p.points(phiWorkload, plotter.XYs{{X: px, Y: py}}, glyph(stateCol, 5, draw.CircleGlyph{}))
+	p.addLegend(fmt.Sprintf("%s: D = %s = %s τ_eff", w.Autoscaler.Name, units.Duration(tb.StandingDelaySeconds), fmtNum(py)), pt)
 }
 
 // phiPoint places the workload: x = W_eff/τ_eff from the bill, y = D/τ_eff

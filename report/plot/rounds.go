@@ -29,24 +29,66 @@ func buildRounds(w rules.Workload) (*figure, error) {
 	if w.Size == nil {
 		return nil, fmt.Errorf("%w: the workload has no Size bill (signal %q)", ErrNoData, w.Signal)
 	}
-	pts := append([]rules.RoundsPoint(nil), w.Size.RoundsCurve...)
-	pts = slices.DeleteFunc(pts, func(p rules.RoundsPoint) bool { return !(p.K > 0) || math.IsInf(p.K, 0) })
+	pts := roundsPoints(w.Size.RoundsCurve)
 	if len(pts) == 0 {
 		return nil, fmt.Errorf("%w: the Size bill has no rounds curve", ErrNoData)
 	}
-	sort.SliceStable(pts, func(i, j int) bool { return pts[i].K < pts[j].K })
 
-	title := fmt.Sprintf("Rounds to capacity against overload: %s\ngrowth factor g = %s; one round = %s (dead time + metric window)",
-		workloadID(w), fmtNum(w.Size.GrowthFactor), units.Seconds(w.Size.RoundSeconds))
-	yLabel := "rounds to capacity"
-	if w.Size.RoundSeconds > 0 {
-		yLabel = fmt.Sprintf("rounds to capacity (× %s)", units.Seconds(w.Size.RoundSeconds))
+	p := newPanel(roundsTitle(w), "overload k (× steady demand, log scale)", roundsYLabel(w), newMeasuringText())
+
+	sim, bound, never, ymax := roundsSeries(pts)
+	// Runs that never met capacity sit one above the top, marked ×.
+	neverY := ymax + 1
+	top := ymax + 1
+	if len(never) > 0 {
+		top = neverY + 1
 	}
-	p := newPanel(title, "overload k (× steady demand, log scale)", yLabel, newMeasuringText())
 
-	var bound, sim plotter.XYs
-	var never []float64
-	ymax := 1.0
+	addRoundsCurves(p, w, sim, bound, never, neverY)
+	if err := addRoundsDesign(p, w, neverY); err != nil {
+		return nil, err
+	}
+
+	kmin, kmax := pts[0].K, pts[len(pts)-1].K
+	if kmax <= kmin*1.01 {
+		kmin, kmax = kmin/2, kmax*2
+	}
+	p.logX(kmin, kmax)
+	p.plot.Y.Min, p.plot.Y.Max = 0, top+math.Max(1, 0.1*top) // headroom for the labels
+	p.plot.Y.Tick.Marker = intTicks{}
+	return &figure{panels: []*panel{p}, weights: []float64{1}, width: figWidth, height: figHeight}, nil
+}
+
+// roundsPoints copies the curve, keeping only the overloads a log axis can
+// place (finite k > 0), in k order; the bill's own slice is left alone.
+func roundsPoints(curve []rules.RoundsPoint) []rules.RoundsPoint {
+	pts := append([]rules.RoundsPoint(nil), curve...)
+	pts = slices.DeleteFunc(pts, func(p rules.RoundsPoint) bool { return !(p.K > 0) || math.IsInf(p.K, 0) })
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].K < pts[j].K })
+	return pts
+}
+
+// roundsTitle names the workload and the two numbers that turn rounds
+// into time: the growth factor and the length of one round.
+func roundsTitle(w rules.Workload) string {
+	return fmt.Sprintf("Rounds to capacity against overload: %s\ngrowth factor g = %s; one round = %s (dead time + metric window)",
+		workloadID(w), fmtNum(w.Size.GrowthFactor), units.Seconds(w.Size.RoundSeconds))
+}
+
+// roundsYLabel quotes the round length on the axis when the bill knows it,
+// so a count of rounds can be read as a duration.
+func roundsYLabel(w rules.Workload) string {
+	if w.Size.RoundSeconds > 0 {
+		return fmt.Sprintf("rounds to capacity (× %s)", units.Seconds(w.Size.RoundSeconds))
+	}
+	return "rounds to capacity"
+}
+
+// roundsSeries splits the sorted points into the simulated rounds, the
+// bound and the overloads that never met capacity, and returns the highest
+// count of either series (at least 1), which places the × marks.
+func roundsSeries(pts []rules.RoundsPoint) (sim, bound plotter.XYs, never []float64, ymax float64) {
+	ymax = 1.0
 	for _, q := range pts {
 		if q.Bound != nil {
 			bound = append(bound, plotter.XY{X: q.K, Y: float64(*q.Bound)})
@@ -59,13 +101,12 @@ func buildRounds(w rules.Workload) (*figure, error) {
 		sim = append(sim, plotter.XY{X: q.K, Y: float64(*q.Rounds)})
 		ymax = math.Max(ymax, float64(*q.Rounds))
 	}
-	// Runs that never met capacity sit one above the top, marked ×.
-	neverY := ymax + 1
-	top := ymax + 1
-	if len(never) > 0 {
-		top = neverY + 1
-	}
+	return sim, bound, never, ymax
+}
 
+// addRoundsCurves draws the simulated staircase, then the bound over it,
+// then the × marks at neverY; the order is the drawing and legend order.
+func addRoundsCurves(p *panel, w rules.Workload, sim, bound plotter.XYs, never []float64, neverY float64) {
 	if len(sim) > 0 {
 		sl := p.line(roundsSimulated, sim, lineStyle(colBlue, 2.4, nil), plotter.PreStep)
 		sg := p.points(roundsSimulated+" points", sim, glyph(colBlue, 3.5, draw.CircleGlyph{}))
@@ -83,12 +124,37 @@ func buildRounds(w rules.Workload) (*figure, error) {
 		ng := p.points(roundsNever, xys, glyph(colVermilion, 5, draw.CrossGlyph{}))
 		p.addLegend(neverLegend(w), ng)
 	}
+}
 
-	// The design overloads, ringed on the curve and labelled below right,
-	// where a rising staircase leaves room.
-	var design plotter.XYs
-	var labels []string
-	for _, o := range w.Size.Overloads {
+// addRoundsDesign rings the design overloads on the curve and labels them
+// below right, where a rising staircase leaves room. An overload that
+// never met capacity is ringed at neverY, on its × mark.
+func addRoundsDesign(p *panel, w rules.Workload, neverY float64) error {
+	design, labels := roundsDesignPoints(w.Size.Overloads, neverY)
+	if len(design) == 0 {
+		return nil
+	}
+	dg := p.points(roundsDesign, design, glyph(colVermilion, 7, draw.RingGlyph{}))
+	p.addLegend("design overloads", dg)
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: design, Labels: labels})
+	if err != nil {
+		return fmt.Errorf("design labels: %w", err)
+	}
+	for i := range lb.TextStyle {
+		lb.TextStyle[i].Font = font.From(sans, 10)
+		lb.TextStyle[i].Color = colVermilion
+		lb.TextStyle[i].Handler = p.plot.TextHandler
+		lb.TextStyle[i].YAlign = draw.YTop
+	}
+	lb.Offset = vg.Point{X: vg.Points(9), Y: -vg.Points(6)}
+	p.plot.Add(lb)
+	return nil
+}
+
+// roundsDesignPoints places each design overload with k > 0 and writes its
+// label: the rounds it took and, when known, the time to capacity.
+func roundsDesignPoints(overloads []rules.SizeOverload, neverY float64) (design plotter.XYs, labels []string) {
+	for _, o := range overloads {
 		if !(o.K > 0) {
 			continue
 		}
@@ -103,31 +169,7 @@ func buildRounds(w rules.Workload) (*figure, error) {
 		design = append(design, plotter.XY{X: o.K, Y: y})
 		labels = append(labels, text)
 	}
-	if len(design) > 0 {
-		dg := p.points(roundsDesign, design, glyph(colVermilion, 7, draw.RingGlyph{}))
-		p.addLegend("design overloads", dg)
-		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: design, Labels: labels})
-		if err != nil {
-			return nil, fmt.Errorf("design labels: %w", err)
-		}
-		for i := range lb.TextStyle {
-			lb.TextStyle[i].Font = font.From(sans, 10)
-			lb.TextStyle[i].Color = colVermilion
-			lb.TextStyle[i].Handler = p.plot.TextHandler
-			lb.TextStyle[i].YAlign = draw.YTop
-		}
-		lb.Offset = vg.Point{X: vg.Points(9), Y: -vg.Points(6)}
-		p.plot.Add(lb)
-	}
-
-	kmin, kmax := pts[0].K, pts[len(pts)-1].K
-	if kmax <= kmin*1.01 {
-		kmin, kmax = kmin/2, kmax*2
-	}
-	p.logX(kmin, kmax)
-	p.plot.Y.Min, p.plot.Y.Max = 0, top+math.Max(1, 0.1*top) // headroom for the labels
-	p.plot.Y.Tick.Marker = intTicks{}
-	return &figure{panels: []*panel{p}, weights: []float64{1}, width: figWidth, height: figHeight}, nil
+	return design, labels
 }
 
 // neverLegend names the × marks and says why capacity is never met: the

@@ -35,58 +35,74 @@ func buildTime(w rules.Workload) (*figure, error) {
 		return nil, fmt.Errorf("%w: the Time bill carries no timeline", ErrNoData)
 	}
 
-	// Long runs read better in minutes.
-	unit, div := "s", 1.0
-	if tl.T[len(tl.T)-1]-tl.T[0] >= 1800 {
-		unit, div = "min", 60
-	}
+	unit, div := timeUnit(tl)
 	xLabel := fmt.Sprintf("time after the demand step (%s)", unit)
-	scale := func(xys plotter.XYs) plotter.XYs {
-		for i := range xys {
-			xys[i].X /= div
-		}
-		return xys
-	}
 
 	txt := newMeasuringText()
 	top := newPanel(timeTitle(w), "", "replicas (pods)", txt)
-	replicas := scale(xysInt32(tl.T, tl.Replicas))
+	replicas := scaleX(xysInt32(tl.T, tl.Replicas), div)
 	xmin, xmax := replicas[0].X, replicas[len(replicas)-1].X
+	if err := addTimeReplicas(top, tb, replicas, timeNeed(tb, div, xmin, xmax)); err != nil {
+		return nil, err
+	}
 
+	fig := &figure{panels: []*panel{top}, weights: []float64{1}, width: figWidth, height: figHeight}
+	if len(tl.Backlog) == 0 {
+		top.plot.X.Label.Text = xLabel
+		return fig, nil
+	}
+	fig.panels = append(fig.panels, timeBacklogPanel(tb, div, xmin, xmax, xLabel, txt))
+	fig.weights = []float64{0.62, 0.38}
+	fig.height = figHeightTall
+	return fig, nil
+}
+
+// timeUnit picks the time axis unit and the divisor from seconds: long
+// runs read better in minutes.
+func timeUnit(tl *rules.Timeline) (unit string, div float64) {
+	if tl.T[len(tl.T)-1]-tl.T[0] >= 1800 {
+		return "min", 60
+	}
+	return "s", 1.0
+}
+
+// scaleX divides the X of every point by div, in place, to put seconds in
+// the axis unit.
+func scaleX(xys plotter.XYs, div float64) plotter.XYs {
+	for i := range xys {
+		xys[i].X /= div
+	}
+	return xys
+}
+
+// timeNeed is the need over time: the timeline's when it has one, else the
+// bill's single count held flat across [xmin, xmax], else nil.
+func timeNeed(tb *rules.TimeBill, div, xmin, xmax float64) plotter.XYs {
 	var needed plotter.XYs
-	if len(tl.Needed) > 0 {
-		needed = scale(xysFloat(tl.T, tl.Needed))
+	if len(tb.Timeline.Needed) > 0 {
+		needed = scaleX(xysFloat(tb.Timeline.T, tb.Timeline.Needed), div)
 	}
 	if len(needed) == 0 && tb.NeededReplicas > 0 {
 		n := float64(tb.NeededReplicas)
 		needed = plotter.XYs{{X: xmin, Y: n}, {X: xmax, Y: n}}
 	}
+	return needed
+}
+
+// addTimeReplicas fills the top panel: the rest band under everything,
+// then replicas, then the need dashed over them; the order is the drawing
+// and legend order. The Y range leaves room above the band for the legend.
+func addTimeReplicas(top *panel, tb *rules.TimeBill, replicas, needed plotter.XYs) error {
 	ymax := 0.0
 	for _, p := range replicas {
 		ymax = math.Max(ymax, p.Y)
 	}
 	if len(needed) > 0 {
-		lo := make(plotter.XYs, len(needed))
-		hi := make(plotter.XYs, len(needed))
-		ring := make(plotter.XYs, 0, 2*len(needed))
-		for i, p := range needed {
-			lo[i] = plotter.XY{X: p.X, Y: p.Y * (1 - restBand)}
-			hi[i] = plotter.XY{X: p.X, Y: p.Y * (1 + restBand)}
-			ymax = math.Max(ymax, hi[i].Y)
-			ring = append(ring, lo[i])
-		}
-		for i := len(hi) - 1; i >= 0; i-- {
-			ring = append(ring, hi[i])
-		}
-		band, err := plotter.NewPolygon(ring)
+		bandTop, err := addRestBand(top, needed)
 		if err != nil {
-			return nil, fmt.Errorf("rest band: %w", err)
+			return err
 		}
-		band.Color = tint(colGreen, 0x40)
-		band.LineStyle.Width = 0
-		top.plot.Add(band)
-		top.series = append(top.series, series{name: timeBandLow, xys: lo}, series{name: timeBandHigh, xys: hi})
-		top.addLegend(fmt.Sprintf("rest band: need ± %.0f %% (a wider swing is a hunt)", restBand*100), fillThumb{Color: band.Color})
+		ymax = math.Max(ymax, bandTop)
 	}
 	l := top.line(timeReplicas, replicas, lineStyle(colBlue, 1.8, nil), plotter.PostStep)
 	top.addLegend(fmt.Sprintf("replicas (min %d, max %d, mean %s; p5 %s, p95 %s)",
@@ -95,16 +111,45 @@ func buildTime(w rules.Workload) (*figure, error) {
 		nl := top.line(timeNeeded, needed, lineStyle(colBlack, 1.5, dashed), plotter.PostStep)
 		top.addLegend(fmt.Sprintf("needed: %d pods", tb.NeededReplicas), nl)
 	}
-	top.plot.X.Min, top.plot.X.Max = xmin, xmax
+	top.plot.X.Min, top.plot.X.Max = replicas[0].X, replicas[len(replicas)-1].X
 	top.plot.Y.Min, top.plot.Y.Max = 0, math.Max(ymax*1.4, 1)
+	return nil
+}
 
-	fig := &figure{panels: []*panel{top}, weights: []float64{1}, width: figWidth, height: figHeight}
-	if len(tl.Backlog) == 0 {
-		top.plot.X.Label.Text = xLabel
-		return fig, nil
+// addRestBand shades need ± restBand, the swing the loop may have and
+// still rest (Definition 5), and records its edges as series. It returns
+// the band's highest point, which the Y range must clear.
+func addRestBand(top *panel, needed plotter.XYs) (float64, error) {
+	ymax := 0.0
+	lo := make(plotter.XYs, len(needed))
+	hi := make(plotter.XYs, len(needed))
+	ring := make(plotter.XYs, 0, 2*len(needed))
+	for i, p := range needed {
+		lo[i] = plotter.XY{X: p.X, Y: p.Y * (1 - restBand)}
+		hi[i] = plotter.XY{X: p.X, Y: p.Y * (1 + restBand)}
+		ymax = math.Max(ymax, hi[i].Y)
+		ring = append(ring, lo[i])
 	}
+	for i := len(hi) - 1; i >= 0; i-- {
+		ring = append(ring, hi[i])
+	}
+	band, err := plotter.NewPolygon(ring)
+	if err != nil {
+		return 0, fmt.Errorf("rest band: %w", err)
+	}
+	band.Color = tint(colGreen, 0x40)
+	band.LineStyle.Width = 0
+	top.plot.Add(band)
+	top.series = append(top.series, series{name: timeBandLow, xys: lo}, series{name: timeBandHigh, xys: hi})
+	top.addLegend(fmt.Sprintf("rest band: need ± %.0f %% (a wider swing is a hunt)", restBand*100), fillThumb{Color: band.Color})
+	return ymax, nil
+}
+
+// timeBacklogPanel is the bottom panel: the backlog on the top panel's X
+// range, which carries the shared time label.
+func timeBacklogPanel(tb *rules.TimeBill, div, xmin, xmax float64, xLabel string, txt *measuringText) *panel {
 	bottom := newPanel("", xLabel, "backlog (messages)", txt)
-	backlog := scale(xysFloat(tl.T, tl.Backlog))
+	backlog := scaleX(xysFloat(tb.Timeline.T, tb.Timeline.Backlog), div)
 	bmax := 0.0
 	for _, p := range backlog {
 		bmax = math.Max(bmax, p.Y)
@@ -113,10 +158,7 @@ func buildTime(w rules.Workload) (*figure, error) {
 	bottom.addLegend(fmt.Sprintf("backlog (standing delay %s at rest)", units.Duration(tb.StandingDelaySeconds)), bl)
 	bottom.plot.X.Min, bottom.plot.X.Max = xmin, xmax
 	bottom.plot.Y.Min, bottom.plot.Y.Max = 0, math.Max(bmax*1.3, 1)
-	fig.panels = append(fig.panels, bottom)
-	fig.weights = []float64{0.62, 0.38}
-	fig.height = figHeightTall
-	return fig, nil
+	return bottom
 }
 
 func timeTitle(w rules.Workload) string {

@@ -129,6 +129,17 @@ func staircase(k float64, needed int, events []rules.ScaleEvent, rounds int) rul
 	return o
 }
 
+// The Hunting sample's loop: a 510-s cycle, demand λ = 200 msg/s, c = 10
+// msg/s per pod, dead time 90 s; the timeline runs from 19 h to 20 h,
+// sampled every 15 s.
+const (
+	huntPeriod, huntLambda, huntC, huntTau = 510, 200.0, 10.0, 90
+	huntFrom, huntTo, huntDt               = 68400, 72000, 15
+)
+
+// huntRamp is the climb of each cycle, one sync (huntDt) apart from t' = 0.
+var huntRamp = []int32{6, 9, 13, 18, 24, 30, 35}
+
 // Hunting is the Time row's kit consumer at a 60-s standing delay: demand
 // 200 msg/s, 10 msg/s per pod (20 pods needed), threshold 600 messages per
 // pod, dead time 90 s, the default 300-s window. It hunts between 6 and 35
@@ -136,49 +147,15 @@ func staircase(k float64, needed int, events []rules.ScaleEvent, rounds int) rul
 // window holds after the backlog has drained, a collapse when it lets go.
 // The timeline is the last hour of a 20-hour run, every 15 s.
 func Hunting() rules.Workload {
-	const (
-		period, lambda, c, tau = 510, 200.0, 10.0, 90
-		from, to, dt           = 68400, 72000, 15
-	)
-	ramp := []int32{6, 9, 13, 18, 24, 30, 35} // one sync apart from t' = 0
-	replicas := func(t int) int32 {
-		p := ((t % period) + period) % period
-		switch {
-		case p < len(ramp)*dt:
-			return ramp[p/dt]
-		case p < 420:
-			return 35
-		default:
-			return 6
-		}
-	}
-	consuming := func(t int) int32 { return min(replicas(t), replicas(t-tau)) }
-
-	tl := &rules.Timeline{}
-	backlog := 0.0
-	var counts []float64
-	for t := from - 2*period; t <= to; t++ {
-		backlog = math.Max(0, backlog+lambda-c*float64(consuming(t)))
-		if t < from {
-			continue
-		}
-		counts = append(counts, float64(replicas(t)))
-		if (t-from)%dt == 0 {
-			tl.T = append(tl.T, t)
-			tl.Replicas = append(tl.Replicas, replicas(t))
-			tl.Needed = append(tl.Needed, lambda/c)
-			tl.Backlog = append(tl.Backlog, math.Round(backlog))
-		}
-	}
-	slices.Sort(counts)
+	tl, counts := huntingRun()
 	mean := 0.0
 	for _, v := range counts {
 		mean += v
 	}
 	mean /= float64(len(counts))
-	needed := int(lambda / c)
+	needed := int(huntLambda / huntC)
 
-	const tauEff, wEff, standing = tau + 10.0, 300 + 10.0, 60.0
+	const tauEff, wEff, standing = huntTau + 10.0, 300 + 10.0, 60.0
 	w := wEff / tauEff
 	p := phi.Phi(w)
 	return rules.Workload{
@@ -216,6 +193,48 @@ func Hunting() rules.Workload {
 		Verdict: rules.VerdictFail,
 	}
 }
+
+// huntingRun runs the fluid queue from two cycles before the timeline's
+// start, so the backlog it opens on is the steady cycle's and not an empty
+// queue's, and samples it every huntDt. counts holds the replica count of
+// every second of the timeline, sorted, for the bill's order statistics.
+func huntingRun() (tl *rules.Timeline, counts []float64) {
+	tl = &rules.Timeline{}
+	backlog := 0.0
+	for t := huntFrom - 2*huntPeriod; t <= huntTo; t++ {
+		backlog = math.Max(0, backlog+huntLambda-huntC*float64(huntingConsuming(t)))
+		if t < huntFrom {
+			continue
+		}
+		counts = append(counts, float64(huntingReplicas(t)))
+		if (t-huntFrom)%huntDt == 0 {
+			tl.T = append(tl.T, t)
+			tl.Replicas = append(tl.Replicas, huntingReplicas(t))
+			tl.Needed = append(tl.Needed, huntLambda/huntC)
+			tl.Backlog = append(tl.Backlog, math.Round(backlog))
+		}
+	}
+	slices.Sort(counts)
+	return tl, counts
+}
+
+// huntingReplicas is the replica count at t: the ramp, the plateau the
+// window holds to t' = 420 s, then the collapse to 6 for the cycle's rest.
+func huntingReplicas(t int) int32 {
+	p := ((t % huntPeriod) + huntPeriod) % huntPeriod
+	switch {
+	case p < len(huntRamp)*huntDt:
+		return huntRamp[p/huntDt]
+	case p < 420:
+		return 35
+	default:
+		return 6
+	}
+}
+
+// huntingConsuming is the pods serving at t: a pod serves one dead time
+// after it is ordered, and stops as soon as it is scaled away.
+func huntingConsuming(t int) int32 { return min(huntingReplicas(t), huntingReplicas(t-huntTau)) }
 
 // percentile is the linear-interpolated percentile of sorted values.
 func percentile(sorted []float64, q float64) float64 {
