@@ -21,49 +21,86 @@ func Extract(objects []render.Object, cfg *config.Config) *Inventory {
 	}
 	inv := &Inventory{Autoscalers: []Autoscaler{}, Skipped: []SkippedObject{}, Findings: []Finding{}}
 	ix := newTargetIndex(objects)
-	type pending struct {
-		a      Autoscaler
-		target *render.Object
-	}
 	var found []pending
-
 	for i := range objects {
 		o := &objects[i]
-		group := groupOf(o.APIVersion)
-		var a *Autoscaler
-		switch {
-		case o.Kind == KindHPA && group == "autoscaling":
-			a = buildHPA(o, inv)
-		case group == "keda.sh" && o.Kind == KindScaledObject:
-			a = buildScaledObject(o, inv)
-		case group == "keda.sh" && (o.Kind == "ScaledJob" || o.Kind == "TriggerAuthentication" || o.Kind == "ClusterTriggerAuthentication"):
-			reason := map[string]string{
-				"ScaledJob":                    "a ScaledJob creates Jobs per polling interval and has no HPA; capreport prices replica autoscalers only",
-				"TriggerAuthentication":        "holds credentials for triggers; nothing to price",
-				"ClusterTriggerAuthentication": "holds credentials for triggers; nothing to price",
-			}[o.Kind]
-			inv.Skipped = append(inv.Skipped, skipped(o, reason))
-		case group == "keda.k8s.io":
-			inv.Skipped = append(inv.Skipped, skipped(o, "KEDA v1 schema (keda.k8s.io), which KEDA v2 does not read"))
-			inv.Findings = append(inv.Findings, findingAt(o.Origin, CheckKEDAV1Schema, SeverityError,
-				"migrate to keda.sh/v1alpha1 (scaleTargetRef.name instead of deploymentName)",
-				"%s %s uses the KEDA v1 schema (%s); KEDA v2 ignores it, so nothing autoscales", o.Kind, o.Name, o.APIVersion))
-		}
+		a := buildAutoscaler(o, inv)
 		if a == nil {
 			continue
 		}
-		p := pending{a: *a}
-		ref := a.HPA.ScaleTargetRef
-		p.a.Target.Ref = Ref{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name, Namespace: o.Namespace}
-		if ref.Name != "" {
-			p.target = ix.lookup(ref.Kind, ref.Name, o.Namespace, o.Origin)
-		}
-		found = append(found, p)
+		found = append(found, pendingFor(a, o, ix))
 	}
 
-	// Duplicates: two autoscalers on one rendered object, or on one missing
-	// object of the same source. Renders of different value sets are
-	// different deployments and never duplicates of each other.
+	groups := duplicateGroups(found)
+	assignIDs(found, func(p *pending) *Autoscaler { return &p.a })
+	markDuplicates(found, groups)
+
+	for i := range found {
+		finish(&found[i].a, found[i].target, ix, cfg)
+		inv.Autoscalers = append(inv.Autoscalers, found[i].a)
+	}
+	sort.SliceStable(inv.Autoscalers, func(i, j int) bool { return inv.Autoscalers[i].ID < inv.Autoscalers[j].ID })
+	inv.Findings = append(inv.Findings, defaultFindings(inv.Autoscalers)...)
+	return inv
+}
+
+// pending is an autoscaler found by Extract whose target has been looked up
+// but which is not final yet: IDs can only be made unique once every
+// autoscaler is known (see assignIDs), duplicate findings need those IDs,
+// and pricing comes last.
+type pending struct {
+	a      Autoscaler
+	target *render.Object
+}
+
+// buildAutoscaler returns the autoscaler o declares, or nil when there is
+// none to price. KEDA objects that scale nothing, the KEDA v1 schema and a
+// ScaledObject that does not decode are kept out of pricing but recorded on
+// inv (as skipped objects or findings), so that the report can say why they
+// are absent rather than drop them silently.
+func buildAutoscaler(o *render.Object, inv *Inventory) *Autoscaler {
+	group := groupOf(o.APIVersion)
+	switch {
+	case o.Kind == KindHPA && group == "autoscaling":
+		return buildHPA(o, inv)
+	case group == "keda.sh" && o.Kind == KindScaledObject:
+		return buildScaledObject(o, inv)
+	case group == "keda.sh" && (o.Kind == "ScaledJob" || o.Kind == "TriggerAuthentication" || o.Kind == "ClusterTriggerAuthentication"):
+		reason := map[string]string{
+			"ScaledJob":                    "a ScaledJob creates Jobs per polling interval and has no HPA; capreport prices replica autoscalers only",
+			"TriggerAuthentication":        "holds credentials for triggers; nothing to price",
+			"ClusterTriggerAuthentication": "holds credentials for triggers; nothing to price",
+		}[o.Kind]
+		inv.Skipped = append(inv.Skipped, skipped(o, reason))
+	case group == "keda.k8s.io":
+		inv.Skipped = append(inv.Skipped, skipped(o, "KEDA v1 schema (keda.k8s.io), which KEDA v2 does not read"))
+		inv.Findings = append(inv.Findings, findingAt(o.Origin, CheckKEDAV1Schema, SeverityError,
+			"migrate to keda.sh/v1alpha1 (scaleTargetRef.name instead of deploymentName)",
+			"%s %s uses the KEDA v1 schema (%s); KEDA v2 ignores it, so nothing autoscales", o.Kind, o.Name, o.APIVersion))
+	}
+	return nil
+}
+
+// pendingFor records a's scale target and looks it up among the rendered
+// objects. The target is resolved in the autoscaler's own namespace, since
+// scaleTargetRef carries none; a nameless ref is left unresolved rather
+// than matched against anything (building the autoscaler has already
+// reported it as invalid).
+func pendingFor(a *Autoscaler, o *render.Object, ix *targetIndex) pending {
+	p := pending{a: *a}
+	ref := a.HPA.ScaleTargetRef
+	p.a.Target.Ref = Ref{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name, Namespace: o.Namespace}
+	if ref.Name != "" {
+		p.target = ix.lookup(ref.Kind, ref.Name, o.Namespace, o.Origin)
+	}
+	return p
+}
+
+// duplicateGroups groups the indexes of found by what they scale: two
+// autoscalers on one rendered object, or on one missing object of the same
+// source. Renders of different value sets are different deployments and
+// never duplicates of each other.
+func duplicateGroups(found []pending) map[string][]int {
 	groups := map[string][]int{}
 	for i, p := range found {
 		key := fmt.Sprintf("dangling\x00%s\x00%s\x00%s\x00%s", p.a.Origin.Source, p.a.Namespace, p.a.Target.Kind, p.a.Target.Name)
@@ -74,8 +111,13 @@ func Extract(objects []render.Object, cfg *config.Config) *Inventory {
 			groups[key] = append(groups[key], i)
 		}
 	}
+	return groups
+}
 
-	assignIDs(found, func(p *pending) *Autoscaler { return &p.a })
+// markDuplicates gives every member of a group of two or more a finding
+// naming the others. It needs the IDs, so it runs after assignIDs; each
+// index is in one group only, so the map's order does not show.
+func markDuplicates(found []pending, groups map[string][]int) {
 	for _, members := range groups {
 		if len(members) < 2 {
 			continue
@@ -94,14 +136,6 @@ func Extract(objects []render.Object, cfg *config.Config) *Inventory {
 				"%s and %s both scale %s; the controllers fight over the replica count", a.ID, strings.Join(others, ", "), refString(a.Target.Kind, a.Target.Name)))
 		}
 	}
-
-	for i := range found {
-		finish(&found[i].a, found[i].target, ix, cfg)
-		inv.Autoscalers = append(inv.Autoscalers, found[i].a)
-	}
-	sort.SliceStable(inv.Autoscalers, func(i, j int) bool { return inv.Autoscalers[i].ID < inv.Autoscalers[j].ID })
-	inv.Findings = append(inv.Findings, defaultFindings(inv.Autoscalers)...)
-	return inv
 }
 
 // finish resolves the target, signal and assumptions of one autoscaler.

@@ -319,39 +319,12 @@ func (p *parser) sources(n *yaml.Node, c *Config) {
 		p.errf(n, "sources must be a list of sources (each with a path)")
 		return
 	}
-	type seenSet struct{ line int }
-	seen := map[string]seenSet{}
+	// seen maps path@valueSet to the line that listed it, across all
+	// sources, so that distinctRenders can point at the earlier listing.
+	seen := map[string]int{}
 	for i, e := range n.Content {
 		what := fmt.Sprintf("sources[%d]", i)
-		src := Source{Line: e.Line}
-		var base ValueSet
-		base.Line = e.Line
-		var sets []*yaml.Node
-		hasSets := false
-		p.mapping(e, what, []string{"path", "type", "name", "releaseName", "namespace", "values", "set", "valueSets"}, func(key string, k, v *yaml.Node) {
-			switch key {
-			case "path":
-				if s, ok := p.scalar(v, what+".path"); ok {
-					src.Path = p.relPath(v, what+".path", s)
-				}
-			case "type":
-				if s, ok := p.scalar(v, what+".type"); ok {
-					if !contains(sourceTypes, s) {
-						p.errf(v, "%s.type: %q is not one of helm, kustomize, plain", what, s)
-					}
-					src.Type = s
-				}
-			case "valueSets":
-				hasSets = true
-				if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-					p.errf(v, "%s.valueSets must be a non-empty list of value sets", what)
-					return
-				}
-				sets = v.Content
-			default:
-				p.valueSetKey(&base, what, key, v)
-			}
-		})
+		src, base, sets, hasSets := p.sourceKeys(e, what)
 		if e.Kind != yaml.MappingNode {
 			continue
 		}
@@ -362,44 +335,97 @@ func (p *parser) sources(n *yaml.Node, c *Config) {
 			src.ValueSets = []ValueSet{base}
 		}
 		for j, sn := range sets {
-			swhat := fmt.Sprintf("%s.valueSets[%d]", what, j)
-			vs := ValueSet{Name: "", ReleaseName: base.ReleaseName, Namespace: base.Namespace, Line: sn.Line,
-				Values: append([]string(nil), base.Values...), Set: append([]string(nil), base.Set...)}
-			p.mapping(sn, swhat, []string{"name", "releaseName", "namespace", "values", "set"}, func(key string, k, v *yaml.Node) {
-				var own ValueSet
-				p.valueSetKey(&own, swhat, key, v)
-				switch key {
-				case "name":
-					vs.Name = own.Name
-				case "releaseName":
-					vs.ReleaseName = own.ReleaseName
-				case "namespace":
-					vs.Namespace = own.Namespace
-				case "values":
-					vs.Values = append(vs.Values, own.Values...)
-				case "set":
-					vs.Set = append(vs.Set, own.Set...)
-				}
-			})
-			if vs.Name == "" && len(sets) > 1 {
-				p.errf(sn, "%s: name is required when a source has several value sets (it tells the renders apart)", swhat)
-			}
-			if vs.Name == "" && base.Name != "" {
-				vs.Name = base.Name
-			}
-			src.ValueSets = append(src.ValueSets, vs)
+			src.ValueSets = append(src.ValueSets, p.valueSet(sn, fmt.Sprintf("%s.valueSets[%d]", what, j), base, len(sets) > 1))
 		}
-		for _, vs := range src.ValueSets {
-			id := src.Path + "@" + vs.Name
-			if prev, dup := seen[id]; dup && src.Path != "" {
-				p.errf(&yaml.Node{Line: vs.Line}, "%s: path %q with value set %q is already listed at line %d; give each render a distinct name", what, src.Path, vs.Name, prev.line)
-			}
-			seen[id] = seenSet{line: vs.Line}
-		}
+		p.distinctRenders(src, what, seen)
 		if len(src.ValueSets) > 1 && src.Type != "" && src.Type != "helm" {
 			p.errf(e, "%s: only Helm charts take value sets; a %s source renders one way", what, src.Type)
 		}
 		c.Sources = append(c.Sources, src)
+	}
+}
+
+// sourceKeys reads one entry of sources. The value-set keys written on the
+// source itself (name, values, set, ...) go to base, which is the source's
+// only value set when it has no valueSets and what every one of its value
+// sets starts from when it has; sets are those value sets' nodes, read
+// later once base is complete. hasSets is true for a valueSets key even if
+// it was invalid, so that the source does not fall back to base alone.
+func (p *parser) sourceKeys(e *yaml.Node, what string) (src Source, base ValueSet, sets []*yaml.Node, hasSets bool) {
+	src = Source{Line: e.Line}
+	base.Line = e.Line
+	p.mapping(e, what, []string{"path", "type", "name", "releaseName", "namespace", "values", "set", "valueSets"}, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "path":
+			if s, ok := p.scalar(v, what+".path"); ok {
+				src.Path = p.relPath(v, what+".path", s)
+			}
+		case "type":
+			if s, ok := p.scalar(v, what+".type"); ok {
+				if !contains(sourceTypes, s) {
+					p.errf(v, "%s.type: %q is not one of helm, kustomize, plain", what, s)
+				}
+				src.Type = s
+			}
+		case "valueSets":
+			hasSets = true
+			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+				p.errf(v, "%s.valueSets must be a non-empty list of value sets", what)
+				return
+			}
+			sets = v.Content
+		default:
+			p.valueSetKey(&base, what, key, v)
+		}
+	})
+	return src, base, sets, hasSets
+}
+
+// valueSet reads one entry of a source's valueSets on top of base: release
+// name and namespace override the source's, values and set add to them
+// (the source's own come first). several says the source has more than one value set, which then
+// need names to tell their renders apart.
+func (p *parser) valueSet(sn *yaml.Node, what string, base ValueSet, several bool) ValueSet {
+	vs := ValueSet{Name: "", ReleaseName: base.ReleaseName, Namespace: base.Namespace, Line: sn.Line,
+		Values: append([]string(nil), base.Values...), Set: append([]string(nil), base.Set...)}
+	p.mapping(sn, what, []string{"name", "releaseName", "namespace", "values", "set"}, func(key string, k, v *yaml.Node) {
+		// valueSetKey validates the key as it would on a source; only the
+		// field it sets is taken over.
+		var own ValueSet
+		p.valueSetKey(&own, what, key, v)
+		switch key {
+		case "name":
+			vs.Name = own.Name
+		case "releaseName":
+			vs.ReleaseName = own.ReleaseName
+		case "namespace":
+			vs.Namespace = own.Namespace
+		case "values":
+			vs.Values = append(vs.Values, own.Values...)
+		case "set":
+			vs.Set = append(vs.Set, own.Set...)
+		}
+	})
+	if vs.Name == "" && several {
+		p.errf(sn, "%s: name is required when a source has several value sets (it tells the renders apart)", what)
+	}
+	if vs.Name == "" && base.Name != "" {
+		vs.Name = base.Name
+	}
+	return vs
+}
+
+// distinctRenders reports each value set of src whose path@name an earlier
+// one (of this source or another) already took, and records src's in seen:
+// path@name is what names a render, so two alike could not be told apart.
+// A source without a path has already been reported and is not compared.
+func (p *parser) distinctRenders(src Source, what string, seen map[string]int) {
+	for _, vs := range src.ValueSets {
+		id := src.Path + "@" + vs.Name
+		if prev, dup := seen[id]; dup && src.Path != "" {
+			p.errf(&yaml.Node{Line: vs.Line}, "%s: path %q with value set %q is already listed at line %d; give each render a distinct name", what, src.Path, vs.Name, prev)
+		}
+		seen[id] = vs.Line
 	}
 }
 

@@ -317,20 +317,36 @@ func ledgerRow(w rules.Workload) string {
 // workloadDetails is the <details> block with one workload's full bill.
 func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 	var b strings.Builder
+	writeDetailsHead(&b, w, html)
+	writeBill(&b, w)
+	writePlots(&b, w, o, withChart, html)
+	if len(w.Findings) > 0 {
+		b.WriteString("**Findings**\n\n")
+		writeMdFindings(&b, w.Findings)
+		b.WriteString("\n")
+	}
+	writeMdAssumptions(&b, w.Assumptions)
+	b.WriteString("</details>\n\n")
+	return b.String()
+}
+
+// writeDetailsHead opens a workload's <details> block and writes what it
+// scales and on what: target, source, delivery, metrics and latency target.
+func writeDetailsHead(b *strings.Builder, w rules.Workload, html bool) {
 	// A page is read top to bottom with its plots in view; a comment keeps
 	// the ledger short.
 	open := ""
 	if html {
 		open = " open"
 	}
-	fmt.Fprintf(&b, "<details%s><summary>%s <b>%s</b>: %s · %s</summary>\n\n", open, verdictIcon(w.Verdict),
+	fmt.Fprintf(b, "<details%s><summary>%s <b>%s</b>: %s · %s</summary>\n\n", open, verdictIcon(w.Verdict),
 		htmlText(ellipsize(w.ID, maxIDRunes)), htmlText(verdictText(w)), htmlText(w.Signal))
 
 	found := "found"
 	if !w.TargetFound {
 		found = "**not found**"
 	}
-	fmt.Fprintf(&b, "**Target** %s (%s) · **Source** %s · **Replicas** %d..%d\n\n",
+	fmt.Fprintf(b, "**Target** %s (%s) · **Source** %s · **Replicas** %d..%d\n\n",
 		mdText(ellipsize(refString(w.Target), maxIDRunes)), found,
 		mdText(ellipsize(w.Source.String(), maxMessageRunes)), w.MinReplicas, w.MaxReplicas)
 	b.WriteString(deliveryMarkdown(w.Source))
@@ -343,25 +359,34 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 			}
 			ms = append(ms, mdText(ellipsize(s, maxIDRunes))+" → "+mdText(m.Signal))
 		}
-		fmt.Fprintf(&b, "**Metrics** %s\n\n", strings.Join(ms, "; "))
+		fmt.Fprintf(b, "**Metrics** %s\n\n", strings.Join(ms, "; "))
 	}
 	if w.Latency != nil {
-		fmt.Fprintf(&b, "**Latency target** %s\n\n", latencyCell(w.Latency))
+		fmt.Fprintf(b, "**Latency target** %s\n\n", latencyCell(w.Latency))
 	}
+}
 
+// writeBill writes the workload's size or time bill, or why it has none: a
+// workload without a bill still says so, rather than showing an empty gap.
+func writeBill(b *strings.Builder, w rules.Workload) {
 	switch {
 	case w.Size != nil:
-		writeSizeBill(&b, w.Size)
+		writeSizeBill(b, w.Size)
 	case w.Time != nil:
-		writeTimeBill(&b, w.Time)
+		writeTimeBill(b, w.Time)
 	default:
 		reason := w.UnpricedReason
 		if reason == "" {
 			reason = "no bill"
 		}
-		fmt.Fprintf(&b, "**Not priced:** %s\n\n", mdText(ellipsize(reason, maxMessageRunes)))
+		fmt.Fprintf(b, "**Not priced:** %s\n\n", mdText(ellipsize(reason, maxMessageRunes)))
 	}
+}
 
+// writePlots writes the workload's pictures in the form its medium shows:
+// placeholders for the page's SVG plots in HTML; in Markdown, the Mermaid
+// chart, links to plot files and the uploaded images.
+func writePlots(b *strings.Builder, w rules.Workload, o Options, withChart, html bool) {
 	// The page draws its own SVG plots: Mermaid source there would print as
 	// text between them (the page runs no script to render it).
 	if withChart && !html {
@@ -372,7 +397,7 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 	}
 	if html {
 		for i := range o.SVGPlots[w.ID] {
-			fmt.Fprintf(&b, "%s\n\n", svgPlaceholder(w.ID, i))
+			fmt.Fprintf(b, "%s\n\n", svgPlaceholder(w.ID, i))
 		}
 	} else if paths := o.Plots[w.ID]; len(paths) > 0 {
 		var links []string
@@ -380,28 +405,25 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 			u := url.URL{Path: p}
 			links = append(links, fmt.Sprintf("[%s](%s)", mdText(p), u.EscapedPath()))
 		}
-		fmt.Fprintf(&b, "**Plots** %s\n\n", strings.Join(links, " · "))
+		fmt.Fprintf(b, "**Plots** %s\n\n", strings.Join(links, " · "))
 	}
 	if !html {
 		b.WriteString(ImagesMarkdown(o.Images[w.ID]))
 	}
+}
 
-	if len(w.Findings) > 0 {
-		b.WriteString("**Findings**\n\n")
-		writeMdFindings(&b, w.Findings)
-		b.WriteString("\n")
+// writeMdAssumptions writes the table of inputs the bill was computed from,
+// sorted by key so that the block does not depend on map order.
+func writeMdAssumptions(b *strings.Builder, as map[string]rules.Assumption) {
+	if len(as) == 0 {
+		return
 	}
-
-	if len(w.Assumptions) > 0 {
-		b.WriteString("**Assumptions**\n\n| Input | Value | From |\n|---|---|---|\n")
-		for _, k := range sortedKeys(w.Assumptions) {
-			a := w.Assumptions[k]
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdText(ellipsize(k, maxIDRunes)), mdText(ellipsize(a.Value, maxIDRunes)), assumptionFrom(k, a))
-		}
-		b.WriteString("\n")
+	b.WriteString("**Assumptions**\n\n| Input | Value | From |\n|---|---|---|\n")
+	for _, k := range sortedKeys(as) {
+		a := as[k]
+		fmt.Fprintf(b, "| %s | %s | %s |\n", mdText(ellipsize(k, maxIDRunes)), mdText(ellipsize(a.Value, maxIDRunes)), assumptionFrom(k, a))
 	}
-	b.WriteString("</details>\n\n")
-	return b.String()
+	b.WriteString("\n")
 }
 
 func writeSizeBill(b *strings.Builder, s *rules.SizeBill) {

@@ -331,6 +331,9 @@ func (out listOutput) writeText(w io.Writer) error {
 	return nil
 }
 
+// writeTextTo writes the listing before writeText makes it terminal-safe:
+// the autoscalers, then the sources, the skipped objects and the findings
+// that belong to no autoscaler.
 func (out listOutput) writeTextTo(w io.Writer) error {
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "Autoscalers: %d\n", len(out.Autoscalers))
@@ -338,79 +341,133 @@ func (out listOutput) writeTextTo(w io.Writer) error {
 		fmt.Fprintf(ew, "%s\n", line)
 	}
 	for _, a := range out.Autoscalers {
-		fmt.Fprintf(ew, "\n%s %s/%s (%s)\n", a.Kind, nsOrNone(a.Namespace), a.Name, a.APIVersion)
-		tw := tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "  id\t%s\n", a.ID)
-		fmt.Fprintf(tw, "  source\t%s\n", place(a.Source))
-		writeDelivery(tw, a.Source)
-		if a.HPAName != a.Name {
-			fmt.Fprintf(tw, "  hpa\t%s\n", a.HPAName)
-		}
-		target := a.Target.Kind + "/" + a.Target.Name
-		if !a.Target.Found {
-			target += "  (not rendered)"
-		} else {
-			target += fmt.Sprintf("  requests cpu %dm memory %s, %d container(s), at %s", a.Target.CPURequestMilli,
-				fmtBytes(a.Target.MemoryRequestBytes), a.Target.Containers, place(listPlace{File: a.Target.File, Line: a.Target.Line}))
-			if a.Target.Replicas != nil {
-				target += fmt.Sprintf(", replicas %d", *a.Target.Replicas)
-			}
-		}
-		fmt.Fprintf(tw, "  target\t%s\n", target)
-		fmt.Fprintf(tw, "  signal\t%s (%s)\n", a.Signal, a.SignalFrom)
-		fmt.Fprintf(tw, "  replicas\tmin %d, max %d\n", a.MinReplicas, a.MaxReplicas)
-		if a.Behavior != nil {
-			fmt.Fprintf(tw, "  behavior\tset\n")
-		}
-		if a.Unpriced != "" {
-			fmt.Fprintf(tw, "  unpriced\t%s\n", a.Unpriced)
-		}
-		if err := tw.Flush(); err != nil {
+		if err := writeAutoscalerText(ew, a); err != nil {
 			return err
 		}
-		fmt.Fprintf(ew, "  metrics:\n")
-		tw = tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
-		for _, m := range a.Metrics {
-			name := m.Name
-			if m.Container != "" {
-				name += " (container " + m.Container + ")"
-			}
-			extra := ""
-			if m.ReplicaCap != nil {
-				extra = fmt.Sprintf("  cap %d", *m.ReplicaCap)
-			}
-			if m.Reason != "" {
-				extra += "  " + m.Reason
-			}
-			fmt.Fprintf(tw, "    %s\t%s\t%s %s\t%s%s\n", m.Type, name, m.TargetType, m.Target, m.Signal, extra)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		fmt.Fprintf(ew, "  assumptions:\n")
-		tw = tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
-		for _, r := range a.Assumptions {
-			fmt.Fprintf(tw, "    %s\t%s\t%s\n", strings.TrimSuffix(r.Key, "Seconds"), r.Text, r.origin())
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		if len(a.Ignores) > 0 {
-			ids := make([]string, 0, len(a.Ignores))
-			for id := range a.Ignores {
-				ids = append(ids, id)
-			}
-			sort.Strings(ids)
-			fmt.Fprintf(ew, "  ignores:\n")
-			for _, id := range ids {
-				fmt.Fprintf(ew, "    %s: %s\n", id, a.Ignores[id])
-			}
-		}
-		writeFindings(ew, "  findings:", "    ", a.Findings)
 	}
-	fmt.Fprintf(ew, "\nSources: %d\n", len(out.Sources))
-	tw := tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
-	for _, s := range out.Sources {
+	if err := writeSourcesText(ew, out.Sources); err != nil {
+		return err
+	}
+	writeSkippedText(ew, out.Skipped)
+	writeFindings(ew, "\nFindings:", "  ", out.Findings)
+	return ew.err
+}
+
+// writeAutoscalerText writes one autoscaler's block: its fields, then its
+// metrics and assumptions as tables of their own. Each table is flushed
+// before the next heading goes to w directly, so that its rows come out
+// ahead of that heading and it aligns only its own columns.
+func writeAutoscalerText(w io.Writer, a listAutoscaler) error {
+	fmt.Fprintf(w, "\n%s %s/%s (%s)\n", a.Kind, nsOrNone(a.Namespace), a.Name, a.APIVersion)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	writeAutoscalerFields(tw, a)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "  metrics:\n")
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, m := range a.Metrics {
+		fmt.Fprintf(tw, "    %s\t%s\t%s %s\t%s%s\n", m.Type, metricName(m), m.TargetType, m.Target, m.Signal, metricExtra(m))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "  assumptions:\n")
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, r := range a.Assumptions {
+		fmt.Fprintf(tw, "    %s\t%s\t%s\n", strings.TrimSuffix(r.Key, "Seconds"), r.Text, r.origin())
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	writeIgnores(w, a.Ignores)
+	writeFindings(w, "  findings:", "    ", a.Findings)
+	return nil
+}
+
+// writeAutoscalerFields writes the key/value rows at the head of an
+// autoscaler's block into tw, which the caller flushes. Rows that would
+// only repeat the obvious (an HPA named like its autoscaler, no behavior,
+// a priced autoscaler) are left out to keep the block short.
+func writeAutoscalerFields(tw io.Writer, a listAutoscaler) {
+	fmt.Fprintf(tw, "  id\t%s\n", a.ID)
+	fmt.Fprintf(tw, "  source\t%s\n", place(a.Source))
+	writeDelivery(tw, a.Source)
+	if a.HPAName != a.Name {
+		fmt.Fprintf(tw, "  hpa\t%s\n", a.HPAName)
+	}
+	fmt.Fprintf(tw, "  target\t%s\n", targetText(a.Target))
+	fmt.Fprintf(tw, "  signal\t%s (%s)\n", a.Signal, a.SignalFrom)
+	fmt.Fprintf(tw, "  replicas\tmin %d, max %d\n", a.MinReplicas, a.MaxReplicas)
+	if a.Behavior != nil {
+		fmt.Fprintf(tw, "  behavior\tset\n")
+	}
+	if a.Unpriced != "" {
+		fmt.Fprintf(tw, "  unpriced\t%s\n", a.Unpriced)
+	}
+}
+
+// targetText is the target row: the reference, then what pricing read off
+// the rendered workload, or a note that it was not rendered (so nothing
+// could be read).
+func targetText(t listTarget) string {
+	target := t.Kind + "/" + t.Name
+	if !t.Found {
+		return target + "  (not rendered)"
+	}
+	target += fmt.Sprintf("  requests cpu %dm memory %s, %d container(s), at %s", t.CPURequestMilli,
+		fmtBytes(t.MemoryRequestBytes), t.Containers, place(listPlace{File: t.File, Line: t.Line}))
+	if t.Replicas != nil {
+		target += fmt.Sprintf(", replicas %d", *t.Replicas)
+	}
+	return target
+}
+
+// metricName names a metric, with the container a container-resource
+// metric reads (two such metrics may differ only in that).
+func metricName(m listMetric) string {
+	if m.Container != "" {
+		return m.Name + " (container " + m.Container + ")"
+	}
+	return m.Name
+}
+
+// metricExtra is what follows a metric's signal: its replica cap and the
+// reason it was classified as it was, each only when there is one.
+func metricExtra(m listMetric) string {
+	extra := ""
+	if m.ReplicaCap != nil {
+		extra = fmt.Sprintf("  cap %d", *m.ReplicaCap)
+	}
+	if m.Reason != "" {
+		extra += "  " + m.Reason
+	}
+	return extra
+}
+
+// writeIgnores writes an autoscaler's ignored checks sorted by check ID, so
+// that the listing does not depend on map order.
+func writeIgnores(w io.Writer, ignores map[string]string) {
+	if len(ignores) == 0 {
+		return
+	}
+	ids := make([]string, 0, len(ignores))
+	for id := range ignores {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	fmt.Fprintf(w, "  ignores:\n")
+	for _, id := range ids {
+		fmt.Fprintf(w, "    %s: %s\n", id, ignores[id])
+	}
+}
+
+// writeSourcesText writes one aligned row per rendered source; a chart
+// rendered under several value sets is one row per set, named path@set.
+func writeSourcesText(w io.Writer, sources []render.SourceResult) error {
+	fmt.Fprintf(w, "\nSources: %d\n", len(sources))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, s := range sources {
 		name := s.Path
 		if s.ValueSet != "" {
 			name += "@" + s.ValueSet
@@ -421,17 +478,19 @@ func (out listOutput) writeTextTo(w io.Writer) error {
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%d object(s)\t%s\n", name, s.Type, s.Objects, status)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	return tw.Flush()
+}
+
+// writeSkippedText writes the objects that were read but not priced, with
+// why; the section is left out when there are none.
+func writeSkippedText(w io.Writer, skipped []listSkipped) {
+	if len(skipped) == 0 {
+		return
 	}
-	if len(out.Skipped) > 0 {
-		fmt.Fprintf(ew, "\nSkipped: %d\n", len(out.Skipped))
-		for _, s := range out.Skipped {
-			fmt.Fprintf(ew, "  %s %s/%s at %s: %s\n", s.Kind, nsOrNone(s.Namespace), s.Name, place(s.Source), s.Reason)
-		}
+	fmt.Fprintf(w, "\nSkipped: %d\n", len(skipped))
+	for _, s := range skipped {
+		fmt.Fprintf(w, "  %s %s/%s at %s: %s\n", s.Kind, nsOrNone(s.Namespace), s.Name, place(s.Source), s.Reason)
 	}
-	writeFindings(ew, "\nFindings:", "  ", out.Findings)
-	return ew.err
 }
 
 func writeFindings(w io.Writer, title, indent string, fs []listFinding) {
