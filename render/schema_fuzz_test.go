@@ -1,54 +1,20 @@
 package render
 
 import (
-	"bytes"
-	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"helm.sh/helm/v3/pkg/chart"
 )
-
-// recordingLoader stands in for every loader Helm configures (file, http,
-// https, urn): it reads nothing and records what it was asked for.
-type recordingLoader struct {
-	mu   sync.Mutex
-	urls []string
-}
-
-func (l *recordingLoader) Load(url string) (any, error) {
-	l.mu.Lock()
-	l.urls = append(l.urls, url)
-	l.mu.Unlock()
-	return nil, fmt.Errorf("fuzz: %s must not be loaded", url)
-}
-
-// helmSchemaLoads compiles schema as chartutil.ValidateAgainstSingleSchema
-// does (same library, same resource URL, same schemes) and returns the
-// URLs the compiler asked its loaders for.
-func helmSchemaLoads(schemaJSON []byte) []string {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
-	if err != nil {
-		return nil
-	}
-	rec := &recordingLoader{}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(jsonschema.SchemeURLLoader{"file": rec, "http": rec, "https": rec, "urn": rec})
-	func() {
-		defer func() { _ = recover() }() // Helm recovers a compiler panic too
-		if c.AddResource("file:///values.schema.json", doc) == nil {
-			_, _ = c.Compile("file:///values.schema.json")
-		}
-	}()
-	return rec.urls
-}
 
 // FuzzSchemaRefs: a values schema that schemaRefFinding lets Helm validate
 // (no finding) never makes the validator load anything (no file read, no
 // request); a schema that would is always rendered unvalidated, with the
-// finding.
+// finding. What the validator would load is compilerLoads, the compile
+// production decides with, so this guards the wiring (every chart of the
+// tree, the keyword walk beside it) and the absence of panics and hangs;
+// what compilerLoads records is held to fixed expectations in
+// TestCompilerLoadsSeesRefs and TestSchemaIDThatLoads.
 func FuzzSchemaRefs(f *testing.F) {
 	for _, s := range []string{
 		`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"x": {"$ref": "#/definitions/x"}}, "definitions": {"x": {"type": "string"}}}`,
@@ -66,25 +32,28 @@ func FuzzSchemaRefs(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, schema []byte) {
-		c := &chart.Chart{Metadata: &chart.Metadata{Name: "c", APIVersion: "v2", Version: "0.1.0"}, Schema: schema}
-		if schemaRefFinding(c, "c") != nil {
-			return // rendered without schema validation
-		}
-		if urls := helmSchemaLoads(schema); len(urls) > 0 {
-			t.Fatalf("schema %q passed as self-contained, but Helm's validator would load %q", schema, urls)
+		loads := compilerLoads(schema)
+		// The chart's own schema, and the same schema on a subchart.
+		own := &chart.Chart{Metadata: &chart.Metadata{Name: "c", APIVersion: "v2", Version: "0.1.0"}, Schema: schema}
+		parent := &chart.Chart{Metadata: &chart.Metadata{Name: "p", APIVersion: "v2", Version: "0.1.0"}}
+		parent.AddDependency(&chart.Chart{Metadata: &chart.Metadata{Name: "d", APIVersion: "v2", Version: "0.1.0"}, Schema: schema})
+		for _, c := range []*chart.Chart{own, parent} {
+			if schemaRefFinding(c, c.Name()) == nil && len(loads) > 0 {
+				t.Fatalf("%s: schema %q passed as self-contained, but Helm's validator would load %q", c.Name(), schema, loads)
+			}
 		}
 	})
 }
 
-// The oracle of FuzzSchemaRefs sees what Helm would load: a schema that
-// refers to a file, a URL or a metaschema elsewhere.
-func TestHelmSchemaLoadsSeesRefs(t *testing.T) {
+// compilerLoads records what Helm's validator would load: a file, a URL or
+// a metaschema elsewhere, and nothing for a local reference.
+func TestCompilerLoadsSeesRefs(t *testing.T) {
 	for _, s := range []string{`{"$ref": "defs.json"}`, `{"properties": {"x": {"$ref": "https://example.com/s.json"}}}`, `{"$schema": "https://example.com/meta"}`} {
-		if urls := helmSchemaLoads([]byte(s)); len(urls) == 0 {
+		if urls := compilerLoads([]byte(s)); len(urls) == 0 {
 			t.Errorf("%s: no load recorded", s)
 		}
 	}
-	if urls := helmSchemaLoads([]byte(`{"$ref": "#/definitions/a", "definitions": {"a": {}}}`)); len(urls) > 0 {
+	if urls := compilerLoads([]byte(`{"$ref": "#/definitions/a", "definitions": {"a": {}}}`)); len(urls) > 0 {
 		t.Errorf("a local ref loaded %q", urls)
 	}
 }
@@ -94,7 +63,7 @@ func TestHelmSchemaLoadsSeesRefs(t *testing.T) {
 // finding naming what would have been loaded.
 func TestSchemaIDThatLoads(t *testing.T) {
 	schema := []byte(`{"$id": "http:/x/example.com/s.json", "properties": {"x": {"$ref": "#"}}}`)
-	if urls := helmSchemaLoads(schema); len(urls) != 1 || urls[0] != "http:///x/example.com/s.json" {
+	if urls := compilerLoads(schema); len(urls) != 1 || urls[0] != "http:///x/example.com/s.json" {
 		t.Fatalf("premise: the validator loads %q, want http:///x/example.com/s.json", urls)
 	}
 	c := &chart.Chart{Metadata: &chart.Metadata{Name: "c", APIVersion: "v2", Version: "0.1.0"}, Schema: schema}
