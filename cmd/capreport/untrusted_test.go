@@ -36,6 +36,7 @@ var hostile = []string{
 	"&#35;123 &lt;b&gt;",
 	"`code` *em* | cell | \\[x\\](y)",
 	"line\nbreak\r\n# heading",
+	"www\\.evil.example \\@admin \\#12 gh\\-1 w\\ww.evil.example",
 }
 
 // untrustedReport is a schema-valid report with one failing workload whose
@@ -119,9 +120,9 @@ func liveIn(p parser.Parser, md []byte) []string {
 					live = append(live, fmt.Sprintf("HTML %q", tag))
 				}
 			}
-			live = append(live, textLinks(htmlTag.ReplaceAllString(raw, " "))...)
+			live = append(live, textLinks(htmlTag.ReplaceAllString(raw, " "), false)...)
 		case ast.KindText, ast.KindString:
-			live = append(live, textLinks(nodeText(n, md))...)
+			live = append(live, textLinks(nodeText(n, md), true)...)
 		}
 		return ast.WalkContinue, nil
 	})
@@ -167,7 +168,7 @@ func liveSource(md []byte) []string {
 				live = append(live, fmt.Sprintf("HTML at %q", line[i:min(len(line), i+20)]))
 			}
 		}
-		live = append(live, textLinks(withoutOwnTags(line))...)
+		live = append(live, textLinks(withoutOwnTags(line), !htmlBlock)...)
 	}
 	return live
 }
@@ -233,12 +234,16 @@ func hasOwnTag(s string) bool {
 
 // textLinks is what GitHub would link in a run of text: mentions (and
 // email autolinks), issue references (#1, org/repo#1, GH-1) and URL
-// autolinks; an entity (&#39;) is not a reference. Backslashes go first,
-// since rendering drops the ones that escape. Each kind of link starts
-// with a marker that strings.Index finds; only its hits are looked at,
-// not every byte (see liveSource).
-func textLinks(s string) []string {
-	t := strings.ToLower(strings.ReplaceAll(s, `\`, ""))
+// autolinks; an entity (&#39;) is not a reference. GitHub links the text
+// as rendered, so Markdown's backslash escapes are undone first (markdown);
+// in HTML a backslash is a character like any other. Each kind of link
+// starts with a marker that strings.Index finds; only its hits are looked
+// at, not every byte (see liveSource).
+func textLinks(s string, markdown bool) []string {
+	if markdown {
+		s = unescapeMarkdown(s)
+	}
+	t := strings.ToLower(s)
 	var out []string
 	for _, m := range linkMarkers {
 		for i := 0; ; i++ {
@@ -268,6 +273,33 @@ var linkMarkers = []struct {
 	{"://", func(string, int) int { return 3 }},
 	{"www.", func(string, int) int { return 3 }},
 	{"gh-", func(t string, i int) int { return linkIf(i+3 < len(t) && isDigit(t[i+3]), 4) }},
+}
+
+// unescapeMarkdown is s as CommonMark renders its backslash escapes: a
+// backslash before ASCII punctuation gives that character (so "\\" is one
+// backslash), before anything else it stays.
+func unescapeMarkdown(s string) string {
+	i := strings.IndexByte(s, '\\')
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	for ; i >= 0; i = strings.IndexByte(s, '\\') {
+		b.WriteString(s[:i])
+		if i+1 < len(s) && isASCIIPunct(s[i+1]) {
+			b.WriteByte(s[i+1])
+			s = s[i+2:]
+			continue
+		}
+		b.WriteByte('\\')
+		s = s[i+1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+func isASCIIPunct(c byte) bool {
+	return c < 0x80 && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
 }
 
 func linkIf(ok bool, n int) int {
@@ -436,11 +468,11 @@ func TestUntrustedReportInert(t *testing.T) {
 		}
 	}
 	// The checkers are not blind.
-	raw := "<sub>capreport ![t](https://evil.example/track.png) #123 org/repo#45 @admin <img src=x> GH-1 www.x.example</sub>\n"
+	raw := "<sub>capreport ![t](https://evil.example/track.png) #123 org/repo#45 @admin <img src=x> GH-1 www.x.example www\\.y.example</sub>\n"
 	if live := liveMarkdown([]byte(raw)); len(live) < 5 {
 		t.Errorf("the parse found only %q in %q", live, raw)
 	}
-	if live := liveSource([]byte(raw)); len(live) < 7 {
+	if live := liveSource([]byte(raw)); len(live) < 8 {
 		t.Errorf("the scan found only %q in %q", live, raw)
 	}
 }
