@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render"
 )
 
@@ -118,7 +119,7 @@ func TestAnnotationFindingLines(t *testing.T) {
 		deadTime, typo, ignore, partitions, paused int
 		latencyWhere, podRateWhere                 int
 	}
-	check := func(t *testing.T, objs []render.Object, want lines) {
+	expect := func(t *testing.T, objs []render.Object, want lines) {
 		t.Helper()
 		inv := Extract(objs, nil)
 		hpa := findAutoscaler(inv, "shop/HorizontalPodAutoscaler/web")
@@ -129,19 +130,19 @@ func TestAnnotationFindingLines(t *testing.T) {
 		if hpa.Origin.Line != lineHPA || so.Origin.Line != lineSO || hpa.Target.Origin.Line != lineDeployment {
 			t.Errorf("object lines %d %d %d, want %d %d %d", hpa.Origin.Line, so.Origin.Line, hpa.Target.Origin.Line, lineHPA, lineSO, lineDeployment)
 		}
-		if l := findingLine(t, hpa.Findings, CheckInvalidAnnotation, "capreport.io/dead-time"); l != want.deadTime {
+		if l := findingLine(t, hpa.Findings, check.InvalidAnnotation, "capreport.io/dead-time"); l != want.deadTime {
 			t.Errorf("invalid dead-time at line %d, want %d", l, want.deadTime)
 		}
-		if l := findingLine(t, hpa.Findings, CheckUnknownAnnotation, "capreport.io/deadtime"); l != want.typo {
+		if l := findingLine(t, hpa.Findings, check.UnknownAnnotation, "capreport.io/deadtime"); l != want.typo {
 			t.Errorf("unknown annotation at line %d, want %d", l, want.typo)
 		}
-		if l := findingLine(t, hpa.Findings, CheckIgnoreWithoutReason, "signal-unknown"); l != want.ignore {
+		if l := findingLine(t, hpa.Findings, check.IgnoreWithoutReason, "signal-unknown"); l != want.ignore {
 			t.Errorf("ignore without reason at line %d, want %d", l, want.ignore)
 		}
-		if l := findingLine(t, so.Findings, CheckInvalidAnnotation, "partition count"); l != want.partitions {
+		if l := findingLine(t, so.Findings, check.InvalidAnnotation, "partition count"); l != want.partitions {
 			t.Errorf("invalid partitions at line %d, want %d", l, want.partitions)
 		}
-		if l := findingLine(t, so.Findings, CheckKEDAPaused, "is paused"); l != want.paused {
+		if l := findingLine(t, so.Findings, check.KEDAPaused, "is paused"); l != want.paused {
 			t.Errorf("paused at line %d, want %d", l, want.paused)
 		}
 
@@ -164,7 +165,7 @@ func TestAnnotationFindingLines(t *testing.T) {
 	}
 
 	t.Run("annotation lines known", func(t *testing.T) {
-		check(t, renderAnnotatedStream(t), lines{
+		expect(t, renderAnnotatedStream(t), lines{
 			deadTime: lineDeadTime, typo: lineDeadtimeTypo, ignore: lineIgnore,
 			partitions: linePartitions, paused: linePaused,
 			latencyWhere: lineLatencyTarget, podRateWhere: linePodRate,
@@ -175,7 +176,7 @@ func TestAnnotationFindingLines(t *testing.T) {
 		for i := range objs {
 			objs[i].Origin.AnnotationLines = nil
 		}
-		check(t, objs, lines{
+		expect(t, objs, lines{
 			deadTime: lineHPA, typo: lineHPA, ignore: lineHPA,
 			partitions: lineSO, paused: lineSO,
 			latencyWhere: lineHPA, podRateWhere: lineDeployment,
@@ -188,10 +189,10 @@ func TestAnnotationFindingLines(t *testing.T) {
 		}
 		inv := Extract(objs, nil)
 		hpa := findAutoscaler(inv, "shop/HorizontalPodAutoscaler/web")
-		if l := findingLine(t, hpa.Findings, CheckInvalidAnnotation, "capreport.io/dead-time"); l != lineHPA {
+		if l := findingLine(t, hpa.Findings, check.InvalidAnnotation, "capreport.io/dead-time"); l != lineHPA {
 			t.Errorf("invalid dead-time at line %d, want the object's %d", l, lineHPA)
 		}
-		if l := findingLine(t, hpa.Findings, CheckUnknownAnnotation, "capreport.io/deadtime"); l != lineDeadtimeTypo {
+		if l := findingLine(t, hpa.Findings, check.UnknownAnnotation, "capreport.io/deadtime"); l != lineDeadtimeTypo {
 			t.Errorf("unknown annotation at line %d, want %d", l, lineDeadtimeTypo)
 		}
 	})

@@ -3,6 +3,8 @@ package analyze
 import (
 	"strings"
 	"testing"
+
+	"github.com/capreport/capreport/check"
 )
 
 // Every check Extract raises has an input built to raise it and a quiet
@@ -139,7 +141,7 @@ func (c analyzeCheckCase) run(t *testing.T) {
 
 	// The quiet twin is valid: no finding of this check, no error at all.
 	for _, f := range extractStream(t, c.quiet) {
-		if f.Check == c.check || f.Severity == SeverityError {
+		if f.Check == c.check || f.Severity == check.SeverityError {
 			t.Errorf("quiet twin: unexpected %s finding at %s:%d: %s", f.Check, f.File, f.Line, f.Message)
 		}
 	}
@@ -149,61 +151,61 @@ func TestExtractChecks(t *testing.T) {
 	dep := deployment(requests)
 	cases := []analyzeCheckCase{
 		{
-			name: "unknown-annotation/autoscaler", check: CheckUnknownAnnotation, severity: SeverityWarning,
+			name: "unknown-annotation/autoscaler", check: check.UnknownAnnotation, severity: check.SeverityWarning,
 			trigger: stream(hpa(hpaReplicas+cpu70, "capreport.io/dead-tme: 60s"), dep),
 			quiet:   stream(hpa(hpaReplicas+cpu70, "capreport.io/dead-time: 60s"), dep),
 			doc:     0, text: "capreport.io/dead-tme",
 		},
 		{
-			name: "unknown-annotation/target", check: CheckUnknownAnnotation, severity: SeverityWarning,
+			name: "unknown-annotation/target", check: check.UnknownAnnotation, severity: check.SeverityWarning,
 			trigger: stream(hpa(hpaReplicas+cpu70), deployment(requests, "capreport.io/pod-rates: \"50\"")),
 			quiet:   stream(hpa(hpaReplicas+cpu70), deployment(requests, "capreport.io/pod-rate: \"50\"")),
 			doc:     1, text: "capreport.io/pod-rates",
 		},
 		{
-			name: "invalid-annotation/assumption", check: CheckInvalidAnnotation, severity: SeverityError,
+			name: "invalid-annotation/assumption", check: check.InvalidAnnotation, severity: check.SeverityError,
 			trigger: stream(hpa(hpaReplicas+cpu70, "capreport.io/dead-time: soon"), dep),
 			quiet:   stream(hpa(hpaReplicas+cpu70, "capreport.io/dead-time: 90s"), dep),
 			doc:     0, text: "capreport.io/dead-time",
 		},
 		{
-			name: "invalid-annotation/partitions", check: CheckInvalidAnnotation, severity: SeverityError,
+			name: "invalid-annotation/partitions", check: check.InvalidAnnotation, severity: check.SeverityError,
 			trigger: stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, kafkaTrigger), "capreport.io/partitions: many"), dep),
 			quiet:   stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, kafkaTrigger), "capreport.io/partitions: \"12\""), dep),
 			doc:     0, text: "partition count",
 		},
 		{
-			name: "ignore-without-reason/no-reason", check: CheckIgnoreWithoutReason, severity: SeverityError,
+			name: "ignore-without-reason/no-reason", check: check.IgnoreWithoutReason, severity: check.SeverityError,
 			trigger: stream(hpa(hpaReplicas+cpu70, "ignore-check.capreport.io/assumption-default: \"\""), dep),
 			quiet:   stream(hpa(hpaReplicas+cpu70, "ignore-check.capreport.io/assumption-default: \"batch job, no latency target\""), dep),
 			doc:     0, text: "no reason",
 		},
 		{
-			name: "ignore-without-reason/no-check", check: CheckIgnoreWithoutReason, severity: SeverityError,
+			name: "ignore-without-reason/no-check", check: check.IgnoreWithoutReason, severity: check.SeverityError,
 			trigger: stream(hpa(hpaReplicas+cpu70), deployment(requests, "ignore-check.capreport.io/: \"batch job\"")),
 			quiet:   stream(hpa(hpaReplicas+cpu70), deployment(requests, "ignore-check.capreport.io/dead-band: \"batch job\"")),
 			doc:     1, text: "names no check",
 		},
 		{
-			name: "invalid-autoscaler/hpa-bounds", check: CheckInvalidAutoscaler, severity: SeverityError,
+			name: "invalid-autoscaler/hpa-bounds", check: check.InvalidAutoscaler, severity: check.SeverityError,
 			trigger: stream(hpa("  minReplicas: 1\n  maxReplicas: 0\n"+cpu70), dep),
 			quiet:   stream(hpa("  minReplicas: 1\n  maxReplicas: 1\n"+cpu70), dep),
 			doc:     0, text: "maxReplicas 0",
 		},
 		{
-			name: "invalid-autoscaler/hpa-decode", check: CheckInvalidAutoscaler, severity: SeverityError,
+			name: "invalid-autoscaler/hpa-decode", check: check.InvalidAutoscaler, severity: check.SeverityError,
 			trigger: stream(dep, hpa("  minReplicas: 1\n  maxReplicas: ten\n"+cpu70)),
 			quiet:   stream(dep, hpa("  minReplicas: 1\n  maxReplicas: 10\n"+cpu70)),
 			doc:     1, text: "does not decode",
 		},
 		{
-			name: "invalid-autoscaler/scaledobject-bounds", check: CheckInvalidAutoscaler, severity: SeverityError,
+			name: "invalid-autoscaler/scaledobject-bounds", check: check.InvalidAutoscaler, severity: check.SeverityError,
 			trigger: stream(soDoc("keda.sh/v1alpha1", kedaSpec("  minReplicaCount: 5\n  maxReplicaCount: 2\n", sqsTrigger)), dep),
 			quiet:   stream(soDoc("keda.sh/v1alpha1", kedaSpec("  minReplicaCount: 2\n  maxReplicaCount: 5\n", sqsTrigger)), dep),
 			doc:     0, text: "minReplicaCount 5 exceeds maxReplicaCount 2",
 		},
 		{
-			name: "keda-v1-schema/api-group", check: CheckKEDAV1Schema, severity: SeverityError,
+			name: "keda-v1-schema/api-group", check: check.KEDAV1Schema, severity: check.SeverityError,
 			trigger: stream(dep, soDoc("keda.k8s.io/v1alpha1", "  scaleTargetRef: {deploymentName: web}\n  triggers:\n"+sqsTrigger)),
 			quiet:   stream(dep, soDoc("keda.sh/v1alpha1", "  scaleTargetRef: {name: web}\n  triggers:\n"+sqsTrigger)),
 			doc:     1, text: "keda.k8s.io/v1alpha1",
@@ -212,26 +214,26 @@ func TestExtractChecks(t *testing.T) {
 			// KEDA v1 named the target in spec.scaleTargetRef.deploymentName
 			// (as the keda.k8s.io fixture and this check's remediation say);
 			// an object moved to keda.sh without renaming the field is v1.
-			name: "keda-v1-schema/deploymentName", check: CheckKEDAV1Schema, severity: SeverityError,
+			name: "keda-v1-schema/deploymentName", check: check.KEDAV1Schema, severity: check.SeverityError,
 			trigger: stream(soDoc("keda.sh/v1alpha1", "  scaleTargetRef: {deploymentName: web}\n"+kedaBounds+"  triggers:\n"+sqsTrigger), dep),
 			quiet:   stream(soDoc("keda.sh/v1alpha1", "  scaleTargetRef: {name: web}\n"+kedaBounds+"  triggers:\n"+sqsTrigger), dep),
 			doc:     0, text: "deploymentName",
 		},
 		{
-			name: "keda-paused", check: CheckKEDAPaused, severity: SeverityWarning,
+			name: "keda-paused", check: check.KEDAPaused, severity: check.SeverityWarning,
 			trigger: stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, sqsTrigger), "autoscaling.keda.sh/paused: \"true\""), dep),
 			quiet:   stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, sqsTrigger), "autoscaling.keda.sh/paused: \"false\""), dep),
 			doc:     0, text: "paused",
 		},
 		{
-			name: "keda-invalid-trigger/missing-parameter", check: CheckKEDAInvalidTrigger, severity: SeverityError,
+			name: "keda-invalid-trigger/missing-parameter", check: check.KEDAInvalidTrigger, severity: check.SeverityError,
 			trigger: stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds,
 				"    - type: prometheus\n      metadata: {serverAddress: \"http://prom:9090\", query: \"sum(rate(http_requests_total[2m]))\"}\n")), dep),
 			quiet: stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, promRate)), dep),
 			doc:   0, text: "metadata.threshold is required",
 		},
 		{
-			name: "keda-invalid-trigger/duplicate-name", check: CheckKEDAInvalidTrigger, severity: SeverityError,
+			name: "keda-invalid-trigger/duplicate-name", check: check.KEDAInvalidTrigger, severity: check.SeverityError,
 			trigger: stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds,
 				"    - type: kafka\n      name: q\n"+kafkaTrigger[len("    - type: kafka\n"):]+"    - type: aws-sqs-queue\n      name: q\n"+sqsTrigger[len("    - type: aws-sqs-queue\n"):])), dep),
 			quiet: stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds,
@@ -239,58 +241,58 @@ func TestExtractChecks(t *testing.T) {
 			doc: 0, text: `share the name "q"`,
 		},
 		{
-			name: "keda-unknown-trigger", check: CheckKEDAUnknownTrigger, severity: SeverityInfo,
+			name: "keda-unknown-trigger", check: check.KEDAUnknownTrigger, severity: check.SeverityInfo,
 			trigger: stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds,
 				"    - type: new-relic\n      metadata: {account: \"1\", nrql: \"SELECT rate(count(*), 1 second) FROM Tx\", threshold: \"100\"}\n"), "capreport.io/signal: rate"), dep),
 			quiet: stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, promRate), "capreport.io/signal: rate"), dep),
 			doc:   0, text: `"new-relic"`,
 		},
 		{
-			name: "keda-deprecated-field", check: CheckKEDADeprecated, severity: SeverityWarning,
+			name: "keda-deprecated-field", check: check.KEDADeprecated, severity: check.SeverityWarning,
 			trigger: stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, "    - type: cpu\n      metadata: {type: Utilization, value: \"70\"}\n")), dep),
 			quiet:   stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, cpuTriggerNew)), dep),
 			doc:     0, text: "metadata.type is deprecated",
 		},
 		{
-			name: "keda-idle-replicas", check: CheckKEDAIdleReplicas, severity: SeverityWarning,
+			name: "keda-idle-replicas", check: check.KEDAIdleReplicas, severity: check.SeverityWarning,
 			trigger: stream(soDoc("keda.sh/v1alpha1", kedaSpec("  idleReplicaCount: 1\n  minReplicaCount: 2\n  maxReplicaCount: 10\n", sqsTrigger)), dep),
 			quiet:   stream(soDoc("keda.sh/v1alpha1", kedaSpec("  idleReplicaCount: 0\n  minReplicaCount: 2\n  maxReplicaCount: 10\n", sqsTrigger)), dep),
 			doc:     0, text: "idleReplicaCount 1",
 		},
 		{
-			name: "keda-value-metric-type/backlog", check: CheckKEDAValueMetricType, severity: SeverityWarning,
+			name: "keda-value-metric-type/backlog", check: check.KEDAValueMetricType, severity: check.SeverityWarning,
 			trigger: stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, "    - type: kafka\n      metricType: Value\n"+kafkaTrigger[len("    - type: kafka\n"):])), dep),
 			quiet:   stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, "    - type: kafka\n      metricType: AverageValue\n"+kafkaTrigger[len("    - type: kafka\n"):])), dep),
 			doc:     0, text: "metricType Value on a backlog trigger",
 		},
 		{
 			// Value on a rate trigger is a plain target; only backlogs are flagged.
-			name: "keda-value-metric-type/backlog-not-rate", check: CheckKEDAValueMetricType, severity: SeverityWarning,
+			name: "keda-value-metric-type/backlog-not-rate", check: check.KEDAValueMetricType, severity: check.SeverityWarning,
 			trigger: stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, "    - type: redis\n      metricType: Value\n      metadata: {listName: jobs}\n")), dep),
 			quiet:   stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, "    - type: prometheus\n      metricType: Value\n"+promRate[len("    - type: prometheus\n"):])), dep),
 			doc:     0, text: "multiplies the desired replicas",
 		},
 		{
-			name: "keda-value-metric-type/cron", check: CheckKEDAValueMetricType, severity: SeverityWarning,
+			name: "keda-value-metric-type/cron", check: check.KEDAValueMetricType, severity: check.SeverityWarning,
 			trigger: stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, "    - type: cron\n      metricType: Value\n"+cronMetadata)), dep),
 			quiet:   stream(soDoc("keda.sh/v1alpha1", kedaSpec(kedaBounds, "    - type: cron\n"+cronMetadata)), dep),
 			doc:     0, text: "cron trigger",
 		},
 		{
-			name: "kafka-max-above-partitions", check: CheckKafkaPartitions, severity: SeverityWarning,
+			name: "kafka-max-above-partitions", check: check.KafkaPartitions, severity: check.SeverityWarning,
 			trigger: stream(soDoc("keda.sh/v1alpha1", kedaSpec("  minReplicaCount: 1\n  maxReplicaCount: 10\n", kafkaTrigger), "capreport.io/partitions: \"4\""), dep),
 			quiet:   stream(soDoc("keda.sh/v1alpha1", kedaSpec("  minReplicaCount: 1\n  maxReplicaCount: 4\n", kafkaTrigger), "capreport.io/partitions: \"4\""), dep),
 			doc:     0, text: "maxReplicaCount 10 exceeds the topic's 4 partitions",
 		},
 		{
-			name: "signal-unknown", check: CheckSignalUnknown, severity: SeverityInfo,
+			name: "signal-unknown", check: check.SignalUnknown, severity: check.SeverityInfo,
 			trigger: stream(hpa(hpaReplicas+"  metrics:\n    - type: Pods\n      pods: {metric: {name: widgets}, target: {type: AverageValue, averageValue: \"10\"}}\n"), dep),
 			quiet: stream(hpa(hpaReplicas+"  metrics:\n    - type: Pods\n      pods: {metric: {name: widgets}, target: {type: AverageValue, averageValue: \"10\"}}\n",
 				"capreport.io/signal: backlog"), dep),
 			doc: 0, text: `"widgets"`,
 		},
 		{
-			name: "missing-request", check: CheckMissingRequest, severity: SeverityError,
+			name: "missing-request", check: check.MissingRequest, severity: check.SeverityError,
 			trigger: stream(hpa(hpaReplicas+cpu70), deployment("{requests: {memory: 64Mi}}")),
 			quiet:   stream(hpa(hpaReplicas+cpu70), deployment("{requests: {cpu: 100m}}")),
 			doc:     1, text: "container(s) app",
@@ -301,9 +303,9 @@ func TestExtractChecks(t *testing.T) {
 		seen[c.check] = true
 		t.Run(c.name, c.run)
 	}
-	for _, id := range []string{CheckUnknownAnnotation, CheckInvalidAnnotation, CheckIgnoreWithoutReason, CheckInvalidAutoscaler,
-		CheckKEDAV1Schema, CheckKEDAPaused, CheckKEDAInvalidTrigger, CheckKEDAUnknownTrigger, CheckKEDADeprecated,
-		CheckKEDAIdleReplicas, CheckKEDAValueMetricType, CheckKafkaPartitions, CheckSignalUnknown, CheckMissingRequest} {
+	for _, id := range []string{check.UnknownAnnotation, check.InvalidAnnotation, check.IgnoreWithoutReason, check.InvalidAutoscaler,
+		check.KEDAV1Schema, check.KEDAPaused, check.KEDAInvalidTrigger, check.KEDAUnknownTrigger, check.KEDADeprecated,
+		check.KEDAIdleReplicas, check.KEDAValueMetricType, check.KafkaPartitions, check.SignalUnknown, check.MissingRequest} {
 		if !seen[id] {
 			t.Errorf("check %s has no case", id)
 		}

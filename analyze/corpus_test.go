@@ -8,6 +8,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render"
 )
@@ -111,7 +112,7 @@ func (c corpusCase) run(t *testing.T, corpus string) {
 		if (a.HPA.Behavior != nil) != w.behavior {
 			t.Errorf("%s: behavior %v, want present=%v", a.ID, a.HPA.Behavior, w.behavior)
 		}
-		if w.dangling && !hasFinding(a.Findings, CheckDanglingTarget) {
+		if w.dangling && !hasFinding(a.Findings, check.DanglingTarget) {
 			t.Errorf("%s: no dangling-target finding", a.ID)
 		}
 		if a.Origin.File == "" {

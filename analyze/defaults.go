@@ -3,6 +3,8 @@ package analyze
 import (
 	"fmt"
 	"strings"
+
+	"github.com/capreport/capreport/check"
 )
 
 // maxListedDefaults bounds the autoscalers one default finding names.
@@ -21,7 +23,7 @@ func defaultFindings(as []Autoscaler) []Finding {
 		if a.Unpriced != "" || (a.Signal != SignalSaturating && a.Signal != SignalBacklog) {
 			continue
 		}
-		if _, ignored := a.Ignores[CheckAssumptionDefault]; ignored {
+		if _, ignored := a.Ignores[check.AssumptionDefault]; ignored {
 			continue
 		}
 		if a.Assumptions.DeadTime.From == FromDefault {
@@ -33,13 +35,13 @@ func defaultFindings(as []Autoscaler) []Finding {
 	}
 	var fs []Finding
 	if len(dead) > 0 {
-		fs = append(fs, Finding{Check: CheckAssumptionDefault, Severity: SeverityWarning,
+		fs = append(fs, Finding{Check: check.AssumptionDefault, Severity: check.SeverityWarning,
 			Message: fmt.Sprintf("dead time not given for %s; each uses the default %s: %s",
 				countOf(len(dead)), dead[0].Assumptions.DeadTime.Value, listIDs(dead)),
 			Remediation: "measure it with capreport calibrate --prometheus URL, or set defaults.deadTime or workloads[].deadTime in .capreport.yaml, or annotate capreport.io/dead-time (e.g. \"60s\")"})
 	}
 	if len(rate) > 0 {
-		fs = append(fs, Finding{Check: CheckAssumptionDefault, Severity: SeverityWarning,
+		fs = append(fs, Finding{Check: check.AssumptionDefault, Severity: check.SeverityWarning,
 			Message: fmt.Sprintf("pod rate not given for %s; each uses the default (%g/s for a saturating signal, %g/s otherwise): %s",
 				countOf(len(rate)), DefaultPodRateSaturating, DefaultPodRateOther, listIDs(rate)),
 			Remediation: "measure it with capreport calibrate --prometheus URL, or set workloads[].podRate in .capreport.yaml, or annotate capreport.io/pod-rate (requests or messages per second one pod serves)"})

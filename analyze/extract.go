@@ -7,6 +7,7 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
 )
@@ -74,7 +75,7 @@ func buildAutoscaler(o *render.Object, inv *Inventory) *Autoscaler {
 		inv.Skipped = append(inv.Skipped, skipped(o, reason))
 	case group == "keda.k8s.io":
 		inv.Skipped = append(inv.Skipped, skipped(o, "KEDA v1 schema (keda.k8s.io), which KEDA v2 does not read"))
-		inv.Findings = append(inv.Findings, findingAt(o.Origin, CheckKEDAV1Schema, SeverityError,
+		inv.Findings = append(inv.Findings, findingAt(o.Origin, check.KEDAV1Schema, check.SeverityError,
 			"migrate to keda.sh/v1alpha1 (scaleTargetRef.name instead of deploymentName)",
 			"%s %s uses the KEDA v1 schema (%s); KEDA v2 ignores it, so nothing autoscales", o.Kind, o.Name, o.APIVersion))
 	}
@@ -131,7 +132,7 @@ func markDuplicates(found []pending, groups map[string][]int) {
 			}
 			sort.Strings(others)
 			a := &found[i].a
-			a.Findings = append(a.Findings, findingAt(a.Origin, CheckDuplicateAutoscaler, SeverityError,
+			a.Findings = append(a.Findings, findingAt(a.Origin, check.DuplicateAutoscaler, check.SeverityError,
 				"keep one autoscaler per workload (for KEDA, scalingModifiers or several triggers on one ScaledObject)",
 				"%s and %s both scale %s; the controllers fight over the replica count", a.ID, strings.Join(others, ", "), refString(a.Target.Kind, a.Target.Name)))
 		}
@@ -147,10 +148,10 @@ func finish(a *Autoscaler, target *render.Object, ix *targetIndex, cfg *config.C
 	}
 	if target != nil {
 		for _, p := range resolveTarget(&a.Target, target, ix) {
-			a.Findings = append(a.Findings, findingAt(target.Origin, CheckDanglingTarget, SeverityWarning, "", "%s", p))
+			a.Findings = append(a.Findings, findingAt(target.Origin, check.DanglingTarget, check.SeverityWarning, "", "%s", p))
 		}
 	} else if a.Target.Name != "" {
-		f := findingAt(a.Origin, CheckDanglingTarget, SeverityError,
+		f := findingAt(a.Origin, check.DanglingTarget, check.SeverityError,
 			"fix scaleTargetRef, or render the workload too (add its chart or overlay to sources in .capreport.yaml)",
 			"%s scales %s, which is not among the rendered objects", a.ID, refString(a.Target.Kind, a.Target.Name))
 		a.Findings = append(a.Findings, f)
@@ -164,7 +165,7 @@ func finish(a *Autoscaler, target *render.Object, ix *targetIndex, cfg *config.C
 				continue
 			}
 			if missing := missingRequests(a.Target, m.Name, m.Container); len(missing) > 0 {
-				f := findingAt(a.Target.Origin, CheckMissingRequest, SeverityError,
+				f := findingAt(a.Target.Origin, check.MissingRequest, check.SeverityError,
 					fmt.Sprintf("set resources.requests.%s on every container", m.Name),
 					"%s: %s utilization needs a %s request, and %s sets none on container(s) %s; the HPA cannot compute this metric",
 					a.ID, m.Name, m.Name, refString(a.Target.Kind, a.Target.Name), strings.Join(missing, ", "))
@@ -197,7 +198,7 @@ func finish(a *Autoscaler, target *render.Object, ix *targetIndex, cfg *config.C
 	// A signal-unknown finding would only repeat why an already unpriced
 	// autoscaler (broken, paused, dangling) cannot be priced.
 	if a.Signal == SignalUnknown && a.Unpriced == "" {
-		f := findingAt(a.Origin, CheckSignalUnknown, SeverityInfo,
+		f := findingAt(a.Origin, check.SignalUnknown, check.SeverityInfo,
 			"annotate the autoscaler with capreport.io/signal: backlog, rate or saturating",
 			"%s cannot be priced: %s", a.ID, reason)
 		a.Findings = append(a.Findings, f)
@@ -224,7 +225,7 @@ func buildHPA(o *render.Object, inv *Inventory) *Autoscaler {
 	spec, err := hpaSpecV2(o.APIVersion, o.Doc)
 	if err != nil {
 		inv.Skipped = append(inv.Skipped, skipped(o, "does not decode: "+err.Error()))
-		inv.Findings = append(inv.Findings, findingAt(o.Origin, CheckInvalidAutoscaler, SeverityError,
+		inv.Findings = append(inv.Findings, findingAt(o.Origin, check.InvalidAutoscaler, check.SeverityError,
 			"fix the manifest so the API server would accept it",
 			"HorizontalPodAutoscaler %s (%s) does not decode: %v", o.Name, o.APIVersion, err))
 		return nil
@@ -234,7 +235,7 @@ func buildHPA(o *render.Object, inv *Inventory) *Autoscaler {
 	metrics, problems := describeHPAMetrics(spec)
 	a.Metrics = metrics
 	invalid := func(format string, args ...any) {
-		f := findingAt(o.Origin, CheckInvalidAutoscaler, SeverityError, "fix the manifest so the API server would accept it", format, args...)
+		f := findingAt(o.Origin, check.InvalidAutoscaler, check.SeverityError, "fix the manifest so the API server would accept it", format, args...)
 		a.Findings = append(a.Findings, f)
 		if a.Unpriced == "" {
 			a.Unpriced = f.Message
@@ -263,7 +264,7 @@ func buildScaledObject(o *render.Object, inv *Inventory) *Autoscaler {
 	r, err := translateScaledObject(*o, ann)
 	if err != nil {
 		inv.Skipped = append(inv.Skipped, skipped(o, "does not decode: "+err.Error()))
-		inv.Findings = append(inv.Findings, findingAt(o.Origin, CheckInvalidAutoscaler, SeverityError,
+		inv.Findings = append(inv.Findings, findingAt(o.Origin, check.InvalidAutoscaler, check.SeverityError,
 			"fix the manifest so KEDA's CRD would accept it",
 			"ScaledObject %s does not decode: %v", o.Name, err))
 		return nil

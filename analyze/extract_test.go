@@ -9,6 +9,7 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
 )
@@ -346,9 +347,9 @@ func TestExtractKEDAFeatures(t *testing.T) {
 			{id: "web/ScaledObject/api", hpaName: "api-hpa", min: 1, max: 20, metrics: []string{"External:s0-aws-sqs-api"},
 				signal: SignalBacklog, unpriced: "-"},
 			{id: "web/ScaledObject/broken", unpriced: "threshold is required",
-				findings: []string{"keda-invalid-trigger: metadata.threshold is required"}, noFindings: []string{CheckInvalidAutoscaler}},
+				findings: []string{"keda-invalid-trigger: metadata.threshold is required"}, noFindings: []string{check.InvalidAutoscaler}},
 			{id: "web/ScaledObject/idle", min: 1, max: 100, unpriced: "paused", findings: []string{"keda-paused: deletes its HPA"},
-				noFindings: []string{CheckAssumptionDefault}},
+				noFindings: []string{check.AssumptionDefault}},
 			// scalingModifiers: the cpu trigger stays, the two queues become
 			// one composite metric whose target is the modifier's.
 			{id: "web/ScaledObject/mixer", min: 1, max: 100, metrics: []string{"External:composite-metric", "cpu:70%"},
@@ -401,7 +402,7 @@ func TestExtractAnnotations(t *testing.T) {
 		name:    "annotations",
 		fixture: "annotations.yaml",
 		want: []want{
-			{id: "ann/HorizontalPodAutoscaler/svc", unpriced: "-", noFindings: []string{CheckAssumptionDefault, CheckInvalidAnnotation}},
+			{id: "ann/HorizontalPodAutoscaler/svc", unpriced: "-", noFindings: []string{check.AssumptionDefault, check.InvalidAnnotation}},
 			{id: "ann/HorizontalPodAutoscaler/bad", findings: []string{
 				`invalid-annotation: capreport.io/dead-time: "ninety" is not a duration, expected e.g. 90s`,
 				`invalid-annotation: capreport.io/pod-rate: "-3"`,
@@ -439,7 +440,7 @@ func TestExtractAnnotations(t *testing.T) {
 	}
 	bad := findAutoscaler(inv, "ann/HorizontalPodAutoscaler/bad")
 	for _, f := range bad.Findings {
-		if f.Check == CheckInvalidAnnotation && (f.File != "annotations.yaml" || f.Line != 46) {
+		if f.Check == check.InvalidAnnotation && (f.File != "annotations.yaml" || f.Line != 46) {
 			t.Errorf("finding place %s:%d, want annotations.yaml:46", f.File, f.Line)
 		}
 	}
@@ -490,7 +491,7 @@ cluster:
 	if v1.Assumptions.DeadTime.Value != 2*time.Minute {
 		t.Errorf("web-v1 takes the defaults section: %+v", v1.Assumptions.DeadTime)
 	}
-	if hasFinding(v1.Findings, CheckAssumptionDefault) {
+	if hasFinding(v1.Findings, check.AssumptionDefault) {
 		t.Errorf("config values are not defaults: %s", findingList(v1.Findings))
 	}
 }
@@ -517,7 +518,7 @@ func TestExtractValueSets(t *testing.T) {
 		}
 		ids[a.ID] = true
 		for _, f := range a.Findings {
-			if f.Check == CheckDuplicateAutoscaler && !strings.Contains(f.Message, "/db") {
+			if f.Check == check.DuplicateAutoscaler && !strings.Contains(f.Message, "/db") {
 				t.Errorf("%s: cross-render duplicate: %s", a.ID, f.Message)
 			}
 		}
@@ -570,9 +571,9 @@ func TestDefaultFindingsGrouped(t *testing.T) {
 	var dead, rate []Finding
 	for _, f := range inv.Findings {
 		switch {
-		case f.Check == CheckAssumptionDefault && strings.HasPrefix(f.Message, "dead time not given for "):
+		case f.Check == check.AssumptionDefault && strings.HasPrefix(f.Message, "dead time not given for "):
 			dead = append(dead, f)
-		case f.Check == CheckAssumptionDefault && strings.HasPrefix(f.Message, "pod rate not given for "):
+		case f.Check == check.AssumptionDefault && strings.HasPrefix(f.Message, "pod rate not given for "):
 			rate = append(rate, f)
 		}
 	}
@@ -581,7 +582,7 @@ func TestDefaultFindingsGrouped(t *testing.T) {
 	}
 	for _, a := range inv.Autoscalers {
 		for _, f := range a.Findings {
-			if f.Check == CheckAssumptionDefault {
+			if f.Check == check.AssumptionDefault {
 				t.Errorf("%s carries its own %s finding", a.ID, f.Check)
 			}
 		}

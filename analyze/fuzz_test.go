@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render"
 )
 
@@ -29,7 +30,7 @@ func FuzzAnnotations(f *testing.F) {
 		}
 		ign := map[string]string{}
 		for _, f := range parseIgnores(map[string]string{key: value}, o, "x", ign) {
-			if f.Check != CheckIgnoreWithoutReason {
+			if f.Check != check.IgnoreWithoutReason {
 				t.Fatalf("unexpected finding %+v", f)
 			}
 		}

@@ -55,13 +55,6 @@ const (
 	SignalUnknown    = config.SignalUnknown
 )
 
-// Severities of a Finding: render's.
-const (
-	SeverityError   = render.SeverityError
-	SeverityWarning = render.SeverityWarning
-	SeverityInfo    = render.SeverityInfo
-)
-
 // Kinds of autoscaler.
 const (
 	KindHPA          = "HorizontalPodAutoscaler"

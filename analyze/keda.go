@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
 )
@@ -121,8 +122,8 @@ func (t *soTranslation) refuse(f Finding) {
 }
 
 // fail refuses with an error at the ScaledObject.
-func (t *soTranslation) fail(check, remediation, format string, args ...any) {
-	t.refuse(findingAt(t.origin, check, SeverityError, remediation, format, args...))
+func (t *soTranslation) fail(id, remediation, format string, args ...any) {
+	t.refuse(findingAt(t.origin, id, check.SeverityError, remediation, format, args...))
 }
 
 // kedaSettings is what capreport keeps of KEDA's own settings, with KEDA's
@@ -158,10 +159,10 @@ func (t *soTranslation) targetRef(s scaledObjectSpec) autoscalingv2.CrossVersion
 		return ref
 	}
 	if s.DeploymentName != "" || (s.ScaleTargetRef != nil && s.ScaleTargetRef.DeploymentName != "") {
-		t.fail(CheckKEDAV1Schema, "move to keda.sh/v1alpha1: replace spec.scaleTargetRef.deploymentName with spec.scaleTargetRef.name",
+		t.fail(check.KEDAV1Schema, "move to keda.sh/v1alpha1: replace spec.scaleTargetRef.deploymentName with spec.scaleTargetRef.name",
 			"ScaledObject %s uses deploymentName, a field of the KEDA v1 schema (keda.k8s.io) that KEDA v2 ignores", t.name)
 	} else {
-		t.fail(CheckInvalidAutoscaler, "set spec.scaleTargetRef.name to the workload to scale",
+		t.fail(check.InvalidAutoscaler, "set spec.scaleTargetRef.name to the workload to scale",
 			"ScaledObject %s has no spec.scaleTargetRef.name; KEDA refuses to reconcile it", t.name)
 	}
 	return ref
@@ -180,9 +181,9 @@ func (t *soTranslation) replicaBounds(s scaledObjectSpec) (minRC, maxRC int32) {
 		maxRC = *s.MaxReplicaCount
 	}
 	if msg, remedy := kedaBoundsError(s.MinReplicaCount, s.MaxReplicaCount, s.IdleReplicaCount); msg != "" {
-		t.fail(CheckInvalidAutoscaler, remedy, "ScaledObject %s: %s; KEDA's webhook rejects it", t.name, msg)
+		t.fail(check.InvalidAutoscaler, remedy, "ScaledObject %s: %s; KEDA's webhook rejects it", t.name, msg)
 	} else if s.IdleReplicaCount != nil && *s.IdleReplicaCount != 0 {
-		t.add(findingAt(t.origin, CheckKEDAIdleReplicas, SeverityWarning,
+		t.add(findingAt(t.origin, check.KEDAIdleReplicas, check.SeverityWarning,
 			"use idleReplicaCount: 0 or remove it",
 			"ScaledObject %s: idleReplicaCount %d flaps every polling interval (kedacore/keda#2314); only 0 works", t.name, *s.IdleReplicaCount))
 	}
@@ -275,7 +276,7 @@ func (t *soTranslation) pauseReplicas(annotations map[string]string) {
 	if t.keda.PausedReplicas != nil {
 		what = fmt.Sprintf("is held at %d replicas", *t.keda.PausedReplicas)
 	}
-	t.refuse(findingAt(annotationOrigin(t.origin, pausedBy), CheckKEDAPaused, SeverityWarning, "remove the autoscaling.keda.sh/paused annotations to price this autoscaler",
+	t.refuse(findingAt(annotationOrigin(t.origin, pausedBy), check.KEDAPaused, check.SeverityWarning, "remove the autoscaling.keda.sh/paused annotations to price this autoscaler",
 		"ScaledObject %s is paused: KEDA deletes its HPA and the target %s, so nothing scales", t.name, what))
 }
 
@@ -284,7 +285,7 @@ func (t *soTranslation) pauseReplicas(annotations map[string]string) {
 // checks and the partitions annotation's cap on Kafka triggers.
 func (t *soTranslation) triggerMetrics(triggers []scaledObjectTrigger, minRC, maxRC int32, annotations map[string]string) (resourcePairs, externalPairs []metricPair) {
 	if len(triggers) == 0 {
-		t.fail(CheckInvalidAutoscaler, "add at least one trigger", "ScaledObject %s has no triggers; KEDA requires at least one", t.name)
+		t.fail(check.InvalidAutoscaler, "add at least one trigger", "ScaledObject %s has no triggers; KEDA requires at least one", t.name)
 	}
 	partitions, hasPartitions := t.partitions(annotations)
 	names := map[string]int{}       // trigger name → index
@@ -306,7 +307,7 @@ func (t *soTranslation) triggerMetrics(triggers []scaledObjectTrigger, minRC, ma
 		externalPairs = append(externalPairs, p)
 	}
 	if onlyResourceTriggers(triggers) && minRC == 0 {
-		t.fail(CheckInvalidAutoscaler, "set minReplicaCount to 1 or more, or add a non-cpu/memory trigger",
+		t.fail(check.InvalidAutoscaler, "set minReplicaCount to 1 or more, or add a non-cpu/memory trigger",
 			"ScaledObject %s: every trigger is cpu or memory and minReplicaCount is 0; KEDA's webhook rejects scaling to zero on resource metrics", t.name)
 	}
 	return resourcePairs, externalPairs
@@ -321,7 +322,7 @@ func (t *soTranslation) partitions(annotations map[string]string) (n int32, ok b
 	}
 	p, err := config.ParsePartitions(v)
 	if err != nil {
-		t.add(findingAt(annotationOrigin(t.origin, PartitionsAnnotation), CheckInvalidAnnotation, SeverityError, "write the topic's partition count, e.g. \"12\"",
+		t.add(findingAt(annotationOrigin(t.origin, PartitionsAnnotation), check.InvalidAnnotation, check.SeverityError, "write the topic's partition count, e.g. \"12\"",
 			"%s: %v", PartitionsAnnotation, err))
 		return 0, false
 	}
@@ -345,7 +346,7 @@ func (t *soTranslation) uniqueTriggerName(i int, name string, names map[string]i
 		return
 	}
 	if prev, dup := names[name]; dup {
-		t.fail(CheckKEDAInvalidTrigger, "give each trigger a unique name",
+		t.fail(check.KEDAInvalidTrigger, "give each trigger a unique name",
 			"ScaledObject %s: triggers %d and %d share the name %q; KEDA's webhook rejects it", t.name, prev, i, name)
 	}
 	names[name] = i
@@ -355,7 +356,7 @@ func (t *soTranslation) uniqueTriggerName(i int, name string, names map[string]i
 // another trigger.
 func (t *soTranslation) uniqueMetricName(i int, name string, metricNames map[string]int) {
 	if prev, dup := metricNames[name]; dup {
-		t.fail(CheckKEDAInvalidTrigger, "", "ScaledObject %s: triggers %d and %d give the same metric name %s", t.name, prev, i, name)
+		t.fail(check.KEDAInvalidTrigger, "", "ScaledObject %s: triggers %d and %d give the same metric name %s", t.name, prev, i, name)
 	}
 	metricNames[name] = i
 }
@@ -372,7 +373,7 @@ func (t *soTranslation) triggerMetric(i int, st scaledObjectTrigger) (p metricPa
 	}
 	t.keda.Triggers = append(t.keda.Triggers, trig)
 	if err != nil {
-		t.fail(CheckKEDAInvalidTrigger, "fix the trigger's metadata (keda.md §2 lists each scaler's parameters)",
+		t.fail(check.KEDAInvalidTrigger, "fix the trigger's metadata (keda.md §2 lists each scaler's parameters)",
 			"ScaledObject %s: trigger %d (%s): %v; KEDA cannot build the scaler and the ScaledObject does not reconcile", t.name, i, st.Type, err)
 		return metricPair{}, false
 	}
@@ -402,7 +403,7 @@ func (t *soTranslation) selector() *metav1.LabelSelector {
 func (t *soTranslation) capAtPartitions(m *Metric, partitions, maxRC int32) {
 	m.ReplicaCap = ptrTo(partitions)
 	if maxRC > partitions {
-		t.add(findingAt(t.origin, CheckKafkaPartitions, SeverityWarning,
+		t.add(findingAt(t.origin, check.KafkaPartitions, check.SeverityWarning,
 			fmt.Sprintf("lower maxReplicaCount to %d, or add partitions", partitions),
 			"ScaledObject %s: maxReplicaCount %d exceeds the topic's %d partitions; KEDA caps the lag at partitions × lagThreshold, so consumers beyond %d sit idle", t.name, maxRC, partitions, partitions))
 	}
@@ -419,16 +420,16 @@ func (t *soTranslation) scalingModifiers(a *kedaAdvanced, externalPairs []metric
 	target, err := strconv.ParseFloat(strings.TrimSpace(sm.Target), 64)
 	switch {
 	case sm.Formula == "":
-		t.fail(CheckInvalidAutoscaler, "set advanced.scalingModifiers.formula", "ScaledObject %s: scalingModifiers without a formula", t.name)
+		t.fail(check.InvalidAutoscaler, "set advanced.scalingModifiers.formula", "ScaledObject %s: scalingModifiers without a formula", t.name)
 		return externalPairs
 	case err != nil || target <= 0:
-		t.fail(CheckInvalidAutoscaler, "set advanced.scalingModifiers.target to a positive number",
+		t.fail(check.InvalidAutoscaler, "set advanced.scalingModifiers.target to a positive number",
 			"ScaledObject %s: scalingModifiers.target %q is not a positive number", t.name, sm.Target)
 		return externalPairs
 	}
 	mt, err := kedaTarget(sm.MetricType, int64(target*1000))
 	if err != nil {
-		t.fail(CheckInvalidAutoscaler, "use AverageValue or Value", "ScaledObject %s: scalingModifiers: %v", t.name, err)
+		t.fail(check.InvalidAutoscaler, "use AverageValue or Value", "ScaledObject %s: scalingModifiers: %v", t.name, err)
 		return externalPairs
 	}
 	sig, reason := compositeSignal(pairMetrics(externalPairs), sm.Formula)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/capreport/capreport/check"
 )
 
 // kedaBoundsCase is one case of KEDA's TestCheckReplicaCountBoundsAreValid
@@ -35,7 +37,7 @@ func (c kedaBoundsCase) run(t *testing.T) {
 	fs := extractStream(t, stream(soDoc("keda.sh/v1alpha1", kedaSpec(c.boundsYAML(), sqsTrigger)), deployment(requests)))
 	var invalid []string
 	for _, f := range fs {
-		if f.Check == CheckInvalidAutoscaler {
+		if f.Check == check.InvalidAutoscaler {
 			invalid = append(invalid, f.Message)
 		}
 	}

@@ -3,6 +3,8 @@ package analyze
 import (
 	"strings"
 	"testing"
+
+	"github.com/capreport/capreport/check"
 )
 
 // An annotation outside its documented range is a finding naming the value
@@ -58,7 +60,7 @@ spec:
 	} {
 		found := false
 		for _, f := range a.Findings {
-			if f.Check == CheckInvalidAnnotation && strings.Contains(f.Message, key) {
+			if f.Check == check.InvalidAnnotation && strings.Contains(f.Message, key) {
 				found = true
 				if !strings.Contains(f.Message, want) {
 					t.Errorf("%s: %q lacks %q", key, f.Message, want)
@@ -69,7 +71,7 @@ spec:
 			}
 		}
 		if !found {
-			t.Errorf("no %s finding for %s in %+v", CheckInvalidAnnotation, key, a.Findings)
+			t.Errorf("no %s finding for %s in %+v", check.InvalidAnnotation, key, a.Findings)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
 )
@@ -72,7 +73,7 @@ func TestExtractRenderedRepo(t *testing.T) {
 		if a.Assumptions.SyncPeriod.Value != 30*time.Second || a.Assumptions.SyncPeriod.From != FromCluster {
 			t.Errorf("%s: sync period %+v", a.ID, a.Assumptions.SyncPeriod)
 		}
-		if hasFinding(a.Findings, CheckDuplicateAutoscaler) {
+		if hasFinding(a.Findings, check.DuplicateAutoscaler) {
 			t.Errorf("%s: renders of two value sets are not duplicates", a.ID)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capreport/capreport/check"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -46,7 +47,7 @@ func translateTrigger(t Trigger) (triggerResult, error) {
 		r.metric = metricFromTarget(autoscalingv2.ExternalMetricSourceType, "", "", mt)
 		r.metric.Signal, r.metric.Reason = sig, reason
 		if mt.Type == autoscalingv2.ValueMetricType && sig == SignalBacklog {
-			r.notes = append(r.notes, triggerNote{CheckKEDAValueMetricType, SeverityWarning, "drop metricType: Value (AverageValue divides the backlog among pods)",
+			r.notes = append(r.notes, triggerNote{check.KEDAValueMetricType, check.SeverityWarning, "drop metricType: Value (AverageValue divides the backlog among pods)",
 				"metricType Value on a backlog trigger multiplies the desired replicas by the current count"})
 		}
 		return nil
@@ -218,7 +219,7 @@ func resourceTrigger(t Trigger) (triggerResult, error) {
 	if mt == "" {
 		if legacy := t.Metadata["type"]; legacy != "" {
 			mt = legacy
-			r.notes = append(r.notes, triggerNote{CheckKEDADeprecated, SeverityWarning, "move metadata.type to the trigger's metricType",
+			r.notes = append(r.notes, triggerNote{check.KEDADeprecated, check.SeverityWarning, "move metadata.type to the trigger's metricType",
 				"metadata.type is deprecated and rejected from KEDA v2.18; read as metricType " + legacy})
 		}
 	}
@@ -278,7 +279,7 @@ func cronTrigger(t Trigger, r *triggerResult, external func(string, int64, Signa
 		return err
 	}
 	if r.metric.TargetType == autoscalingv2.ValueMetricType {
-		r.notes = append(r.notes, triggerNote{CheckKEDAValueMetricType, SeverityWarning, "drop metricType: Value on cron triggers",
+		r.notes = append(r.notes, triggerNote{check.KEDAValueMetricType, check.SeverityWarning, "drop metricType: Value on cron triggers",
 			"metricType Value on a cron trigger multiplies desiredReplicas by the current replica count"})
 	}
 	return nil
@@ -313,7 +314,7 @@ func unknownTrigger(t Trigger, r *triggerResult, external func(string, int64, Si
 	if !known {
 		r.metric.TargetMilli = 0
 	}
-	r.notes = append(r.notes, triggerNote{CheckKEDAUnknownTrigger, SeverityInfo, "annotate the ScaledObject with capreport.io/signal",
+	r.notes = append(r.notes, triggerNote{check.KEDAUnknownTrigger, check.SeverityInfo, "annotate the ScaledObject with capreport.io/signal",
 		fmt.Sprintf("trigger type %q is passed through as an External metric of unknown signal", t.Type)})
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capreport/capreport/internal/units"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -43,27 +44,12 @@ func (m *Measurement) Summary(unit string) string {
 	if m == nil {
 		return ""
 	}
-	if unit == "" {
-		unit = "samples"
-	}
-	stat := "measured"
-	switch {
-	case m.Quantile >= 1:
-		stat += " peak"
-	case m.Quantile > 0:
-		stat += " p" + strconv.FormatFloat(m.Quantile*100, 'f', -1, 64)
-	}
-	return fmt.Sprintf("%s over %s, %d %s, %s", stat, m.Window, m.Samples, unit, m.At.UTC().Format("2006-01-02"))
+	return units.Measurement(m.Quantile, m.Window, m.Samples, unit, m.At)
 }
 
 // SampleUnit is what one sample of a measured key is; k may be spelt as
 // the annotation ("dead-time") or as in the file ("deadTime").
-func SampleUnit(k Key) string {
-	if k == KeyDeadTime || string(k) == KeyDeadTime.YAMLName() {
-		return "pods"
-	}
-	return "samples"
-}
+func SampleUnit(k Key) string { return units.SampleUnit(string(k)) }
 
 // ParseWindow accepts a Prometheus-style look-back window: a Go duration
 // or a whole number of days or weeks ("7d", "2w", "36h").

@@ -139,3 +139,21 @@ func TestParseWindow(t *testing.T) {
 		}
 	}
 }
+
+// SampleUnit reads the dead time as pods in both spellings of its key
+// (units.SampleUnit, which the report's Measured.Summary uses, holds the
+// names as literals) and every other measured key as samples.
+func TestSampleUnit(t *testing.T) {
+	for _, k := range MeasuredKeys() {
+		want := "samples"
+		if k == KeyDeadTime {
+			want = "pods"
+		}
+		if got := SampleUnit(k); got != want {
+			t.Errorf("SampleUnit(%q) = %q, want %q", k, got, want)
+		}
+		if got := SampleUnit(Key(k.YAMLName())); got != want {
+			t.Errorf("SampleUnit(%q) = %q, want %q", k.YAMLName(), got, want)
+		}
+	}
+}

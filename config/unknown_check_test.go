@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/rules"
 )
@@ -24,7 +25,7 @@ func TestUnknownCheckNamesItsLine(t *testing.T) {
 	}
 	got := map[string]int{}
 	for _, f := range r.Findings {
-		if f.Check != rules.CheckUnknownCheck {
+		if f.Check != check.UnknownCheck {
 			continue
 		}
 		if f.Location == nil || f.Location.File != ".capreport.yaml" {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/appset"
 	"github.com/gobwas/glob"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -34,7 +35,7 @@ func (g *gitops) expandApplication(o *Object) *expansion {
 		sources = []map[string]any{s}
 	}
 	if len(sources) == 0 {
-		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, "it has no spec.source or spec.sources"))
+		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, "it has no spec.source or spec.sources"))
 		return e
 	}
 	refs := map[string]map[string]any{}
@@ -71,7 +72,7 @@ func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs m
 	}
 	rel, bad := g.sourcePath(str(s, "path"))
 	if bad != "" {
-		return nil, []Finding{gitopsFinding(o, CheckGitOpsReference, SeverityError, bad)}
+		return nil, []Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, bad)}
 	}
 	tool, err := argoTool(s, g.rd.repo.abs(rel))
 	if err != "" {
@@ -161,7 +162,7 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 			}
 		}
 		if why != "" {
-			findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityWarning, why+"; rendered without it"))
+			findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityWarning, why+"; rendered without it"))
 			continue
 		}
 		hv.ValuesFiles = append(hv.ValuesFiles, p)
@@ -169,7 +170,7 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 	over := map[string]any{}
 	if vs := str(h, "values"); vs != "" {
 		if err := sigsyaml.Unmarshal([]byte(vs), &over); err != nil {
-			findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, "helm.values is not a YAML mapping: "+err.Error()))
+			findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, "helm.values is not a YAML mapping: "+err.Error()))
 		}
 	}
 	if vo := mapAt(h, "valuesObject"); vo != nil {
@@ -187,7 +188,7 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 		}
 	}
 	if fp, _ := h["fileParameters"].([]any); len(fp) > 0 {
-		findings = append(findings, gitopsFinding(o, CheckGitOpsNotFollowed, SeverityWarning, "helm.fileParameters are not applied"))
+		findings = append(findings, gitopsFinding(o, check.GitOpsNotFollowed, check.SeverityWarning, "helm.fileParameters are not applied"))
 	}
 	spec.Helm = hv
 	spec.delivery.namespace = hv.Namespace
@@ -227,15 +228,15 @@ func (g *gitops) argoValueFile(f, rel string, refs map[string]map[string]any) (s
 func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[string]any, []Finding) {
 	kf := kustomizationFile(g.rd.repo.abs(rel))
 	if kf == "" {
-		return nil, []Finding{gitopsFinding(o, CheckGitOpsReference, SeverityError, rel+" has no kustomization, which its kustomize source needs")}
+		return nil, []Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, rel+" has no kustomization, which its kustomize source needs")}
 	}
 	data, err := g.rd.repo.readFile(kf)
 	if err != nil {
-		return nil, []Finding{gitopsFinding(o, CheckRenderFailed, SeverityError, err.Error())}
+		return nil, []Finding{gitopsFinding(o, check.RenderFailed, check.SeverityError, err.Error())}
 	}
 	raws, _, err := decodeStream(data, 1)
 	if err != nil || len(raws) != 1 {
-		return nil, []Finding{gitopsFinding(o, CheckRenderFailed, SeverityError, g.rd.repo.rel(kf)+" is not one YAML mapping")}
+		return nil, []Finding{gitopsFinding(o, check.RenderFailed, check.SeverityError, g.rd.repo.rel(kf)+" is not one YAML mapping")}
 	}
 	doc := raws[0].doc
 	k := mapAt(s, "kustomize")
@@ -370,11 +371,11 @@ func (g *gitops) expandApplicationSet(o *Object) *expansion {
 func appsetCheck(c string) string {
 	switch c {
 	case "appset-too-many":
-		return CheckGitOpsLimit
+		return check.GitOpsLimit
 	case "appset-template", "appset-invalid":
-		return CheckGitOpsReference
+		return check.GitOpsReference
 	}
-	return CheckGitOpsNotFollowed
+	return check.GitOpsNotFollowed
 }
 
 // maxTreeEntries bounds the listing the git generators match against.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/check"
 )
 
 // Every render check has an input built to raise it and a quiet twin, the
@@ -226,7 +228,7 @@ func TestRenderChecks(t *testing.T) {
 
 	cases := []renderCheckCase{
 		{
-			name: "render-failed/helm-template", check: CheckRenderFailed, severity: "error",
+			name: "render-failed/helm-template", check: check.RenderFailed, severity: "error",
 			trigger: checkInput{files: map[string]string{
 				"c/Chart.yaml":       chartYAML,
 				"c/templates/x.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ required \"name is required\" .Values.name }}\n",
@@ -239,13 +241,13 @@ func TestRenderChecks(t *testing.T) {
 			source: "c", text: "name is required",
 		},
 		{
-			name: "render-failed/kustomization-not-a-mapping", check: CheckRenderFailed, severity: "error",
+			name: "render-failed/kustomization-not-a-mapping", check: check.RenderFailed, severity: "error",
 			trigger: checkInput{files: map[string]string{"k/kustomization.yaml": "- cm.yaml\n", "k/cm.yaml": checksCM}},
 			quiet:   checkInput{files: map[string]string{"k/kustomization.yaml": "resources:\n  - cm.yaml\n", "k/cm.yaml": checksCM}},
 			source:  "k", file: "k/kustomization.yaml", text: "not a single YAML mapping",
 		},
 		{
-			name: "render-timeout", check: CheckRenderTimeout, severity: "error",
+			name: "render-timeout", check: check.RenderTimeout, severity: "error",
 			// Margins both ways so a loaded CI machine cannot flip either
 			// side: 16M template iterations against 300 ms, one against 10 s.
 			trigger: checkInput{files: slowChart(), opts: func(o *Options) {
@@ -259,25 +261,25 @@ func TestRenderChecks(t *testing.T) {
 			source: "c", text: "did not finish within 300ms",
 		},
 		{
-			name: "render-memory", check: CheckRenderMemory, severity: "error",
+			name: "render-memory", check: check.RenderMemory, severity: "error",
 			trigger: checkInput{files: doublingChart(30), opts: isolate},
 			quiet:   checkInput{files: doublingChart(3), opts: isolate},
 			source:  "c", text: "more than 512 MiB and was stopped",
 		},
 		{
-			name: "render-crashed", check: CheckRenderCrashed, severity: "error",
+			name: "render-crashed", check: check.RenderCrashed, severity: "error",
 			trigger: checkInput{files: includeChain(60000), opts: isolate},
 			quiet:   checkInput{files: includeChain(10), opts: isolate},
 			source:  "c", text: "stack limit",
 		},
 		{
-			name: "render-log", check: CheckRenderLog, severity: "warning",
+			name: "render-log", check: check.RenderLog, severity: "warning",
 			trigger: checkInput{files: map[string]string{"k/kustomization.yaml": "commonLabels: {app: web}\nresources: [cm.yaml]\n", "k/cm.yaml": checksCM}, opts: isolate},
 			quiet:   checkInput{files: map[string]string{"k/kustomization.yaml": "labels: [{pairs: {app: web}}]\nresources: [cm.yaml]\n", "k/cm.yaml": checksCM}, opts: isolate},
 			source:  "k", text: "'commonLabels' is deprecated",
 		},
 		{
-			name: "render-cancelled", check: CheckRenderCancelled, severity: "warning",
+			name: "render-cancelled", check: check.RenderCancelled, severity: "warning",
 			trigger: checkInput{files: slowChart(), opts: setLoops(4000), ctx: newCancelOnWait},
 			quiet:   checkInput{files: slowChart(), opts: setLoops(1)},
 			source:  "c", text: "context canceled",
@@ -285,7 +287,7 @@ func TestRenderChecks(t *testing.T) {
 		{
 			// A remote patch cannot be left out without changing what the
 			// rest renders: the overlay fails.
-			name: "remote-base", check: CheckRemoteBase, severity: "error",
+			name: "remote-base", check: check.RemoteBase, severity: "error",
 			trigger: checkInput{files: map[string]string{
 				"k/kustomization.yaml": "resources:\n  - cm.yaml\npatches:\n  - path: https://example.com/app/patch.yaml\n",
 				"k/cm.yaml":            checksCM,
@@ -300,7 +302,7 @@ func TestRenderChecks(t *testing.T) {
 		{
 			// A remote, escaping or missing resource is left out: the rest
 			// renders, partial.
-			name: "partial-render", check: CheckPartialRender, severity: "warning",
+			name: "partial-render", check: check.PartialRender, severity: "warning",
 			trigger: checkInput{files: map[string]string{
 				"k/kustomization.yaml": "resources:\n  - https://github.com/example/app//base?ref=v1\n  - cm.yaml\n  - gone.yaml\n",
 				"k/cm.yaml":            checksCM,
@@ -312,7 +314,7 @@ func TestRenderChecks(t *testing.T) {
 			source: "k", file: "k/kustomization.yaml", text: "https://github.com/example/app//base?ref=v1",
 		},
 		{
-			name: "exec-function", check: CheckExecFunction, severity: "error",
+			name: "exec-function", check: check.ExecFunction, severity: "error",
 			trigger: checkInput{files: map[string]string{
 				"k/kustomization.yaml": "resources:\n  - cm.yaml\ntransformers:\n  - fn.yaml\n",
 				"k/cm.yaml":            checksCM,
@@ -329,7 +331,7 @@ func TestRenderChecks(t *testing.T) {
 		},
 		{
 			// A plugin capreport does not run fails the overlay: an error.
-			name: "kustomize-plugin", check: CheckKustomizePlugin, severity: "error",
+			name: "kustomize-plugin", check: check.KustomizePlugin, severity: "error",
 			trigger: checkInput{files: map[string]string{
 				"k/kustomization.yaml": "resources:\n  - cm.yaml\nhelmChartInflationGenerator:\n  - chartName: nginx\n    chartRepoUrl: https://charts.example.com\n",
 				"k/cm.yaml":            checksCM,
@@ -342,7 +344,7 @@ func TestRenderChecks(t *testing.T) {
 		},
 		{
 			// Not vendored: left out of the build, the rest renders.
-			name: "helm-chart-remote", check: CheckHelmChartRemote, severity: "warning",
+			name: "helm-chart-remote", check: check.HelmChartRemote, severity: "warning",
 			trigger: checkInput{files: map[string]string{
 				"k/kustomization.yaml": "helmCharts:\n  - name: web\n    repo: https://charts.example.com\n    version: 1.0.0\n",
 			}},
@@ -354,7 +356,7 @@ func TestRenderChecks(t *testing.T) {
 			source: "k", file: "k/kustomization.yaml", text: `"web"`,
 		},
 		{
-			name: "helm-dependency-missing", check: CheckHelmDependencyMissing, severity: "warning",
+			name: "helm-dependency-missing", check: check.HelmDependencyMissing, severity: "warning",
 			trigger: checkInput{files: map[string]string{
 				"c/Chart.yaml":        depChart,
 				"c/templates/cm.yaml": checksCM,
@@ -367,7 +369,7 @@ func TestRenderChecks(t *testing.T) {
 			source: "c", file: "c/Chart.yaml", text: `"redis"`,
 		},
 		{
-			name: "path-escape/kustomize-patch", check: CheckPathEscape, severity: "error",
+			name: "path-escape/kustomize-patch", check: check.PathEscape, severity: "error",
 			trigger: checkInput{files: map[string]string{
 				"k/kustomization.yaml": "resources:\n  - cm.yaml\npatches:\n  - path: ../../outside/secret.yaml\n",
 				"k/cm.yaml":            checksCM,
@@ -379,7 +381,7 @@ func TestRenderChecks(t *testing.T) {
 			source: "k", file: "k/kustomization.yaml", text: "leaves the repository root",
 		},
 		{
-			name: "path-escape/explicit-source", check: CheckPathEscape, severity: "error",
+			name: "path-escape/explicit-source", check: check.PathEscape, severity: "error",
 			trigger: checkInput{files: map[string]string{"ok/cm.yaml": checksCM},
 				opts: func(o *Options) { o.Sources = []SourceSpec{{Path: "../outside"}} }},
 			quiet: checkInput{files: map[string]string{"ok/cm.yaml": checksCM},
@@ -387,7 +389,7 @@ func TestRenderChecks(t *testing.T) {
 			source: "../outside", text: "leaves the repository root",
 		},
 		{
-			name: "symlink-escape", check: CheckSymlinkEscape, severity: "error",
+			name: "symlink-escape", check: check.SymlinkEscape, severity: "error",
 			trigger: checkInput{files: map[string]string{"ok/cm.yaml": checksCM},
 				setup: func(t *testing.T, root, outside string) {
 					symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(root, "leak.yaml"))
@@ -399,7 +401,7 @@ func TestRenderChecks(t *testing.T) {
 			source: "leak.yaml", file: "leak.yaml", text: "outside the repository",
 		},
 		{
-			name: "file-too-large", check: CheckFileTooLarge, severity: "error",
+			name: "file-too-large", check: check.FileTooLarge, severity: "error",
 			trigger: checkInput{files: map[string]string{"big.yaml": checksCM + "data:\n  x: " + strings.Repeat("x", 400) + "\n"},
 				opts: func(o *Options) { o.MaxFileBytes = 256 }},
 			quiet: checkInput{files: map[string]string{"big.yaml": checksCM + "data:\n  x: " + strings.Repeat("x", 100) + "\n"},
@@ -407,13 +409,13 @@ func TestRenderChecks(t *testing.T) {
 			source: "big.yaml", file: "big.yaml", text: "too large",
 		},
 		{
-			name: "too-many-objects", check: CheckTooManyObjects, severity: "error",
+			name: "too-many-objects", check: check.TooManyObjects, severity: "error",
 			trigger: checkInput{files: map[string]string{"many.yaml": many(4)}, opts: func(o *Options) { o.MaxObjects = 3 }},
 			quiet:   checkInput{files: map[string]string{"many.yaml": many(3)}, opts: func(o *Options) { o.MaxObjects = 3 }},
 			source:  "many.yaml", text: "more than 3 objects",
 		},
 		{
-			name: "yaml-alias-bomb", check: CheckYAMLAliasBomb, severity: "error",
+			name: "yaml-alias-bomb", check: check.YAMLAliasBomb, severity: "error",
 			trigger: checkInput{files: map[string]string{"bomb.yaml": bombStream}},
 			quiet:   checkInput{files: map[string]string{"bomb.yaml": checksCM + "---\n" + aliasDoc(3)}},
 			source:  "bomb.yaml", file: "bomb.yaml", line: lineOf(t, bombStream, "---") + 1, text: "alias",
@@ -421,7 +423,7 @@ func TestRenderChecks(t *testing.T) {
 		{
 			// A parse error is reported at its document: from the "---" that
 			// opens it to the line that does not parse.
-			name: "yaml-invalid", check: CheckYAMLInvalid, severity: "error",
+			name: "yaml-invalid", check: check.YAMLInvalid, severity: "error",
 			trigger: checkInput{files: map[string]string{"docs.yaml": invalidStream}},
 			quiet:   checkInput{files: map[string]string{"docs.yaml": checksCM + "---\n" + fixedDoc}},
 			source:  "docs.yaml", file: "docs.yaml",
@@ -429,21 +431,21 @@ func TestRenderChecks(t *testing.T) {
 			text: "not decoded",
 		},
 		{
-			name: "not-an-object/plain", check: CheckNotAnObject, severity: "info",
+			name: "not-an-object/plain", check: check.NotAnObject, severity: "info",
 			trigger: checkInput{files: map[string]string{"docs.yaml": noKindStream}},
 			quiet:   checkInput{files: map[string]string{"docs.yaml": checksCM + "---\n" + fixedDoc}},
 			source:  "docs.yaml", file: "docs.yaml", line: lineOf(t, noKindStream, "---") + 1,
 			text: "no apiVersion or kind",
 		},
 		{
-			name: "not-an-object/helm", check: CheckNotAnObject, severity: "info",
+			name: "not-an-object/helm", check: check.NotAnObject, severity: "info",
 			trigger: checkInput{files: map[string]string{"c/Chart.yaml": chartYAML, "c/templates/x.yaml": noKindStream}},
 			quiet:   checkInput{files: map[string]string{"c/Chart.yaml": chartYAML, "c/templates/x.yaml": checksCM + "---\n" + fixedDoc}},
 			source:  "c", file: "c/templates/x.yaml", line: lineOf(t, noKindStream, "---") + 1,
 			text: "no apiVersion or kind",
 		},
 		{
-			name: "source-missing", check: CheckSourceMissing, severity: "error",
+			name: "source-missing", check: check.SourceMissing, severity: "error",
 			trigger: checkInput{files: map[string]string{"ok/cm.yaml": checksCM},
 				opts: func(o *Options) { o.Sources = []SourceSpec{{Path: "missing"}} }},
 			quiet: checkInput{files: map[string]string{"ok/cm.yaml": checksCM},
@@ -460,9 +462,21 @@ func TestRenderChecks(t *testing.T) {
 	}
 	// render-panic needs a library to panic; no input does so without
 	// changing the renderer, so it is not in the table.
-	for _, id := range CheckIDs() {
-		if !seen[id] && id != CheckRenderPanic {
+	for _, id := range renderCheckIDs {
+		if !seen[id] && id != check.RenderPanic {
 			t.Errorf("check %s has no case", id)
 		}
 	}
+}
+
+// renderCheckIDs are the checks render raises, each of which needs a case.
+var renderCheckIDs = []string{
+	check.RenderFailed, check.RenderPanic, check.RenderTimeout, check.RenderCancelled,
+	check.RemoteBase, check.ExecFunction, check.KustomizePlugin, check.HelmChartRemote,
+	check.HelmDependencyMissing, check.PathEscape, check.SymlinkEscape, check.FileTooLarge,
+	check.TooManyObjects, check.YAMLAliasBomb, check.YAMLInvalid, check.NotAnObject, check.SourceMissing,
+	check.GitOpsNotFollowed, check.GitOpsReference, check.GitOpsSubstitution, check.GitOpsCycle, check.GitOpsLimit,
+	check.DuplicateDelivery, check.PartialRender, check.SchemaRef, check.YAMLEncoding, check.YAMLDuplicateKey,
+	check.RenderMemory, check.RenderCrashed, check.RenderLog,
+	check.FetchFailed, check.FetchLimit, check.FetchUnsafe, check.FetchDigest,
 }

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/capreport/capreport/check"
 )
 
 // kustomizationNames are the file names krusty accepts, in its order.
@@ -97,7 +99,7 @@ func (rd *renderer) explicitSources() ([]SourceSpec, []Finding) {
 		}
 		abs := r.abs(p)
 		if filepath.IsAbs(filepath.FromSlash(s.Path)) || !r.within(abs) {
-			findings = append(findings, Finding{Check: CheckPathEscape, Severity: SeverityError, Source: s.ID(),
+			findings = append(findings, Finding{Check: check.PathEscape, Severity: check.SeverityError, Source: s.ID(),
 				Message: fmt.Sprintf("source %q leaves the repository root; not rendered", s.Path)})
 			continue
 		}
@@ -123,7 +125,7 @@ func (rd *renderer) explicitSources() ([]SourceSpec, []Finding) {
 // configured: the runner's absolute directory means nothing to the reader
 // of a report.
 func missingSourceFinding(s SourceSpec, p string, err error) Finding {
-	f := Finding{Check: CheckSourceMissing, Severity: SeverityError, Source: s.ID(), File: p,
+	f := Finding{Check: check.SourceMissing, Severity: check.SeverityError, Source: s.ID(), File: p,
 		Message: fmt.Sprintf("source %q does not exist in the repository; not rendered", s.Path)}
 	if c := checkForPathError(err); c != "" {
 		f.Check = c
@@ -197,7 +199,7 @@ func (w *sourceWalk) symlink(p, rel string, d os.DirEntry) {
 	}
 	if _, err := w.r.resolve(p); err != nil {
 		if c := checkForPathError(err); c != "" {
-			w.findings = append(w.findings, Finding{Check: c, Severity: SeverityError, File: rel, Source: rel,
+			w.findings = append(w.findings, Finding{Check: c, Severity: check.SeverityError, File: rel, Source: rel,
 				Message: fmt.Sprintf("%s: refused: %v", rel, err)})
 		}
 	}
@@ -400,7 +402,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 			if fi.IsDir() && checkForPathError(err) != "" {
 				// One bad file in a directory: report it, render the rest.
 				fd := failureFinding(spec, err)
-				fd.Severity = SeverityError
+				fd.Severity = check.SeverityError
 				findings = append(findings, fd)
 				continue
 			}
@@ -409,7 +411,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 		rel := r.rel(f)
 		data, note := normalizeText(data)
 		if note != "" {
-			findings = append(findings, Finding{Check: CheckYAMLEncoding, Severity: SeverityInfo, File: rel,
+			findings = append(findings, Finding{Check: check.YAMLEncoding, Severity: check.SeverityInfo, File: rel,
 				Message: fmt.Sprintf("%s: the file has %s; read as UTF-8 YAML with newline breaks (kubectl and other tools may read it differently)", rel, note)})
 		}
 		raws, problems, err := decodeStream(data, rd.opts.MaxObjects-len(objs))
@@ -417,10 +419,10 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 			return nil, findings, fmt.Errorf("%s: %w: more than %d objects", rel, err, rd.opts.MaxObjects)
 		}
 		for _, p := range problems {
-			f := Finding{Check: CheckYAMLInvalid, Severity: SeverityError, File: rel, Line: p.line,
+			f := Finding{Check: check.YAMLInvalid, Severity: check.SeverityError, File: rel, Line: p.line,
 				Message: fmt.Sprintf("%s:%d: document not decoded: %v", rel, p.line, p.err)}
 			if p.err == errAliasBudget {
-				f.Check = CheckYAMLAliasBomb
+				f.Check = check.YAMLAliasBomb
 				f.Message = fmt.Sprintf("%s:%d: document refused: %v", rel, p.line, p.err)
 			}
 			findings = append(findings, f)
@@ -428,7 +430,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 		for _, raw := range raws {
 			o, ok := objectFromDoc(raw.doc)
 			if !ok {
-				findings = append(findings, Finding{Check: CheckNotAnObject, Severity: SeverityInfo, File: rel, Line: raw.line,
+				findings = append(findings, Finding{Check: check.NotAnObject, Severity: check.SeverityInfo, File: rel, Line: raw.line,
 					Message: fmt.Sprintf("%s:%d: document has no apiVersion or kind; skipped", rel, raw.line)})
 				continue
 			}
@@ -448,7 +450,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 
 func hasErrorFinding(fs []Finding) bool {
 	for _, f := range fs {
-		if f.Severity == SeverityError {
+		if f.Severity == check.SeverityError {
 			return true
 		}
 	}
@@ -496,7 +498,7 @@ func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Objec
 // duplicateKeyFinding reports a document with a mapping key defined twice
 // (lines relative to the document's own start).
 func duplicateKeyFinding(rel string, raw rawObject) Finding {
-	return Finding{Check: CheckYAMLDuplicateKey, Severity: SeverityWarning, File: rel, Line: raw.line,
+	return Finding{Check: check.YAMLDuplicateKey, Severity: check.SeverityWarning, File: rel, Line: raw.line,
 		Message: fmt.Sprintf("%s:%d: a mapping key is defined twice: %s; the later value is used, as Helm and kustomize take it, but kubectl's strict decoding refuses the document",
 			rel, raw.line, strings.Join(raw.dupKeys, ", "))}
 }

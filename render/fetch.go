@@ -10,6 +10,7 @@ import (
 
 	"helm.sh/helm/v3/pkg/chart"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/fetch"
 )
 
@@ -48,14 +49,6 @@ const (
 	DefaultMaxDependencies     = 100
 	// maxIndexBytes bounds a repository index.yaml (bitnami's is tens of MiB).
 	maxIndexBytes = 128 << 20
-)
-
-// Check IDs of fetching.
-const (
-	CheckFetchFailed = "fetch-failed" // a chart or base could not be downloaded (unreachable, not found, refused credentials)
-	CheckFetchLimit  = "fetch-limit"  // a download broke a size, file-count, dependency-count or time limit
-	CheckFetchUnsafe = "fetch-unsafe" // a scheme, redirect or archive entry capreport refuses
-	CheckFetchDigest = "fetch-digest" // a download whose digest differs from its index or lock, or a stale Chart.lock
 )
 
 // DefaultCacheDir is capreport's directory in the user cache directory.
@@ -172,18 +165,18 @@ func fetchCheck(err error) string {
 	if !ok {
 		return ""
 	}
-	return map[fetch.Kind]string{fetch.Failed: CheckFetchFailed, fetch.Limit: CheckFetchLimit,
-		fetch.Unsafe: CheckFetchUnsafe, fetch.Digest: CheckFetchDigest}[k]
+	return map[fetch.Kind]string{fetch.Failed: check.FetchFailed, fetch.Limit: check.FetchLimit,
+		fetch.Unsafe: check.FetchUnsafe, fetch.Digest: check.FetchDigest}[k]
 }
 
 // fetchSeverity: a refusal, a breached limit and a digest mismatch are
 // errors (something is wrong with what the repository points at); a
 // download that failed is a warning, like a dependency not vendored.
-func fetchSeverity(check string) string {
-	if check == CheckFetchFailed {
-		return SeverityWarning
+func fetchSeverity(id string) string {
+	if id == check.FetchFailed {
+		return check.SeverityWarning
 	}
-	return SeverityError
+	return check.SeverityError
 }
 
 // templateDirs maps template keys to files: a remote chart has no

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/check"
 )
 
 // fetchCheckCases are the trigger and quiet inputs of the fetch checks;
@@ -24,16 +26,16 @@ func fetchCheckCases(t *testing.T) []renderCheckCase {
 	}
 	quiet := checkInput{files: appChart(good.URL, "1.0.0", ""), opts: on(0)}
 	return []renderCheckCase{
-		{name: "fetch-failed", check: CheckFetchFailed, severity: "warning",
+		{name: "fetch-failed", check: check.FetchFailed, severity: "warning",
 			trigger: checkInput{files: appChart(empty.URL, "1.0.0", ""), opts: on(0)}, quiet: quiet,
 			source: "app", file: "app/Chart.yaml", text: "not in the repository's index"},
-		{name: "fetch-limit", check: CheckFetchLimit, severity: "error",
+		{name: "fetch-limit", check: check.FetchLimit, severity: "error",
 			trigger: checkInput{files: appChart(good.URL, "1.0.0", ""), opts: on(64)}, quiet: quiet,
 			source: "app", file: "app/Chart.yaml", text: "limit"},
-		{name: "fetch-unsafe", check: CheckFetchUnsafe, severity: "error",
+		{name: "fetch-unsafe", check: check.FetchUnsafe, severity: "error",
 			trigger: checkInput{files: appChart(redirect.URL, "1.0.0", ""), opts: on(0)}, quiet: quiet,
 			source: "app", file: "app/Chart.yaml", text: "another scheme"},
-		{name: "fetch-digest", check: CheckFetchDigest, severity: "error",
+		{name: "fetch-digest", check: check.FetchDigest, severity: "error",
 			trigger: checkInput{files: appChart(bad.URL, "1.0.0", ""), opts: on(0)}, quiet: quiet,
 			source: "app", file: "app/Chart.yaml", text: "but the index names"},
 	}

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/capreport/capreport/check"
 )
 
 // appOnLib is a chart (served from a repository) that includes lib.
@@ -38,7 +40,7 @@ spec:
       sourceRef: {kind: HelmRepository, name: charts, namespace: flux-system}
 `, h.URL)}
 	res := fetchRender(t, files, false, "")
-	if len(findingsOf(res, CheckGitOpsNotFollowed)) != 1 {
+	if len(findingsOf(res, check.GitOpsNotFollowed)) != 1 {
 		t.Fatalf("offline: want gitops-not-followed; got\n%s", dumpFindings(res.Findings))
 	}
 	res = fetchRender(t, files, true, t.TempDir())
@@ -107,7 +109,7 @@ spec:
       releaseName: front
 `, h.URL)}
 	res := fetchRender(t, files, false, "")
-	if len(findingsOf(res, CheckGitOpsNotFollowed)) != 1 {
+	if len(findingsOf(res, check.GitOpsNotFollowed)) != 1 {
 		t.Fatalf("offline: want gitops-not-followed; got\n%s", dumpFindings(res.Findings))
 	}
 	res = fetchRender(t, files, true, t.TempDir())
@@ -121,7 +123,7 @@ func TestFetchKustomizeHelmCharts(t *testing.T) {
 	h := newHelmRepo(t, appOnLib("1.0.0"))
 	files := map[string]string{"k/kustomization.yaml": fmt.Sprintf("helmCharts:\n  - name: web\n    repo: %s\n    version: 1.0.0\n    releaseName: k\n", h.URL)}
 	res := fetchRender(t, files, false, "")
-	if len(findingsOf(res, CheckHelmChartRemote)) != 1 {
+	if len(findingsOf(res, check.HelmChartRemote)) != 1 {
 		t.Fatalf("offline: want helm-chart-remote; got\n%s", dumpFindings(res.Findings))
 	}
 	res = fetchRender(t, files, true, t.TempDir())
@@ -167,7 +169,7 @@ func TestFetchRemoteBase(t *testing.T) {
 		"o/cm.yaml":            checksCM,
 	}
 	res := fetchRender(t, files, false, "")
-	if len(findingsOf(res, CheckPartialRender)) != 1 || objectNamed(res, "HorizontalPodAutoscaler", "remote") != nil {
+	if len(findingsOf(res, check.PartialRender)) != 1 || objectNamed(res, "HorizontalPodAutoscaler", "remote") != nil {
 		t.Fatalf("offline: want partial-render and no remote HPA; got\n%s", dumpFindings(res.Findings))
 	}
 	res = fetchRender(t, files, true, t.TempDir())

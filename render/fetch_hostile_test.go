@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/check"
 )
 
 // gzipBomb is a chart archive that unpacks to 2 GiB: one tar entry
@@ -110,22 +112,22 @@ func TestFetchHostile(t *testing.T) {
 		return map[string]string{"app/Chart.yaml": b.String(), "app/templates/cm.yaml": checksCM}
 	}
 	for _, c := range []hostileFetch{
-		{name: "gzip-bomb", serve: func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(bomb) }, check: CheckFetchLimit, text: "unpacks to more than"},
-		{name: "dot-dot", serve: func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(traversal) }, check: CheckFetchUnsafe, text: "leaves the archive"},
-		{name: "symlink", serve: func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(symlink) }, check: CheckFetchUnsafe, text: "is a link"},
+		{name: "gzip-bomb", serve: func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(bomb) }, check: check.FetchLimit, text: "unpacks to more than"},
+		{name: "dot-dot", serve: func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(traversal) }, check: check.FetchUnsafe, text: "leaves the archive"},
+		{name: "symlink", serve: func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(symlink) }, check: check.FetchUnsafe, text: "is a link"},
 		{name: "never-answers", serve: func(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-block:
 			case <-r.Context().Done():
 			}
-		}, check: CheckFetchLimit, text: "timed out"},
+		}, check: check.FetchLimit, text: "timed out"},
 		{name: "redirect-to-file", serve: func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "file:///etc/passwd", http.StatusFound)
-		}, check: CheckFetchUnsafe, text: "redirects to file:///etc/passwd"},
+		}, check: check.FetchUnsafe, text: "redirects to file:///etc/passwd"},
 		{name: "too-large", serve: func(w http.ResponseWriter, r *http.Request) {
 			_, _ = w.Write(make([]byte, DefaultMaxArchiveBytes+1))
-		}, check: CheckFetchLimit, text: "limit"},
-		{name: "10000-dependencies", serve: http.NotFound, files: many, check: CheckFetchLimit, text: "10000 dependencies"},
+		}, check: check.FetchLimit, text: "limit"},
+		{name: "10000-dependencies", serve: http.NotFound, files: many, check: check.FetchLimit, text: "10000 dependencies"},
 	} {
 		t.Run(c.name, c.run)
 	}

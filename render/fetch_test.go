@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capreport/capreport/check"
 	"helm.sh/helm/v3/pkg/chart"
 )
 
@@ -78,7 +79,7 @@ func findingsOf(res *Result, check string) []Finding {
 func noFetchProblems(t *testing.T, res *Result) {
 	t.Helper()
 	for _, f := range res.Findings {
-		if f.Severity == SeverityError || strings.HasPrefix(f.Check, "fetch-") || f.Check == CheckHelmDependencyMissing || f.Check == CheckGitOpsNotFollowed {
+		if f.Severity == check.SeverityError || strings.HasPrefix(f.Check, "fetch-") || f.Check == check.HelmDependencyMissing || f.Check == check.GitOpsNotFollowed {
 			t.Errorf("unexpected finding %s [%s]: %s", f.Check, f.Severity, f.Message)
 		}
 	}
@@ -135,7 +136,7 @@ func TestFetchDependencyLock(t *testing.T) {
 	// `helm dependency build` refuses it.
 	files["app/Chart.lock"] = strings.Replace(files["app/Chart.lock"], "digest: sha256:", "digest: sha256:0", 1)
 	res = fetchRender(t, files, true, t.TempDir())
-	if len(findingsOf(res, CheckFetchDigest)) != 1 {
+	if len(findingsOf(res, check.FetchDigest)) != 1 {
 		t.Fatalf("stale Chart.lock: want one fetch-digest finding; got\n%s", dumpFindings(res.Findings))
 	}
 }
@@ -172,7 +173,7 @@ dependencies:
 	// Offline, the disabled dependencies are not reported either; the
 	// alias is named in the one that is.
 	res = fetchRender(t, files, false, "")
-	got := findingsOf(res, CheckHelmDependencyMissing)
+	got := findingsOf(res, check.HelmDependencyMissing)
 	if len(got) != 1 || !strings.Contains(got[0].Message, `alias "cache"`) {
 		t.Errorf("offline: want one helm-dependency-missing naming the alias; got\n%s", dumpFindings(res.Findings))
 	}
@@ -194,7 +195,7 @@ func TestFetchWrongDigest(t *testing.T) {
 	h.badDigest = true
 	h.add(t, libChart("1.0.0"))
 	res := fetchRender(t, appChart(h.URL, "1.0.0", ""), true, t.TempDir())
-	if len(findingsOf(res, CheckFetchDigest)) == 0 {
+	if len(findingsOf(res, check.FetchDigest)) == 0 {
 		t.Fatalf("want fetch-digest; got\n%s", dumpFindings(res.Findings))
 	}
 	if objectNamed(res, "HorizontalPodAutoscaler", "capreport-app") != nil {
@@ -207,7 +208,7 @@ func TestFetchBasicAuthFromEnv(t *testing.T) {
 	h.user, h.password = "reader", "s3cret"
 	files := appChart(h.URL, "1.0.0", "")
 	res := fetchRender(t, files, true, t.TempDir())
-	if len(findingsOf(res, CheckFetchFailed)) == 0 {
+	if len(findingsOf(res, check.FetchFailed)) == 0 {
 		t.Fatalf("without credentials: want fetch-failed; got\n%s", dumpFindings(res.Findings))
 	}
 	t.Setenv("CAPREPORT_FETCH_AUTH", h.URL+" reader s3cret")
@@ -224,7 +225,7 @@ func TestFetchOfflineAndWarmCache(t *testing.T) {
 	h := newHelmRepo(t, libChart("1.0.0"), libChart("1.3.0"))
 	files := appChart(h.URL, "^1.0.0", "")
 	res := fetchRender(t, files, false, "")
-	if len(findingsOf(res, CheckHelmDependencyMissing)) != 1 || h.hits.Load() != 0 {
+	if len(findingsOf(res, check.HelmDependencyMissing)) != 1 || h.hits.Load() != 0 {
 		t.Fatalf("offline: want one helm-dependency-missing and no request (%d); got\n%s", h.hits.Load(), dumpFindings(res.Findings))
 	}
 	cache := t.TempDir()

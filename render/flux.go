@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/capreport/capreport/check"
 	fluxkustomize "github.com/fluxcd/pkg/kustomize"
 	"github.com/fluxcd/pkg/sourceignore"
 	"helm.sh/helm/v3/pkg/chartutil"
@@ -187,20 +188,20 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 	}
 	rel, bad := g.sourcePath(path.Join(prefix, fluxPath(str(o.Doc, "spec", "path"))))
 	if bad != "" {
-		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, bad))
+		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, bad))
 		return e
 	}
 	root := g.rd.repo.root
 	gen := fluxkustomize.NewGeneratorWithIgnore(root, fluxIgnore, unstructured.Unstructured{Object: o.Doc})
 	data, _, _, err := gen.GenerateManifest(g.rd.repo.abs(rel))
 	if err != nil {
-		e.findings = append(e.findings, gitopsFinding(o, CheckRenderFailed, SeverityError,
+		e.findings = append(e.findings, gitopsFinding(o, check.RenderFailed, check.SeverityError,
 			"Flux cannot generate the kustomization of "+rel+": "+g.rd.tidy(err.Error())))
 		return e
 	}
 	raws, _, err := decodeStream(data, 1)
 	if err != nil || len(raws) != 1 {
-		e.findings = append(e.findings, gitopsFinding(o, CheckRenderFailed, SeverityError, "generated kustomization does not decode"))
+		e.findings = append(e.findings, gitopsFinding(o, check.RenderFailed, check.SeverityError, "generated kustomization does not decode"))
 		return e
 	}
 	spec := SourceSpec{Path: rel, Type: SourceKustomize, Name: refOf(o), explicit: true,
@@ -237,7 +238,7 @@ func (g *gitops) fluxVars(o *Object, pb map[string]any) (map[string]string, []Fi
 		if !found {
 			miss = true
 			if !optional {
-				findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityWarning,
+				findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityWarning,
 					fmt.Sprintf("postBuild.substituteFrom %s %s/%s is not among the rendered objects; its variables stay unresolved", kind, objNamespace(o), name)))
 			}
 			continue
@@ -326,7 +327,7 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 	}
 	rel, bad := g.sourcePath(fluxPath(str(chartSpec, "chart")))
 	if bad != "" {
-		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, "chart "+bad))
+		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
 		return e
 	}
 	hv, vals, fs, partial := g.releaseInputs(o, e)
@@ -338,7 +339,7 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 	}
 	out := g.renderRelease(o, rel, hv, vals, fs, partial)
 	if pr, _ := dig(o.Doc, "spec", "postRenderers").([]any); len(pr) > 0 {
-		out.result.Findings = append(out.result.Findings, gitopsFinding(o, CheckGitOpsNotFollowed, SeverityWarning,
+		out.result.Findings = append(out.result.Findings, gitopsFinding(o, check.GitOpsNotFollowed, check.SeverityWarning,
 			"spec.postRenderers are not applied: the objects are reported as the chart renders them"))
 	}
 	e.outs = append(e.outs, out)
@@ -452,20 +453,20 @@ func (g *gitops) helmReleaseValues(o *Object) (map[string]any, []Finding, bool, 
 				what = fmt.Sprintf("has no key %q", key)
 			}
 			partial = true
-			findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityWarning,
+			findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityWarning,
 				fmt.Sprintf("valuesFrom %s %s/%s %s; rendered without those values", kind, objNamespace(o), name, what)))
 			continue
 		}
 		if tp := str(ref, "targetPath"); tp != "" {
 			if err := replacePathValue(result, tp, value); err != nil {
-				findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityError,
+				findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError,
 					fmt.Sprintf("valuesFrom %s %s targetPath %q: %v", kind, name, tp, err)))
 			}
 			continue
 		}
 		vals, err := chartutil.ReadValues([]byte(value))
 		if err != nil {
-			findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityError,
+			findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError,
 				fmt.Sprintf("valuesFrom %s %s key %q is not a YAML mapping: %v", kind, name, key, err)))
 			continue
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/capreport/capreport/check"
 )
 
 // Bounds of GitOps expansion: a repository that delivers more than this is
@@ -202,12 +204,12 @@ func (g *gitops) run(queue []pending) []sourceOut {
 		}
 		seen[key] = true
 		if expanded >= maxGitOpsDeliveries {
-			g.findings = append(g.findings, gitopsFinding(&p.obj, CheckGitOpsLimit, SeverityError,
+			g.findings = append(g.findings, gitopsFinding(&p.obj, check.GitOpsLimit, check.SeverityError,
 				fmt.Sprintf("more than %d GitOps objects to follow; %s and the rest are not followed", maxGitOpsDeliveries, refOf(&p.obj))))
 			break
 		}
 		if len(p.chain) > maxGitOpsDepth {
-			g.findings = append(g.findings, gitopsFinding(&p.obj, CheckGitOpsLimit, SeverityError,
+			g.findings = append(g.findings, gitopsFinding(&p.obj, check.GitOpsLimit, check.SeverityError,
 				fmt.Sprintf("delivery chain deeper than %d GitOps objects; %s is not followed", maxGitOpsDepth, refOf(&p.obj))))
 			continue
 		}
@@ -252,7 +254,7 @@ func (g *gitops) noteCycle(p pending) {
 		for _, c := range p.chain[i:] {
 			names = append(names, c.Kind+" "+c.Namespace+"/"+c.Name)
 		}
-		g.findings = append(g.findings, gitopsFinding(&p.obj, CheckGitOpsCycle, SeverityWarning,
+		g.findings = append(g.findings, gitopsFinding(&p.obj, check.GitOpsCycle, check.SeverityWarning,
 			fmt.Sprintf("delivery cycle: %s; followed once", strings.Join(names, " → "))))
 		return
 	}
@@ -400,7 +402,7 @@ func dedupeDeliveries(outs []sourceOut, res *Result) []sourceOut {
 			}
 			if isAutoscalerKind(&o) && !reported[key+o.Origin.ChainString()] {
 				reported[key+o.Origin.ChainString()] = true
-				res.Findings = append(res.Findings, Finding{Check: CheckDuplicateDelivery, Severity: SeverityWarning,
+				res.Findings = append(res.Findings, Finding{Check: check.DuplicateDelivery, Severity: check.SeverityWarning,
 					File: o.Origin.File, Line: o.Origin.Line, Source: o.Origin.Source,
 					Message: fmt.Sprintf("%s %s is delivered more than once; the cluster holds one object, written by whichever applies last: %s; and %s",
 						o.Kind, nsName(o.Namespace, o.Name), prev.Origin.ChainString(), o.Origin.ChainString())})
@@ -441,7 +443,7 @@ func gitopsFinding(o *Object, check, severity, msg string) Finding {
 // notFollowed is the finding for a GitOps object capreport cannot follow
 // offline; the summary counts them.
 func notFollowed(o *Object, why string) Finding {
-	return gitopsFinding(o, CheckGitOpsNotFollowed, SeverityWarning, "not followed: "+why)
+	return gitopsFinding(o, check.GitOpsNotFollowed, check.SeverityWarning, "not followed: "+why)
 }
 
 // lookup finds a known object by kind and namespaced name ("" namespace

@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"strings"
+
+	"github.com/capreport/capreport/check"
 )
 
 // Fixtures for the GitOps checks: Flux and Argo CD objects that deliver a
@@ -64,20 +66,20 @@ func gitopsCheckCases() []renderCheckCase {
 	return []renderCheckCase{
 		{
 			// Issue 11: UTF-16 and CR-only files were skipped without a word.
-			name: "yaml-encoding", check: CheckYAMLEncoding, severity: "info",
+			name: "yaml-encoding", check: check.YAMLEncoding, severity: "info",
 			trigger: checkInput{files: map[string]string{"a.yaml": utf16(hpaDoc("web", "4")), "b.yaml": strings.ReplaceAll(hpaDoc("cr", "4"), "\n", "\r")}},
 			quiet:   checkInput{files: map[string]string{"a.yaml": hpaDoc("web", "4"), "b.yaml": strings.ReplaceAll(hpaDoc("cr", "4"), "\n", "\r\n")}},
 			source:  "a.yaml", file: "a.yaml", text: "UTF-16",
 		},
 		{
 			// Issue 11: duplicate keys were taken last-wins without a word.
-			name: "yaml-duplicate-key", check: CheckYAMLDuplicateKey, severity: "warning",
+			name: "yaml-duplicate-key", check: check.YAMLDuplicateKey, severity: "warning",
 			trigger: checkInput{files: map[string]string{"a.yaml": "---\n" + strings.Replace(hpaDoc("web", "4"), "  minReplicas: 1\n", "  minReplicas: 1\n  minReplicas: 2\n", 1)}},
 			quiet:   checkInput{files: map[string]string{"a.yaml": "---\n" + hpaDoc("web", "4")}},
 			source:  "a.yaml", file: "a.yaml", line: 2, text: `"minReplicas" (lines 11 and 12)`,
 		},
 		{
-			name: "schema-ref-outside", check: CheckSchemaRef, severity: "warning",
+			name: "schema-ref-outside", check: check.SchemaRef, severity: "warning",
 			trigger: checkInput{files: map[string]string{
 				"charts/web/Chart.yaml": webChart, "charts/web/templates/h.yml": webHPA, "charts/web/values.schema.json": schema("https://example.com/n.json"),
 			}},
@@ -87,7 +89,7 @@ func gitopsCheckCases() []renderCheckCase {
 			source: "charts/web", file: "charts/web/values.schema.json", text: `"https://example.com/n.json"`,
 		},
 		{
-			name: "gitops-not-followed", check: CheckGitOpsNotFollowed, severity: "warning",
+			name: "gitops-not-followed", check: check.GitOpsNotFollowed, severity: "warning",
 			trigger: checkInput{files: map[string]string{
 				"apps/web.yaml": fluxHR("web", "apps", "      chart: web\n      version: 1.x\n      sourceRef:\n        kind: HelmRepository\n        name: charts\n", ""),
 			}},
@@ -99,7 +101,7 @@ func gitopsCheckCases() []renderCheckCase {
 			source: "apps/web.yaml", file: "apps/web.yaml", line: 1, text: `chart "web" version "1.x" comes from HelmRepository apps/charts`,
 		},
 		{
-			name: "gitops-reference-missing", check: CheckGitOpsReference, severity: "warning",
+			name: "gitops-reference-missing", check: check.GitOpsReference, severity: "warning",
 			trigger: checkInput{files: map[string]string{
 				"apps/web.yaml":              fluxHR("web", "apps", gitChartSpec, "  valuesFrom:\n    - kind: ConfigMap\n      name: web-values\n"),
 				"charts/web/Chart.yaml":      webChart,
@@ -114,7 +116,7 @@ func gitopsCheckCases() []renderCheckCase {
 			source: "apps/web.yaml", file: "apps/web.yaml", line: 1, text: "valuesFrom ConfigMap apps/web-values is not among the rendered objects",
 		},
 		{
-			name: "gitops-substitution", check: CheckGitOpsSubstitution, severity: "warning",
+			name: "gitops-substitution", check: check.GitOpsSubstitution, severity: "warning",
 			trigger: checkInput{files: map[string]string{
 				"clusters/apps.yaml": fluxKS("apps", "./apps", "  postBuild:\n    substitute:\n      max: \"8\"\n"),
 				"apps/hpa.yaml":      hpaDoc("web", "${max_replicas}"),
@@ -126,7 +128,7 @@ func gitopsCheckCases() []renderCheckCase {
 			source: "clusters/apps.yaml", file: "clusters/apps.yaml", line: 1, text: "${max_replicas}",
 		},
 		{
-			name: "gitops-cycle", check: CheckGitOpsCycle, severity: "warning",
+			name: "gitops-cycle", check: check.GitOpsCycle, severity: "warning",
 			trigger: checkInput{opts: withRepoURL, files: map[string]string{
 				"a/app.yaml": argoApp("a", "b"),
 				"b/app.yaml": argoApp("b", "a"),
@@ -138,13 +140,13 @@ func gitopsCheckCases() []renderCheckCase {
 			source: "a@Application/argocd/b", file: "a/app.yaml", line: 1, text: "delivery cycle: Application argocd/a → Application argocd/b → Application argocd/a",
 		},
 		{
-			name: "gitops-limit", check: CheckGitOpsLimit, severity: "error",
+			name: "gitops-limit", check: check.GitOpsLimit, severity: "error",
 			trigger: checkInput{opts: withRepoURL, files: appChain(maxGitOpsDepth + 2)},
 			quiet:   checkInput{opts: withRepoURL, files: appChain(3)},
 			source:  fmt.Sprintf("d%d@Application/argocd/a%d", maxGitOpsDepth, maxGitOpsDepth-1), text: fmt.Sprintf("deeper than %d", maxGitOpsDepth),
 		},
 		{
-			name: "duplicate-delivery", check: CheckDuplicateDelivery, severity: "warning",
+			name: "duplicate-delivery", check: check.DuplicateDelivery, severity: "warning",
 			trigger: checkInput{files: map[string]string{
 				"clusters/a.yaml": fluxKS("a", "./apps", "  targetNamespace: web\n"),
 				"clusters/b.yaml": fluxKS("b", "./apps", "  targetNamespace: web\n"),

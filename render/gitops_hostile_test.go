@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/check"
 )
 
 // An ApplicationSet whose matrix of two 1,000-element lists would generate
@@ -44,10 +46,10 @@ func TestAppSetMillionApplications(t *testing.T) {
 	}
 	limit := false
 	for _, f := range res.Findings {
-		limit = limit || f.Check == CheckGitOpsLimit
+		limit = limit || f.Check == check.GitOpsLimit
 	}
 	if !limit {
-		t.Errorf("no %s finding; %d findings", CheckGitOpsLimit, len(res.Findings))
+		t.Errorf("no %s finding; %d findings", check.GitOpsLimit, len(res.Findings))
 	}
 	cms := 0
 	for _, o := range res.Objects {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/capreport/capreport/check"
 )
 
 // maxGroupNames bounds the sources one grouped finding names.
@@ -51,13 +53,13 @@ func distinctSources(in []Finding, idx []int) int {
 // severity, and the sources with how many findings each had.
 func foldGroup(in []Finding, idx []int) Finding {
 	first := in[idx[0]]
-	g := Finding{Check: CheckRenderFailed, Severity: SeverityInfo, File: first.File, Line: first.Line, Cause: first.Cause}
+	g := Finding{Check: check.RenderFailed, Severity: check.SeverityInfo, File: first.File, Line: first.Line, Cause: first.Cause}
 	counts := map[string]int{}
 	failed := map[string]bool{}
 	var order []string
 	for _, i := range idx {
 		f := in[i]
-		if f.Check != CheckRenderFailed && g.Check == CheckRenderFailed {
+		if f.Check != check.RenderFailed && g.Check == check.RenderFailed {
 			g.Check = f.Check
 		}
 		if severityRank(f.Severity) > severityRank(g.Severity) {
@@ -67,7 +69,7 @@ func foldGroup(in []Finding, idx []int) Finding {
 			order = append(order, f.Source)
 		}
 		counts[f.Source]++
-		if f.Check == CheckRenderFailed {
+		if f.Check == check.RenderFailed {
 			failed[f.Source] = true
 		}
 	}
@@ -97,11 +99,11 @@ func foldGroup(in []Finding, idx []int) Finding {
 
 func severityRank(s string) int {
 	switch s {
-	case SeverityError:
+	case check.SeverityError:
 		return 3
-	case SeverityWarning:
+	case check.SeverityWarning:
 		return 2
-	case SeverityInfo:
+	case check.SeverityInfo:
 		return 1
 	}
 	return 0

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/capreport/capreport/check"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
@@ -208,7 +209,7 @@ func templateObjects(raws []rawObject, file string, req helmRequest) ([]helmObje
 			continue
 		}
 		if _, ok := objectFromDoc(raw.doc); !ok {
-			findings = append(findings, Finding{Check: CheckNotAnObject, Severity: SeverityInfo,
+			findings = append(findings, Finding{Check: check.NotAnObject, Severity: check.SeverityInfo,
 				Message: fmt.Sprintf("%s:%d: rendered document has no apiVersion or kind; skipped", file, raw.line),
 				File:    file, Line: raw.line})
 			continue

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/capreport/capreport/check"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
@@ -151,20 +152,20 @@ func (rd *renderer) localDependency(chrt *chart.Chart, chartDir, chartRel string
 	dir := filepath.Clean(filepath.Join(chartDir, filepath.FromSlash(rel)))
 	file := path.Join(chartRel, "Chart.yaml")
 	if filepath.IsAbs(rel) || !rd.repo.within(dir) {
-		return &Finding{Check: CheckPathEscape, Severity: SeverityError, File: file,
+		return &Finding{Check: check.PathEscape, Severity: check.SeverityError, File: file,
 			Message: fmt.Sprintf("chart %s: dependency %s is %s, outside the repository root; not followed", chartRel, depName(d), d.Repository)}
 	}
 	if err := rd.repo.checkTree(dir); err != nil {
-		f := Finding{Check: checkForPathError(err), Severity: SeverityError, File: file,
+		f := Finding{Check: checkForPathError(err), Severity: check.SeverityError, File: file,
 			Message: fmt.Sprintf("chart %s: dependency %s at %s: %v", chartRel, depName(d), d.Repository, err)}
 		if f.Check == "" {
-			f.Check, f.Severity = CheckHelmDependencyMissing, SeverityWarning
+			f.Check, f.Severity = check.HelmDependencyMissing, check.SeverityWarning
 		}
 		return &f
 	}
 	sub, err := loader.LoadDir(dir)
 	if err != nil {
-		return &Finding{Check: CheckRenderFailed, Severity: SeverityError, File: file,
+		return &Finding{Check: check.RenderFailed, Severity: check.SeverityError, File: file,
 			Message: fmt.Sprintf("chart %s: dependency %s at %s does not load: %v", chartRel, depName(d), d.Repository, rd.tidy(err.Error()))}
 	}
 	chrt.AddDependency(sub)
@@ -180,7 +181,7 @@ func missingDependencyFinding(d *chart.Dependency, chartRel string, fetching boo
 	if fetching {
 		why = "it could not be fetched (see the fetch finding)"
 	}
-	return Finding{Check: CheckHelmDependencyMissing, Severity: SeverityWarning, File: path.Join(chartRel, "Chart.yaml"),
+	return Finding{Check: check.HelmDependencyMissing, Severity: check.SeverityWarning, File: path.Join(chartRel, "Chart.yaml"),
 		Cause: missingCause(d),
 		Message: fmt.Sprintf("chart %s declares dependency %s (%s, version %q) but %s/charts does not vendor it; %s",
 			chartRel, depName(d), repo, d.Version, chartRel, why)}
@@ -221,7 +222,7 @@ func manyMissingFinding(deps []*chart.Dependency, chartRel string, max int) Find
 	for _, d := range deps[:10] {
 		names = append(names, depName(d))
 	}
-	return Finding{Check: CheckHelmDependencyMissing, Severity: SeverityWarning, File: path.Join(chartRel, "Chart.yaml"),
+	return Finding{Check: check.HelmDependencyMissing, Severity: check.SeverityWarning, File: path.Join(chartRel, "Chart.yaml"),
 		Message: fmt.Sprintf("chart %s declares %d dependencies that charts/ does not vendor (more than %d): %s and %d more",
 			chartRel, len(deps), max, strings.Join(names, ", "), len(deps)-len(names))}
 }

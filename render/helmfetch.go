@@ -7,6 +7,7 @@ import (
 
 	"helm.sh/helm/v3/pkg/chart"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/fetch"
 )
 
@@ -15,11 +16,11 @@ import (
 func (rd *renderer) fetchDependencies(chrt *chart.Chart, chartRel string, deps []*chart.Dependency) ([]Finding, []*chart.Dependency) {
 	file := path.Join(chartRel, "Chart.yaml")
 	if !lockFileFresh(chrt) {
-		return []Finding{{Check: CheckFetchDigest, Severity: SeverityError, File: path.Join(chartRel, "Chart.lock"),
+		return []Finding{{Check: check.FetchDigest, Severity: check.SeverityError, File: path.Join(chartRel, "Chart.lock"),
 			Message: fmt.Sprintf("chart %s: the lock file (Chart.lock) is out of sync with the dependencies file (Chart.yaml), so Helm refuses to build it and nothing was fetched; run `helm dependency update` and commit Chart.lock", chartRel)}}, deps
 	}
 	if max := rd.opts.Fetch.MaxDependencies; len(deps) > max {
-		return []Finding{{Check: CheckFetchLimit, Severity: SeverityError, File: file,
+		return []Finding{{Check: check.FetchLimit, Severity: check.SeverityError, File: file,
 			Message: fmt.Sprintf("chart %s declares %d dependencies to fetch, more than the %d capreport fetches for one chart; none was fetched", chartRel, len(deps), max)}}, deps
 	}
 	var findings []Finding
@@ -27,18 +28,18 @@ func (rd *renderer) fetchDependencies(chrt *chart.Chart, chartRel string, deps [
 	for _, d := range deps {
 		ref, why := dependencyRef(chrt, d)
 		if why != "" {
-			findings = append(findings, Finding{Check: CheckFetchFailed, Severity: SeverityWarning, File: file,
+			findings = append(findings, Finding{Check: check.FetchFailed, Severity: check.SeverityWarning, File: file,
 				Message: fmt.Sprintf("chart %s: dependency %s: %s", chartRel, depName(d), why)})
 			still = append(still, d)
 			continue
 		}
 		sub, err := rd.fetchDependency(ref)
 		if err != nil {
-			check := fetchCheck(err)
-			if check == "" {
-				check = CheckFetchFailed
+			id := fetchCheck(err)
+			if id == "" {
+				id = check.FetchFailed
 			}
-			findings = append(findings, Finding{Check: check, Severity: fetchSeverity(check), File: file,
+			findings = append(findings, Finding{Check: id, Severity: fetchSeverity(id), File: file,
 				Cause:   fmt.Sprintf("dependency %s (%s) could not be fetched: %s", depName(d), ref.String(), rd.tidy(err.Error())),
 				Message: fmt.Sprintf("chart %s: dependency %s: %s", chartRel, depName(d), rd.tidy(err.Error()))})
 			still = append(still, d)

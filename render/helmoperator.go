@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 
+	"github.com/capreport/capreport/check"
 	"helm.sh/helm/v3/pkg/chartutil"
 )
 
@@ -24,7 +25,7 @@ func (g *gitops) expandHelmOperatorRelease(o *Object) *expansion {
 	}
 	git := str(chart, "git")
 	if git == "" {
-		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, "spec.chart names neither git nor repository"))
+		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, "spec.chart names neither git nor repository"))
 		return e
 	}
 	if !g.repoURLs.matches(git) {
@@ -33,7 +34,7 @@ func (g *gitops) expandHelmOperatorRelease(o *Object) *expansion {
 	}
 	rel, bad := g.sourcePath(str(chart, "path"))
 	if bad != "" {
-		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, "chart "+bad))
+		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
 		return e
 	}
 	ns := str(o.Doc, "spec", "targetNamespace")
@@ -64,13 +65,13 @@ func (g *gitops) helmOperatorValues(o *Object, chartRel string) (map[string]any,
 			miss = miss || what != ""
 			if !optional {
 				partial = true
-				findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityWarning, what+"; rendered without those values"))
+				findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityWarning, what+"; rendered without those values"))
 			}
 			continue
 		}
 		vals, err := chartutil.ReadValues([]byte(data))
 		if err != nil {
-			findings = append(findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, fmt.Sprintf("valuesFrom: %v", err)))
+			findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, fmt.Sprintf("valuesFrom: %v", err)))
 			continue
 		}
 		result = mergeMaps(result, vals)

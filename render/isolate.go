@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/capreport/capreport/check"
 )
 
 // Isolation runs every source's render in a worker process: a process is
@@ -32,13 +34,6 @@ type Isolation struct {
 // DefaultSourceMemory bounds one render's memory in a worker. Real charts
 // and overlays render in tens of MiB; kubeflow's largest in about 200.
 const DefaultSourceMemory = 512 << 20
-
-// Check IDs of the limits only a worker can enforce.
-const (
-	CheckRenderMemory  = "render-memory"  // a render held more memory than its budget and was stopped
-	CheckRenderCrashed = "render-crashed" // a render's worker died (e.g. a stack overflow from runaway recursion)
-	CheckRenderLog     = "render-log"     // a render library printed a warning while rendering the source
-)
 
 // workerPool keeps up to Parallelism live workers; a worker that failed a
 // request is killed and replaced by a fresh one on the next request.
@@ -227,18 +222,18 @@ func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec Sour
 func (rd *renderer) workerFailure(spec SourceSpec, err error, tail []string) sourceOut {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return rd.failedOut(spec, CheckRenderTimeout, fmt.Errorf("render did not finish within %s and was stopped", rd.opts.SourceTimeout))
+		return rd.failedOut(spec, check.RenderTimeout, fmt.Errorf("render did not finish within %s and was stopped", rd.opts.SourceTimeout))
 	case errors.Is(err, context.Canceled):
-		return rd.failedOut(spec, CheckRenderCancelled, err)
+		return rd.failedOut(spec, check.RenderCancelled, err)
 	}
 	joined := strings.Join(tail, "\n")
 	switch {
 	case strings.Contains(joined, memoryMarker) || strings.Contains(joined, "out of memory"):
-		return rd.failedOut(spec, CheckRenderMemory, fmt.Errorf("render held more than %d MiB and was stopped (a template that recurses or builds huge strings?)", rd.opts.Isolation.memory()>>20))
+		return rd.failedOut(spec, check.RenderMemory, fmt.Errorf("render held more than %d MiB and was stopped (a template that recurses or builds huge strings?)", rd.opts.Isolation.memory()>>20))
 	case strings.Contains(joined, "stack overflow") || strings.Contains(joined, "stack exceeds"):
-		return rd.failedOut(spec, CheckRenderCrashed, fmt.Errorf("render recursed past the %d MiB stack limit and was stopped (a tpl or include that calls itself?)", maxWorkerStack>>20))
+		return rd.failedOut(spec, check.RenderCrashed, fmt.Errorf("render recursed past the %d MiB stack limit and was stopped (a tpl or include that calls itself?)", maxWorkerStack>>20))
 	}
-	return rd.failedOut(spec, CheckRenderCrashed, fmt.Errorf("%v; its last words: %s", err, fatalLine(tail)))
+	return rd.failedOut(spec, check.RenderCrashed, fmt.Errorf("%v; its last words: %s", err, fatalLine(tail)))
 }
 
 // fatalLine picks the line of a dying Go process that says why.
@@ -281,7 +276,7 @@ func (rd *renderer) logFindings(spec SourceSpec, printed workerLog) []Finding {
 			more++
 			continue
 		}
-		out = append(out, Finding{Check: CheckRenderLog, Severity: SeverityWarning, Source: spec.ID(),
+		out = append(out, Finding{Check: check.RenderLog, Severity: check.SeverityWarning, Source: spec.ID(),
 			Message: rd.tidy(fmt.Sprintf("%s %s: the renderer printed: %s", spec.Type, spec.ID(), l))})
 	}
 	if more > 0 && len(out) > 0 {

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/check"
 )
 
 // isolated returns options that render in workers: this test binary.
@@ -52,9 +54,9 @@ func TestIsolatedRunaways(t *testing.T) {
 		checks                 []string // any of these
 		timeout                time.Duration
 	}{
-		{"tplself", "a: \"{{ tpl .Values.a . }}\"\n", "{{ tpl .Values.a . }}\n", []string{CheckRenderMemory, CheckRenderCrashed}, 0},
-		{"doubling", "", "{{- $s := \"xxxxxxxxxxxxxxxx\" }}{{- range until 30 }}{{ $s = print $s $s }}{{ end }}{{ len $s }}\n", []string{CheckRenderMemory}, 0},
-		{"spin", "", "{{ range until 10000 }}{{ range until 10000 }}{{ range until 10000 }}{{ end }}{{ end }}{{ end }}\n", []string{CheckRenderTimeout}, 3 * time.Second},
+		{"tplself", "a: \"{{ tpl .Values.a . }}\"\n", "{{ tpl .Values.a . }}\n", []string{check.RenderMemory, check.RenderCrashed}, 0},
+		{"doubling", "", "{{- $s := \"xxxxxxxxxxxxxxxx\" }}{{- range until 30 }}{{ $s = print $s $s }}{{ end }}{{ len $s }}\n", []string{check.RenderMemory}, 0},
+		{"spin", "", "{{ range until 10000 }}{{ range until 10000 }}{{ range until 10000 }}{{ end }}{{ end }}{{ end }}\n", []string{check.RenderTimeout}, 3 * time.Second},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -144,7 +146,7 @@ func TestIsolatedLogBecomesFindings(t *testing.T) {
 	}
 	var logs []Finding
 	for _, f := range res.Findings {
-		if f.Check == CheckRenderLog {
+		if f.Check == check.RenderLog {
 			logs = append(logs, f)
 		}
 	}
@@ -197,7 +199,7 @@ func compareIsolated(t *testing.T, dir string) {
 func withoutLog(fs []Finding) []Finding {
 	var out []Finding
 	for _, f := range fs {
-		if f.Check != CheckRenderLog {
+		if f.Check != check.RenderLog {
 			out = append(out, f)
 		}
 	}
@@ -234,10 +236,10 @@ func TestWorkerFailureNamesTheCause(t *testing.T) {
 		check string
 		text  string
 	}{
-		{[]string{"runtime: goroutine stack exceeds 134217728-byte limit", "fatal error: stack overflow", "goroutine 1 [running]:"}, CheckRenderCrashed, "stack limit"},
-		{[]string{"fatal error: out of memory", "goroutine 9 [running]:"}, CheckRenderMemory, "512 MiB"},
-		{[]string{memoryMarker + ": 600 MiB held, budget 512 MiB"}, CheckRenderMemory, "512 MiB"},
-		{[]string{"goroutine 1 [running]:", "fatal error: concurrent map writes", "main.main()"}, CheckRenderCrashed, "concurrent map writes"},
+		{[]string{"runtime: goroutine stack exceeds 134217728-byte limit", "fatal error: stack overflow", "goroutine 1 [running]:"}, check.RenderCrashed, "stack limit"},
+		{[]string{"fatal error: out of memory", "goroutine 9 [running]:"}, check.RenderMemory, "512 MiB"},
+		{[]string{memoryMarker + ": 600 MiB held, budget 512 MiB"}, check.RenderMemory, "512 MiB"},
+		{[]string{"goroutine 1 [running]:", "fatal error: concurrent map writes", "main.main()"}, check.RenderCrashed, "concurrent map writes"},
 	}
 	for _, c := range cases {
 		out := rd.workerFailure(spec, errWorkerDied, c.tail)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capreport/capreport/check"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/types"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -95,7 +96,7 @@ func (sc *kustScan) entryOrDrop(dir, kf, field, e string) string {
 	if len(sc.refusals) > n && droppable[field] {
 		ref := sc.refusals[n]
 		sc.refusals = sc.refusals[:n]
-		sc.partials = append(sc.partials, &kustomizeRefusal{check: CheckPartialRender, file: ref.file,
+		sc.partials = append(sc.partials, &kustomizeRefusal{check: check.PartialRender, file: ref.file,
 			msg: ref.msg + "; rendered without it, so what it adds is missing from this report"})
 		sc.dropped[dir] = append(sc.dropped[dir], droppedEntry{field, e})
 		return ""
@@ -106,7 +107,7 @@ func (sc *kustScan) entryOrDrop(dir, kf, field, e string) string {
 	if abs != "" && droppable[field] {
 		if _, err := os.Stat(abs); err != nil {
 			rel := sc.r.rel(kf)
-			sc.partials = append(sc.partials, &kustomizeRefusal{check: CheckPartialRender, file: rel,
+			sc.partials = append(sc.partials, &kustomizeRefusal{check: check.PartialRender, file: rel,
 				msg: fmt.Sprintf("%s: %s entry %q does not exist; rendered without it, so what it adds is missing from this report", rel, field, e)})
 			sc.dropped[dir] = append(sc.dropped[dir], droppedEntry{field, e})
 			return ""
@@ -168,16 +169,16 @@ func (sc *kustScan) entry(dir, kf, field, e string) string {
 		return "" // kept for krusty's own loader to fetch
 	}
 	if looksRemote(e) {
-		sc.refuse(CheckRemoteBase, rel, "%s: %s entry %q is remote; capreport never fetches remote bases or files (vendor it into the repository)", rel, field, e)
+		sc.refuse(check.RemoteBase, rel, "%s: %s entry %q is remote; capreport never fetches remote bases or files (vendor it into the repository)", rel, field, e)
 		return ""
 	}
 	if filepath.IsAbs(e) {
-		sc.refuse(CheckPathEscape, rel, "%s: %s entry %q is an absolute path", rel, field, e)
+		sc.refuse(check.PathEscape, rel, "%s: %s entry %q is an absolute path", rel, field, e)
 		return ""
 	}
 	abs := filepath.Clean(filepath.Join(dir, filepath.FromSlash(e)))
 	if !sc.r.within(abs) {
-		sc.refuse(CheckPathEscape, rel, "%s: %s entry %q leaves the repository root %q (pass --root to read a wider checkout)", rel, field, e, filepath.Base(sc.r.root))
+		sc.refuse(check.PathEscape, rel, "%s: %s entry %q leaves the repository root %q (pass --root to read a wider checkout)", rel, field, e, filepath.Base(sc.r.root))
 		return ""
 	}
 	if _, err := sc.r.resolve(abs); err != nil {
@@ -228,11 +229,11 @@ func (sc *kustScan) read(dir string) *kustFile {
 	}
 	raws, problems, err := decodeStream(data, 1)
 	if err != nil || len(problems) > 0 || len(raws) != 1 {
-		check := CheckRenderFailed
+		id := check.RenderFailed
 		if len(problems) > 0 && errors.Is(problems[0].err, errAliasBudget) {
-			check = CheckYAMLAliasBomb
+			id = check.YAMLAliasBomb
 		}
-		sc.refuse(check, rel, "%s: not a single YAML mapping", rel)
+		sc.refuse(id, rel, "%s: not a single YAML mapping", rel)
 		return nil
 	}
 	return &kustFile{file: kf, doc: raws[0].doc}
@@ -363,16 +364,16 @@ func (sc *kustScan) scanHelmCharts(dir string, k *kustFile) {
 	kf, doc := k.file, k.doc
 	if _, ok := doc["helmChartInflationGenerator"]; ok {
 		rel := sc.r.rel(kf)
-		sc.refuse(CheckKustomizePlugin, rel, "%s: helmChartInflationGenerator is not supported (use helmCharts with a chart vendored under charts/)", rel)
+		sc.refuse(check.KustomizePlugin, rel, "%s: helmChartInflationGenerator is not supported (use helmCharts with a chart vendored under charts/)", rel)
 	}
 	for _, hc := range mapList(doc["helmCharts"]) {
 		n := len(sc.refusals)
 		if d := sc.localChart(dir, kf, doc, hc); d != "" {
 			sc.charts = append(sc.charts, d)
-		} else if len(sc.refusals) > n && sc.refusals[n].check == CheckHelmChartRemote {
+		} else if len(sc.refusals) > n && sc.refusals[n].check == check.HelmChartRemote {
 			ref := sc.refusals[n]
 			sc.refusals = sc.refusals[:n]
-			sc.partials = append(sc.partials, &kustomizeRefusal{check: CheckHelmChartRemote, file: ref.file,
+			sc.partials = append(sc.partials, &kustomizeRefusal{check: check.HelmChartRemote, file: ref.file,
 				msg: ref.msg + "; rendered without it, so what it adds is missing from this report"})
 			name, _ := hc["name"].(string)
 			sc.dropped[dir] = append(sc.dropped[dir], droppedEntry{"helmCharts", name})
@@ -393,7 +394,7 @@ func (sc *kustScan) localChart(dir, kf string, doc, hc map[string]any) string {
 		}
 	}
 	if name == "" {
-		sc.refuse(CheckRenderFailed, rel, "%s: helmCharts entry without a name", rel)
+		sc.refuse(check.RenderFailed, rel, "%s: helmCharts entry without a name", rel)
 		return ""
 	}
 	homeAbs := sc.entry(dir, kf, "helmGlobals.chartHome", home)
@@ -418,7 +419,7 @@ func (sc *kustScan) localChart(dir, kf string, doc, hc map[string]any) string {
 	if sc.fetch && repoURL != "" {
 		return "" // fetched when the entry is inflated
 	}
-	sc.refuse(CheckHelmChartRemote, rel, "%s: helmCharts entry %q (%s, version %q) is not vendored under %s; capreport never pulls charts", rel, name, where, version, path.Join(path.Dir(rel), home))
+	sc.refuse(check.HelmChartRemote, rel, "%s: helmCharts entry %q (%s, version %q) is not vendored under %s; capreport never pulls charts", rel, name, where, version, path.Join(path.Dir(rel), home))
 	return ""
 }
 
@@ -451,7 +452,7 @@ func (sc *kustScan) checkFunctions(kf, file string, inline []byte) {
 					break
 				}
 			}
-			sc.refuse(CheckExecFunction, where, "%s: %s function %q (%s) is configured; capreport never runs exec, container or starlark functions or plugins", where, kind, strings.TrimSpace(fmt.Sprint(raw.doc["kind"])), strings.Join(strings.Fields(spec), " "))
+			sc.refuse(check.ExecFunction, where, "%s: %s function %q (%s) is configured; capreport never runs exec, container or starlark functions or plugins", where, kind, strings.TrimSpace(fmt.Sprint(raw.doc["kind"])), strings.Join(strings.Fields(spec), " "))
 		}
 	}
 }
@@ -474,11 +475,11 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 	sc.scan(dir, false)
 	var findings []Finding
 	for _, ref := range sc.partials {
-		findings = append(findings, Finding{Check: ref.check, Severity: SeverityWarning, File: ref.file, Message: ref.msg})
+		findings = append(findings, Finding{Check: ref.check, Severity: check.SeverityWarning, File: ref.file, Message: ref.msg})
 	}
 	if len(sc.refusals) > 0 {
 		for _, ref := range sc.refusals[1:] {
-			findings = append(findings, Finding{Check: ref.check, Severity: SeverityError, File: ref.file, Message: ref.msg})
+			findings = append(findings, Finding{Check: ref.check, Severity: check.SeverityError, File: ref.file, Message: ref.msg})
 		}
 		return nil, findings, sc.refusals[0]
 	}
@@ -663,7 +664,7 @@ func (rd *renderer) inflateHelmChart(kdir string, k *kustFile, doc, hc map[strin
 	}
 	for _, f := range append(strList(hc["valuesFile"]), strList(hc["additionalValuesFiles"])...) {
 		if looksRemote(f) {
-			return nil, nil, &kustomizeRefusal{check: CheckRemoteBase, file: rd.repo.rel(k.file), msg: fmt.Sprintf("%s: helmCharts values file %q is remote; capreport never fetches it", rd.repo.rel(k.file), f)}
+			return nil, nil, &kustomizeRefusal{check: check.RemoteBase, file: rd.repo.rel(k.file), msg: fmt.Sprintf("%s: helmCharts values file %q is remote; capreport never fetches it", rd.repo.rel(k.file), f)}
 		}
 		hv.ValuesFiles = append(hv.ValuesFiles, filepath.Join(kdir, filepath.FromSlash(f)))
 	}

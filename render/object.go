@@ -3,7 +3,7 @@
 // through krusty, and plain multi-document YAML. Each object keeps its origin.
 package render
 
-import "strings"
+import "github.com/capreport/capreport/contract"
 
 // SourceType names how a source is rendered.
 type SourceType string
@@ -45,42 +45,15 @@ type Origin struct {
 	Partial bool `json:"partial,omitempty"`
 }
 
-// Link is one GitOps object of a delivery chain and where it stands.
-type Link struct {
-	File      string `json:"file"`
-	Line      int    `json:"line,omitempty"`
-	Kind      string `json:"kind"`
-	Namespace string `json:"namespace,omitempty"`
-	Name      string `json:"name"`
-}
-
-// String reads "file Kind namespace/name".
-func (l Link) String() string {
-	name := l.Name
-	if l.Namespace != "" {
-		name = l.Namespace + "/" + name
-	}
-	return l.File + " " + l.Kind + " " + name
-}
+// Link is one GitOps object of a delivery chain and where it stands: the
+// report's type, so that a chain reaches the report as render found it.
+type Link = contract.Link
 
 // ChainString is the delivery of an object in one line: each GitOps object,
 // then the kustomization or chart that brought the file in, then the file,
 // joined by " → ". Empty for an object rendered on its own.
 func (o Origin) ChainString() string {
-	if len(o.Chain) == 0 {
-		return ""
-	}
-	parts := make([]string, 0, len(o.Chain)+2)
-	for _, l := range o.Chain {
-		parts = append(parts, l.String())
-	}
-	if o.Via != "" && o.Via != o.File {
-		parts = append(parts, o.Via)
-	}
-	if o.File != "" {
-		parts = append(parts, o.File)
-	}
-	return strings.Join(parts, " → ")
+	return contract.Location{File: o.File, Via: o.Via, Chain: o.Chain}.ChainString()
 }
 
 // Object is one rendered Kubernetes object.
@@ -108,18 +81,10 @@ const (
 	StatusDelivered Status = "delivered"
 )
 
-// Severities of a finding, shared by every layer (analyze and rules alias
-// them) so that a report never mixes spellings.
-const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
-	SeverityInfo    = "info"
-)
-
 // Finding is a problem met while discovering or rendering, tied to a place.
 type Finding struct {
 	Check    string `json:"check"`    // stable ID, e.g. "render-failed", "remote-base"
-	Severity string `json:"severity"` // SeverityError, SeverityWarning or SeverityInfo
+	Severity string `json:"severity"` // check.SeverityError, check.SeverityWarning or check.SeverityInfo
 	Message  string `json:"message"`
 	File     string `json:"file,omitempty"`
 	Line     int    `json:"line,omitempty"`

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/capreport/capreport/check"
 )
 
 // repo is the scanned root: an absolute, symlink-free directory. Every read
@@ -44,11 +46,11 @@ func (e *pathError) Unwrap() error { return e.err }
 func checkForPathError(err error) string {
 	switch {
 	case errors.Is(err, errSymlink):
-		return CheckSymlinkEscape
+		return check.SymlinkEscape
 	case errors.Is(err, errEscape):
-		return CheckPathEscape
+		return check.PathEscape
 	case errors.Is(err, errTooLarge):
-		return CheckFileTooLarge
+		return check.FileTooLarge
 	}
 	return ""
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capreport/capreport/check"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -211,9 +212,9 @@ func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourc
 	case o := <-done:
 		return o
 	case <-timer.C:
-		return rd.failedOut(spec, CheckRenderTimeout, fmt.Errorf("render did not finish within %s", rd.opts.SourceTimeout))
+		return rd.failedOut(spec, check.RenderTimeout, fmt.Errorf("render did not finish within %s", rd.opts.SourceTimeout))
 	case <-ctx.Done():
-		return rd.failedOut(spec, CheckRenderCancelled, ctx.Err())
+		return rd.failedOut(spec, check.RenderCancelled, ctx.Err())
 	}
 }
 
@@ -221,18 +222,18 @@ func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourc
 func (rd *renderer) renderRecovered(spec SourceSpec) (out sourceOut) {
 	defer func() {
 		if p := recover(); p != nil {
-			out = rd.failedOut(spec, CheckRenderPanic, fmt.Errorf("internal error (panic) while rendering: %v; stack: %s", p, debug.Stack()))
+			out = rd.failedOut(spec, check.RenderPanic, fmt.Errorf("internal error (panic) while rendering: %v; stack: %s", p, debug.Stack()))
 		}
 	}()
 	return rd.renderSource(spec)
 }
 
-func (rd *renderer) failedOut(spec SourceSpec, check string, err error) sourceOut {
-	severity := SeverityError
-	if check == CheckRenderCancelled {
-		severity = SeverityWarning // the run was interrupted; the source is not at fault
+func (rd *renderer) failedOut(spec SourceSpec, id string, err error) sourceOut {
+	severity := check.SeverityError
+	if id == check.RenderCancelled {
+		severity = check.SeverityWarning // the run was interrupted; the source is not at fault
 	}
-	f := Finding{Check: check, Severity: severity, Source: spec.ID(),
+	f := Finding{Check: id, Severity: severity, Source: spec.ID(),
 		Message: rd.tidy(fmt.Sprintf("%s %s: %v", spec.Type, spec.ID(), err))}
 	return sourceOut{result: SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name,
 		Status: StatusFailed, Reason: rd.tidy(err.Error()), Findings: []Finding{f}}}
@@ -324,7 +325,7 @@ func (rd *renderer) tidy(msg string) string {
 // failureFinding turns the error that stopped a source into a finding with
 // the most specific check ID available.
 func failureFinding(spec SourceSpec, err error) Finding {
-	f := Finding{Check: CheckRenderFailed, Severity: SeverityError, Source: spec.ID(),
+	f := Finding{Check: check.RenderFailed, Severity: check.SeverityError, Source: spec.ID(),
 		Message: fmt.Sprintf("%s %s failed to render: %v", spec.Type, spec.ID(), err)}
 	var pe *pathError
 	if errors.As(err, &pe) {
@@ -349,9 +350,9 @@ func failureFinding(spec SourceSpec, err error) Finding {
 	}
 	switch {
 	case errors.Is(err, errAliasBudget):
-		f.Check = CheckYAMLAliasBomb
+		f.Check = check.YAMLAliasBomb
 	case errors.Is(err, errTooManyObjects):
-		f.Check = CheckTooManyObjects
+		f.Check = check.TooManyObjects
 	}
 	return f
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/capreport/capreport/check"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"helm.sh/helm/v3/pkg/chart"
 )
@@ -36,7 +37,7 @@ func schemaRefFinding(c *chart.Chart, chartRel string) *Finding {
 	if len(refs) == 0 {
 		return nil
 	}
-	return &Finding{Check: CheckSchemaRef, Severity: SeverityWarning, File: chartRel + "/values.schema.json",
+	return &Finding{Check: check.SchemaRef, Severity: check.SeverityWarning, File: chartRel + "/values.schema.json",
 		Message: fmt.Sprintf("%s: values.schema.json refers outside itself (%s); capreport never fetches or reads those, so the values were not validated against the schema",
 			chartRel, strings.Join(refs, ", "))}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/capreport/capreport/check"
 )
 
 // Issue 11: a values.schema.json "$ref" made Helm issue an HTTP GET while
@@ -47,10 +49,10 @@ func TestSchemaRefsAreNotResolved(t *testing.T) {
 				if strings.Contains(f.Message, "OUTSIDE-SECRET") || strings.Contains(f.Message, "root:x:") {
 					t.Errorf("a finding quotes outside content: %s", f.Message)
 				}
-				found = found || (f.Check == CheckSchemaRef && strings.Contains(f.Message, ref))
+				found = found || (f.Check == check.SchemaRef && strings.Contains(f.Message, ref))
 			}
 			if !found {
-				t.Errorf("no %s finding naming %s: %s", CheckSchemaRef, ref, dumpFindings(res.Findings))
+				t.Errorf("no %s finding naming %s: %s", check.SchemaRef, ref, dumpFindings(res.Findings))
 			}
 			if !hasObject(res, "HorizontalPodAutoscaler", "default", "web") {
 				t.Errorf("the chart did not render")

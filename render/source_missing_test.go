@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/capreport/capreport/check"
 )
 
 // A configured source that does not exist is one finding however many
@@ -18,7 +20,7 @@ func TestSourceMissingOnce(t *testing.T) {
 	}
 	var got []Finding
 	for _, f := range res.Findings {
-		if f.Check == CheckSourceMissing {
+		if f.Check == check.SourceMissing {
 			got = append(got, f)
 		}
 	}

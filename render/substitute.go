@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/capreport/capreport/check"
 	"github.com/fluxcd/pkg/envsubst"
 	sigsyaml "sigs.k8s.io/yaml"
 )
@@ -39,7 +40,7 @@ func substituteAll(ks *Object, objs []Object, vars map[string]string) []Finding 
 	var findings []Finding
 	for name := range vars {
 		if !varNamePattern.MatchString(name) {
-			return []Finding{gitopsFinding(ks, CheckGitOpsSubstitution, SeverityError,
+			return []Finding{gitopsFinding(ks, check.GitOpsSubstitution, check.SeverityError,
 				fmt.Sprintf("postBuild variable %q is not a valid name (%s); Flux refuses the build, so nothing was substituted", name, varNamePattern))}
 		}
 	}
@@ -51,7 +52,7 @@ func substituteAll(ks *Object, objs []Object, vars map[string]string) []Finding 
 		}
 		missing, err := substituteObject(o, vars)
 		if err != nil {
-			findings = append(findings, Finding{Check: CheckGitOpsSubstitution, Severity: SeverityError,
+			findings = append(findings, Finding{Check: check.GitOpsSubstitution, Severity: check.SeverityError,
 				File: o.Origin.File, Line: o.Origin.Line, Source: o.Origin.Source,
 				Message: fmt.Sprintf("%s:%d: %s %s: postBuild substitution of %s failed: %v; left as built", o.Origin.File, o.Origin.Line, o.Kind, o.Name, refOf(ks), err)})
 			continue
@@ -62,7 +63,7 @@ func substituteAll(ks *Object, objs []Object, vars map[string]string) []Finding 
 	}
 	for _, v := range slices.Sorted(maps.Keys(unresolved)) {
 		objs := unresolved[v]
-		findings = append(findings, gitopsFinding(ks, CheckGitOpsSubstitution, SeverityWarning,
+		findings = append(findings, gitopsFinding(ks, check.GitOpsSubstitution, check.SeverityWarning,
 			fmt.Sprintf("postBuild variable ${%s} is not set by substitute or substituteFrom and has no default; kept as text in %s", v, strings.Join(objs, ", "))))
 	}
 	return findings

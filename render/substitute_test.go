@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/check"
 )
 
 func substObject(t testing.TB, yaml string) Object {
@@ -57,8 +59,8 @@ func TestSubstitute(t *testing.T) {
 			if c.unresolved == "" && len(fs) > 0 {
 				t.Errorf("unexpected findings: %+v", fs)
 			}
-			if c.unresolved != "" && (len(fs) != 1 || fs[0].Check != CheckGitOpsSubstitution || !strings.Contains(fs[0].Message, c.unresolved)) {
-				t.Errorf("findings %+v, want one %s naming %s", fs, CheckGitOpsSubstitution, c.unresolved)
+			if c.unresolved != "" && (len(fs) != 1 || fs[0].Check != check.GitOpsSubstitution || !strings.Contains(fs[0].Message, c.unresolved)) {
+				t.Errorf("findings %+v, want one %s naming %s", fs, check.GitOpsSubstitution, c.unresolved)
 			}
 		})
 	}

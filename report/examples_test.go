@@ -15,13 +15,14 @@ import (
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/render"
 	"github.com/capreport/capreport/report/plot"
 	"github.com/capreport/capreport/rules"
 )
 
 // examplesReport prices examples/shop through the whole pipeline.
-func examplesReport(t *testing.T) (rules.Report, string) {
+func examplesReport(t *testing.T) (contract.Report, string) {
 	t.Helper()
 	root, err := filepath.Abs(filepath.Join("..", "examples", "shop"))
 	if err != nil {

@@ -7,28 +7,29 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/units"
-	"github.com/capreport/capreport/rules"
 )
 
 // verdictRank orders verdicts worst first, as rules defines it.
-var verdictRank = rules.VerdictRank
+var verdictRank = contract.VerdictRank
 
 // severityRank orders severities worst first.
 func severityRank(s string) int {
 	switch s {
-	case rules.SeverityError:
+	case check.SeverityError:
 		return 0
-	case rules.SeverityWarning:
+	case check.SeverityWarning:
 		return 1
-	case rules.SeverityInfo:
+	case check.SeverityInfo:
 		return 2
 	}
 	return 3
 }
 
 // findingCounts counts the live (not ignored) findings by severity rank.
-func findingCounts(fs []rules.Finding) [4]int {
+func findingCounts(fs []contract.Finding) [4]int {
 	var n [4]int
 	for _, f := range fs {
 		if !f.Ignored {
@@ -42,9 +43,9 @@ func findingCounts(fs []rules.Finding) [4]int {
 // verdict, then by the weight of their findings (more errors, then more
 // warnings), then by id so the order is stable. It sorts a copy: the caller's
 // report keeps its id order, which diff and merge rely on.
-func WorstFirst(ws []rules.Workload) []rules.Workload {
+func WorstFirst(ws []contract.Workload) []contract.Workload {
 	out := slices.Clone(ws)
-	slices.SortStableFunc(out, func(a, b rules.Workload) int {
+	slices.SortStableFunc(out, func(a, b contract.Workload) int {
 		if c := cmp.Compare(verdictRank(a.Verdict), verdictRank(b.Verdict)); c != 0 {
 			return c
 		}
@@ -61,9 +62,9 @@ func WorstFirst(ws []rules.Workload) []rules.Workload {
 
 // sortedFindings puts errors before warnings before infos and ignored
 // findings last, keeping the producer's order within each group.
-func sortedFindings(fs []rules.Finding) []rules.Finding {
+func sortedFindings(fs []contract.Finding) []contract.Finding {
 	out := slices.Clone(fs)
-	slices.SortStableFunc(out, func(a, b rules.Finding) int {
+	slices.SortStableFunc(out, func(a, b contract.Finding) int {
 		if a.Ignored != b.Ignored {
 			if a.Ignored {
 				return 1
@@ -77,7 +78,7 @@ func sortedFindings(fs []rules.Finding) []rules.Finding {
 
 // largestOverload is the design overload the ledger row quotes: the
 // largest k is the one a design is sized for.
-func largestOverload(b *rules.SizeBill) *rules.SizeOverload {
+func largestOverload(b *contract.SizeBill) *contract.SizeOverload {
 	if b == nil || len(b.Overloads) == 0 {
 		return nil
 	}
@@ -111,7 +112,7 @@ func signedPct(f float64) string {
 }
 
 // sizeKey is the ledger's one-line Size bill at the largest design overload.
-func sizeKey(b *rules.SizeBill) string {
+func sizeKey(b *contract.SizeBill) string {
 	o := largestOverload(b)
 	if o == nil {
 		return "no design overload priced"
@@ -130,7 +131,7 @@ func sizeKey(b *rules.SizeBill) string {
 }
 
 // timeKey is the ledger's one-line Time bill.
-func timeKey(b *rules.TimeBill) string {
+func timeKey(b *contract.TimeBill) string {
 	return fmt.Sprintf("D %s vs %s required: %s, %d..%d pods (need %d)",
 		secs(b.StandingDelaySeconds), secs(b.RequiredStandingDelaySeconds), huntsWord(b.Hunts),
 		b.ReplicasMin, b.ReplicasMax, b.NeededReplicas)
@@ -144,7 +145,7 @@ func huntsWord(h bool) string {
 }
 
 // latencyKey is the pass/fail against the latency target as rules decided it.
-func latencyKey(l *rules.LatencyCheck) string {
+func latencyKey(l *contract.LatencyCheck) string {
 	if l == nil {
 		return "no target"
 	}
@@ -156,7 +157,7 @@ func latencyKey(l *rules.LatencyCheck) string {
 }
 
 // billKey is the ledger's key figure for any workload.
-func billKey(w rules.Workload) string {
+func billKey(w contract.Workload) string {
 	switch {
 	case w.Size != nil:
 		return sizeKey(w.Size)
@@ -169,7 +170,7 @@ func billKey(w rules.Workload) string {
 }
 
 // refString formats an object reference as namespace/Kind/name.
-func refString(r rules.Ref) string {
+func refString(r contract.Ref) string {
 	if r.Namespace == "" {
 		return r.Kind + "/" + r.Name
 	}
@@ -177,7 +178,7 @@ func refString(r rules.Ref) string {
 }
 
 // sourceName names a source with its value set, if any.
-func sourceName(s rules.Source) string {
+func sourceName(s contract.Source) string {
 	if s.ValueSet == "" {
 		return s.Path
 	}
@@ -195,7 +196,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // summaryLine is the one-line count of a report, from rules' Summary.
-func summaryLine(s rules.Summary) string {
+func summaryLine(s contract.Summary) string {
 	return fmt.Sprintf("%d %s: %d fail, %d warn, %d pass, %d unpriced; %d %s, %d %s",
 		s.Autoscalers, plural(s.Autoscalers, "autoscaler", "autoscalers"), s.Fail, s.Warn, s.Pass, s.Unpriced,
 		s.Errors, plural(s.Errors, "error", "errors"), s.Warnings, plural(s.Warnings, "warning", "warnings"))

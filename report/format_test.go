@@ -3,8 +3,8 @@ package report
 import (
 	"testing"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report/internal/safetext"
-	"github.com/capreport/capreport/rules"
 )
 
 func TestNum(t *testing.T) {
@@ -71,7 +71,7 @@ func TestFormatsAreDeterministic(t *testing.T) {
 		Plots:    map[string][]string{"shop/HorizontalPodAutoscaler/checkout": {"a.svg"}, "web/HorizontalPodAutoscaler/frontend": {"b.svg"}},
 		SVGPlots: map[string][][]byte{"shop/HorizontalPodAutoscaler/checkout": {[]byte(fixtureSVG)}, "web/HorizontalPodAutoscaler/frontend": {[]byte(fixtureSVG)}},
 	}
-	for name, f := range map[string]func(rules.Report, Options) ([]byte, error){
+	for name, f := range map[string]func(contract.Report, Options) ([]byte, error){
 		"text": Text, "json": JSON, "markdown": Markdown, "html": HTML,
 	} {
 		first, err := f(specimenReport(), o)

@@ -10,11 +10,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
-
-	"github.com/capreport/capreport/rules"
 )
 
 // HTML renders the same document as Markdown, uncut, through goldmark into a
@@ -24,7 +23,7 @@ import (
 // through goldmark (WithUnsafe) only because every manifest string in the
 // Markdown is escaped; the page's Content-Security-Policy forbids scripts as
 // a second line of defence.
-func HTML(r rules.Report, o Options) ([]byte, error) {
+func HTML(r contract.Report, o Options) ([]byte, error) {
 	o = o.withDefaults()
 	d := buildMarkdown(r, o, true)
 	md := d.assemble(d.full())

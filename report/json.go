@@ -12,8 +12,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report/internal/safetext"
-	"github.com/capreport/capreport/rules"
 )
 
 // schemaURL is the schema's $id; the compiler needs a name to register the
@@ -24,7 +24,7 @@ const schemaURL = "https://capreport.io/schema/report.v1.json"
 var schemaV1 []byte
 
 // Schema returns the JSON Schema (draft 2020-12) of the report contract
-// rules.SchemaVersion.
+// contract.SchemaVersion.
 func Schema() []byte { return bytes.Clone(schemaV1) }
 
 // JSON renders the report contract with a trailing newline: compact, or
@@ -36,7 +36,7 @@ func Schema() []byte { return bytes.Clone(schemaV1) }
 // what it is given (the caller sorts workloads by id) except that nil
 // lists and maps are written as [] and {}: consumers (jq, the schema,
 // `capreport diff`) then never meet null where a list is promised.
-func JSON(r rules.Report, o Options) ([]byte, error) {
+func JSON(r contract.Report, o Options) ([]byte, error) {
 	var out []byte
 	var err error
 	if o.Pretty {
@@ -51,21 +51,21 @@ func JSON(r rules.Report, o Options) ([]byte, error) {
 }
 
 // normalize replaces nil lists and maps with empty ones on a copy.
-func normalize(r rules.Report) rules.Report {
+func normalize(r contract.Report) contract.Report {
 	r.Workloads = nonNil(r.Workloads)
 	r.Sources = nonNil(r.Sources)
 	r.Findings = nonNil(r.Findings)
-	ws := make([]rules.Workload, len(r.Workloads))
+	ws := make([]contract.Workload, len(r.Workloads))
 	for i, w := range r.Workloads {
 		w.Metrics = nonNil(w.Metrics)
 		w.Findings = nonNil(w.Findings)
 		if w.Assumptions == nil {
-			w.Assumptions = map[string]rules.Assumption{}
+			w.Assumptions = map[string]contract.Assumption{}
 		}
 		if w.Size != nil {
 			s := *w.Size
 			s.Overloads = nonNil(s.Overloads)
-			ol := make([]rules.SizeOverload, len(s.Overloads))
+			ol := make([]contract.SizeOverload, len(s.Overloads))
 			for j, o := range s.Overloads {
 				o.ScaleEvents = nonNil(o.ScaleEvents)
 				ol[j] = o
@@ -124,11 +124,11 @@ func (v *Validator) Validate(doc []byte) error {
 	}
 	// The producer fields first: their error names the field, where the
 	// schema's pattern violation would only be counted.
-	if err := v.checkProducer(doc); err != nil {
+	if err := v.checkProducer(inst); err != nil {
 		return err
 	}
 	if err := v.schema.Validate(inst); err != nil {
-		return fmt.Errorf("report does not match %s: %w", rules.SchemaVersion, boundViolations(err))
+		return fmt.Errorf("report does not match %s: %w", contract.SchemaVersion, boundViolations(err))
 	}
 	return nil
 }
@@ -145,29 +145,26 @@ const (
 
 // checkProducer holds tool.name and tool.version to their patterns and
 // generatedAt to RFC 3339 (the schema's format, which a 2020-12 validator
-// only annotates).
-func (v *Validator) checkProducer(doc []byte) error {
-	var p struct {
-		Tool        rules.Tool `json:"tool"`
-		GeneratedAt *string    `json:"generatedAt"`
-	}
-	if err := json.Unmarshal(doc, &p); err != nil {
-		return fmt.Errorf("report is not JSON: %w", err)
-	}
+// only annotates). It reads them off the parsed document, inst; a field
+// of another type is left to the schema, which names its type.
+func (v *Validator) checkProducer(inst any) error {
+	doc, _ := inst.(map[string]any)
+	tool, _ := doc["tool"].(map[string]any)
 	for _, f := range []struct {
-		field, value string
-		pattern      *regexp.Regexp
+		field   string
+		pattern *regexp.Regexp
 	}{
-		{"tool.name", p.Tool.Name, v.toolName},
-		{"tool.version", p.Tool.Version, v.toolVersion},
+		{"name", v.toolName},
+		{"version", v.toolVersion},
 	} {
-		if !f.pattern.MatchString(f.value) {
-			return fmt.Errorf("report does not match %s: %s %q does not match %s", rules.SchemaVersion, f.field, safetext.Terminal(safetext.Ellipsize(f.value, 80)), f.pattern)
+		value, _ := tool[f.field].(string)
+		if !f.pattern.MatchString(value) {
+			return fmt.Errorf("report does not match %s: tool.%s %q does not match %s", contract.SchemaVersion, f.field, safetext.Terminal(safetext.Ellipsize(value, 80)), f.pattern)
 		}
 	}
-	if p.GeneratedAt != nil {
-		if _, err := time.Parse(time.RFC3339, *p.GeneratedAt); err != nil {
-			return fmt.Errorf("report does not match %s: generatedAt %q is not an RFC 3339 time", rules.SchemaVersion, safetext.Terminal(safetext.Ellipsize(*p.GeneratedAt, 80)))
+	if at, ok := doc["generatedAt"].(string); ok {
+		if _, err := time.Parse(time.RFC3339, at); err != nil {
+			return fmt.Errorf("report does not match %s: generatedAt %q is not an RFC 3339 time", contract.SchemaVersion, safetext.Terminal(safetext.Ellipsize(at, 80)))
 		}
 	}
 	return nil

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capreport/capreport/rules"
+	"github.com/capreport/capreport/contract"
 )
 
 func TestJSON(t *testing.T) {
@@ -36,13 +36,13 @@ func TestJSON(t *testing.T) {
 		t.Fatalf("specimen report does not validate: %v", err)
 	}
 	// The contract round-trips: diff and merge read what JSON writes.
-	var back rules.Report
+	var back contract.Report
 	if err := json.Unmarshal(got, &back); err != nil {
 		t.Fatal(err)
 	}
 	again, _ := JSON(back, Options{Pretty: true})
 	if string(again) != string(got) {
-		t.Error("JSON does not round-trip through rules.Report")
+		t.Error("JSON does not round-trip through contract.Report")
 	}
 }
 
@@ -70,12 +70,12 @@ func TestSchemaValidatesGoldenExamples(t *testing.T) {
 // Reports built the way rules may build them (nil lists, no bills, the
 // synthetic monorepo) validate once rendered by JSON.
 func TestSchemaValidatesConstructedReports(t *testing.T) {
-	bare := rules.Report{SchemaVersion: rules.SchemaVersion, Tool: rules.Tool{Name: "capreport", Version: "dev"}, Root: "."}
-	bare.Workloads = []rules.Workload{{
-		ID: "default/HorizontalPodAutoscaler/x", Autoscaler: rules.Ref{Kind: "HorizontalPodAutoscaler", Name: "x"},
-		Target: rules.Ref{Kind: "Deployment", Name: "x"}, Signal: "unknown", Verdict: rules.VerdictUnpriced,
+	bare := contract.Report{SchemaVersion: contract.SchemaVersion, Tool: contract.Tool{Name: "capreport", Version: "dev"}, Root: "."}
+	bare.Workloads = []contract.Workload{{
+		ID: "default/HorizontalPodAutoscaler/x", Autoscaler: contract.Ref{Kind: "HorizontalPodAutoscaler", Name: "x"},
+		Target: contract.Ref{Kind: "Deployment", Name: "x"}, Signal: "unknown", Verdict: contract.VerdictUnpriced,
 	}}
-	for name, r := range map[string]rules.Report{
+	for name, r := range map[string]contract.Report{
 		"bare":      bare,
 		"specimen":  specimenReport(),
 		"synthetic": syntheticReport(20),
@@ -140,7 +140,7 @@ func workload(m map[string]any, i int) map[string]any {
 	return m["workloads"].([]any)[i].(map[string]any)
 }
 
-// The schema documents every field of rules.Report: each JSON field of each
+// The schema documents every field of contract.Report: each JSON field of each
 // contract type is a property of its $defs entry with a description, and it
 // is required exactly when it is always written (no omitempty). Adding a
 // field to rules without documenting it fails here.
@@ -205,7 +205,7 @@ func TestSchemaDocumentsEveryField(t *testing.T) {
 			t.Errorf("schema %s requires %v, want the always-written fields %v", def, gotRequired, wantRequired)
 		}
 	}
-	walk(reflect.TypeFor[rules.Report](), "root", schema.Required, schema.Properties)
+	walk(reflect.TypeFor[contract.Report](), "root", schema.Required, schema.Properties)
 	for name, d := range schema.Defs {
 		if d.Description == "" {
 			t.Errorf("$defs/%s has no description", name)

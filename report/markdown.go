@@ -6,8 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report/internal/fit"
-	"github.com/capreport/capreport/rules"
 )
 
 // Marker is the hidden first line of every comment body; the GitHub client
@@ -33,7 +34,7 @@ const (
 // details go first (the worst workloads keep theirs longest), then healthy
 // sources, then ledger rows beyond what fits; the headline stays and a line
 // says what was cut.
-func Markdown(r rules.Report, o Options) ([]byte, error) {
+func Markdown(r contract.Report, o Options) ([]byte, error) {
 	o = o.withDefaults()
 	d := buildMarkdown(r, o, false)
 	return []byte(d.fit(o.MaxChars)), nil
@@ -143,7 +144,7 @@ func (d *mdDoc) fit(limit int) string {
 
 // buildMarkdown renders every piece. With html set, SVG placeholders are
 // emitted for HTML to replace and plot file links are left out.
-func buildMarkdown(r rules.Report, o Options, html bool) *mdDoc {
+func buildMarkdown(r contract.Report, o Options, html bool) *mdDoc {
 	d := &mdDoc{}
 	ws := WorstFirst(r.Workloads)
 
@@ -165,7 +166,7 @@ func buildMarkdown(r rules.Report, o Options, html bool) *mdDoc {
 	for _, w := range ws {
 		d.rows = append(d.rows, ledgerRow(w))
 		withChart := false
-		if o.MaxCharts > 0 && charts < o.MaxCharts && w.Verdict != rules.VerdictUnpriced {
+		if o.MaxCharts > 0 && charts < o.MaxCharts && w.Verdict != contract.VerdictUnpriced {
 			if tl, _ := chartTimeline(w); tl != nil {
 				withChart = true
 				charts++
@@ -216,13 +217,13 @@ func buildMarkdown(r rules.Report, o Options, html bool) *mdDoc {
 	if r.GeneratedAt != "" {
 		foot.WriteString(" · " + mdText(r.GeneratedAt))
 	}
-	foot.WriteString(" · " + mdText(rules.SchemaVersion) + "</sub>\n")
+	foot.WriteString(" · " + mdText(contract.SchemaVersion) + "</sub>\n")
 	d.foot = foot.String()
 	return d
 }
 
 // headline is the one line every body keeps, from rules' counts.
-func headline(s rules.Summary) string {
+func headline(s contract.Summary) string {
 	h := fmt.Sprintf("**%d %s:** ❌ %d fail · ⚠️ %d warn · ✅ %d pass · ⚪ %d unpriced — %d %s, %d %s",
 		s.Autoscalers, plural(s.Autoscalers, "autoscaler", "autoscalers"), s.Fail, s.Warn, s.Pass, s.Unpriced,
 		s.Errors, plural(s.Errors, "error", "errors"), s.Warnings, plural(s.Warnings, "warning", "warnings"))
@@ -234,9 +235,9 @@ func headline(s rules.Summary) string {
 
 // splitNotFollowed separates the GitOps objects capreport could not follow
 // (shown above the details) from the other report-level findings.
-func splitNotFollowed(fs []rules.Finding) (gitops, others []rules.Finding) {
+func splitNotFollowed(fs []contract.Finding) (gitops, others []contract.Finding) {
 	for _, f := range fs {
-		if f.Check == rules.CheckGitOpsNotFollowed {
+		if f.Check == check.GitOpsNotFollowed {
 			gitops = append(gitops, f)
 		} else {
 			others = append(others, f)
@@ -247,11 +248,11 @@ func splitNotFollowed(fs []rules.Finding) (gitops, others []rules.Finding) {
 
 func verdictIcon(v string) string {
 	switch v {
-	case rules.VerdictFail:
+	case contract.VerdictFail:
 		return "❌"
-	case rules.VerdictWarn:
+	case contract.VerdictWarn:
 		return "⚠️"
-	case rules.VerdictPass:
+	case contract.VerdictPass:
 		return "✅"
 	}
 	return "⚪"
@@ -259,9 +260,9 @@ func verdictIcon(v string) string {
 
 func severityIcon(s string) string {
 	switch s {
-	case rules.SeverityError:
+	case check.SeverityError:
 		return "❌"
-	case rules.SeverityWarning:
+	case check.SeverityWarning:
 		return "⚠️"
 	}
 	return "ℹ️"
@@ -278,7 +279,7 @@ func statusIcon(s string) string {
 }
 
 // latencyCell is the pass/fail against the latency target as rules set it.
-func latencyCell(l *rules.LatencyCheck) string {
+func latencyCell(l *contract.LatencyCheck) string {
 	if l == nil {
 		return "—"
 	}
@@ -290,7 +291,7 @@ func latencyCell(l *rules.LatencyCheck) string {
 }
 
 // findingsCell counts live findings by severity for the ledger.
-func findingsCell(fs []rules.Finding) string {
+func findingsCell(fs []contract.Finding) string {
 	n := findingCounts(fs)
 	var parts []string
 	if n[0] > 0 {
@@ -308,14 +309,14 @@ func findingsCell(fs []rules.Finding) string {
 	return strings.Join(parts, ", ")
 }
 
-func ledgerRow(w rules.Workload) string {
+func ledgerRow(w contract.Workload) string {
 	return fmt.Sprintf("| %s %s | %s | %s | %s | %s | %s |\n",
 		verdictIcon(w.Verdict), mdText(verdictText(w)), mdText(ellipsize(w.ID, maxIDRunes)), mdText(w.Signal),
 		mdText(ellipsize(billKey(w), maxMessageRunes)), latencyCell(w.Latency), findingsCell(w.Findings))
 }
 
 // workloadDetails is the <details> block with one workload's full bill.
-func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
+func workloadDetails(w contract.Workload, o Options, withChart, html bool) string {
 	var b strings.Builder
 	writeDetailsHead(&b, w, html)
 	writeBill(&b, w)
@@ -332,7 +333,7 @@ func workloadDetails(w rules.Workload, o Options, withChart, html bool) string {
 
 // writeDetailsHead opens a workload's <details> block and writes what it
 // scales and on what: target, source, delivery, metrics and latency target.
-func writeDetailsHead(b *strings.Builder, w rules.Workload, html bool) {
+func writeDetailsHead(b *strings.Builder, w contract.Workload, html bool) {
 	// A page is read top to bottom with its plots in view; a comment keeps
 	// the ledger short.
 	open := ""
@@ -368,7 +369,7 @@ func writeDetailsHead(b *strings.Builder, w rules.Workload, html bool) {
 
 // writeBill writes the workload's size or time bill, or why it has none: a
 // workload without a bill still says so, rather than showing an empty gap.
-func writeBill(b *strings.Builder, w rules.Workload) {
+func writeBill(b *strings.Builder, w contract.Workload) {
 	switch {
 	case w.Size != nil:
 		writeSizeBill(b, w.Size)
@@ -386,7 +387,7 @@ func writeBill(b *strings.Builder, w rules.Workload) {
 // writePlots writes the workload's pictures in the form its medium shows:
 // placeholders for the page's SVG plots in HTML; in Markdown, the Mermaid
 // chart, links to plot files and the uploaded images.
-func writePlots(b *strings.Builder, w rules.Workload, o Options, withChart, html bool) {
+func writePlots(b *strings.Builder, w contract.Workload, o Options, withChart, html bool) {
 	// The page draws its own SVG plots: Mermaid source there would print as
 	// text between them (the page runs no script to render it).
 	if withChart && !html {
@@ -414,7 +415,7 @@ func writePlots(b *strings.Builder, w rules.Workload, o Options, withChart, html
 
 // writeMdAssumptions writes the table of inputs the bill was computed from,
 // sorted by key so that the block does not depend on map order.
-func writeMdAssumptions(b *strings.Builder, as map[string]rules.Assumption) {
+func writeMdAssumptions(b *strings.Builder, as map[string]contract.Assumption) {
 	if len(as) == 0 {
 		return
 	}
@@ -426,7 +427,7 @@ func writeMdAssumptions(b *strings.Builder, as map[string]rules.Assumption) {
 	b.WriteString("\n")
 }
 
-func writeSizeBill(b *strings.Builder, s *rules.SizeBill) {
+func writeSizeBill(b *strings.Builder, s *contract.SizeBill) {
 	hottest := "unknown (no recovery target)"
 	if s.HottestTarget != nil {
 		hottest = strconv.Itoa(*s.HottestTarget) + " %"
@@ -477,7 +478,7 @@ func writeSizeBill(b *strings.Builder, s *rules.SizeBill) {
 	}
 }
 
-func writeTimeBill(b *strings.Builder, t *rules.TimeBill) {
+func writeTimeBill(b *strings.Builder, t *contract.TimeBill) {
 	verdict := "**rests**"
 	if t.Hunts {
 		verdict = "**hunts**"
@@ -507,7 +508,7 @@ func writeTimeBill(b *strings.Builder, t *rules.TimeBill) {
 }
 
 // writeMdFindings lists findings worst first with their fix and location.
-func writeMdFindings(b *strings.Builder, fs []rules.Finding) {
+func writeMdFindings(b *strings.Builder, fs []contract.Finding) {
 	for _, f := range sortedFindings(fs) {
 		icon, sev := severityIcon(f.Severity), mdText(f.Severity)
 		if f.Ignored {
@@ -546,7 +547,7 @@ func ImagesMarkdown(ims []Image) string {
 }
 
 // verdictText is the verdict with its reason ("warn (rests on defaults)").
-func verdictText(w rules.Workload) string {
+func verdictText(w contract.Workload) string {
 	if w.VerdictReason == "" {
 		return w.Verdict
 	}
@@ -555,7 +556,7 @@ func verdictText(w rules.Workload) string {
 
 // deliveryMarkdown is the delivery chain and partial mark of a workload a
 // GitOps object delivered; "" for one rendered on its own.
-func deliveryMarkdown(l rules.Location) string {
+func deliveryMarkdown(l contract.Location) string {
 	var b strings.Builder
 	if chain := l.ChainString(); chain != "" {
 		fmt.Fprintf(&b, "**Delivered by** %s\n\n", mdText(ellipsize(chain, maxMessageRunes)))
@@ -568,7 +569,7 @@ func deliveryMarkdown(l rules.Location) string {
 
 // assumptionFrom is the From cell of an assumption: provenance (a default
 // in bold), where it was set, and how a measured value was measured.
-func assumptionFrom(key string, a rules.Assumption) string {
+func assumptionFrom(key string, a contract.Assumption) string {
 	from := mdText(a.From)
 	if a.From == "default" {
 		from = "**default**"

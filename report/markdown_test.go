@@ -12,8 +12,8 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report/internal/mermaid"
-	"github.com/capreport/capreport/rules"
 )
 
 func TestMarkdown(t *testing.T) {
@@ -109,7 +109,7 @@ func TestMarkdownEscapesManifestText(t *testing.T) {
 	w.Target.Name = "@org/team"
 	w.Findings[0].Message = "ping @octocat <img src=x onerror=alert(1)> [click](javascript:alert(1)) ![i](https://evil.example/x.png)"
 	w.Findings[0].Remediation = "`code` **bold** $x$ ~~s~~"
-	w.Assumptions["deadTime"] = rules.Assumption{Value: "90s</summary></details><script>", From: "annotation"}
+	w.Assumptions["deadTime"] = contract.Assumption{Value: "90s</summary></details><script>", From: "annotation"}
 	md, err := Markdown(r, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -244,7 +244,7 @@ func TestMermaidDownsample(t *testing.T) {
 	if !strings.Contains(ch, "Blue: replicas; orange: pods needed.") {
 		t.Errorf("caption does not name the colours:\n%s", ch)
 	}
-	if got := mermaidChart(&rules.Timeline{T: []int{0, 1}, Replicas: []int32{1}}, "x"); got != "" {
+	if got := mermaidChart(&contract.Timeline{T: []int{0, 1}, Replicas: []int32{1}}, "x"); got != "" {
 		t.Errorf("a ragged timeline charted: %q", got)
 	}
 }

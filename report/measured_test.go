@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capreport/capreport/rules"
+	"github.com/capreport/capreport/contract"
 )
 
 // A measured assumption validates against the schema; one whose record
@@ -12,8 +12,8 @@ import (
 func TestSchemaMeasuredAssumption(t *testing.T) {
 	r := specimenReport()
 	w := &r.Workloads[0]
-	w.Assumptions["deadTime"] = rules.Assumption{Value: "47s", From: "measured",
-		Measured: &rules.Measured{Query: "q", Window: "7d", Quantile: 0.9, Samples: 312, At: "2026-12-01T10:00:00Z"}}
+	w.Assumptions["deadTime"] = contract.Assumption{Value: "47s", From: "measured",
+		Measured: &contract.Measured{Query: "q", Window: "7d", Quantile: 0.9, Samples: 312, At: "2026-12-01T10:00:00Z"}}
 	doc, err := JSON(r, Options{Pretty: true}) // the edit below finds the query's line
 	if err != nil {
 		t.Fatal(err)

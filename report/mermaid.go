@@ -3,19 +3,19 @@ package report
 import (
 	"strings"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report/internal/mermaid"
-	"github.com/capreport/capreport/rules"
 )
 
 // chartTimeline picks the series a workload's chart shows and says what it
 // is: the Time bill's run, or the Size bill's run at the largest design
 // overload that carries one.
-func chartTimeline(w rules.Workload) (*rules.Timeline, string) {
+func chartTimeline(w contract.Workload) (*contract.Timeline, string) {
 	if w.Time != nil && w.Time.Timeline != nil {
 		return w.Time.Timeline, "Replicas after the demand step"
 	}
 	if w.Size != nil {
-		var best *rules.SizeOverload
+		var best *contract.SizeOverload
 		for i := range w.Size.Overloads {
 			o := &w.Size.Overloads[i]
 			if o.Timeline != nil && (best == nil || o.K > best.K) {
@@ -34,7 +34,7 @@ func chartTimeline(w rules.Workload) (*rules.Timeline, string) {
 // then the pods needed when the timeline has them, with a caption that
 // names the colours (xychart-beta draws no legend). It returns "" when the
 // series is unusable, rather than a chart that would not parse.
-func mermaidChart(tl *rules.Timeline, title string) string {
+func mermaidChart(tl *contract.Timeline, title string) string {
 	if tl == nil {
 		return ""
 	}

@@ -1,4 +1,4 @@
-// Package report renders the rules.Report JSON contract into every output
+// Package report renders the contract.Report JSON contract into every output
 // format capreport writes: the terminal ledger (Text), the JSON contract
 // itself (JSON, with its schema), the pull-request comment (Markdown) and a
 // self-contained page (HTML). Each format is a function of (Report, Options)

@@ -8,7 +8,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/capreport/capreport/rules"
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/contract"
 )
 
 // SARIF 2.1.0 constants. The $schema value names the OASIS schema; nothing
@@ -32,7 +33,7 @@ type SARIFOptions struct {
 
 // SARIF renders the report's findings as a SARIF 2.1.0 log with one run:
 // the driver "capreport" with the metadata of every registered check
-// (rules.Checks) as its rules, and one result per finding, workload findings
+// (check.All) as its rules, and one result per finding, workload findings
 // in report order and then the report's own.
 //
 // Every result has a physical location with a file and a line ≥ 1, which
@@ -43,7 +44,7 @@ type SARIFOptions struct {
 // at line 1 of the scanned root. Ignored findings are kept with an
 // in-source suppression whose justification is the ignore reason, so code
 // scanning lists them as dismissed rather than losing them.
-func SARIF(r rules.Report, opts SARIFOptions) ([]byte, error) {
+func SARIF(r contract.Report, opts SARIFOptions) ([]byte, error) {
 	version := opts.ToolVersion
 	if version == "" {
 		version = r.Tool.Version
@@ -54,12 +55,12 @@ func SARIF(r rules.Report, opts SARIFOptions) ([]byte, error) {
 		index[d.ID] = len(driver.Rules)
 		driver.Rules = append(driver.Rules, d)
 	}
-	for _, c := range rules.Checks() {
+	for _, c := range check.All() {
 		addRule(ruleOf(c))
 	}
 
 	results := []sarifResult{}
-	emit := func(f rules.Finding, w *rules.Workload) {
+	emit := func(f contract.Finding, w *contract.Workload) {
 		if _, ok := index[f.Check]; !ok {
 			// A check the registry does not know yet (a renderer's own
 			// finding kind): describe it by its id so ruleIndex holds.
@@ -97,7 +98,7 @@ func SARIF(r rules.Report, opts SARIFOptions) ([]byte, error) {
 }
 
 // ruleOf is the reporting descriptor of a registered check.
-func ruleOf(c rules.CheckInfo) sarifRule {
+func ruleOf(c check.Info) sarifRule {
 	help := c.Description
 	if c.Remediation != "" {
 		help += "\n\nRemediation: " + c.Remediation
@@ -117,7 +118,7 @@ func ruleOf(c rules.CheckInfo) sarifRule {
 }
 
 // resultOf is one finding's result; w is nil for a report-level finding.
-func resultOf(f rules.Finding, w *rules.Workload, root, baseDir string, ruleIndex int) sarifResult {
+func resultOf(f contract.Finding, w *contract.Workload, root, baseDir string, ruleIndex int) sarifResult {
 	file, line := findingPlace(f, w, root)
 	msg := f.Message
 	if msg == "" {
@@ -150,8 +151,8 @@ func resultOf(f rules.Finding, w *rules.Workload, root, baseDir string, ruleInde
 }
 
 // findingPlace picks the file and line of a finding (see SARIF).
-func findingPlace(f rules.Finding, w *rules.Workload, root string) (string, int) {
-	var src rules.Location
+func findingPlace(f contract.Finding, w *contract.Workload, root string) (string, int) {
+	var src contract.Location
 	if w != nil {
 		src = w.Source
 	}
@@ -192,11 +193,11 @@ func artifactURI(baseDir, file string) string {
 // sarifLevel maps a capreport severity onto a SARIF level.
 func sarifLevel(severity string) string {
 	switch severity {
-	case rules.SeverityError:
+	case check.SeverityError:
 		return "error"
-	case rules.SeverityWarning:
+	case check.SeverityWarning:
 		return "warning"
-	case rules.SeverityInfo:
+	case check.SeverityInfo:
 		return "note"
 	}
 	return "warning"

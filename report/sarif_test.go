@@ -11,9 +11,9 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
-	"github.com/capreport/capreport/rules"
 )
 
 // sarifSchemaFile is the OASIS SARIF 2.1.0 schema (JSON Schema draft-07),
@@ -27,59 +27,59 @@ func sarifInt(v int) *int { return &v }
 // a line but no file, with no location, ignored with and without a reason,
 // a check unknown to the registry, report-level findings with and without
 // a location, and paths that need escaping.
-func sarifReport() rules.Report {
-	web := rules.Workload{
+func sarifReport() contract.Report {
+	web := contract.Workload{
 		ID:          "shop/HorizontalPodAutoscaler/web",
-		Autoscaler:  rules.Ref{Kind: "HorizontalPodAutoscaler", Name: "web", Namespace: "shop"},
-		Source:      rules.Location{File: "charts/web/templates/hpa.yaml", Line: 7, Source: "charts/web"},
+		Autoscaler:  contract.Ref{Kind: "HorizontalPodAutoscaler", Name: "web", Namespace: "shop"},
+		Source:      contract.Location{File: "charts/web/templates/hpa.yaml", Line: 7, Source: "charts/web"},
 		Signal:      "saturating",
-		Verdict:     rules.VerdictFail,
-		Assumptions: map[string]rules.Assumption{},
-		Size:        &rules.SizeBill{GrowthFactor: 2, RoundSeconds: 120, HottestTarget: sarifInt(45)},
-		Findings: []rules.Finding{
-			{Check: rules.CheckRecoveryTooSlow, Severity: rules.SeverityError,
+		Verdict:     contract.VerdictFail,
+		Assumptions: map[string]contract.Assumption{},
+		Size:        &contract.SizeBill{GrowthFactor: 2, RoundSeconds: 120, HottestTarget: sarifInt(45)},
+		Findings: []contract.Finding{
+			{Check: check.RecoveryTooSlow, Severity: check.SeverityError,
 				Message:     "10x overload meets capacity at 345 s (3 rounds), over the 240 s recovery target",
 				Remediation: "Lower the target to 45 %.",
-				Location:    &rules.Location{File: "charts/web/templates/hpa.yaml", Line: 12, Source: "charts/web"}},
-			{Check: rules.CheckAssumptionDefault, Severity: rules.SeverityWarning,
+				Location:    &contract.Location{File: "charts/web/templates/hpa.yaml", Line: 12, Source: "charts/web"}},
+			{Check: check.AssumptionDefault, Severity: check.SeverityWarning,
 				Message:  "dead time is the default 90s",
-				Location: &rules.Location{File: "charts/web/templates/hpa.yaml", Source: "charts/web"}}, // no line: the source line
-			{Check: rules.CheckPeakWaitOverTarget, Severity: rules.SeverityError,
+				Location: &contract.Location{File: "charts/web/templates/hpa.yaml", Source: "charts/web"}}, // no line: the source line
+			{Check: check.PeakWaitOverTarget, Severity: check.SeverityError,
 				Message: "peak wait 420 s over the 30 s latency target"}, // no location: the source
-			{Check: rules.CheckMinEqualsMax, Severity: rules.SeverityWarning,
+			{Check: check.MinEqualsMax, Severity: check.SeverityWarning,
 				Message: "minReplicas = maxReplicas", Ignored: true, IgnoreReason: "pinned during the migration"},
 		},
 	}
-	jobs := rules.Workload{
+	jobs := contract.Workload{
 		ID:          "jobs/ScaledObject/invoice consumer",
-		Autoscaler:  rules.Ref{Kind: "ScaledObject", Name: "invoice consumer", Namespace: "jobs"},
-		Source:      rules.Location{File: "deploy/jobs/scaled object.yaml", Line: 3},
+		Autoscaler:  contract.Ref{Kind: "ScaledObject", Name: "invoice consumer", Namespace: "jobs"},
+		Source:      contract.Location{File: "deploy/jobs/scaled object.yaml", Line: 3},
 		Signal:      "backlog",
-		Verdict:     rules.VerdictFail,
-		Assumptions: map[string]rules.Assumption{},
-		Findings: []rules.Finding{
-			{Check: rules.CheckHunting, Severity: rules.SeverityError,
+		Verdict:     contract.VerdictFail,
+		Assumptions: map[string]contract.Assumption{},
+		Findings: []contract.Finding{
+			{Check: check.Hunting, Severity: check.SeverityError,
 				Message:  "hunts between 6 and 35 pods against 20 needed",
-				Location: &rules.Location{Line: 9}}, // a line with no file: the source file
-			{Check: rules.CheckAssumptionDefault, Severity: rules.SeverityWarning,
+				Location: &contract.Location{Line: 9}}, // a line with no file: the source file
+			{Check: check.AssumptionDefault, Severity: check.SeverityWarning,
 				Message:  "pod rate is the default",
-				Location: &rules.Location{File: "deploy/jobs/deployment.yaml"}}, // another file, no line: line 1
-			{Check: rules.CheckUnpriced, Severity: rules.SeverityInfo,
+				Location: &contract.Location{File: "deploy/jobs/deployment.yaml"}}, // another file, no line: line 1
+			{Check: check.Unpriced, Severity: check.SeverityInfo,
 				Message: "rate signal", Ignored: true},
-			{Check: "not-yet-registered", Severity: rules.SeverityWarning, // not in the registry
+			{Check: "not-yet-registered", Severity: check.SeverityWarning, // not in the registry
 				Message: "plugin skipped"},
 		},
 	}
-	return rules.Report{
-		SchemaVersion: rules.SchemaVersion,
-		Tool:          rules.Tool{Name: "capreport", Version: "v0.1.0-test"},
+	return contract.Report{
+		SchemaVersion: contract.SchemaVersion,
+		Tool:          contract.Tool{Name: "capreport", Version: "v0.1.0-test"},
 		Root:          "deploy",
-		Workloads:     []rules.Workload{web, jobs},
-		Findings: []rules.Finding{
-			{Check: rules.CheckRenderFailed, Severity: rules.SeverityError,
+		Workloads:     []contract.Workload{web, jobs},
+		Findings: []contract.Finding{
+			{Check: check.RenderFailed, Severity: check.SeverityError,
 				Message:  "template: web/templates/x.yaml:4: unexpected EOF",
-				Location: &rules.Location{File: `charts\broken\templates\x.yaml`, Line: 4, Source: "charts/broken"}},
-			{Check: analyze.CheckInvalidAnnotation, Severity: rules.SeverityError,
+				Location: &contract.Location{File: `charts\broken\templates\x.yaml`, Line: 4, Source: "charts/broken"}},
+			{Check: check.InvalidAnnotation, Severity: check.SeverityError,
 				Message: ".capreport.yaml: unknown key"}, // no location at all
 		},
 	}
@@ -141,12 +141,12 @@ func TestSARIFMatchesSchema(t *testing.T) {
 	sch := compileSARIFSchema(t)
 	for _, c := range []struct {
 		name string
-		r    rules.Report
+		r    contract.Report
 		opts SARIFOptions
 	}{
 		{"findings of every kind", sarifReport(), SARIFOptions{}},
 		{"base dir and version", sarifReport(), SARIFOptions{BaseDir: "ops/k8s", ToolVersion: "v9"}},
-		{"no findings", rules.Report{SchemaVersion: rules.SchemaVersion, Tool: rules.Tool{Name: "capreport"}}, SARIFOptions{}},
+		{"no findings", contract.Report{SchemaVersion: contract.SchemaVersion, Tool: contract.Tool{Name: "capreport"}}, SARIFOptions{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, err := SARIF(c.r, c.opts)
@@ -198,16 +198,16 @@ func TestSARIFResultsHaveFileAndLine(t *testing.T) {
 		line      int
 		workload  string
 	}{
-		{rules.CheckRecoveryTooSlow, "charts/web/templates/hpa.yaml", 12, "shop/HorizontalPodAutoscaler/web"},
-		{rules.CheckAssumptionDefault, "charts/web/templates/hpa.yaml", 7, "shop/HorizontalPodAutoscaler/web"},
-		{rules.CheckPeakWaitOverTarget, "charts/web/templates/hpa.yaml", 7, "shop/HorizontalPodAutoscaler/web"},
-		{rules.CheckMinEqualsMax, "charts/web/templates/hpa.yaml", 7, "shop/HorizontalPodAutoscaler/web"},
-		{rules.CheckHunting, "deploy/jobs/scaled%20object.yaml", 9, "jobs/ScaledObject/invoice consumer"},
-		{rules.CheckAssumptionDefault, "deploy/jobs/deployment.yaml", 1, "jobs/ScaledObject/invoice consumer"},
-		{rules.CheckUnpriced, "deploy/jobs/scaled%20object.yaml", 3, "jobs/ScaledObject/invoice consumer"},
+		{check.RecoveryTooSlow, "charts/web/templates/hpa.yaml", 12, "shop/HorizontalPodAutoscaler/web"},
+		{check.AssumptionDefault, "charts/web/templates/hpa.yaml", 7, "shop/HorizontalPodAutoscaler/web"},
+		{check.PeakWaitOverTarget, "charts/web/templates/hpa.yaml", 7, "shop/HorizontalPodAutoscaler/web"},
+		{check.MinEqualsMax, "charts/web/templates/hpa.yaml", 7, "shop/HorizontalPodAutoscaler/web"},
+		{check.Hunting, "deploy/jobs/scaled%20object.yaml", 9, "jobs/ScaledObject/invoice consumer"},
+		{check.AssumptionDefault, "deploy/jobs/deployment.yaml", 1, "jobs/ScaledObject/invoice consumer"},
+		{check.Unpriced, "deploy/jobs/scaled%20object.yaml", 3, "jobs/ScaledObject/invoice consumer"},
 		{"not-yet-registered", "deploy/jobs/scaled%20object.yaml", 3, "jobs/ScaledObject/invoice consumer"},
-		{rules.CheckRenderFailed, "charts/broken/templates/x.yaml", 4, ""},
-		{analyze.CheckInvalidAnnotation, "deploy", 1, ""},
+		{check.RenderFailed, "charts/broken/templates/x.yaml", 4, ""},
+		{check.InvalidAnnotation, "deploy", 1, ""},
 	}
 	if len(run.Results) != len(want) {
 		t.Fatalf("%d results, want %d (one per finding, ignored included)", len(run.Results), len(want))
@@ -254,12 +254,12 @@ func TestSARIFLevelsMessagesSuppressions(t *testing.T) {
 		t.Fatal(err)
 	}
 	results := decodeSARIF(t, out).Runs[0].Results
-	var findings []rules.Finding
+	var findings []contract.Finding
 	for _, w := range r.Workloads {
 		findings = append(findings, w.Findings...)
 	}
 	findings = append(findings, r.Findings...)
-	levels := map[string]string{rules.SeverityError: "error", rules.SeverityWarning: "warning", rules.SeverityInfo: "note"}
+	levels := map[string]string{check.SeverityError: "error", check.SeverityWarning: "warning", check.SeverityInfo: "note"}
 	for i, f := range findings {
 		res := results[i]
 		if res.Level != levels[f.Severity] {
@@ -293,11 +293,11 @@ func TestSARIFRules(t *testing.T) {
 	if bytes.Contains(out, []byte("informationUri")) || bytes.Contains(out, []byte("helpUri")) {
 		t.Error("the log must not link anywhere (no informationUri, helpUri)")
 	}
-	checks := rules.Checks()
+	checks := check.All()
 	if len(d.Rules) != len(checks)+1 {
 		t.Fatalf("%d rules, want the %d registered checks and not-yet-registered", len(d.Rules), len(checks))
 	}
-	levels := map[string]string{rules.SeverityError: "error", rules.SeverityWarning: "warning", rules.SeverityInfo: "note"}
+	levels := map[string]string{check.SeverityError: "error", check.SeverityWarning: "warning", check.SeverityInfo: "note"}
 	for i, c := range checks {
 		r := d.Rules[i]
 		switch {
@@ -332,7 +332,7 @@ func TestSARIFRules(t *testing.T) {
 }
 
 // TestSARIFGolden pins the results (the driver's rules follow the check
-// registry, which TestSARIFRules checks against rules.Checks itself, so a
+// registry, which TestSARIFRules checks against check.All itself, so a
 // new check does not churn this file).
 func TestSARIFGolden(t *testing.T) {
 	out, err := SARIF(sarifReport(), SARIFOptions{})

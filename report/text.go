@@ -7,7 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/capreport/capreport/rules"
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/contract"
 )
 
 // ANSI colours. All codes have the same length so tabwriter, which counts
@@ -34,11 +35,11 @@ func (p painter) paint(code, s string) string {
 
 func (p painter) verdict(v string) string {
 	switch v {
-	case rules.VerdictFail:
+	case contract.VerdictFail:
 		return p.paint(ansiRed, v)
-	case rules.VerdictWarn:
+	case contract.VerdictWarn:
 		return p.paint(ansiYellow, v)
-	case rules.VerdictPass:
+	case contract.VerdictPass:
 		return p.paint(ansiGreen, v)
 	}
 	return p.paint(ansiGrey, v)
@@ -46,9 +47,9 @@ func (p painter) verdict(v string) string {
 
 func (p painter) severity(s string) string {
 	switch s {
-	case rules.SeverityError:
+	case check.SeverityError:
 		return p.paint(ansiRed, s)
-	case rules.SeverityWarning:
+	case check.SeverityWarning:
 		return p.paint(ansiYellow, s)
 	}
 	return p.paint(ansiGrey, s)
@@ -67,7 +68,7 @@ func (p painter) status(s string) string {
 // Text renders the terminal ledger: one aligned row per workload, worst
 // first, then each workload's findings with their remediations, the findings
 // that belong to no workload, and the sources with their status.
-func Text(r rules.Report, o Options) ([]byte, error) {
+func Text(r contract.Report, o Options) ([]byte, error) {
 	o = o.withDefaults()
 	p := painter(o.Color)
 	var buf bytes.Buffer
@@ -139,7 +140,7 @@ func Text(r rules.Report, o Options) ([]byte, error) {
 // TextFooter is the last line of a terminal page: the tool, its version and
 // when it ran, after everything else (a command that prints more after the
 // ledger, such as explain, writes it last itself). "" without a tool name.
-func TextFooter(r rules.Report) string {
+func TextFooter(r contract.Report) string {
 	if r.Tool.Name == "" {
 		return ""
 	}
@@ -158,7 +159,7 @@ func trimTrailingSpace(b []byte) []byte {
 
 // writeTextFindings prints findings worst first, each with its fix and
 // location on continuation lines so long messages stay readable.
-func writeTextFindings(w io.Writer, p painter, fs []rules.Finding, indent string) {
+func writeTextFindings(w io.Writer, p painter, fs []contract.Finding, indent string) {
 	for _, f := range sortedFindings(fs) {
 		sev := p.severity(f.Severity)
 		if f.Ignored {
@@ -184,7 +185,7 @@ func writeTextFindings(w io.Writer, p painter, fs []rules.Finding, indent string
 
 // visibleSeverity is the severity word as printed, for padding without
 // counting colour codes.
-func visibleSeverity(f rules.Finding) string {
+func visibleSeverity(f contract.Finding) string {
 	if f.Ignored {
 		return "ignored"
 	}
@@ -193,7 +194,7 @@ func visibleSeverity(f rules.Finding) string {
 
 // deliveredNone says, for a report without autoscalers, that the GitOps
 // deliveries it rendered hold none ("" when it rendered none).
-func deliveredNone(r rules.Report) string {
+func deliveredNone(r contract.Report) string {
 	n := 0
 	for _, s := range r.Sources {
 		if len(s.Chain) > 0 {
@@ -209,7 +210,7 @@ func deliveredNone(r rules.Report) string {
 // RestsOnText lists a finding's deciding assumptions with their
 // provenance ("deadTime 90s (annotation), overload 3x,10x,30x (default)"),
 // and says when defaults capped its severity.
-func RestsOnText(f rules.Finding) string {
+func RestsOnText(f contract.Finding) string {
 	parts := make([]string, 0, len(f.RestsOn))
 	for _, b := range f.RestsOn {
 		parts = append(parts, fmt.Sprintf("%s %s (%s)", b.Assumption, b.Value, b.From))
@@ -222,7 +223,7 @@ func RestsOnText(f rules.Finding) string {
 }
 
 // reasonSuffix is " — rests on defaults" for a qualified verdict.
-func reasonSuffix(w rules.Workload) string {
+func reasonSuffix(w contract.Workload) string {
 	if w.VerdictReason == "" {
 		return ""
 	}

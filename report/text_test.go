@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capreport/capreport/rules"
+	"github.com/capreport/capreport/contract"
 )
 
 func TestText(t *testing.T) {
@@ -70,7 +70,7 @@ func TestTextColorKeepsAlignment(t *testing.T) {
 // terminal raw nor split a ledger row.
 func TestTextEscapesManifestText(t *testing.T) {
 	r := specimenReport()
-	r.Workloads = []rules.Workload{specimenQuery()}
+	r.Workloads = []contract.Workload{specimenQuery()}
 	r.Workloads[0].ID = "evil/HorizontalPodAutoscaler/\x1b[2Jwipe\nnext-line"
 	got, err := Text(r, Options{})
 	if err != nil {
@@ -85,7 +85,7 @@ func TestTextEscapesManifestText(t *testing.T) {
 }
 
 func TestTextEmptyReport(t *testing.T) {
-	got, err := Text(rules.Report{SchemaVersion: rules.SchemaVersion, Root: "."}, Options{})
+	got, err := Text(contract.Report{SchemaVersion: contract.SchemaVersion, Root: "."}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

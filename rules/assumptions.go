@@ -1,11 +1,14 @@
 package rules
 
-import "github.com/capreport/capreport/render"
+import (
+	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/render"
+)
 
 // whereOf turns an assumption's origin into a report location.
-func whereOf(o *render.Origin) *Location {
+func whereOf(o *render.Origin) *contract.Location {
 	if o == nil || o.File == "" {
 		return nil
 	}
-	return &Location{File: o.File, Line: o.Line, Source: o.Source}
+	return &contract.Location{File: o.File, Line: o.Line, Source: o.Source}
 }

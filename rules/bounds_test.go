@@ -1,11 +1,13 @@
 package rules
 
 import (
-	"github.com/capreport/capreport/internal/testutil"
 	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/internal/testutil"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
@@ -52,14 +54,14 @@ func TestPriceSizeBudget(t *testing.T) {
 }
 
 func TestNonFinite(t *testing.T) {
-	b := &SizeBill{Overloads: []SizeOverload{{K: 2}, {K: 3, PeakBacklog: math.Inf(1)}}}
+	b := &contract.SizeBill{Overloads: []contract.SizeOverload{{K: 2}, {K: 3, PeakBacklog: math.Inf(1)}}}
 	if got := nonFinite(b); got != "overloads[1].peakBacklog = +Inf" {
 		t.Errorf("nonFinite = %q", got)
 	}
-	if got := nonFinite(&TimeBill{PeakWaitSeconds: 3}); got != "" {
+	if got := nonFinite(&contract.TimeBill{PeakWaitSeconds: 3}); got != "" {
 		t.Errorf("finite bill: %q", got)
 	}
-	if got := nonFinite((*TimeBill)(nil)); got != "" {
+	if got := nonFinite((*contract.TimeBill)(nil)); got != "" {
 		t.Errorf("nil bill: %q", got)
 	}
 }

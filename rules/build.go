@@ -8,22 +8,22 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/render"
 )
 
 // Options configure Build.
 type Options struct {
 	// Tool names the producer in the report.
-	Tool Tool
+	Tool contract.Tool
 	// Now stamps GeneratedAt; nil leaves it empty (golden tests).
 	Now func() time.Time
 	// Workers simulate in parallel; 0 means one per CPU.
@@ -46,17 +46,17 @@ type Options struct {
 // Build prices every autoscaler of inv and assembles the report. rendered may
 // be nil (no sources to list). The context cancels pricing between
 // workloads.
-func Build(ctx context.Context, root string, rendered *render.Result, inv *analyze.Inventory, cfg *config.Config, opts Options) (*Report, error) {
+func Build(ctx context.Context, root string, rendered *render.Result, inv *analyze.Inventory, cfg *config.Config, opts Options) (*contract.Report, error) {
 	if cfg == nil {
 		cfg = config.Default()
 	}
-	r := &Report{
-		SchemaVersion: SchemaVersion,
+	r := &contract.Report{
+		SchemaVersion: contract.SchemaVersion,
 		Tool:          opts.Tool,
 		Root:          root,
-		Workloads:     make([]Workload, len(inv.Autoscalers)),
-		Sources:       []Source{},
-		Findings:      []Finding{},
+		Workloads:     make([]contract.Workload, len(inv.Autoscalers)),
+		Sources:       []contract.Source{},
+		Findings:      []contract.Finding{},
 	}
 	if opts.Now != nil {
 		r.GeneratedAt = opts.Now().UTC().Format(time.RFC3339)
@@ -66,14 +66,14 @@ func Build(ctx context.Context, root string, rendered *render.Result, inv *analy
 	}
 	if rendered != nil {
 		for _, s := range rendered.Sources {
-			r.Sources = append(r.Sources, Source{
+			r.Sources = append(r.Sources, contract.Source{
 				Path: s.Path, Type: string(s.Type), ValueSet: s.ValueSet,
 				Status: string(s.Status), Reason: s.Reason, Objects: s.Objects,
 				Partial: s.Partial, Chain: s.Chain,
 			})
 		}
 		for _, f := range rendered.Findings {
-			r.Findings = append(r.Findings, Finding{
+			r.Findings = append(r.Findings, contract.Finding{
 				Check: f.Check, Severity: f.Severity, Message: f.Message,
 				Location: locationOf(f.File, f.Line, ""),
 			})
@@ -84,14 +84,14 @@ func Build(ctx context.Context, root string, rendered *render.Result, inv *analy
 	}
 	r.Findings = append(r.Findings, unknownCheckIDs(cfg)...)
 	r.Findings = filterChecks(r.Findings, cfg.Checks)
-	SortByID(r.Workloads)
-	r.Summary = Summarize(r)
+	contract.SortByID(r.Workloads)
+	r.Summary = contract.Summarize(r)
 	return r, nil
 }
 
 // priceAll prices autoscalers into out (same index), at most opts.Workers
 // (default GOMAXPROCS) at once; a cancelled context stops the feeding.
-func priceAll(ctx context.Context, in []analyze.Autoscaler, out []Workload, cfg *config.Config, opts Options) error {
+func priceAll(ctx context.Context, in []analyze.Autoscaler, out []contract.Workload, cfg *config.Config, opts Options) error {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -119,92 +119,18 @@ func priceAll(ctx context.Context, in []analyze.Autoscaler, out []Workload, cfg 
 	return g.Wait()
 }
 
-// SortByID orders workloads by id: the JSON contract is stable for diffs
-// and merges; renderers order their views worst first (VerdictRank).
-func SortByID(ws []Workload) {
-	slices.SortStableFunc(ws, func(a, b Workload) int { return strings.Compare(a.ID, b.ID) })
-}
-
-// VerdictRank orders verdicts worst first: fail, warn, pass, unpriced; an
-// unknown verdict sorts last so that a producer bug never hides a failure.
-func VerdictRank(v string) int {
-	switch v {
-	case VerdictFail:
-		return 0
-	case VerdictWarn:
-		return 1
-	case VerdictPass:
-		return 2
-	case VerdictUnpriced:
-		return 3
-	}
-	return 4
-}
-
-// Summarize counts a report's workloads by verdict and its live (not
-// ignored) error and warning findings, the workloads' and the report's own.
-func Summarize(r *Report) Summary {
-	s := Summary{Autoscalers: len(r.Workloads)}
-	count := func(fs []Finding) {
-		for _, f := range fs {
-			if f.Ignored {
-				continue
-			}
-			if f.Check == CheckGitOpsNotFollowed {
-				s.NotFollowed++
-			}
-			switch f.Severity {
-			case SeverityError:
-				s.Errors++
-			case SeverityWarning:
-				s.Warnings++
-			}
-		}
-	}
-	for _, w := range r.Workloads {
-		switch w.Verdict {
-		case VerdictPass:
-			s.Pass++
-		case VerdictWarn:
-			s.Warn++
-		case VerdictFail:
-			s.Fail++
-		default:
-			s.Unpriced++
-		}
-		count(w.Findings)
-	}
-	count(r.Findings)
-	return s
-}
-
-// Failed counts the findings that fail a run under failOn ("error",
-// "warning" or "never").
-func (r *Report) Failed(failOn string) int {
-	n := 0
-	switch failOn {
-	case config.FailOnNever:
-		return 0
-	case config.FailOnWarning:
-		n = r.Summary.Errors + r.Summary.Warnings
-	default:
-		n = r.Summary.Errors
-	}
-	return n
-}
-
 // unknownCheckIDs flags the IDs in checks.include and checks.exclude that
 // name no check: a typo there silently selects nothing.
-func unknownCheckIDs(cfg *config.Config) []Finding {
-	var out []Finding
-	info, _ := LookupCheck(CheckUnknownCheck)
+func unknownCheckIDs(cfg *config.Config) []contract.Finding {
+	var out []contract.Finding
+	info, _ := check.Lookup(check.UnknownCheck)
 	for _, list := range []struct {
 		key string
 		ids []string
 	}{{"include", cfg.Checks.Include}, {"exclude", cfg.Checks.Exclude}} {
 		for _, id := range list.ids {
-			if _, ok := LookupCheck(id); !ok {
-				out = append(out, Finding{Check: CheckUnknownCheck, Severity: info.Severity,
+			if _, ok := check.Lookup(id); !ok {
+				out = append(out, contract.Finding{Check: check.UnknownCheck, Severity: info.Severity,
 					Message:     fmt.Sprintf("checks.%s names %q, which is not a check", list.key, id),
 					Remediation: info.Remediation, Location: locationOf(cfg.File, cfg.Checks.Lines[id], "")})
 			}
@@ -213,15 +139,15 @@ func unknownCheckIDs(cfg *config.Config) []Finding {
 	return out
 }
 
-func locationOf(file string, line int, source string) *Location {
+func locationOf(file string, line int, source string) *contract.Location {
 	if file == "" {
 		return nil
 	}
-	return &Location{File: file, Line: line, Source: source}
+	return &contract.Location{File: file, Line: line, Source: source}
 }
 
-func fromAnalyze(f analyze.Finding) Finding {
-	return Finding{
+func fromAnalyze(f analyze.Finding) contract.Finding {
+	return contract.Finding{
 		Check: f.Check, Severity: f.Severity, Message: f.Message,
 		Remediation: f.Remediation, Location: locationOf(f.File, f.Line, ""),
 	}

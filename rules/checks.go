@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/units"
 )
 
@@ -17,21 +19,21 @@ import (
 // The latency target doubles as the recovery target of the Size row: a
 // request that arrives at the start of an overload waits at least until
 // capacity meets demand.
-func checksFor(a *analyze.Autoscaler, w *Workload, in inputs) []Finding {
-	var out []Finding
+func checksFor(a *analyze.Autoscaler, w *contract.Workload, in inputs) []contract.Finding {
+	var out []contract.Finding
 	adder := func(basis map[string][]string) func(string, string, ...any) {
 		return func(id, format string, args ...any) {
-			info, _ := LookupCheck(id)
-			out = append(out, Finding{Check: id, Severity: info.Severity, Message: fmt.Sprintf(format, args...),
+			info, _ := check.Lookup(id)
+			out = append(out, contract.Finding{Check: id, Severity: info.Severity, Message: fmt.Sprintf(format, args...),
 				Remediation: info.Remediation, RestsOn: basisOf(basis[id], w.Assumptions)})
 		}
 	}
 	add := adder(nil)
 	if w.MinReplicas == w.MaxReplicas {
-		add(CheckMinEqualsMax, "minReplicas and maxReplicas are both %d: the autoscaler cannot change the count", w.MinReplicas)
+		add(check.MinEqualsMax, "minReplicas and maxReplicas are both %d: the autoscaler cannot change the count", w.MinReplicas)
 	}
 	if w.Size == nil && w.Time == nil {
-		add(CheckUnpriced, "not priced: %s", w.UnpricedReason)
+		add(check.Unpriced, "not priced: %s", w.UnpricedReason)
 	}
 	if s := w.Size; s != nil {
 		sizeChecks(s, w, in, adder(sizeBasisOf(w.Assumptions)))
@@ -46,7 +48,7 @@ func checksFor(a *analyze.Autoscaler, w *Workload, in inputs) []Finding {
 	return out
 }
 
-func sizeChecks(s *SizeBill, w *Workload, in inputs, add func(string, string, ...any)) {
+func sizeChecks(s *contract.SizeBill, w *contract.Workload, in inputs, add func(string, string, ...any)) {
 	if s.DeadBand {
 		msg := fmt.Sprintf("growth factor g = %.3f is inside the ±%g tolerance band: on a saturated metric this HPA never scales, whatever the overload", s.GrowthFactor, in.cfg.Tolerance)
 		if s.GrowthFactor < 1 {
@@ -55,7 +57,7 @@ func sizeChecks(s *SizeBill, w *Workload, in inputs, add func(string, string, ..
 		if a := w.Assumptions["cpuLimit"]; a.From == "default" {
 			msg += "; no CPU limit is set, so this assumes the limit is the request (pods that burst above their request saturate higher)"
 		}
-		add(CheckDeadBand, "%s", msg)
+		add(check.DeadBand, "%s", msg)
 	}
 	var slow, wait, short []string
 	target := float64(in.latencyTarget)
@@ -79,35 +81,35 @@ func sizeChecks(s *SizeBill, w *Workload, in inputs, add func(string, string, ..
 		}
 	}
 	if len(short) > 0 {
-		add(CheckMaxReplicasBelowNeed, "maxReplicas %d is below the need at the target: %s", w.MaxReplicas, strings.Join(short, ", "))
+		add(check.MaxReplicasBelowNeed, "maxReplicas %d is below the need at the target: %s", w.MaxReplicas, strings.Join(short, ", "))
 	}
 	if len(slow) > 0 {
 		msg := fmt.Sprintf("capacity meets the overload later than the %s target (%s)", units.Duration(target), strings.Join(slow, "; "))
 		if s.HottestTarget != nil && *s.HottestTarget > 0 {
 			msg += fmt.Sprintf("; the hottest target that can meet it is %d %% (Cor. 2)", *s.HottestTarget)
 		}
-		add(CheckRecoveryTooSlow, "%s", msg)
+		add(check.RecoveryTooSlow, "%s", msg)
 	}
 	if len(wait) > 0 {
-		add(CheckPeakWaitOverTarget, "requests wait longer than the %s latency target during the overload (%s)", units.Duration(target), strings.Join(wait, "; "))
+		add(check.PeakWaitOverTarget, "requests wait longer than the %s latency target during the overload (%s)", units.Duration(target), strings.Join(wait, "; "))
 	}
 }
 
-func timeChecks(a *analyze.Autoscaler, t *TimeBill, w *Workload, in inputs, add func(string, string, ...any)) {
+func timeChecks(a *analyze.Autoscaler, t *contract.TimeBill, w *contract.Workload, in inputs, add func(string, string, ...any)) {
 	if t.Hunts {
 		msg := fmt.Sprintf("the loop hunts between %d and %d pods for %d needed (mean %s over the need): standing delay %s is below the %s the window demands",
 			t.ReplicasMin, t.ReplicasMax, t.NeededReplicas, units.Percent(t.MeanOverNeed), units.Duration(t.StandingDelaySeconds), units.Duration(t.RequiredStandingDelaySeconds))
 		if t.ThresholdToRest != nil {
 			msg += fmt.Sprintf("; a threshold of %s per pod rests", strconv.FormatFloat(*t.ThresholdToRest, 'f', -1, 64))
 		}
-		add(CheckHunting, "%s", msg)
+		add(check.Hunting, "%s", msg)
 	}
 	if t.NeededReplicas > int(w.MaxReplicas) {
-		add(CheckMaxReplicasBelowNeed, "maxReplicas %d is below the %d pods the stepped demand needs", w.MaxReplicas, t.NeededReplicas)
+		add(check.MaxReplicasBelowNeed, "maxReplicas %d is below the %d pods the stepped demand needs", w.MaxReplicas, t.NeededReplicas)
 	}
 	for _, m := range a.Metrics {
 		if m.ReplicaCap != nil && int(*m.ReplicaCap) < t.NeededReplicas {
-			add(CheckKafkaPartitionCap, "the topic's %d partitions cap the consumers below the %d the stepped demand needs", *m.ReplicaCap, t.NeededReplicas)
+			add(check.KafkaPartitionCap, "the topic's %d partitions cap the consumers below the %d the stepped demand needs", *m.ReplicaCap, t.NeededReplicas)
 		}
 	}
 	if in.latencyTarget <= 0 {
@@ -115,11 +117,11 @@ func timeChecks(a *analyze.Autoscaler, t *TimeBill, w *Workload, in inputs, add 
 	}
 	target := float64(in.latencyTarget)
 	if target < t.LatencyFloorSeconds {
-		add(CheckLatencyFloor, "a %s latency target is below the %s floor this dead time and window set (τ_eff·Φ(W_eff/τ_eff), Cor. 3): no threshold holds it at rest",
+		add(check.LatencyFloor, "a %s latency target is below the %s floor this dead time and window set (τ_eff·Φ(W_eff/τ_eff), Cor. 3): no threshold holds it at rest",
 			units.Duration(target), units.Duration(t.LatencyFloorSeconds))
 	}
 	if t.StandingDelaySeconds > target {
-		add(CheckStandingDelayOverTarget, "every message waits %s at rest (threshold / pod rate), above the %s latency target", units.Duration(t.StandingDelaySeconds), units.Duration(target))
+		add(check.StandingDelayOverTarget, "every message waits %s at rest (threshold / pod rate), above the %s latency target", units.Duration(t.StandingDelaySeconds), units.Duration(target))
 	}
 }
 
@@ -135,7 +137,7 @@ func unmodelled(a *analyze.Autoscaler, modelled string, add func(string, string,
 		}
 	}
 	if len(names) > 0 {
-		add(CheckMetricNotModelled, "priced on %s alone; %s not modelled, assumed at or below target during the overload (the controller takes the largest recommendation, so the bill is a lower bound)",
+		add(check.MetricNotModelled, "priced on %s alone; %s not modelled, assumed at or below target during the overload (the controller takes the largest recommendation, so the bill is a lower bound)",
 			modelled, strings.Join(names, ", "))
 	}
 }
@@ -143,7 +145,7 @@ func unmodelled(a *analyze.Autoscaler, modelled string, add func(string, string,
 // applyIgnores marks findings named by ignore-check.capreport.io/<ID>
 // annotations as ignored, with their reason; when the config forbids
 // ignores, each ignore annotation is itself a finding.
-func applyIgnores(fs []Finding, ignores map[string]string, checks config.Checks) []Finding {
+func applyIgnores(fs []contract.Finding, ignores map[string]string, checks config.Checks) []contract.Finding {
 	if len(ignores) == 0 {
 		return fs
 	}
@@ -154,22 +156,22 @@ func applyIgnores(fs []Finding, ignores map[string]string, checks config.Checks)
 		}
 		slices.Sort(ids)
 		for _, id := range ids {
-			info, _ := LookupCheck(CheckIgnoreWithoutReason)
-			fs = append(fs, Finding{Check: CheckIgnoreWithoutReason, Severity: info.Severity,
+			info, _ := check.Lookup(check.IgnoreWithoutReason)
+			fs = append(fs, contract.Finding{Check: check.IgnoreWithoutReason, Severity: info.Severity,
 				Message:     fmt.Sprintf("ignore-check.capreport.io/%s is not honoured: the configuration forbids ignores (checks.allowIgnores: false)", id),
 				Remediation: "Fix the finding instead, or allow ignores in .capreport.yaml."})
 		}
 		return fs
 	}
 	for i := range fs {
-		if reason, ok := ignores[fs[i].Check]; ok && strings.TrimSpace(reason) != "" && fs[i].Check != CheckIgnoreWithoutReason {
+		if reason, ok := ignores[fs[i].Check]; ok && strings.TrimSpace(reason) != "" && fs[i].Check != check.IgnoreWithoutReason {
 			fs[i].Ignored, fs[i].IgnoreReason = true, reason
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(ignores)) {
-		if _, ok := LookupCheck(id); !ok {
-			info, _ := LookupCheck(CheckUnknownCheck)
-			fs = append(fs, Finding{Check: CheckUnknownCheck, Severity: info.Severity,
+		if _, ok := check.Lookup(id); !ok {
+			info, _ := check.Lookup(check.UnknownCheck)
+			fs = append(fs, contract.Finding{Check: check.UnknownCheck, Severity: info.Severity,
 				Message:     fmt.Sprintf("ignore-check.capreport.io/%s names no check, so it ignores nothing", id),
 				Remediation: info.Remediation})
 		}
@@ -178,7 +180,7 @@ func applyIgnores(fs []Finding, ignores map[string]string, checks config.Checks)
 }
 
 // filterChecks keeps the findings of the checks the config runs.
-func filterChecks(fs []Finding, checks config.Checks) []Finding {
+func filterChecks(fs []contract.Finding, checks config.Checks) []contract.Finding {
 	out := fs[:0]
 	for _, f := range fs {
 		if checks.Enabled(f.Check) {
@@ -190,28 +192,28 @@ func filterChecks(fs []Finding, checks config.Checks) []Finding {
 
 // verdictOf: fail on any error, warn on any warning, unpriced without a
 // bill, else pass; ignored findings count for nothing.
-func verdictOf(w Workload) string {
+func verdictOf(w contract.Workload) string {
 	errs, warns := 0, 0
 	for _, f := range w.Findings {
 		if f.Ignored {
 			continue
 		}
 		switch f.Severity {
-		case SeverityError:
+		case check.SeverityError:
 			errs++
-		case SeverityWarning:
+		case check.SeverityWarning:
 			warns++
 		}
 	}
 	switch {
 	case errs > 0:
-		return VerdictFail
+		return contract.VerdictFail
 	case w.Size == nil && w.Time == nil:
-		return VerdictUnpriced
+		return contract.VerdictUnpriced
 	case warns > 0:
-		return VerdictWarn
+		return contract.VerdictWarn
 	}
-	return VerdictPass
+	return contract.VerdictPass
 }
 
 func fmtK(k float64) string { return strconv.FormatFloat(k, 'g', -1, 64) + "x" }

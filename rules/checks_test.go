@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 )
 
 // app is a Deployment with a CPU HPA, written as a user would.
@@ -135,7 +137,7 @@ func measuredConsumer(extra ...string) map[string]string {
 }
 
 // repoOf writes manifests into a temporary repository and prices it.
-func repoOf(t *testing.T, cfgYAML string, docs ...string) *Report {
+func repoOf(t *testing.T, cfgYAML string, docs ...string) *contract.Report {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "manifests.yaml"), []byte(strings.Join(docs, "")), 0o644); err != nil {
@@ -159,37 +161,37 @@ func TestChecksTriggerAndStayQuiet(t *testing.T) {
 		firesID string
 		quietID string
 	}{
-		{CheckDeadBand,
+		{check.DeadBand,
 			app{name: "fires", target: 93, annotations: measured()}.yaml(),
 			app{name: "quiet", target: 50, annotations: measured()}.yaml(), "", ""},
-		{CheckRecoveryTooSlow,
+		{check.RecoveryTooSlow,
 			app{name: "fires", target: 80, annotations: measured("capreport.io/latency-target", "5m", "capreport.io/overload", "30x")}.yaml(),
 			app{name: "quiet", target: 50, annotations: measured("capreport.io/latency-target", "5m", "capreport.io/overload", "3x")}.yaml(), "", ""},
-		{CheckPeakWaitOverTarget,
+		{check.PeakWaitOverTarget,
 			app{name: "fires", target: 80, annotations: measured("capreport.io/latency-target", "5m", "capreport.io/overload", "30x")}.yaml(),
 			app{name: "quiet", target: 50, annotations: measured("capreport.io/latency-target", "5m", "capreport.io/overload", "3x")}.yaml(), "", ""},
-		{CheckMaxReplicasBelowNeed,
+		{check.MaxReplicasBelowNeed,
 			app{name: "fires", target: 50, max: 50, annotations: measured("capreport.io/overload", "10x")}.yaml(),
 			app{name: "quiet", target: 50, max: 1000, annotations: measured("capreport.io/overload", "10x")}.yaml(), "", ""},
-		{CheckMinEqualsMax,
+		{check.MinEqualsMax,
 			app{name: "fires", target: 50, min: 10, max: 10, annotations: measured()}.yaml(),
 			app{name: "quiet", target: 50, min: 10, max: 20, annotations: measured()}.yaml(), "", ""},
-		{CheckDanglingTarget,
+		{check.DanglingTarget,
 			app{name: "fires", target: 50, annotations: measured(), targetName: "nowhere"}.yaml(),
 			app{name: "quiet", target: 50, annotations: measured()}.yaml(), "", ""},
-		{CheckHunting,
+		{check.Hunting,
 			consumer{name: "fires", lag: 10, annotations: measuredConsumer()}.yaml(),
 			consumer{name: "quiet", lag: 1500, annotations: measuredConsumer()}.yaml(),
 			"t/ScaledObject/fires", "t/ScaledObject/quiet"},
-		{CheckLatencyFloor,
+		{check.LatencyFloor,
 			consumer{name: "fires", lag: 1500, annotations: measuredConsumer("capreport.io/latency-target", "30s")}.yaml(),
 			consumer{name: "quiet", lag: 1500, annotations: measuredConsumer("capreport.io/latency-target", "200s")}.yaml(),
 			"t/ScaledObject/fires", "t/ScaledObject/quiet"},
-		{CheckStandingDelayOverTarget,
+		{check.StandingDelayOverTarget,
 			consumer{name: "fires", lag: 1500, annotations: measuredConsumer("capreport.io/latency-target", "120s")}.yaml(),
 			consumer{name: "quiet", lag: 1500, annotations: measuredConsumer("capreport.io/latency-target", "200s")}.yaml(),
 			"t/ScaledObject/fires", "t/ScaledObject/quiet"},
-		{CheckKafkaPartitionCap,
+		{check.KafkaPartitionCap,
 			consumer{name: "fires", lag: 1500, annotations: measuredConsumer("capreport.io/partitions", "10")}.yaml(),
 			consumer{name: "quiet", lag: 1500, annotations: measuredConsumer("capreport.io/partitions", "50")}.yaml(),
 			"t/ScaledObject/fires", "t/ScaledObject/quiet"},
@@ -202,7 +204,7 @@ func TestChecksTriggerAndStayQuiet(t *testing.T) {
 			r := repoOf(t, "", c.fires, c.quiet)
 			if w := workload(t, r, firesID); !hasCheck(w, c.check) {
 				t.Errorf("%s not raised; findings %+v", c.check, checkIDs(w))
-			} else if w.Verdict == VerdictPass {
+			} else if w.Verdict == contract.VerdictPass {
 				t.Errorf("verdict pass with %s raised", c.check)
 			}
 			if w := workload(t, r, quietID); hasCheck(w, c.check) {
@@ -220,7 +222,7 @@ func TestDuplicateAutoscaler(t *testing.T) {
 	for id, want := range map[string]bool{
 		"t/HorizontalPodAutoscaler/a": true, "t/HorizontalPodAutoscaler/b": true, "t/HorizontalPodAutoscaler/c": false,
 	} {
-		if got := hasCheck(workload(t, r, id), CheckDuplicateAutoscaler); got != want {
+		if got := hasCheck(workload(t, r, id), check.DuplicateAutoscaler); got != want {
 			t.Errorf("%s: duplicate-autoscaler %v, want %v", id, got, want)
 		}
 	}
@@ -230,22 +232,22 @@ func TestIgnoreAnnotation(t *testing.T) {
 	doc := app{name: "hot", target: 95, annotations: measured("ignore-check.capreport.io/dead-band", "batch tier, overloads are shed upstream")}.yaml()
 	r := repoOf(t, "", doc)
 	w := workload(t, r, "t/HorizontalPodAutoscaler/hot")
-	var f *Finding
+	var f *contract.Finding
 	for i := range w.Findings {
-		if w.Findings[i].Check == CheckDeadBand {
+		if w.Findings[i].Check == check.DeadBand {
 			f = &w.Findings[i]
 		}
 	}
 	if f == nil || !f.Ignored || f.IgnoreReason != "batch tier, overloads are shed upstream" {
 		t.Fatalf("dead-band finding %+v, want ignored with its reason", f)
 	}
-	if w.Verdict == VerdictFail {
+	if w.Verdict == contract.VerdictFail {
 		t.Errorf("an ignored finding failed the workload")
 	}
 	t.Run("forbidden by config", func(t *testing.T) {
 		r := repoOf(t, "checks:\n  allowIgnores: false\n", doc)
 		w := workload(t, r, "t/HorizontalPodAutoscaler/hot")
-		if !hasCheck(w, CheckDeadBand) || !hasCheck(w, CheckIgnoreWithoutReason) || w.Verdict != VerdictFail {
+		if !hasCheck(w, check.DeadBand) || !hasCheck(w, check.IgnoreWithoutReason) || w.Verdict != contract.VerdictFail {
 			t.Errorf("with ignores forbidden: findings %v verdict %s", checkIDs(w), w.Verdict)
 		}
 	})
@@ -258,23 +260,23 @@ func TestConfigIncludeExclude(t *testing.T) {
 	}
 	r := repoOf(t, "checks:\n  exclude: [dead-band]\n", docs...)
 	hot := workload(t, r, "t/HorizontalPodAutoscaler/hot")
-	if hasCheck(hot, CheckDeadBand) || !reportHasCheck(r, CheckAssumptionDefault) {
+	if hasCheck(hot, check.DeadBand) || !reportHasCheck(r, check.AssumptionDefault) {
 		t.Errorf("exclude dead-band: findings %v, report findings %+v", checkIDs(hot), r.Findings)
 	}
 	r = repoOf(t, "checks:\n  include: [hunting]\n", docs...)
 	for _, w := range r.Workloads {
 		for _, f := range w.Findings {
-			if f.Check != CheckHunting {
+			if f.Check != check.Hunting {
 				t.Errorf("include [hunting] kept %s on %s", f.Check, w.ID)
 			}
 		}
 	}
-	if !hasCheck(workload(t, r, "t/ScaledObject/q"), CheckHunting) {
+	if !hasCheck(workload(t, r, "t/ScaledObject/q"), check.Hunting) {
 		t.Errorf("include [hunting] dropped hunting")
 	}
 }
 
-func checkIDs(w Workload) []string {
+func checkIDs(w contract.Workload) []string {
 	var ids []string
 	for _, f := range w.Findings {
 		ids = append(ids, f.Check)
@@ -298,10 +300,10 @@ func TestMultiMetricNotes(t *testing.T) {
 		"      resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}\n"+
 			"    - type: Resource\n      resource: {name: memory, target: {type: AverageValue, averageValue: 1Gi}}\n", 1)
 	r := repoOf(t, "", doc, app{name: "cpu", target: 50, annotations: measured()}.yaml())
-	if w := workload(t, r, "t/HorizontalPodAutoscaler/both"); w.Size == nil || !hasCheck(w, CheckMetricNotModelled) {
+	if w := workload(t, r, "t/HorizontalPodAutoscaler/both"); w.Size == nil || !hasCheck(w, check.MetricNotModelled) {
 		t.Errorf("cpu+memory HPA: priced %v, findings %v", w.Size != nil, checkIDs(w))
 	}
-	if w := workload(t, r, "t/HorizontalPodAutoscaler/cpu"); hasCheck(w, CheckMetricNotModelled) {
+	if w := workload(t, r, "t/HorizontalPodAutoscaler/cpu"); hasCheck(w, check.MetricNotModelled) {
 		t.Errorf("a CPU-only HPA noted an unmodelled metric")
 	}
 }
@@ -325,19 +327,19 @@ func TestDeadBandBill(t *testing.T) {
 		t.Errorf("cpuLimit assumption %+v, want 1 from the manifest", a)
 	}
 	over := workload(t, r, "t/HorizontalPodAutoscaler/over")
-	if msg := findingMessage(over, CheckDeadBand); !strings.Contains(msg, "above the most a pod can use") {
+	if msg := findingMessage(over, check.DeadBand); !strings.Contains(msg, "above the most a pod can use") {
 		t.Errorf("300%% target: %q", msg)
 	}
 	nolimit := workload(t, r, "t/HorizontalPodAutoscaler/nolimit")
 	if a := nolimit.Assumptions["cpuLimit"]; a.From != "default" || !strings.Contains(a.Value, "no CPU limit") {
 		t.Errorf("cpuLimit assumption %+v, want the request, defaulted", a)
 	}
-	if msg := findingMessage(nolimit, CheckDeadBand); !strings.Contains(msg, "no CPU limit is set") {
+	if msg := findingMessage(nolimit, check.DeadBand); !strings.Contains(msg, "no CPU limit is set") {
 		t.Errorf("no-limit dead band: %q", msg)
 	}
 }
 
-func findingMessage(w Workload, check string) string {
+func findingMessage(w contract.Workload, check string) string {
 	for _, f := range w.Findings {
 		if f.Check == check {
 			return f.Message
@@ -356,7 +358,7 @@ func TestNoAssumptionDefaultWhenUnpriced(t *testing.T) {
       metadata: {serverAddress: "http://prom:9090", query: "sum(rate(http_requests_total[2m]))", threshold: "100"}`, 1)
 	r := repoOf(t, "", rate)
 	w := workload(t, r, "t/ScaledObject/rate")
-	if w.Signal != "rate" || w.Verdict != VerdictUnpriced || hasCheck(w, CheckAssumptionDefault) {
+	if w.Signal != "rate" || w.Verdict != contract.VerdictUnpriced || hasCheck(w, check.AssumptionDefault) {
 		t.Errorf("rate signal: %s, verdict %s, findings %v", w.Signal, w.Verdict, checkIDs(w))
 	}
 }
@@ -387,12 +389,12 @@ func TestUnknownCheckIDs(t *testing.T) {
 		t.Errorf("report findings %v, want one unknown-check for the exclude typo", report)
 	}
 	w := workload(t, r, "t/HorizontalPodAutoscaler/hot")
-	if msg := findingMessage(w, CheckUnknownCheck); !strings.Contains(msg, "dead-bnad") || !hasCheck(w, CheckDeadBand) {
+	if msg := findingMessage(w, check.UnknownCheck); !strings.Contains(msg, "dead-bnad") || !hasCheck(w, check.DeadBand) {
 		t.Errorf("ignore typo: %q, findings %v", msg, checkIDs(w))
 	}
 }
 
-func reportHasCheck(r *Report, id string) bool {
+func reportHasCheck(r *contract.Report, id string) bool {
 	for _, f := range r.Findings {
 		if f.Check == id {
 			return true
@@ -408,7 +410,7 @@ func TestAssumptionDefaultGrouped(t *testing.T) {
 		app{name: "quiet", target: 50, annotations: measured()}.yaml())
 	var msgs []string
 	for _, f := range r.Findings {
-		if f.Check == CheckAssumptionDefault {
+		if f.Check == check.AssumptionDefault {
 			msgs = append(msgs, f.Message)
 		}
 	}
@@ -422,7 +424,7 @@ func TestAssumptionDefaultGrouped(t *testing.T) {
 		}
 	}
 	for _, w := range r.Workloads {
-		if hasCheck(w, CheckAssumptionDefault) {
+		if hasCheck(w, check.AssumptionDefault) {
 			t.Errorf("%s carries its own assumption-default", w.ID)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 )
 
 const measuredConfig = `workloads:
@@ -38,7 +39,7 @@ func TestMeasuredProvenanceInReport(t *testing.T) {
 	if dt.From != "measured" || dt.Value != "47s" || dt.Measured == nil {
 		t.Fatalf("deadTime = %+v", dt)
 	}
-	want := Measured{Query: "q", Window: "7d", Quantile: 0.9, Samples: 312, At: "2026-12-01T10:00:00Z"}
+	want := contract.Measured{Query: "q", Window: "7d", Quantile: 0.9, Samples: 312, At: "2026-12-01T10:00:00Z"}
 	if *dt.Measured != want {
 		t.Fatalf("measured = %+v, want %+v", *dt.Measured, want)
 	}

@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render"
 )
 
 // buildDir runs the whole pipeline on a directory: render, extract, price.
-func buildDir(t testing.TB, dir string, cfg *config.Config) *Report {
+func buildDir(t testing.TB, dir string, cfg *config.Config) *contract.Report {
 	t.Helper()
 	if cfg == nil {
 		cfg = config.Default()
@@ -28,7 +30,7 @@ func buildDir(t testing.TB, dir string, cfg *config.Config) *Report {
 	return r
 }
 
-func workload(t *testing.T, r *Report, id string) Workload {
+func workload(t *testing.T, r *contract.Report, id string) contract.Workload {
 	t.Helper()
 	for _, w := range r.Workloads {
 		if w.ID == id {
@@ -40,7 +42,7 @@ func workload(t *testing.T, r *Report, id string) Workload {
 		ids = append(ids, w.ID)
 	}
 	t.Fatalf("no workload %s in %v", id, ids)
-	return Workload{}
+	return contract.Workload{}
 }
 
 // The essays' specimens, written as manifests, give through the whole
@@ -52,7 +54,7 @@ func TestSpecimensThroughThePipeline(t *testing.T) {
 	if size.Size == nil {
 		t.Fatalf("specimen unpriced: %s", size.UnpricedReason)
 	}
-	var tenfold *SizeOverload
+	var tenfold *contract.SizeOverload
 	for i, o := range size.Size.Overloads {
 		if o.K == 10 {
 			tenfold = &size.Size.Overloads[i]
@@ -75,14 +77,14 @@ func TestSpecimensThroughThePipeline(t *testing.T) {
 	if !hunts.Time.Hunts || hunts.Time.ReplicasMin != 6 || hunts.Time.ReplicasMax != 35 {
 		t.Errorf("D=60 s: %d..%d hunts=%v; essay: 6..35, hunts", hunts.Time.ReplicasMin, hunts.Time.ReplicasMax, hunts.Time.Hunts)
 	}
-	if hunts.Verdict != VerdictFail || !hasCheck(hunts, CheckHunting) {
+	if hunts.Verdict != contract.VerdictFail || !hasCheck(hunts, check.Hunting) {
 		t.Errorf("D=60 s verdict %s, findings %+v; want fail with hunting", hunts.Verdict, hunts.Findings)
 	}
 	rests := workload(t, r, "essays/ScaledObject/kit-d150")
 	if rests.Time == nil || rests.Time.Hunts || rests.Time.ReplicasMin != 19 || rests.Time.ReplicasMax != 21 {
 		t.Errorf("D=150 s: %+v; essay: 19..21, rests", rests.Time)
 	}
-	if hasCheck(rests, CheckHunting) {
+	if hasCheck(rests, check.Hunting) {
 		t.Errorf("D=150 s raised hunting")
 	}
 	if req := rests.Time.RequiredStandingDelaySeconds; req < 89 || req > 90.2 {
@@ -90,7 +92,7 @@ func TestSpecimensThroughThePipeline(t *testing.T) {
 	}
 }
 
-func hasCheck(w Workload, id string) bool {
+func hasCheck(w contract.Workload, id string) bool {
 	for _, f := range w.Findings {
 		if f.Check == id && !f.Ignored {
 			return true

@@ -12,24 +12,25 @@ import (
 	"github.com/capreport/capreport/analyze/hpa"
 	"github.com/capreport/capreport/analyze/sim"
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 )
 
 // price builds one workload's ledger row: identity, assumptions, the bill its
 // signal calls for, the checks and the verdict.
-func price(a *analyze.Autoscaler, cfg *config.Config, opts Options) Workload {
-	w := Workload{
+func price(a *analyze.Autoscaler, cfg *config.Config, opts Options) contract.Workload {
+	w := contract.Workload{
 		ID:          a.ID,
-		Autoscaler:  Ref{APIVersion: a.APIVersion, Kind: a.Kind, Name: a.Name, Namespace: a.Namespace},
-		Target:      Ref{APIVersion: a.Target.APIVersion, Kind: a.Target.Kind, Name: a.Target.Name, Namespace: a.Target.Namespace},
+		Autoscaler:  contract.Ref{APIVersion: a.APIVersion, Kind: a.Kind, Name: a.Name, Namespace: a.Namespace},
+		Target:      contract.Ref{APIVersion: a.Target.APIVersion, Kind: a.Target.Kind, Name: a.Target.Name, Namespace: a.Target.Namespace},
 		TargetFound: a.Target.Found,
-		Source: Location{File: a.Origin.File, Line: a.Origin.Line, Source: a.Origin.Source,
+		Source: contract.Location{File: a.Origin.File, Line: a.Origin.Line, Source: a.Origin.Source,
 			Via: a.Origin.Via, Chain: a.Origin.Chain, Partial: a.Origin.Partial},
 		Signal:      string(a.Signal),
 		MinReplicas: minReplicas(a.HPA),
 		MaxReplicas: a.HPA.MaxReplicas,
 		Metrics:     metricsOf(a),
 		Assumptions: withMeasured(assumptionsOf(a.Assumptions), a.Assumptions),
-		Findings:    []Finding{},
+		Findings:    []contract.Finding{},
 	}
 	for _, f := range a.Findings {
 		w.Findings = append(w.Findings, fromAnalyze(f))
@@ -65,12 +66,12 @@ func price(a *analyze.Autoscaler, cfg *config.Config, opts Options) Workload {
 	w.Findings = filterChecks(w.Findings, cfg.Checks)
 	for i := range w.Findings {
 		if w.Findings[i].Location == nil {
-			w.Findings[i].Location = &Location{File: w.Source.File, Line: w.Source.Line, Source: w.Source.Source}
+			w.Findings[i].Location = &contract.Location{File: w.Source.File, Line: w.Source.Line, Source: w.Source.Source}
 		}
 	}
 	w.Verdict = verdictOf(w)
-	if w.Verdict == VerdictWarn && restsOnDefaults(w.Findings) {
-		w.VerdictReason = ReasonRestsOnDefaults
+	if w.Verdict == contract.VerdictWarn && restsOnDefaults(w.Findings) {
+		w.VerdictReason = contract.ReasonRestsOnDefaults
 	}
 	return w
 }
@@ -131,10 +132,10 @@ func (in inputs) controller(a *analyze.Autoscaler) sim.Controller {
 }
 
 // metricsOf summarizes the effective HPA's metrics.
-func metricsOf(a *analyze.Autoscaler) []Metric {
-	out := make([]Metric, 0, len(a.Metrics))
+func metricsOf(a *analyze.Autoscaler) []contract.Metric {
+	out := make([]contract.Metric, 0, len(a.Metrics))
 	for _, m := range a.Metrics {
-		mm := Metric{Type: string(m.Type), Name: m.Name, Signal: string(m.Signal)}
+		mm := contract.Metric{Type: string(m.Type), Name: m.Name, Signal: string(m.Signal)}
 		switch {
 		case m.TargetType == autoscalingv2.UtilizationMetricType:
 			mm.Target = fmt.Sprintf("%d%%", m.Utilization)
@@ -152,10 +153,10 @@ func metricsOf(a *analyze.Autoscaler) []Metric {
 }
 
 // assumptionsOf flattens the typed assumptions into the report's map.
-func assumptionsOf(as analyze.Assumptions) map[string]Assumption {
-	m := map[string]Assumption{}
-	put := func(key, value, from string, where *Location) {
-		m[key] = Assumption{Value: value, From: from, Where: where}
+func assumptionsOf(as analyze.Assumptions) map[string]contract.Assumption {
+	m := map[string]contract.Assumption{}
+	put := func(key, value, from string, where *contract.Location) {
+		m[key] = contract.Assumption{Value: value, From: from, Where: where}
 	}
 	dur := func(key string, v analyze.Assumed[time.Duration]) {
 		s := FormatDuration(v.Value.Seconds())
@@ -196,11 +197,11 @@ func assumptionsOf(as analyze.Assumptions) map[string]Assumption {
 // wait at the largest design overload (Size), or at rest the larger of the
 // standing delay every message waits and the latency floor below which the
 // loop cannot rest at all (Time, Cor. 3).
-func latencyOf(w Workload, in inputs) *LatencyCheck {
+func latencyOf(w contract.Workload, in inputs) *contract.LatencyCheck {
 	if in.latencyTarget <= 0 {
 		return nil
 	}
-	l := &LatencyCheck{TargetSeconds: float64(in.latencyTarget)}
+	l := &contract.LatencyCheck{TargetSeconds: float64(in.latencyTarget)}
 	switch {
 	case w.Size != nil && len(w.Size.Overloads) > 0:
 		worst := w.Size.Overloads[0]

@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/capreport/capreport/analyze"
+import (
+	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/contract"
+)
 
 // The assumptions that decide each ledger check. A check not listed needs
 // none: it follows from the manifests alone (a dead band, min = max).
@@ -13,22 +17,22 @@ import "github.com/capreport/capreport/analyze"
 // standing delay, threshold over pod rate), not by the step.
 var (
 	sizeBasis = map[string][]string{
-		CheckMaxReplicasBelowNeed: {"overload"},
-		CheckRecoveryTooSlow:      {"deadTime", "overload", "latencyTarget"},
-		CheckPeakWaitOverTarget:   {"deadTime", "overload", "latencyTarget"},
+		check.MaxReplicasBelowNeed: {"overload"},
+		check.RecoveryTooSlow:      {"deadTime", "overload", "latencyTarget"},
+		check.PeakWaitOverTarget:   {"deadTime", "overload", "latencyTarget"},
 	}
 	timeBasis = map[string][]string{
-		CheckHunting:                 {"deadTime", "podRate"},
-		CheckMaxReplicasBelowNeed:    {"step", "demand", "podRate"},
-		CheckKafkaPartitionCap:       {"step", "demand", "podRate"},
-		CheckLatencyFloor:            {"deadTime", "latencyTarget"},
-		CheckStandingDelayOverTarget: {"podRate", "latencyTarget"},
+		check.Hunting:                 {"deadTime", "podRate"},
+		check.MaxReplicasBelowNeed:    {"step", "demand", "podRate"},
+		check.KafkaPartitionCap:       {"step", "demand", "podRate"},
+		check.LatencyFloor:            {"deadTime", "latencyTarget"},
+		check.StandingDelayOverTarget: {"podRate", "latencyTarget"},
 	}
 )
 
 // sizeBasisOf adds the demand and pod rate to the Size row's checks when
 // the demand is stated rather than derived.
-func sizeBasisOf(as map[string]Assumption) map[string][]string {
+func sizeBasisOf(as map[string]contract.Assumption) map[string][]string {
 	if d, ok := as["demand"]; !ok || d.From == analyze.FromDefault {
 		return sizeBasis
 	}
@@ -40,11 +44,11 @@ func sizeBasisOf(as map[string]Assumption) map[string][]string {
 }
 
 // basisOf lists the assumptions behind one check, with their provenance.
-func basisOf(keys []string, as map[string]Assumption) []Basis {
-	out := make([]Basis, 0, len(keys))
+func basisOf(keys []string, as map[string]contract.Assumption) []contract.Basis {
+	out := make([]contract.Basis, 0, len(keys))
 	for _, k := range keys {
 		if a, ok := as[k]; ok {
-			out = append(out, Basis{Assumption: k, Value: a.Value, From: a.From})
+			out = append(out, contract.Basis{Assumption: k, Value: a.Value, From: a.From})
 		}
 	}
 	return out
@@ -53,7 +57,7 @@ func basisOf(keys []string, as map[string]Assumption) []Basis {
 // restOnAssumptions caps at a warning every finding a built-in default
 // decides, unless strict: a verdict fails only on what the team stated or
 // measured.
-func restOnAssumptions(fs []Finding, as map[string]Assumption, strict bool) {
+func restOnAssumptions(fs []contract.Finding, as map[string]contract.Assumption, strict bool) {
 	for i := range fs {
 		defaulted := false
 		for _, b := range fs[i].RestsOn {
@@ -63,22 +67,14 @@ func restOnAssumptions(fs []Finding, as map[string]Assumption, strict bool) {
 			continue
 		}
 		fs[i].RestsOnDefaults = true
-		if !strict && fs[i].Severity == SeverityError {
-			fs[i].Severity = SeverityWarning
+		if !strict && fs[i].Severity == check.SeverityError {
+			fs[i].Severity = check.SeverityWarning
 		}
 	}
 }
 
-// Capped reports a finding that a built-in default demoted: its check
-// fails by default, and it stands as a warning only because a default
-// decides it.
-func (f Finding) Capped() bool {
-	info, _ := LookupCheck(f.Check)
-	return f.RestsOnDefaults && f.Severity == SeverityWarning && info.Severity == SeverityError
-}
-
 // restsOnDefaults: a live finding was capped because it rests on defaults.
-func restsOnDefaults(fs []Finding) bool {
+func restsOnDefaults(fs []contract.Finding) bool {
 	for _, f := range fs {
 		if !f.Ignored && f.Capped() {
 			return true

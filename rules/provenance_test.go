@@ -1,6 +1,11 @@
 package rules
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/contract"
+)
 
 // Severity follows provenance: a finding whose deciding assumptions
 // include a built-in default is at most a warning and the verdict is warn,
@@ -19,17 +24,17 @@ func TestSeverityFollowsProvenance(t *testing.T) {
 		reason      string
 		defaultedOn string // an assumption RestsOn must show as default
 	}{
-		{"defaults only", "", short.yaml(), CheckMaxReplicasBelowNeed, SeverityWarning, VerdictWarn, ReasonRestsOnDefaults, "overload"},
+		{"defaults only", "", short.yaml(), check.MaxReplicasBelowNeed, check.SeverityWarning, contract.VerdictWarn, contract.ReasonRestsOnDefaults, "overload"},
 		{"dead time and pod rate stated, overload defaulted", "", app{name: "short", target: 50, min: 2, max: 4, annotations: measured()}.yaml(),
-			CheckMaxReplicasBelowNeed, SeverityWarning, VerdictWarn, ReasonRestsOnDefaults, "overload"},
-		{"failOnDefaults", "failOnDefaults: true\n", short.yaml(), CheckMaxReplicasBelowNeed, SeverityError, VerdictFail, "", "overload"},
-		{"every deciding assumption stated", "", stated.yaml(), CheckMaxReplicasBelowNeed, SeverityError, VerdictFail, "", ""},
-		{"dead band needs no assumption", "", app{name: "short", target: 95}.yaml(), CheckDeadBand, SeverityError, VerdictFail, "", ""},
+			check.MaxReplicasBelowNeed, check.SeverityWarning, contract.VerdictWarn, contract.ReasonRestsOnDefaults, "overload"},
+		{"failOnDefaults", "failOnDefaults: true\n", short.yaml(), check.MaxReplicasBelowNeed, check.SeverityError, contract.VerdictFail, "", "overload"},
+		{"every deciding assumption stated", "", stated.yaml(), check.MaxReplicasBelowNeed, check.SeverityError, contract.VerdictFail, "", ""},
+		{"dead band needs no assumption", "", app{name: "short", target: 95}.yaml(), check.DeadBand, check.SeverityError, contract.VerdictFail, "", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := workload(t, repoOf(t, c.cfg, c.doc), "t/HorizontalPodAutoscaler/short")
-			var f *Finding
+			var f *contract.Finding
 			for i := range w.Findings {
 				if w.Findings[i].Check == c.check {
 					f = &w.Findings[i]
@@ -50,7 +55,7 @@ func TestSeverityFollowsProvenance(t *testing.T) {
 			if defaulted != c.defaultedOn || f.RestsOnDefaults != (c.defaultedOn != "") {
 				t.Errorf("restsOn %+v (defaults %v), want %q among the defaults", f.RestsOn, f.RestsOnDefaults, c.defaultedOn)
 			}
-			if c.check == CheckDeadBand && len(f.RestsOn) != 0 {
+			if c.check == check.DeadBand && len(f.RestsOn) != 0 {
 				t.Errorf("dead-band rests on %+v", f.RestsOn)
 			}
 		})
@@ -61,13 +66,13 @@ func TestSeverityFollowsProvenance(t *testing.T) {
 // it does not make the verdict "rests on defaults".
 func TestCappedOnlyDemotedErrors(t *testing.T) {
 	for _, c := range []struct {
-		f    Finding
+		f    contract.Finding
 		want bool
 	}{
-		{Finding{Check: CheckMaxReplicasBelowNeed, Severity: SeverityWarning, RestsOnDefaults: true}, true},
-		{Finding{Check: CheckMaxReplicasBelowNeed, Severity: SeverityError, RestsOnDefaults: true}, false},
-		{Finding{Check: CheckStandingDelayOverTarget, Severity: SeverityWarning, RestsOnDefaults: true}, false},
-		{Finding{Check: CheckMaxReplicasBelowNeed, Severity: SeverityWarning}, false},
+		{contract.Finding{Check: check.MaxReplicasBelowNeed, Severity: check.SeverityWarning, RestsOnDefaults: true}, true},
+		{contract.Finding{Check: check.MaxReplicasBelowNeed, Severity: check.SeverityError, RestsOnDefaults: true}, false},
+		{contract.Finding{Check: check.StandingDelayOverTarget, Severity: check.SeverityWarning, RestsOnDefaults: true}, false},
+		{contract.Finding{Check: check.MaxReplicasBelowNeed, Severity: check.SeverityWarning}, false},
 	} {
 		if got := c.f.Capped(); got != c.want {
 			t.Errorf("%+v: capped %v, want %v", c.f, got, c.want)

@@ -10,6 +10,7 @@ import (
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/analyze/laws"
 	"github.com/capreport/capreport/analyze/sim"
+	"github.com/capreport/capreport/contract"
 )
 
 // sizeWorkBudget bounds one autoscaler's Size row, in sim.SizeOptions.MaxWork
@@ -95,7 +96,7 @@ func cpuMetric(a *analyze.Autoscaler) (cpuShape, string) {
 }
 
 // priceSize reads the Size row's model off an autoscaler and prices it.
-func priceSize(a *analyze.Autoscaler, shape cpuShape, in inputs, opts Options) (*SizeBill, string) {
+func priceSize(a *analyze.Autoscaler, shape cpuShape, in inputs, opts Options) (*contract.SizeBill, string) {
 	if !a.Target.Found {
 		return nil, "the scale target is not in the rendered set"
 	}
@@ -139,7 +140,7 @@ type SizeModel struct {
 
 // PriceSize simulates each design overload on the CPU path and sets the
 // laws beside the simulated figures.
-func PriceSize(m SizeModel) (*SizeBill, error) {
+func PriceSize(m SizeModel) (*contract.SizeBill, error) {
 	run := m.Run
 	lim, req, u := float64(run.LimitMilli), float64(run.RequestMilli), float64(run.Target)/100
 	tol := run.Controller.Config.Tolerance
@@ -154,11 +155,11 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 	if window == 0 {
 		window = 30
 	}
-	bill := &SizeBill{
+	bill := &contract.SizeBill{
 		GrowthFactor: laws.GrowthFactor(lim, req, u),
 		DeadBand:     deadBand,
 		RoundSeconds: int(run.DeadTime + window),
-		Overloads:    []SizeOverload{},
+		Overloads:    []contract.SizeOverload{},
 	}
 	// Prop. 2 bounds the rounds only when the controller scales on a
 	// saturated metric at all.
@@ -191,21 +192,21 @@ func PriceSize(m SizeModel) (*SizeBill, error) {
 
 // priceOverload simulates one design overload within what is left of the
 // budget, which it charges, and returns its bill.
-func priceOverload(trunk *sim.SizeTrunk, run sim.SizeOptions, k float64, budget *sizeBudget, bound *int) (SizeOverload, error) {
+func priceOverload(trunk *sim.SizeTrunk, run sim.SizeOptions, k float64, budget *sizeBudget, bound *int) (contract.SizeOverload, error) {
 	o := run
 	o.Overload = k
 	budget.limit(&o)
 	r, err := trunk.Simulate(o)
 	switch {
 	case errors.Is(err, sim.ErrBudget):
-		return SizeOverload{}, fmt.Errorf("the design overload %gx: %w (%d units per autoscaler); shorten the dead time, list fewer overloads or lengthen the sync period", k, err, sizeWorkBudget)
+		return contract.SizeOverload{}, fmt.Errorf("the design overload %gx: %w (%d units per autoscaler); shorten the dead time, list fewer overloads or lengthen the sync period", k, err, sizeWorkBudget)
 	case errors.Is(err, sim.ErrReadBudget):
-		return SizeOverload{}, fmt.Errorf("the design overload %gx: %w (%d per autoscaler); %s", k, err, readBudget, readRemedy)
+		return contract.SizeOverload{}, fmt.Errorf("the design overload %gx: %w (%d per autoscaler); %s", k, err, readBudget, readRemedy)
 	case err != nil:
-		return SizeOverload{}, err
+		return contract.SizeOverload{}, err
 	}
 	budget.charge(r)
-	so := SizeOverload{
+	so := contract.SizeOverload{
 		K:                     k,
 		RoundsBound:           bound,
 		Rounds:                r.Rounds,
@@ -217,10 +218,10 @@ func priceOverload(trunk *sim.SizeTrunk, run sim.SizeOptions, k float64, budget 
 		PeakWaitSeconds:       r.PeakWait,
 		DrainedAtSeconds:      intPtr(r.DrainedAt),
 		StatusUtilization:     r.StatusUtilization,
-		ScaleEvents:           []ScaleEvent{},
+		ScaleEvents:           []contract.ScaleEvent{},
 	}
 	for _, e := range r.ScaleEvents {
-		so.ScaleEvents = append(so.ScaleEvents, ScaleEvent{T: int(e.T), From: e.From, To: e.To})
+		so.ScaleEvents = append(so.ScaleEvents, contract.ScaleEvent{T: int(e.T), From: e.From, To: e.To})
 	}
 	if r.Series != nil {
 		so.Timeline = sizeTimeline(r, run.Pods)
@@ -256,8 +257,8 @@ func hottestTarget(m SizeModel, roundSeconds int) *int {
 // overloads left of the budget. It reads the rounds alone, so its runs
 // keep no series and no waits, and a run whose outcome is decided (the
 // ceiling reached, the backlog growing) costs little past that point.
-func roundsCurve(trunk *sim.SizeTrunk, run sim.SizeOptions, budget sizeBudget, bound func(float64) *int) []RoundsPoint {
-	var curve []RoundsPoint
+func roundsCurve(trunk *sim.SizeTrunk, run sim.SizeOptions, budget sizeBudget, bound func(float64) *int) []contract.RoundsPoint {
+	var curve []contract.RoundsPoint
 	for _, k := range roundsSweep {
 		o := run
 		o.Overload, o.Series, o.RoundsOnly = k, false, true
@@ -268,7 +269,7 @@ func roundsCurve(trunk *sim.SizeTrunk, run sim.SizeOptions, budget sizeBudget, b
 		}
 		if err == nil {
 			budget.charge(r)
-			curve = append(curve, RoundsPoint{K: k, Rounds: r.Rounds, Bound: bound(k)})
+			curve = append(curve, contract.RoundsPoint{K: k, Rounds: r.Rounds, Bound: bound(k)})
 		}
 	}
 	return curve
@@ -293,11 +294,11 @@ func intPtr(p *int64) *int {
 // cpuLimitAssumption says what limit the Size row used. Without a limit a
 // pod can burst to what its node has free, which the model cannot know; it
 // takes the request, the saturating case, and says so.
-func cpuLimitAssumption(s cpuShape) Assumption {
+func cpuLimitAssumption(s cpuShape) contract.Assumption {
 	if s.limitAssumed {
-		return Assumption{Value: milliCPU(s.limit) + " (the request: no CPU limit is set)", From: "default"}
+		return contract.Assumption{Value: milliCPU(s.limit) + " (the request: no CPU limit is set)", From: "default"}
 	}
-	return Assumption{Value: milliCPU(s.limit), From: "manifest"}
+	return contract.Assumption{Value: milliCPU(s.limit), From: "manifest"}
 }
 
 func milliCPU(m int64) string {

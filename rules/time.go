@@ -11,6 +11,7 @@ import (
 	"github.com/capreport/capreport/analyze/laws"
 	"github.com/capreport/capreport/analyze/phi"
 	"github.com/capreport/capreport/analyze/sim"
+	"github.com/capreport/capreport/contract"
 )
 
 // backlogMetric finds the backlog metric the Time row models: an External
@@ -41,7 +42,7 @@ func downscaleWindow(a *analyze.Autoscaler, in inputs) int64 {
 }
 
 // priceTime reads the Time row's model off an autoscaler and prices it.
-func priceTime(a *analyze.Autoscaler, in inputs, opts Options) (*TimeBill, string) {
+func priceTime(a *analyze.Autoscaler, in inputs, opts Options) (*contract.TimeBill, string) {
 	m, why := backlogMetric(a)
 	if why != "" {
 		return nil, why
@@ -91,7 +92,7 @@ type TimeModel struct {
 }
 
 // PriceTime runs the 20-hour backlog simulation and applies the laws.
-func PriceTime(m TimeModel) (*TimeBill, error) {
+func PriceTime(m TimeModel) (*contract.TimeBill, error) {
 	const runSeconds = 20 * 3600
 	// Definition 5 judges the last hour; a cycle longer than that (a window
 	// of an hour or more) could sit on one plateau for the whole hour and
@@ -122,7 +123,7 @@ func PriceTime(m TimeModel) (*TimeBill, error) {
 	D := laws.StandingDelay(m.Threshold, m.PodRate)
 	required := laws.RequiredStandingDelay(tau, W)
 	w := laws.EffectiveWindow(W) / laws.EffectiveDeadTime(tau)
-	bill := &TimeBill{
+	bill := &contract.TimeBill{
 		StandingDelaySeconds:         D,
 		RequiredStandingDelaySeconds: required,
 		MarginSeconds:                D - required,

@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/capreport/capreport/analyze/sim"
+import (
+	"github.com/capreport/capreport/analyze/sim"
+	"github.com/capreport/capreport/contract"
+)
 
 // timelineBuckets bounds a timeline (two points a bucket): enough for a
 // readable plot, small enough that a report of a thousand workloads stays a
@@ -9,7 +12,7 @@ const timelineBuckets = 160
 
 // sizeTimeline down-samples a Size run, keeping the maximum replica count
 // and wait of each bucket (a staircase must not lose its top step).
-func sizeTimeline(r *sim.SizeResult, baseline int32) *Timeline {
+func sizeTimeline(r *sim.SizeResult, baseline int32) *contract.Timeline {
 	s := r.Series
 	tl := downsample(s, 0, len(s.Replicas))
 	needed := float64(r.NeededReplicas)
@@ -25,7 +28,7 @@ func sizeTimeline(r *sim.SizeResult, baseline int32) *Timeline {
 }
 
 // timeTimeline down-samples the recorded tail of a Time run.
-func timeTimeline(r *sim.TimeResult) *Timeline {
+func timeTimeline(r *sim.TimeResult) *contract.Timeline {
 	tl := downsample(r.Series, 0, len(r.Series.Replicas))
 	tl.Needed = make([]float64, len(tl.T))
 	for i := range tl.Needed {
@@ -40,10 +43,10 @@ func timeTimeline(r *sim.TimeResult) *Timeline {
 // step nor a hunt's trough is lost; every series is read at those seconds,
 // so each point is one real second of the run (the bill carries the exact
 // peaks).
-func downsample(s *sim.Series, from, to int) *Timeline {
+func downsample(s *sim.Series, from, to int) *contract.Timeline {
 	n := to - from
 	step := max(1, (n+timelineBuckets-1)/timelineBuckets)
-	tl := &Timeline{}
+	tl := &contract.Timeline{}
 	for i := from; i < to; i += step {
 		end := min(i+step, to)
 		lo, hi := i, i

@@ -21,9 +21,9 @@ targets=(
   "./analyze FuzzAnnotations"
   "./analyze FuzzExtract"
   "./report/github FuzzOwnMarked"
-  "./cmd/capreport FuzzUntrustedReport"
-  "./cmd/capreport FuzzUntrustedDocument"
-  "./cmd/capreport FuzzMerge"
+  "./report/artifact FuzzUntrustedReport"
+  "./report/artifact FuzzUntrustedDocument"
+  "./report/merge FuzzMerge"
 )
 if [ $# -gt 0 ]; then
   targets=()

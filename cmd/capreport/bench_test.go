@@ -8,13 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/genrepo"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/rules"
 )
 
 // pipeline runs render, extraction and pricing on a directory.
-func pipeline(b *testing.B, dir string) *rules.Report {
+func pipeline(b *testing.B, dir string) *contract.Report {
 	rp, err := loadRepo(context.Background(), dir, &renderFlags{})
 	if err != nil {
 		b.Fatal(err)
@@ -101,7 +102,7 @@ func BenchmarkPlotsVsSimulations(b *testing.B) {
 // pricedRepo prices a generated repository of n autoscalers once, outside
 // any timed loop: the format benchmarks time the writing, not the pricing
 // (BenchmarkPipelineGenerated times that).
-func pricedRepo(b *testing.B, n int) rules.Report {
+func pricedRepo(b *testing.B, n int) contract.Report {
 	b.Helper()
 	dir := filepath.Join(b.TempDir(), "repo")
 	if err := genrepo.Write(dir, n); err != nil {

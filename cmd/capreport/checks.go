@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/capreport/capreport/check"
 	"github.com/spf13/cobra"
-
-	"github.com/capreport/capreport/rules"
 )
 
 // newChecksCmd prints the checks registry: the IDs to include, exclude or
@@ -23,7 +22,7 @@ func newChecksCmd(ios *streams) *cobra.Command {
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			checks := rules.Checks()
+			checks := check.All()
 			if format == "json" {
 				return writeJSON(ios.Out, checks)
 			}

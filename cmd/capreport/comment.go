@@ -11,11 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/report/diff"
 	ghreport "github.com/capreport/capreport/report/github"
 	"github.com/capreport/capreport/report/plot"
-	"github.com/capreport/capreport/rules"
 )
 
 // lookupEnv reads one environment variable; injected so that tests never
@@ -284,8 +284,8 @@ func (o *commentOptions) publishImages(ctx context.Context, s *streams, c *ghrep
 
 // imagedWorkloads are the autoscalers whose details the comment shows
 // first: the changed ones of a diff, else the worst priced ones.
-func imagedWorkloads(l *loaded) []rules.Workload {
-	var ws []rules.Workload
+func imagedWorkloads(l *loaded) []contract.Workload {
+	var ws []contract.Workload
 	if l.base != nil {
 		for _, c := range diff.Compare(*l.base, *l.head).Changes {
 			if c.Head != nil {
@@ -294,7 +294,7 @@ func imagedWorkloads(l *loaded) []rules.Workload {
 		}
 	} else {
 		for _, w := range report.WorstFirst(l.head.Workloads) {
-			if w.Verdict != rules.VerdictUnpriced {
+			if w.Verdict != contract.VerdictUnpriced {
 				ws = append(ws, w)
 			}
 		}

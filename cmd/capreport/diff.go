@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report/diff"
-	"github.com/capreport/capreport/rules"
 )
 
 // diffOptions are the inputs of `capreport diff`.
@@ -83,7 +83,7 @@ func runDiff(ctx context.Context, ios *streams, o *diffOptions) error {
 
 	// Only the JSON diff carries the workloads whole, rounds curve included.
 	o.render.noRoundsCurve = o.format != "json"
-	var head *rules.Report
+	var head *contract.Report
 	var err error
 	if o.headJSON != "" {
 		head, err = readReport(o.headJSON)
@@ -94,7 +94,7 @@ func runDiff(ctx context.Context, ios *streams, o *diffOptions) error {
 		return err
 	}
 
-	var base *rules.Report
+	var base *contract.Report
 	switch {
 	case o.baseJSON != "":
 		base, err = readReport(o.baseJSON)
@@ -134,7 +134,7 @@ func runDiff(ctx context.Context, ios *streams, o *diffOptions) error {
 // holds path, renders the same relative path there, and removes the
 // worktree, so the user's checkout and index are never touched.
 // The configuration is the revision's (nil when PATH did not exist there).
-func reportAtRef(ctx context.Context, ios *streams, flag, path, ref string, f *renderFlags) (*rules.Report, *config.Config, error) {
+func reportAtRef(ctx context.Context, ios *streams, flag, path, ref string, f *renderFlags) (*contract.Report, *config.Config, error) {
 	if strings.HasPrefix(ref, "-") {
 		// It would reach git as an option.
 		return nil, nil, flagErrorf(flag, "%q is not a git revision", ref)
@@ -192,9 +192,9 @@ func reportAtRef(ctx context.Context, ios *streams, flag, path, ref string, f *r
 	if _, err := os.Stat(at); errors.Is(err, os.ErrNotExist) {
 		// The pull request adds PATH: every autoscaler under it is new.
 		fmt.Fprintf(ios.ErrOut, "capreport: %s does not exist at %s; its report there is empty\n", path, ref)
-		return &rules.Report{SchemaVersion: rules.SchemaVersion, Tool: rules.Tool{Name: "capreport", Version: version},
-			Root: display, Workloads: []rules.Workload{},
-			Sources: []rules.Source{}, Findings: []rules.Finding{}}, nil, nil
+		return &contract.Report{SchemaVersion: contract.SchemaVersion, Tool: contract.Tool{Name: "capreport", Version: version},
+			Root: display, Workloads: []contract.Workload{},
+			Sources: []contract.Source{}, Findings: []contract.Finding{}}, nil, nil
 	}
 	r, cfg, err := buildReport(ctx, ios, at, f)
 	if err != nil {

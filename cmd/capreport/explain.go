@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report"
-	"github.com/capreport/capreport/rules"
 )
 
 type explainFlags struct {
@@ -67,9 +67,9 @@ func runExplain(cmd *cobra.Command, ios *streams, id string, f *explainFlags) er
 	// The ledger row and findings come from the text renderer on a report
 	// of one; the timeline follows.
 	one := *r
-	one.Workloads = []rules.Workload{w}
+	one.Workloads = []contract.Workload{w}
 	one.Sources, one.Findings = nil, nil
-	one.Summary = rules.Summarize(&one)
+	one.Summary = contract.Summarize(&one)
 	o := report.DefaultOptions()
 	o.Color = ios.ColorEnabled()
 	o.NoFooter = true // the version goes last, after the bill
@@ -86,8 +86,8 @@ func runExplain(cmd *cobra.Command, ios *streams, id string, f *explainFlags) er
 }
 
 // findWorkload matches an id exactly, or by a unique suffix.
-func findWorkload(ws []rules.Workload, id string) (rules.Workload, error) {
-	var matches []rules.Workload
+func findWorkload(ws []contract.Workload, id string) (contract.Workload, error) {
+	var matches []contract.Workload
 	for _, w := range ws {
 		if w.ID == id {
 			return w, nil
@@ -105,18 +105,18 @@ func findWorkload(ws []rules.Workload, id string) (rules.Workload, error) {
 			ids = append(ids, w.ID)
 		}
 		sort.Strings(ids)
-		return rules.Workload{}, &usageError{msg: report.TerminalSafe(fmt.Sprintf("%v %q; the ledger has: %s", errNoWorkload, id, strings.Join(ids, ", ")))}
+		return contract.Workload{}, &usageError{msg: report.TerminalSafe(fmt.Sprintf("%v %q; the ledger has: %s", errNoWorkload, id, strings.Join(ids, ", ")))}
 	}
 	names := make([]string, len(matches))
 	for i, m := range matches {
 		names[i] = m.ID
 	}
-	return rules.Workload{}, &usageError{msg: report.TerminalSafe(fmt.Sprintf("%q is ambiguous: %s", id, strings.Join(names, ", ")))}
+	return contract.Workload{}, &usageError{msg: report.TerminalSafe(fmt.Sprintf("%q is ambiguous: %s", id, strings.Join(names, ", ")))}
 }
 
 // printBill writes the figures behind the ledger row and the timeline of
 // each run.
-func printBill(w io.Writer, wl rules.Workload) {
+func printBill(w io.Writer, wl contract.Workload) {
 	fmt.Fprintf(w, "\nSource\n  %s\n", report.TerminalSafe(wl.Source.String()))
 	if chain := wl.Source.ChainString(); chain != "" {
 		fmt.Fprintf(w, "  delivered by %s\n", report.TerminalSafe(chain))
@@ -156,7 +156,7 @@ func printBill(w io.Writer, wl rules.Workload) {
 	}
 }
 
-func printTimeline(w io.Writer, tl *rules.Timeline, wait bool) {
+func printTimeline(w io.Writer, tl *contract.Timeline, wait bool) {
 	if tl == nil || len(tl.T) == 0 {
 		return
 	}

@@ -19,6 +19,7 @@ import (
 	helmrepo "helm.sh/helm/v3/pkg/repo"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render"
 )
 
@@ -150,9 +151,9 @@ func TestFetchChartMonorepo(t *testing.T) {
 	var grouped []listFinding
 	for _, f := range offline.Findings {
 		switch f.Check {
-		case render.CheckHelmDependencyMissing:
+		case check.HelmDependencyMissing:
 			grouped = append(grouped, f)
-		case render.CheckRenderFailed:
+		case check.RenderFailed:
 			t.Errorf("offline: a render failure outside the group: %s", f.Message)
 		}
 	}
@@ -178,7 +179,7 @@ func TestFetchChartMonorepo(t *testing.T) {
 		}
 	}
 	for _, f := range online.Findings {
-		if f.Check == render.CheckHelmDependencyMissing || strings.HasPrefix(f.Check, "fetch-") || f.Check == render.CheckRenderFailed {
+		if f.Check == check.HelmDependencyMissing || strings.HasPrefix(f.Check, "fetch-") || f.Check == check.RenderFailed {
 			t.Errorf("--fetch: %s: %s", f.Check, f.Message)
 		}
 	}

@@ -17,11 +17,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/fakegithub"
 	"github.com/capreport/capreport/internal/genrepo"
 	"github.com/capreport/capreport/report"
 	ghreport "github.com/capreport/capreport/report/github"
-	"github.com/capreport/capreport/rules"
 )
 
 const (
@@ -363,7 +363,7 @@ func TestCommentThreeHundredAutoscalers(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	head := writeTemp(t, "head.json", js)
-	empty, err := report.JSON(rules.Report{SchemaVersion: rules.SchemaVersion, Root: "base"}, report.Options{})
+	empty, err := report.JSON(contract.Report{SchemaVersion: contract.SchemaVersion, Root: "base"}, report.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -573,7 +573,7 @@ func TestPostingUsageErrors(t *testing.T) {
 	rep := reports(t)
 	fake := newFakeGitHub(t, "read")
 	notJSON := writeTemp(t, "x.json", "<html>")
-	badSchema := writeTemp(t, "bad.json", `{"schemaVersion": "`+rules.SchemaVersion+`", "workloads": "many"}`)
+	badSchema := writeTemp(t, "bad.json", `{"schemaVersion": "`+contract.SchemaVersion+`", "workloads": "many"}`)
 	oldSchema := writeTemp(t, "old.json", `{"schemaVersion": "capreport.io/report/v0"}`)
 	full := ghEnv(t, fake, writeToken, nil)
 	noToken := ghEnv(t, fake, "", prEvent("o/r"))

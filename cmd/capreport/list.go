@@ -17,7 +17,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/render"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/rules"
@@ -306,7 +308,7 @@ func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 func fmtDuration(d time.Duration) string { return rules.FormatDuration(d.Seconds()) }
 
 func place(p listPlace) string {
-	return rules.Location{File: p.File, Line: p.Line, Source: p.Source}.String()
+	return contract.Location{File: p.File, Line: p.Line, Source: p.Source}.String()
 }
 
 // writeText prints the human listing; columns are aligned with tabwriter
@@ -553,7 +555,7 @@ func (e *errWriter) Write(p []byte) (int, error) {
 func gitopsLine(sources []render.SourceResult, findings []listFinding, autoscalers int) string {
 	notFollowed := 0
 	for _, f := range findings {
-		if f.Check == render.CheckGitOpsNotFollowed {
+		if f.Check == check.GitOpsNotFollowed {
 			notFollowed++
 		}
 	}

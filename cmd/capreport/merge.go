@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,8 +9,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report"
-	"github.com/capreport/capreport/rules"
+	"github.com/capreport/capreport/report/artifact"
+	"github.com/capreport/capreport/report/merge"
 )
 
 // mergeOptions are the inputs of `capreport merge`.
@@ -40,7 +41,7 @@ func newMergeCmdF(ios *streams, runF func(*mergeOptions) error) *cobra.Command {
 			"as ROOT:ID; two different workloads of one root and id are an error (exit 2) unless\n" +
 			"--prefer names which report wins. Paths keep their root, sources and findings are\n" +
 			"concatenated and the summary recomputed. Every input must carry the schema version\n" +
-			rules.SchemaVersion + ".\n\n" +
+			contract.SchemaVersion + ".\n\n" +
 			"Exit codes: 0 nothing fails, 1 a check of the merged report fails (see --fail-on), 2 usage\n" +
 			"or tool error, or a conflict.",
 		Example: "  capreport merge charts.json overlays.json --format markdown\n" +
@@ -66,13 +67,13 @@ func runMerge(ios *streams, o *mergeOptions) error {
 	if err := checkFormat(o.format, mergeFormats...); err != nil {
 		return err
 	}
-	if !slices.Contains([]string{preferNone, preferFirst, preferLast}, o.prefer) {
+	if !slices.Contains([]string{merge.PreferNone, merge.PreferFirst, merge.PreferLast}, o.prefer) {
 		return flagErrorf("prefer", "%q is not one of first, last", o.prefer)
 	}
 	if !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, o.failOn) {
 		return flagErrorf("fail-on", "%q is not one of error, warning, never", o.failOn)
 	}
-	var reports []rules.Report
+	var reports []contract.Report
 	for _, f := range o.files {
 		r, err := readReport(f)
 		if err != nil {
@@ -80,7 +81,10 @@ func runMerge(ios *streams, o *mergeOptions) error {
 		}
 		reports = append(reports, *r)
 	}
-	merged, warnings, err := mergeReportsWith(reports, o.files, o.prefer)
+	merged, warnings, err := merge.Reports(reports, o.files, o.prefer)
+	if ce := (*merge.ConflictError)(nil); errors.As(err, &ce) {
+		return &usageError{msg: ce.Error()}
+	}
 	if err != nil {
 		return err
 	}
@@ -96,7 +100,7 @@ func runMerge(ios *streams, o *mergeOptions) error {
 	}
 	// The merged report is written either way; its worst verdict decides
 	// the exit code, as for one run.
-	if n := merged.Failed(o.failOn); n > 0 {
+	if n := failing(&merged, o.failOn); n > 0 {
 		return &checksFailedError{failed: n}
 	}
 	return nil
@@ -107,14 +111,14 @@ func runMerge(ios *streams, o *mergeOptions) error {
 // is on the command line (another file, or a capreport of the same version).
 // The posting commands, which may read an untrusted artifact, also check
 // the schema (readReportLimited).
-func readReport(path string) (*rules.Report, error) {
+func readReport(path string) (*contract.Report, error) {
 	return readReportLimited(path, defaultMaxReportBytes, false)
 }
 
 // readReportLimited reads at most limit bytes of a report and, with
 // validate, checks it against the JSON schema before decoding: a report
 // from an artifact may have been written by anyone.
-func readReportLimited(path string, limit int64, validate bool) (*rules.Report, error) {
+func readReportLimited(path string, limit int64, validate bool) (*contract.Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &usageError{msg: fmt.Sprintf("%s: %v", path, unwrapPathError(err))}
@@ -136,36 +140,14 @@ func readReportLimited(path string, limit int64, validate bool) (*rules.Report, 
 	return decodeReport(path, b, v)
 }
 
-// decodeReport decodes a report read from path: its schemaVersion must be
-// this capreport's, v (when not nil) validates it first, and the summary
-// is recomputed from the workloads, never taken from the file: an artifact
-// can claim "3 pass" over failing rows, and the headline is the one line
-// every body keeps.
-func decodeReport(path string, b []byte, v *report.Validator) (*rules.Report, error) {
-	var probe struct {
-		SchemaVersion *string `json:"schemaVersion"`
+// decodeReport is artifact.Decode with its refusals as usage errors: the
+// fix is on the command line (another file, or the matching capreport).
+func decodeReport(path string, b []byte, v *report.Validator) (*contract.Report, error) {
+	r, err := artifact.Decode(path, b, v)
+	if err != nil {
+		return nil, &usageError{msg: err.Error()}
 	}
-	if err := json.Unmarshal(b, &probe); err != nil {
-		return nil, &usageError{msg: fmt.Sprintf("%s: not a capreport JSON report: %v", path, err)}
-	}
-	if probe.SchemaVersion == nil {
-		return nil, &usageError{msg: fmt.Sprintf("%s: not a capreport JSON report: no schemaVersion", path)}
-	}
-	if *probe.SchemaVersion != rules.SchemaVersion {
-		return nil, &usageError{msg: fmt.Sprintf("%s: schemaVersion %q, this capreport reads %q; re-run the capreport that matches it",
-			path, report.TerminalSafe(*probe.SchemaVersion), rules.SchemaVersion)}
-	}
-	if v != nil {
-		if err := v.Validate(b); err != nil {
-			return nil, &usageError{msg: fmt.Sprintf("%s: does not match the capreport report schema: %v", path, err)}
-		}
-	}
-	var r rules.Report
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, &usageError{msg: fmt.Sprintf("%s: not a capreport JSON report: %v", path, err)}
-	}
-	r.Summary = rules.Summarize(&r)
-	return &r, nil
+	return r, nil
 }
 
 // unwrapPathError drops the path os.ReadFile repeats, since the message

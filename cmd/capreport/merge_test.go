@@ -9,18 +9,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/report"
-	"github.com/capreport/capreport/rules"
+	"github.com/capreport/capreport/report/merge"
 )
 
 // jobReport is one matrix job's report, as JSON.
-func jobReport(t *testing.T, root string, ws []rules.Workload, srcs []rules.Source, fs []rules.Finding) string {
+func jobReport(t *testing.T, root string, ws []contract.Workload, srcs []contract.Source, fs []contract.Finding) string {
 	t.Helper()
-	r := rules.Report{SchemaVersion: rules.SchemaVersion, Tool: rules.Tool{Name: "capreport", Version: "t"},
+	r := contract.Report{SchemaVersion: contract.SchemaVersion, Tool: contract.Tool{Name: "capreport", Version: "t"},
 		Root: root, GeneratedAt: "2026-11-30T12:00:00Z", Workloads: ws, Sources: srcs, Findings: fs,
 		// A stale summary: merge must recompute it, not add these up.
-		Summary: rules.Summary{Autoscalers: 99, Fail: 99}}
+		Summary: contract.Summary{Autoscalers: 99, Fail: 99}}
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
@@ -28,33 +30,33 @@ func jobReport(t *testing.T, root string, ws []rules.Workload, srcs []rules.Sour
 	return string(b)
 }
 
-func wl(id, verdict string, fs ...rules.Finding) rules.Workload {
-	return rules.Workload{ID: id, Verdict: verdict, MinReplicas: 1, MaxReplicas: 10, Findings: fs}
+func wl(id, verdict string, fs ...contract.Finding) contract.Workload {
+	return contract.Workload{ID: id, Verdict: verdict, MinReplicas: 1, MaxReplicas: 10, Findings: fs}
 }
 
 func TestMerge(t *testing.T) {
-	errF := rules.Finding{Check: "size-latency-target", Severity: rules.SeverityError, Message: "too slow"}
-	warnF := rules.Finding{Check: "assumption-default", Severity: rules.SeverityWarning, Message: "default"}
-	ignoredF := rules.Finding{Check: "time-hunts", Severity: rules.SeverityError, Message: "hunts", Ignored: true, IgnoreReason: "known"}
-	renderF := rules.Finding{Check: "render-failed", Severity: rules.SeverityError, Message: "chart x failed"}
+	errF := contract.Finding{Check: "size-latency-target", Severity: check.SeverityError, Message: "too slow"}
+	warnF := contract.Finding{Check: "assumption-default", Severity: check.SeverityWarning, Message: "default"}
+	ignoredF := contract.Finding{Check: "time-hunts", Severity: check.SeverityError, Message: "hunts", Ignored: true, IgnoreReason: "known"}
+	renderF := contract.Finding{Check: "render-failed", Severity: check.SeverityError, Message: "chart x failed"}
 
-	shared := wl("shop/HorizontalPodAutoscaler/shared", rules.VerdictPass)
+	shared := wl("shop/HorizontalPodAutoscaler/shared", contract.VerdictPass)
 	a := writeTemp(t, "a.json", jobReport(t, "charts",
-		[]rules.Workload{wl("shop/HorizontalPodAutoscaler/web", rules.VerdictFail, errF), shared,
-			wl("shop/ScaledObject/orders", rules.VerdictWarn, warnF)},
-		[]rules.Source{{Path: "web", Type: "helm", Status: "rendered", Objects: 3}}, nil))
-	conflicting := wl("shop/ScaledObject/orders", rules.VerdictPass) // another job priced it otherwise
+		[]contract.Workload{wl("shop/HorizontalPodAutoscaler/web", contract.VerdictFail, errF), shared,
+			wl("shop/ScaledObject/orders", contract.VerdictWarn, warnF)},
+		[]contract.Source{{Path: "web", Type: "helm", Status: "rendered", Objects: 3}}, nil))
+	conflicting := wl("shop/ScaledObject/orders", contract.VerdictPass) // another job priced it otherwise
 	b := writeTemp(t, "b.json", jobReport(t, "overlays",
-		[]rules.Workload{shared, conflicting, wl("pay/ScaledObject/ledger", rules.VerdictPass, ignoredF),
-			wl("pay/HorizontalPodAutoscaler/api", rules.VerdictUnpriced)},
-		[]rules.Source{{Path: "prod", Type: "kustomize", Status: "failed", Reason: "boom"}}, []rules.Finding{renderF}))
+		[]contract.Workload{shared, conflicting, wl("pay/ScaledObject/ledger", contract.VerdictPass, ignoredF),
+			wl("pay/HorizontalPodAutoscaler/api", contract.VerdictUnpriced)},
+		[]contract.Source{{Path: "prod", Type: "kustomize", Status: "failed", Reason: "boom"}}, []contract.Finding{renderF}))
 
 	// web fails, so the merge exits 1, as one run over both would.
 	code, out, errOut := runArgs(t, "merge", a, b)
 	if code != exitFail || errOut != "" {
 		t.Fatalf("exit %d, stderr %q; want exit 1 and nothing on stderr", code, errOut)
 	}
-	var m rules.Report
+	var m contract.Report
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
@@ -77,7 +79,7 @@ func TestMerge(t *testing.T) {
 		t.Errorf("workloads\n got %q\nwant %q", ids, want)
 	}
 	// Errors: web's and the render failure; the ignored one does not count.
-	wantSum := rules.Summary{Autoscalers: 6, Pass: 3, Warn: 1, Fail: 1, Unpriced: 1, Errors: 2, Warnings: 1}
+	wantSum := contract.Summary{Autoscalers: 6, Pass: 3, Warn: 1, Fail: 1, Unpriced: 1, Errors: 2, Warnings: 1}
 	if m.Summary != wantSum {
 		t.Errorf("summary %+v, want %+v", m.Summary, wantSum)
 	}
@@ -88,7 +90,7 @@ func TestMerge(t *testing.T) {
 	if len(m.Findings) != 1 || m.Findings[0].Check != "render-failed" {
 		t.Errorf("findings %+v", m.Findings)
 	}
-	if m.SchemaVersion != rules.SchemaVersion || m.Root != "charts, overlays" || m.RepoRoot != "" || m.Tool.Name != "capreport" {
+	if m.SchemaVersion != contract.SchemaVersion || m.Root != "charts, overlays" || m.RepoRoot != "" || m.Tool.Name != "capreport" {
 		t.Errorf("header: %q %q %q %+v", m.SchemaVersion, m.Root, m.RepoRoot, m.Tool)
 	}
 	if strings.Count(out, "\n") != 1 {
@@ -113,7 +115,7 @@ func TestMerge(t *testing.T) {
 }
 
 func TestMergeErrors(t *testing.T) {
-	ok := writeTemp(t, "ok.json", miniReport(rules.SchemaVersion, "pass"))
+	ok := writeTemp(t, "ok.json", miniReport(contract.SchemaVersion, "pass"))
 	old := writeTemp(t, "old.json", miniReport("capreport.io/report/v0", "pass"))
 	noVersion := writeTemp(t, "nover.json", `{"workloads": []}`)
 	for _, c := range []struct {
@@ -180,7 +182,7 @@ func TestMergeTwoRootsOneID(t *testing.T) {
 		})
 	}
 	code, out, _ := runArgs(t, "merge", p, s)
-	var m rules.Report
+	var m contract.Report
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +237,7 @@ func TestMergeConflict(t *testing.T) {
 	}{{"first", s, 12}, {"last", rerun, 13}} {
 		code, out, errOut := runArgs(t, "merge", s, rerun, "--prefer", c.prefer)
 		warn := "capreport: warning: workload " + id + " is in " + s + " and, different, in " + rerun + "; keeping " + c.kept + " (--prefer " + c.prefer + ")\n"
-		var m rules.Report
+		var m contract.Report
 		if err := json.Unmarshal([]byte(out), &m); err != nil {
 			t.Fatalf("--prefer %s: %v", c.prefer, err)
 		}
@@ -253,14 +255,14 @@ func TestMergeConflict(t *testing.T) {
 // same repository root (the workspace): paths stay as they are, the root
 // is kept, and one id in two roots still makes two rows.
 func TestMergeSharedRepoRoot(t *testing.T) {
-	job := func(root, verdict string) rules.Report {
+	job := func(root, verdict string) contract.Report {
 		w := wl("default/HorizontalPodAutoscaler/web", verdict)
-		w.Source = rules.Location{File: root + "/charts/web/templates/hpa.yaml", Line: 2, Source: root + "/charts/web"}
-		return rules.Report{SchemaVersion: rules.SchemaVersion, Root: root, RepoRoot: "/work/repo", Workloads: []rules.Workload{w},
-			Sources: []rules.Source{{Path: root + "/charts/web", Type: "helm", Status: "rendered"}}}
+		w.Source = contract.Location{File: root + "/charts/web/templates/hpa.yaml", Line: 2, Source: root + "/charts/web"}
+		return contract.Report{SchemaVersion: contract.SchemaVersion, Root: root, RepoRoot: "/work/repo", Workloads: []contract.Workload{w},
+			Sources: []contract.Source{{Path: root + "/charts/web", Type: "helm", Status: "rendered"}}}
 	}
-	m, warnings, err := mergeReportsWith([]rules.Report{job("services/a", rules.VerdictPass), job("services/b", rules.VerdictFail)},
-		[]string{"a.json", "b.json"}, preferNone)
+	m, warnings, err := merge.Reports([]contract.Report{job("services/a", contract.VerdictPass), job("services/b", contract.VerdictFail)},
+		[]string{"a.json", "b.json"}, merge.PreferNone)
 	if err != nil || len(warnings) != 0 {
 		t.Fatalf("err %v, warnings %q", err, warnings)
 	}

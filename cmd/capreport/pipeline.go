@@ -16,9 +16,9 @@ import (
 	"helm.sh/helm/v3/pkg/strvals"
 
 	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
-	"github.com/capreport/capreport/rules"
 )
 
 // renderFlags are helm template's flags for the charts capreport discovers,
@@ -100,7 +100,7 @@ func (f *renderFlags) check(path, root string) error {
 	}
 	for flag, ids := range map[string][]string{"include": f.include, "exclude": f.exclude} {
 		for _, id := range ids {
-			if _, ok := rules.LookupCheck(id); !ok {
+			if _, ok := check.Lookup(id); !ok {
 				return flagErrorf(flag, "%q is not a check ID (capreport checks lists them)", id)
 			}
 		}

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report/plot"
-	"github.com/capreport/capreport/rules"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -24,7 +24,7 @@ type workloadPlots struct {
 // else. With dir set, every figure is written to dir/plots as it is drawn,
 // so PNGs never pile up in memory. The result is in workload order, and
 // the first error in that order wins, whatever finished first.
-func drawPlots(r rules.Report, formats []string, dir string) ([]workloadPlots, error) {
+func drawPlots(r contract.Report, formats []string, dir string) ([]workloadPlots, error) {
 	out := make([]workloadPlots, len(r.Workloads))
 	errs := make([]error, len(r.Workloads))
 	var g errgroup.Group
@@ -46,7 +46,7 @@ func drawPlots(r rules.Report, formats []string, dir string) ([]workloadPlots, e
 
 // drawWorkload draws one workload's figures in each format (writing them
 // under dir/plots when dir is set) and keeps the SVGs.
-func drawWorkload(w rules.Workload, formats []string, dir string) (workloadPlots, error) {
+func drawWorkload(w contract.Workload, formats []string, dir string) (workloadPlots, error) {
 	var p workloadPlots
 	for _, format := range formats {
 		figs, err := plot.ForWorkload(w, format)

@@ -15,9 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/report/diff"
-	"github.com/capreport/capreport/rules"
 )
 
 // Limits of what GitHub shows, and of what capreport reads from an
@@ -70,7 +70,7 @@ func (o *postOptions) register(cmd *cobra.Command, withBase bool, title string) 
 
 // loaded are the reports a posting command works from.
 type loaded struct {
-	head, base *rules.Report
+	head, base *contract.Report
 	headPath   string
 }
 
@@ -104,7 +104,7 @@ func (o *postOptions) load() (*loaded, error) {
 }
 
 // verdict is the report's worst workload verdict, "none" without any.
-func verdict(r *rules.Report) string {
+func verdict(r *contract.Report) string {
 	if len(r.Workloads) == 0 {
 		return "none"
 	}
@@ -196,7 +196,7 @@ func (o *postOptions) record(s *streams, l *loaded, note string) error {
 func (o *postOptions) outputs(l *loaded) []string {
 	kv := []string{"verdict", verdict(l.head), "report", l.headPath}
 	if o.failOn != "" {
-		kv = append(kv, "failed", strconv.Itoa(l.head.Failed(o.failOn)))
+		kv = append(kv, "failed", strconv.Itoa(failing(l.head, o.failOn)))
 	}
 	return kv
 }

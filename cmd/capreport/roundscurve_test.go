@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/report/diff"
 	"github.com/capreport/capreport/rules"
@@ -21,7 +22,7 @@ func TestRoundsCurveOnlyWhereShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	price := func(noCurve bool) rules.Report {
+	price := func(noCurve bool) contract.Report {
 		r, err := rules.Build(context.Background(), dir, rp.rendered, rp.inv, rp.cfg, rules.Options{NoRoundsCurve: noCurve})
 		if err != nil {
 			t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/report/plot"
 	"github.com/capreport/capreport/rules"
@@ -58,7 +59,7 @@ func runReport(ctx context.Context, ios *streams, paths []string, f *runFlags) e
 	if f.failOn != "" && !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, f.failOn) {
 		return flagErrorf("fail-on", "%q is not one of error, warning, never", f.failOn)
 	}
-	var r *rules.Report
+	var r *contract.Report
 	var cfg *config.Config
 	var err error
 	f.render.noRoundsCurve = !showsRoundsCurve(f.format, f.out)
@@ -93,7 +94,7 @@ func runReport(ctx context.Context, ios *streams, paths []string, f *runFlags) e
 	if failOn == "" {
 		failOn = config.FailOnError
 	}
-	if n := r.Failed(failOn); n > 0 {
+	if n := failing(r, failOn); n > 0 {
 		return &checksFailedError{failed: n}
 	}
 	return nil
@@ -101,18 +102,18 @@ func runReport(ctx context.Context, ios *streams, paths []string, f *runFlags) e
 
 // buildReport renders and prices a repository; a progress bar goes to a
 // terminal's stderr once the run has taken more than a second.
-func buildReport(ctx context.Context, ios *streams, path string, f *renderFlags) (*rules.Report, *config.Config, error) {
+func buildReport(ctx context.Context, ios *streams, path string, f *renderFlags) (*contract.Report, *config.Config, error) {
 	return buildReportOf(ctx, ios, []string{path}, f)
 }
 
 // buildReportOf renders and prices several paths as one repository.
-func buildReportOf(ctx context.Context, ios *streams, paths []string, f *renderFlags) (*rules.Report, *config.Config, error) {
+func buildReportOf(ctx context.Context, ios *streams, paths []string, f *renderFlags) (*contract.Report, *config.Config, error) {
 	rp, err := loadRepos(ctx, paths, f)
 	if err != nil {
 		return nil, nil, err
 	}
 	path := reportPath(paths)
-	opts := rules.Options{Tool: rules.Tool{Name: "capreport", Version: version}, FailOnDefaults: f.strict, NoRoundsCurve: f.noRoundsCurve}
+	opts := rules.Options{Tool: contract.Tool{Name: "capreport", Version: version}, FailOnDefaults: f.strict, NoRoundsCurve: f.noRoundsCurve}
 	if ios.IsStderrTTY() {
 		start := time.Now()
 		var bar *progressbar.ProgressBar
@@ -158,7 +159,7 @@ type formatOptions struct {
 }
 
 // renderFormat renders the report in one format.
-func renderFormat(r rules.Report, format string, fo formatOptions) ([]byte, error) {
+func renderFormat(r contract.Report, format string, fo formatOptions) ([]byte, error) {
 	o := report.DefaultOptions()
 	o.Color, o.Pretty = fo.color, fo.pretty
 	switch format {
@@ -176,13 +177,13 @@ func renderFormat(r rules.Report, format string, fo formatOptions) ([]byte, erro
 	case "sarif":
 		// Code scanning resolves paths against the repository, not the
 		// scanned directory.
-		return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(reportRoot(r))})
+		return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(contract.PathBase(r))})
 	}
 	return report.Text(r, o)
 }
 
 // svgPlots draws every workload's figures for the HTML page.
-func svgPlots(r rules.Report) (map[string][][]byte, error) {
+func svgPlots(r contract.Report) (map[string][][]byte, error) {
 	plots, err := drawPlots(r, []string{plot.FormatSVG}, "")
 	if err != nil {
 		return nil, err
@@ -200,7 +201,7 @@ func svgPlots(r rules.Report) (map[string][][]byte, error) {
 // plots relatively and report.html inlines the same SVGs, drawn once.
 // report.json is compact unless pretty: it is the artifact the later jobs
 // read.
-func writeOutDir(dir string, r rules.Report, pretty bool) error {
+func writeOutDir(dir string, r contract.Report, pretty bool) error {
 	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
 		return err
 	}
@@ -226,17 +227,17 @@ func writeOutDir(dir string, r rules.Report, pretty bool) error {
 // the page (goldmark over every workload's details) would otherwise run
 // alone on one core after the plots. Errors are joined in the list's
 // order.
-func writeFormats(dir string, r rules.Report, o report.Options) error {
+func writeFormats(dir string, r contract.Report, o report.Options) error {
 	outs := []struct {
 		name   string
-		render func(rules.Report, report.Options) ([]byte, error)
+		render func(contract.Report, report.Options) ([]byte, error)
 	}{
 		{"report.json", report.JSON},
 		{"report.md", report.Markdown},
 		{"report.html", report.HTML},
 		{"report.txt", report.Text},
-		{"report.sarif", func(r rules.Report, _ report.Options) ([]byte, error) {
-			return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(reportRoot(r))})
+		{"report.sarif", func(r contract.Report, _ report.Options) ([]byte, error) {
+			return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(contract.PathBase(r))})
 		}},
 	}
 	errs := make([]error, len(outs))
@@ -255,14 +256,6 @@ func writeFormats(dir string, r rules.Report, o report.Options) error {
 	}
 	wg.Wait()
 	return errors.Join(errs...)
-}
-
-// reportRoot is the directory the report's paths are relative to.
-func reportRoot(r rules.Report) string {
-	if r.RepoRoot != "" {
-		return r.RepoRoot
-	}
-	return r.Root
 }
 
 // repoBaseDir is the scanned directory relative to the top of the git
@@ -284,4 +277,19 @@ func repoBaseDir(root string) string {
 			return ""
 		}
 	}
+}
+
+// failing counts the findings of r that fail a run under failOn
+// ("error", "warning" or "never").
+func failing(r *contract.Report, failOn string) int {
+	n := 0
+	switch failOn {
+	case config.FailOnNever:
+		return 0
+	case config.FailOnWarning:
+		n = r.Summary.Errors + r.Summary.Warnings
+	default:
+		n = r.Summary.Errors
+	}
+	return n
 }

@@ -10,9 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/report"
-	"github.com/capreport/capreport/rules"
 )
 
 // capture runs the CLI with buffers for streams.
@@ -50,7 +51,7 @@ func TestRunJSONValidatesAgainstSchema(t *testing.T) {
 	if err := report.Validate([]byte(out)); err != nil {
 		t.Fatalf("--format json does not validate against report.v1.json: %v", err)
 	}
-	var r rules.Report
+	var r contract.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -59,9 +60,9 @@ func TestRunJSONValidatesAgainstSchema(t *testing.T) {
 		verdicts[w.ID] = w.Verdict
 	}
 	want := map[string]string{
-		"default/HorizontalPodAutoscaler/capreport-web": rules.VerdictPass,
-		"shop/HorizontalPodAutoscaler/api":              rules.VerdictFail,
-		"shop/ScaledObject/orders-consumer":             rules.VerdictFail,
+		"default/HorizontalPodAutoscaler/capreport-web": contract.VerdictPass,
+		"shop/HorizontalPodAutoscaler/api":              contract.VerdictFail,
+		"shop/ScaledObject/orders-consumer":             contract.VerdictFail,
 	}
 	for id, v := range want {
 		if verdicts[id] != v {
@@ -144,7 +145,7 @@ func TestRunCorpus(t *testing.T) {
 			if err := report.Validate([]byte(out)); err != nil {
 				t.Fatalf("report does not validate: %v", err)
 			}
-			var r rules.Report
+			var r contract.Report
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
 				t.Fatal(err)
 			}
@@ -162,10 +163,10 @@ func TestRunCorpus(t *testing.T) {
 				}
 				// Issue 12: nothing fails on defaults alone; what fails,
 				// fails on a finding that needs no assumption.
-				if w.Verdict == rules.VerdictFail && !failsWithoutDefaults(w) {
+				if w.Verdict == contract.VerdictFail && !failsWithoutDefaults(w) {
 					t.Errorf("%s fails on defaults alone: %+v", w.ID, w.Findings)
 				}
-				if w.Verdict == rules.VerdictWarn && w.VerdictReason == "" && !hasWarning(w) {
+				if w.Verdict == contract.VerdictWarn && w.VerdictReason == "" && !hasWarning(w) {
 					t.Errorf("%s: warn without a warning", w.ID)
 				}
 			}
@@ -199,7 +200,7 @@ func corpusArgs(dir string) []string {
 	return args
 }
 
-func reportFindingNames(r rules.Report, check, id string) bool {
+func reportFindingNames(r contract.Report, check, id string) bool {
 	for _, f := range r.Findings {
 		if f.Check == check && strings.Contains(f.Message, id) {
 			return true
@@ -208,18 +209,18 @@ func reportFindingNames(r rules.Report, check, id string) bool {
 	return false
 }
 
-func failsWithoutDefaults(w rules.Workload) bool {
+func failsWithoutDefaults(w contract.Workload) bool {
 	for _, f := range w.Findings {
-		if f.Severity == rules.SeverityError && !f.Ignored && !f.RestsOnDefaults {
+		if f.Severity == check.SeverityError && !f.Ignored && !f.RestsOnDefaults {
 			return true
 		}
 	}
 	return false
 }
 
-func hasWarning(w rules.Workload) bool {
+func hasWarning(w contract.Workload) bool {
 	for _, f := range w.Findings {
-		if f.Severity == rules.SeverityWarning && !f.Ignored {
+		if f.Severity == check.SeverityWarning && !f.Ignored {
 			return true
 		}
 	}
@@ -232,8 +233,8 @@ func TestChecksCommand(t *testing.T) {
 		t.Errorf("checks: exit %d\n%s", code, out)
 	}
 	out, _, code = capture("checks", "--format", "json")
-	var checks []rules.CheckInfo
-	if code != exitOK || json.Unmarshal([]byte(out), &checks) != nil || len(checks) != len(rules.Checks()) {
+	var checks []check.Info
+	if code != exitOK || json.Unmarshal([]byte(out), &checks) != nil || len(checks) != len(check.All()) {
 		t.Errorf("checks --format json: exit %d, %d entries", code, len(checks))
 	}
 	// camelCase like the report: Unmarshal matches keys case-insensitively,
@@ -286,7 +287,7 @@ func TestRunAtRef(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	_, now, _ := runArgs(t, dir, "--format", "json", "--fail-on", "never")
-	var base, head rules.Report
+	var base, head contract.Report
 	if err := json.Unmarshal([]byte(atRef), &base); err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +297,7 @@ func TestRunAtRef(t *testing.T) {
 	if base.Root != dir+"@HEAD" || len(base.Workloads) != 3 {
 		t.Fatalf("root %q, %d workloads", base.Root, len(base.Workloads))
 	}
-	target := func(r rules.Report) any {
+	target := func(r contract.Report) any {
 		for _, w := range r.Workloads {
 			if w.ID == webID {
 				return w.Metrics[0].Target

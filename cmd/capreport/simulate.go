@@ -10,6 +10,7 @@ import (
 
 	"github.com/capreport/capreport/analyze/hpa"
 	"github.com/capreport/capreport/analyze/sim"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/rules"
 )
@@ -121,7 +122,7 @@ type sizeOutput struct {
 	GrowthFactor float64 `json:"growthFactor"`
 	DeadBand     bool    `json:"deadBand"`
 	RoundSeconds int     `json:"roundSeconds"`
-	rules.SizeOverload
+	contract.SizeOverload
 }
 
 func runSimulateSize(ios *streams, f *sizeFlags) error {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/analyze/sim"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/rules"
 )
@@ -154,9 +155,9 @@ func (f *timeFlags) checkCounts() error {
 
 // timeOutput is the Time bill with --events' scale events and sync log.
 type timeOutput struct {
-	*rules.TimeBill
-	ScaleEvents []rules.ScaleEvent `json:"scaleEvents"`
-	Syncs       []syncEntry        `json:"syncs"`
+	*contract.TimeBill
+	ScaleEvents []contract.ScaleEvent `json:"scaleEvents"`
+	Syncs       []syncEntry           `json:"syncs"`
 }
 
 // syncEntry is one sync in the JSON sync log.
@@ -176,11 +177,11 @@ func syncLog(rs []sim.SyncRecord) []syncEntry {
 	return out
 }
 
-func scaleEventsOf(rs []sim.SyncRecord) []rules.ScaleEvent {
-	out := []rules.ScaleEvent{}
+func scaleEventsOf(rs []sim.SyncRecord) []contract.ScaleEvent {
+	out := []contract.ScaleEvent{}
 	for _, r := range rs {
 		if r.Desired != r.Replicas {
-			out = append(out, rules.ScaleEvent{T: int(r.T), From: r.Replicas, To: r.Desired})
+			out = append(out, contract.ScaleEvent{T: int(r.T), From: r.Replicas, To: r.Desired})
 		}
 	}
 	return out
@@ -199,7 +200,7 @@ func printSyncs(w io.Writer, rs []sim.SyncRecord) {
 	}
 }
 
-func printTime(w io.Writer, o *rules.TimeBill) {
+func printTime(w io.Writer, o *contract.TimeBill) {
 	verdict := "rests"
 	if o.Hunts {
 		verdict = "HUNTS"

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
-	"github.com/capreport/capreport/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -34,7 +35,7 @@ func writeVerdicts(t *testing.T, b *strings.Builder, name string, args []string)
 	if code != exitOK {
 		t.Fatalf("%s: exit %d: %s", name, code, stderr)
 	}
-	var r rules.Report
+	var r contract.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func writeVerdicts(t *testing.T, b *strings.Builder, name string, args []string)
 		}
 		b.WriteString("\n")
 		for _, f := range w.Findings {
-			if f.Severity == rules.SeverityInfo || f.Ignored {
+			if f.Severity == check.SeverityInfo || f.Ignored {
 				continue
 			}
 			fmt.Fprintf(b, "  %s %s", f.Severity, f.Check)

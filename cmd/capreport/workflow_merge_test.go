@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/fakegithub"
-	"github.com/capreport/capreport/rules"
 )
 
 // TestMonorepoWorkflowMergeStep runs the report job's merge step of
@@ -71,7 +71,7 @@ func TestMonorepoWorkflowMergeStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m rules.Report
+	var m contract.Report
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
 	}

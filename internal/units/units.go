@@ -14,6 +14,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Duration formats seconds the way people say them: seconds below two
@@ -112,4 +113,32 @@ func Multiple(k float64) string { return Number(k) + "x" }
 // Percent formats a fraction as a whole percentage: 0.456 → "46 %".
 func Percent(f float64) string {
 	return strconv.FormatFloat(math.Round(f*100), 'f', 0, 64) + " %"
+}
+
+// Measurement says in a few words how `capreport calibrate` measured a
+// value, for every place that shows a value's origin: "measured p90 over
+// 7d, 312 pods, 2026-12-01". quantile 0 is no quantile, 1 the peak; unit
+// names what a sample is ("samples" when empty).
+func Measurement(quantile float64, window string, samples int, unit string, at time.Time) string {
+	if unit == "" {
+		unit = "samples"
+	}
+	stat := "measured"
+	switch {
+	case quantile >= 1:
+		stat += " peak"
+	case quantile > 0:
+		stat += " p" + strconv.FormatFloat(quantile*100, 'f', -1, 64)
+	}
+	return fmt.Sprintf("%s over %s, %d %s, %s", stat, window, samples, unit, at.UTC().Format("2006-01-02"))
+}
+
+// SampleUnit is what one sample of a measured assumption is: a pod for
+// the dead time, spelt as the annotation ("dead-time") or as in the
+// configuration and the report ("deadTime"), else a sample.
+func SampleUnit(key string) string {
+	if key == "dead-time" || key == "deadTime" {
+		return "pods"
+	}
+	return "samples"
 }

@@ -3,8 +3,8 @@ package diff
 import (
 	"fmt"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report/internal/mermaid"
-	"github.com/capreport/capreport/rules"
 )
 
 // MaxCharts is how many changed autoscalers get a before/after chart: the
@@ -15,7 +15,7 @@ const MaxCharts = 3
 // runs, or the Size runs at the largest design overload both sides priced
 // with a timeline. ok is false for added or removed autoscalers and when a
 // side has no series (--no-timelines, or a bill of another kind).
-func chartPair(c Change) (base, head *rules.Timeline, title string, ok bool) {
+func chartPair(c Change) (base, head *contract.Timeline, title string, ok bool) {
 	if c.Base == nil || c.Head == nil {
 		return nil, nil, "", false
 	}
@@ -24,7 +24,7 @@ func chartPair(c Change) (base, head *rules.Timeline, title string, ok bool) {
 		return b.Time.Timeline, h.Time.Timeline, "Replicas after the demand step", true
 	}
 	if b.Size != nil && h.Size != nil {
-		var best *rules.SizeOverload
+		var best *contract.SizeOverload
 		for i := range h.Size.Overloads {
 			ho := &h.Size.Overloads[i]
 			bo := overloadAt(b.Size, ho.K)
@@ -39,7 +39,7 @@ func chartPair(c Change) (base, head *rules.Timeline, title string, ok bool) {
 	return nil, nil, "", false
 }
 
-func usable(tl *rules.Timeline) bool {
+func usable(tl *contract.Timeline) bool {
 	return tl != nil && len(tl.T) > 0 && len(tl.Replicas) == len(tl.T)
 }
 
@@ -63,7 +63,7 @@ func chartChanges(r Result) []int {
 // mermaidPair draws base and head replicas on one time axis as two line
 // series of an xychart-beta block; each is read as a step function of its
 // own sample times, so runs sampled differently share the axis.
-func mermaidPair(base, head *rules.Timeline, title string) string {
+func mermaidPair(base, head *contract.Timeline, title string) string {
 	return mermaid.XYChart{
 		Title: title, YTitle: "pods",
 		Lines: []mermaid.Series{

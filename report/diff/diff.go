@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/capreport/capreport/rules"
+	"github.com/capreport/capreport/contract"
 )
 
 // SchemaVersion is the version of the diff JSON shape. Bump it on any change
@@ -55,10 +55,10 @@ type Result struct {
 
 // Side identifies one of the two compared reports.
 type Side struct {
-	Root        string        `json:"root"`
-	Tool        rules.Tool    `json:"tool"`
-	GeneratedAt string        `json:"generatedAt,omitempty"`
-	Summary     rules.Summary `json:"summary"`
+	Root        string           `json:"root"`
+	Tool        contract.Tool    `json:"tool"`
+	GeneratedAt string           `json:"generatedAt,omitempty"`
+	Summary     contract.Summary `json:"summary"`
 }
 
 // Counts says how many autoscalers fall in each bucket; unchanged ones are
@@ -97,10 +97,10 @@ type Change struct {
 	// Score is the size of the change (sum of relative changes of the
 	// numeric figures, plus one per changed verdict or flag); it orders
 	// changes of equal impact and picks the charted workload.
-	Score   float64         `json:"score"`
-	Figures []Figure        `json:"figures"`
-	Base    *rules.Workload `json:"base"`
-	Head    *rules.Workload `json:"head"`
+	Score   float64            `json:"score"`
+	Figures []Figure           `json:"figures"`
+	Base    *contract.Workload `json:"base"`
+	Head    *contract.Workload `json:"head"`
 }
 
 // Figure is one compared figure that differs.
@@ -126,7 +126,7 @@ type Figure struct {
 // replica bounds or metric targets changed. Timelines are ignored (they are
 // pictures of the same figures), and so is float noise below a relative
 // 1e-9, which re-pricing on another machine can produce.
-func Compare(base, head rules.Report) Result {
+func Compare(base, head contract.Report) Result {
 	res := Result{
 		SchemaVersion: SchemaVersion,
 		Base:          sideOf(base),
@@ -149,7 +149,7 @@ func Compare(base, head rules.Report) Result {
 
 	for _, id := range ids {
 		b, h := bs[id], hs[id]
-		if b != nil && h != nil && b.Verdict == rules.VerdictFail && h.Verdict != rules.VerdictFail {
+		if b != nil && h != nil && b.Verdict == contract.VerdictFail && h.Verdict != contract.VerdictFail {
 			res.Counts.Fixed++
 		}
 		c, changed := compareOne(id, b, h)
@@ -162,7 +162,7 @@ func Compare(base, head rules.Report) Result {
 			res.Counts.Added++
 		case StatusRemoved:
 			res.Counts.Removed++
-			if b.Verdict == rules.VerdictFail {
+			if b.Verdict == contract.VerdictFail {
 				res.Counts.Fixed++
 			}
 		default:
@@ -186,14 +186,14 @@ func Compare(base, head rules.Report) Result {
 	return res
 }
 
-func sideOf(r rules.Report) Side {
+func sideOf(r contract.Report) Side {
 	return Side{Root: r.Root, Tool: r.Tool, GeneratedAt: r.GeneratedAt, Summary: r.Summary}
 }
 
 // byID indexes workloads by id; a duplicate id keeps the first, as merge
 // does, so that a malformed report still compares deterministically.
-func byID(ws []rules.Workload) map[string]*rules.Workload {
-	m := make(map[string]*rules.Workload, len(ws))
+func byID(ws []contract.Workload) map[string]*contract.Workload {
+	m := make(map[string]*contract.Workload, len(ws))
 	for i := range ws {
 		if _, dup := m[ws[i].ID]; !dup {
 			m[ws[i].ID] = &ws[i]
@@ -204,7 +204,7 @@ func byID(ws []rules.Workload) map[string]*rules.Workload {
 
 // compareOne builds the Change of one id; changed is false when nothing
 // compared differs.
-func compareOne(id string, b, h *rules.Workload) (Change, bool) {
+func compareOne(id string, b, h *contract.Workload) (Change, bool) {
 	c := Change{ID: id, Figures: []Figure{}, Base: b, Head: h}
 	var bf, hf []fig
 	kind := keyKindOf(b, h)
@@ -233,7 +233,7 @@ func compareOne(id string, b, h *rules.Workload) (Change, bool) {
 		c.Figures = append(c.Figures, d.figure())
 		c.Score += d.score()
 	}
-	c.NewFailure = c.VerdictAfter == rules.VerdictFail && c.VerdictBefore != rules.VerdictFail
+	c.NewFailure = c.VerdictAfter == contract.VerdictFail && c.VerdictBefore != contract.VerdictFail
 	c.Impact = impactOf(c)
 	c.Summary = strings.Join(phrases(c, diffs), "; ")
 	return c, true
@@ -242,7 +242,7 @@ func compareOne(id string, b, h *rules.Workload) (Change, bool) {
 // keyKindOf is the key figure both sides of a change quote: the one that
 // decides the worse side's verdict (the head's on a tie), so a new failure
 // shows its failing figure before and after.
-func keyKindOf(b, h *rules.Workload) string {
+func keyKindOf(b, h *contract.Workload) string {
 	switch {
 	case h == nil:
 		return keyKind(*b)
@@ -264,9 +264,9 @@ func impactOf(c Change) string {
 	// A bill that can no longer be computed is a loss of information, not
 	// an improvement; one that can again is a gain.
 	switch {
-	case c.VerdictAfter == rules.VerdictUnpriced && c.VerdictBefore != rules.VerdictUnpriced:
+	case c.VerdictAfter == contract.VerdictUnpriced && c.VerdictBefore != contract.VerdictUnpriced:
 		return ImpactWorse
-	case c.VerdictBefore == rules.VerdictUnpriced && c.VerdictAfter != rules.VerdictUnpriced && c.VerdictAfter != rules.VerdictFail:
+	case c.VerdictBefore == contract.VerdictUnpriced && c.VerdictAfter != contract.VerdictUnpriced && c.VerdictAfter != contract.VerdictFail:
 		return ImpactBetter
 	}
 	rb, ra := verdictRank(c.VerdictBefore), verdictRank(c.VerdictAfter)
@@ -275,7 +275,7 @@ func impactOf(c Change) string {
 		return ImpactWorse
 	case ra > rb:
 		return ImpactBetter
-	case c.VerdictAfter == rules.VerdictFail:
+	case c.VerdictAfter == contract.VerdictFail:
 		return ImpactFailing
 	}
 	return ImpactChanged
@@ -283,7 +283,7 @@ func impactOf(c Change) string {
 
 // verdictRank orders verdicts worst first, like the ledger (unpriced is
 // handled before it is consulted).
-var verdictRank = rules.VerdictRank
+var verdictRank = contract.VerdictRank
 
 // sameFloat is equality up to a relative 1e-9: the simulation is
 // deterministic, but a figure that went through JSON or another CPU's FMA

@@ -6,14 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capreport/capreport/rules"
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/contract"
 )
 
 // compareCase is one Compare scenario: two reports in, the listed ids, the
 // counts and what the change must say.
 type compareCase struct {
 	name       string
-	base, head rules.Report
+	base, head contract.Report
 	wantIDs    []string // listed, in order
 	want       Counts
 	// figures maps an id to keys that must be among its changed figures,
@@ -108,9 +109,9 @@ func TestCompare(t *testing.T) {
 	retimed.Size.Overloads[1].Timeline = ramp(0, 15, 10, 320, 30)
 
 	ignored := sizeWorkload()
-	ignored.Findings = []rules.Finding{{Check: "assumption-default", Severity: rules.SeverityWarning, Ignored: true, IgnoreReason: "agreed"}}
+	ignored.Findings = []contract.Finding{{Check: "assumption-default", Severity: check.SeverityWarning, Ignored: true, IgnoreReason: "agreed"}}
 	live := sizeWorkload()
-	live.Findings = []rules.Finding{{Check: "assumption-default", Severity: rules.SeverityWarning}}
+	live.Findings = []contract.Finding{{Check: "assumption-default", Severity: check.SeverityWarning}}
 
 	stillFailing := sizeAt80()
 	stillFailing.MaxReplicas = 2000
@@ -246,7 +247,7 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-func cloneSize(s *rules.SizeBill) *rules.SizeBill {
+func cloneSize(s *contract.SizeBill) *contract.SizeBill {
 	c := *s
 	c.Overloads = slices.Clone(s.Overloads)
 	return &c
@@ -255,7 +256,7 @@ func cloneSize(s *rules.SizeBill) *rules.SizeBill {
 // TestCompareOrder: new failures first whatever their id, then by impact,
 // then the larger change, then id.
 func TestCompareOrder(t *testing.T) {
-	mk := func(id string, w rules.Workload) rules.Workload { w.ID = id; return w }
+	mk := func(id string, w contract.Workload) contract.Workload { w.ID = id; return w }
 	base := reportOf(
 		mk("a/HorizontalPodAutoscaler/better", sizeAt80()),
 		mk("b/ScaledObject/worse", timeWorkload()),
@@ -299,9 +300,9 @@ func TestJSONShape(t *testing.T) {
 	var doc struct {
 		SchemaVersion string `json:"schemaVersion"`
 		Changes       []struct {
-			ID      string          `json:"id"`
-			Base    *rules.Workload `json:"base"`
-			Head    *rules.Workload `json:"head"`
+			ID      string             `json:"id"`
+			Base    *contract.Workload `json:"base"`
+			Head    *contract.Workload `json:"head"`
 			Figures []struct {
 				Key    string `json:"key"`
 				Before any    `json:"before"`
@@ -340,10 +341,10 @@ func TestJSONShape(t *testing.T) {
 // A workload that stops being priced has lost its bill: worse, not better.
 func TestImpactOfPricing(t *testing.T) {
 	for _, c := range []struct{ before, after, want string }{
-		{rules.VerdictPass, rules.VerdictUnpriced, ImpactWorse},
-		{rules.VerdictUnpriced, rules.VerdictPass, ImpactBetter},
-		{rules.VerdictWarn, rules.VerdictPass, ImpactBetter},
-		{rules.VerdictPass, rules.VerdictWarn, ImpactWorse},
+		{contract.VerdictPass, contract.VerdictUnpriced, ImpactWorse},
+		{contract.VerdictUnpriced, contract.VerdictPass, ImpactBetter},
+		{contract.VerdictWarn, contract.VerdictPass, ImpactBetter},
+		{contract.VerdictPass, contract.VerdictWarn, ImpactWorse},
 	} {
 		got := impactOf(Change{Status: StatusChanged, VerdictBefore: c.before, VerdictAfter: c.after})
 		if got != c.want {

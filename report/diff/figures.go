@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/units"
-	"github.com/capreport/capreport/rules"
 )
 
 // unit says how a figure is formatted and whether it has a numeric delta.
@@ -36,7 +36,7 @@ type fig struct {
 // figuresOf lists every compared figure of a workload in reading order.
 // Timelines, scale events, overshoot and the rounds curve are left out: the
 // brief's figures already say what they would, and the curve is a plot.
-func figuresOf(w rules.Workload) []fig {
+func figuresOf(w contract.Workload) []fig {
 	fs := []fig{
 		{"verdict", "verdict", unitText, w.Verdict},
 		{"signal", "signal", unitText, w.Signal},
@@ -57,7 +57,7 @@ func figuresOf(w rules.Workload) []fig {
 			fig{"size.hottestTarget", "hottest target", unitPercent, hottest},
 		)
 		ol := slices.Clone(s.Overloads)
-		slices.SortStableFunc(ol, func(a, b rules.SizeOverload) int { return cmpFloat(a.K, b.K) })
+		slices.SortStableFunc(ol, func(a, b contract.SizeOverload) int { return cmpFloat(a.K, b.K) })
 		for _, o := range ol {
 			k := kText(o.K)
 			add := func(name, label string, u unit, v any) {
@@ -96,7 +96,7 @@ func figuresOf(w rules.Workload) []fig {
 	return fs
 }
 
-func billKind(w rules.Workload) string {
+func billKind(w contract.Workload) string {
 	switch {
 	case w.Size != nil:
 		return "size"
@@ -109,7 +109,7 @@ func billKind(w rules.Workload) string {
 // metricTargets is the metrics' targets as one comparable string, in the
 // autoscaler's order (the HPA takes the largest proposal, so order does not
 // matter to it, but it is stable for a given manifest).
-func metricTargets(ms []rules.Metric) string {
+func metricTargets(ms []contract.Metric) string {
 	if len(ms) == 0 {
 		return "none"
 	}
@@ -123,7 +123,7 @@ func metricTargets(ms []rules.Metric) string {
 // checkIDs is the sorted set of live (not ignored) finding checks: the
 // messages quote figures that are compared on their own, so only which
 // checks fire is a change of its own.
-func checkIDs(fs []rules.Finding) string {
+func checkIDs(fs []contract.Finding) string {
 	var ids []string
 	for _, f := range fs {
 		if !f.Ignored {
@@ -245,7 +245,7 @@ const (
 // keyKind is the figure that decides a workload's verdict, worst cause
 // first: the ledger quotes it so that a failing row shows why it fails (a
 // peak of 50 pods for 100 needed), not a figure that did not move.
-func keyKind(w rules.Workload) string {
+func keyKind(w contract.Workload) string {
 	switch {
 	case w.Size != nil && w.Size.DeadBand:
 		return keyDeadBand
@@ -264,7 +264,7 @@ func keyKind(w rules.Workload) string {
 // keyFigure is the figure of kind the ledger quotes for a workload's bill;
 // a kind the workload has no figure for falls back to its own kind, so the
 // two sides of a change can be read in the same terms where they exist.
-func keyFigure(w rules.Workload, kind string) string {
+func keyFigure(w contract.Workload, kind string) string {
 	if w.Size == nil && w.Time == nil {
 		return "unpriced"
 	}
@@ -314,8 +314,8 @@ func keyFigure(w rules.Workload, kind string) string {
 
 // cappedOverload is the largest design overload whose peak falls short of
 // the pods it needs (maxReplicas reached, or a partition cap).
-func cappedOverload(s *rules.SizeBill) *rules.SizeOverload {
-	var best *rules.SizeOverload
+func cappedOverload(s *contract.SizeBill) *contract.SizeOverload {
+	var best *contract.SizeOverload
 	for i, o := range s.Overloads {
 		if o.PeakReplicas < o.NeededReplicas && (best == nil || o.K > best.K) {
 			best = &s.Overloads[i]
@@ -325,8 +325,8 @@ func cappedOverload(s *rules.SizeBill) *rules.SizeOverload {
 }
 
 // neverOverload is the largest design overload capacity never meets.
-func neverOverload(s *rules.SizeBill) *rules.SizeOverload {
-	var best *rules.SizeOverload
+func neverOverload(s *contract.SizeBill) *contract.SizeOverload {
+	var best *contract.SizeOverload
 	for i, o := range s.Overloads {
 		if o.TimeToCapacitySeconds == nil && (best == nil || o.K > best.K) {
 			best = &s.Overloads[i]
@@ -342,8 +342,8 @@ func huntsWord(h bool) string {
 	return "rests"
 }
 
-func largestOverload(s *rules.SizeBill) *rules.SizeOverload {
-	var best *rules.SizeOverload
+func largestOverload(s *contract.SizeBill) *contract.SizeOverload {
+	var best *contract.SizeOverload
 	for i := range s.Overloads {
 		if best == nil || s.Overloads[i].K > best.K {
 			best = &s.Overloads[i]
@@ -352,7 +352,7 @@ func largestOverload(s *rules.SizeBill) *rules.SizeOverload {
 	return best
 }
 
-func overloadAt(s *rules.SizeBill, k float64) *rules.SizeOverload {
+func overloadAt(s *contract.SizeBill, k float64) *contract.SizeOverload {
 	if s == nil {
 		return nil
 	}
@@ -411,7 +411,7 @@ func phrases(c Change, diffs []figDiff) []string {
 
 // sizePhrases quotes the largest design overload that changed, the way a
 // reviewer reads a Size bill: rounds, then the time it costs.
-func sizePhrases(b, h *rules.SizeBill, changed map[string]figDiff) []string {
+func sizePhrases(b, h *contract.SizeBill, changed map[string]figDiff) []string {
 	var out []string
 	if d, ok := changed["size.deadBand"]; ok {
 		if d.after != nil && d.after.v == true {
@@ -463,7 +463,7 @@ func sizePhrases(b, h *rules.SizeBill, changed map[string]figDiff) []string {
 	return out
 }
 
-func timePhrases(b, h *rules.TimeBill, changed map[string]figDiff) []string {
+func timePhrases(b, h *contract.TimeBill, changed map[string]figDiff) []string {
 	var out []string
 	band := fmt.Sprintf("%d..%d → %d..%d pods", b.ReplicasMin, b.ReplicasMax, h.ReplicasMin, h.ReplicasMax)
 	_, minOK := changed["time.replicasMin"]
@@ -491,7 +491,7 @@ func timePhrases(b, h *rules.TimeBill, changed map[string]figDiff) []string {
 }
 
 // findingsPhrase names the checks that started and stopped firing.
-func findingsPhrase(b, h []rules.Finding) string {
+func findingsPhrase(b, h []contract.Finding) string {
 	bs, hs := liveSet(b), liveSet(h)
 	var parts []string
 	for _, id := range sortedKeys(hs) {
@@ -507,7 +507,7 @@ func findingsPhrase(b, h []rules.Finding) string {
 	return "findings " + strings.Join(parts, ", ")
 }
 
-func liveSet(fs []rules.Finding) map[string]bool {
+func liveSet(fs []contract.Finding) map[string]bool {
 	m := map[string]bool{}
 	for _, f := range fs {
 		if !f.Ignored {

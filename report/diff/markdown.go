@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/report/internal/fit"
-	"github.com/capreport/capreport/rules"
 )
 
 // Options tunes Markdown; the zero value means the defaults.
@@ -132,11 +132,11 @@ func changeIcon(c Change) string {
 	switch {
 	case c.Status == StatusRemoved:
 		return "➖"
-	case c.VerdictAfter == rules.VerdictFail:
+	case c.VerdictAfter == contract.VerdictFail:
 		return "❌"
-	case c.VerdictAfter == rules.VerdictWarn:
+	case c.VerdictAfter == contract.VerdictWarn:
 		return "⚠️"
-	case c.VerdictAfter == rules.VerdictPass:
+	case c.VerdictAfter == contract.VerdictPass:
 		return "✅"
 	}
 	return "⚪"

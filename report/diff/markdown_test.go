@@ -12,9 +12,9 @@ import (
 
 	"github.com/yuin/goldmark"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/report"
-	"github.com/capreport/capreport/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -104,13 +104,13 @@ func TestText(t *testing.T) {
 // TestMermaidChart: two runs sampled differently share one numeric time
 // axis, each read as a step function, and a one-sample spike survives.
 func TestMermaidChart(t *testing.T) {
-	base := &rules.Timeline{}
+	base := &contract.Timeline{}
 	for i := range 500 {
 		base.T = append(base.T, i*10)
 		base.Replicas = append(base.Replicas, 5)
 	}
 	base.Replicas[123] = 99 // a one-sample spike must survive down-sampling
-	head := &rules.Timeline{T: []int{0, 2000, 3000}, Replicas: []int32{5, 40, 7}}
+	head := &contract.Timeline{T: []int{0, 2000, 3000}, Replicas: []int32{5, 40, 7}}
 	ch := mermaidPair(base, head, `Replicas "after" a 30x step`)
 	lines := regexp.MustCompile(`(?m)^    line \[(.*)\]$`).FindAllStringSubmatch(ch, -1)
 	if len(lines) != 2 {
@@ -138,21 +138,21 @@ func TestMermaidChart(t *testing.T) {
 }
 
 // hostile is a workload whose manifest text tries every trick on a comment.
-func hostile(i int, long bool) rules.Workload {
+func hostile(i int, long bool) contract.Workload {
 	w := sizeWorkload()
 	name := fmt.Sprintf("x%d<img src=x onerror=alert(1)>|@org/team`![p](http://e/x)", i)
 	if long {
 		name += strings.Repeat("long-name-", 200)
 	}
 	w.ID = "shop/HorizontalPodAutoscaler/" + name
-	w.Metrics = []rules.Metric{{Type: "Resource", Name: "cpu|<b>@admins", Target: "50%"}}
+	w.Metrics = []contract.Metric{{Type: "Resource", Name: "cpu|<b>@admins", Target: "50%"}}
 	return w
 }
 
 func TestMarkdownEscapes(t *testing.T) {
 	b, h := hostile(1, false), hostile(1, false)
 	h.MaxReplicas = 2000
-	h.Metrics = []rules.Metric{{Type: "Resource", Name: "cpu|<b>@admins", Target: "80%"}}
+	h.Metrics = []contract.Metric{{Type: "Resource", Name: "cpu|<b>@admins", Target: "80%"}}
 	out, err := Markdown(Compare(reportOf(b), reportOf(h)), Options{Title: "<script>@here"})
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +188,7 @@ func TestMarkdownEscapes(t *testing.T) {
 // TestMarkdownSizeLimit: a diff far over GitHub's limit keeps the headline
 // and every ledger row and cuts details; an absurd one still fits.
 func TestMarkdownSizeLimit(t *testing.T) {
-	var base, head []rules.Workload
+	var base, head []contract.Workload
 	for i := range 120 {
 		b := hostile(i, false)
 		base = append(base, b)
@@ -223,7 +223,7 @@ func TestMarkdownSizeLimit(t *testing.T) {
 		b := hostile(i, true)
 		base = append(base, b)
 		h := b
-		h.Verdict = rules.VerdictFail
+		h.Verdict = contract.VerdictFail
 		head = append(head, h)
 	}
 	out, _ = Markdown(Compare(reportOf(base...), reportOf(head...)), Options{})

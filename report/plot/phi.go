@@ -8,8 +8,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/capreport/capreport/analyze/phi"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/units"
-	"github.com/capreport/capreport/rules"
 )
 
 // Series names of the Φ figure.
@@ -30,7 +30,7 @@ const (
 // buildPhi draws Φ over w ∈ [0.05, 1000] dead times with the workload's
 // point (W_eff/τ_eff, D/τ_eff), τ_eff recovered from the bill as
 // RequiredStandingDelaySeconds / Phi.
-func buildPhi(w rules.Workload) (*figure, error) {
+func buildPhi(w contract.Workload) (*figure, error) {
 	if w.Time == nil {
 		return nil, fmt.Errorf("%w: the workload has no Time bill (signal %q)", ErrNoData, w.Signal)
 	}
@@ -134,7 +134,7 @@ func addPhiApproximations(p *panel, curve plotter.XYs, ytop float64) {
 // addPhiWorkload marks the workload at (px, py) and its requirement Φ(px)
 // above or below it, joined by a dotted drop coloured by the verdict:
 // blue when the standing delay meets the requirement, vermilion when not.
-func addPhiWorkload(p *panel, w rules.Workload, px, py float64) {
+func addPhiWorkload(p *panel, w contract.Workload, px, py float64) {
 	tb := w.Time
 	stateCol := colVermilion
 	if tb.StandingDelaySeconds >= tb.RequiredStandingDelaySeconds {
@@ -150,7 +150,7 @@ func addPhiWorkload(p *panel, w rules.Workload, px, py float64) {
 // phiPoint places the workload: x = W_eff/τ_eff from the bill, y = D/τ_eff
 // with τ_eff = RequiredStandingDelaySeconds / Phi (the required delay is
 // τ_eff·Φ). ok is false when the bill cannot place it.
-func phiPoint(tb *rules.TimeBill) (x, y, tauEff float64, ok bool) {
+func phiPoint(tb *contract.TimeBill) (x, y, tauEff float64, ok bool) {
 	if !(tb.Phi > 0) || !(tb.RequiredStandingDelaySeconds > 0) || !(tb.WindowInDeadTimes > 0) {
 		return 0, 0, 0, false
 	}
@@ -158,7 +158,7 @@ func phiPoint(tb *rules.TimeBill) (x, y, tauEff float64, ok bool) {
 	return tb.WindowInDeadTimes, tb.StandingDelaySeconds / tauEff, tauEff, true
 }
 
-func phiTitle(w rules.Workload, x, y, tauEff float64, ok bool) string {
+func phiTitle(w contract.Workload, x, y, tauEff float64, ok bool) string {
 	t := "Φ curve: " + workloadID(w)
 	if !ok {
 		return t + "\nthe bill does not place the workload on the curve (no Φ or window)"

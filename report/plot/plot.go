@@ -2,7 +2,7 @@
 // bill's staircase of replicas and its rounds against overload, and the Time
 // bill's hunt and its place on the Φ curve.
 //
-// Like every renderer in report/, it formats the rules.Report contract and
+// Like every renderer in report/, it formats the contract.Report contract and
 // never computes a bill: every number it draws comes from the workload, except
 // the reference curves of the Φ plot (package analyze/phi), which are the law
 // the bill is priced against.
@@ -14,12 +14,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/capreport/capreport/contract"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
-
-	"github.com/capreport/capreport/rules"
 )
 
 // Output formats.
@@ -59,12 +58,12 @@ type Figure struct {
 // ForWorkload renders every figure the workload has data for, in the order
 // size, rounds, time, phi. A workload with no bill yields no figures and no
 // error.
-func ForWorkload(w rules.Workload, format string) ([]Figure, error) {
+func ForWorkload(w contract.Workload, format string) ([]Figure, error) {
 	if err := checkFormat(format); err != nil {
 		return nil, err
 	}
 	var out []Figure
-	for _, fn := range []func(rules.Workload, string) (Figure, error){Size, Rounds, Time, Phi} {
+	for _, fn := range []func(contract.Workload, string) (Figure, error){Size, Rounds, Time, Phi} {
 		f, err := fn(w, format)
 		if errors.Is(err, ErrNoData) {
 			continue
@@ -81,27 +80,27 @@ func ForWorkload(w rules.Workload, format string) ([]Figure, error) {
 // over time for each design overload that carries a timeline, with the scale
 // events, the round boundaries and the moment capacity met demand; the
 // waiting time is on a second panel.
-func Size(w rules.Workload, format string) (Figure, error) {
+func Size(w contract.Workload, format string) (Figure, error) {
 	return render(w, format, KindSize, buildSize)
 }
 
 // Time draws the Time bill's run: replicas and backlog over the last part of
 // the run, with the pods needed and the band of ±15 % around it (a swing
 // wider than 30 % of the need is a hunt, Definition 5).
-func Time(w rules.Workload, format string) (Figure, error) {
+func Time(w contract.Workload, format string) (Figure, error) {
 	return render(w, format, KindTime, buildTime)
 }
 
 // Phi draws the Φ curve over windows of 0.05 to 1000 dead times with its
 // closed-form approximations, the ceiling e, the region where the loop
 // rests, and the workload's own point.
-func Phi(w rules.Workload, format string) (Figure, error) {
+func Phi(w contract.Workload, format string) (Figure, error) {
 	return render(w, format, KindPhi, buildPhi)
 }
 
 // Rounds draws rounds to capacity against the overload k: the simulated
 // count and Proposition 2's bound, on a log axis of k.
-func Rounds(w rules.Workload, format string) (Figure, error) {
+func Rounds(w contract.Workload, format string) (Figure, error) {
 	return render(w, format, KindRounds, buildRounds)
 }
 
@@ -113,7 +112,7 @@ func checkFormat(format string) error {
 	return fmt.Errorf("plot: unknown format %q: use %q or %q", format, FormatSVG, FormatPNG)
 }
 
-func render(w rules.Workload, format, kind string, build func(rules.Workload) (*figure, error)) (Figure, error) {
+func render(w contract.Workload, format, kind string, build func(contract.Workload) (*figure, error)) (Figure, error) {
 	if err := checkFormat(format); err != nil {
 		return Figure{}, err
 	}
@@ -159,7 +158,7 @@ func (f *figure) encode(format string) ([]byte, error) {
 // FileName is the figure's file name: "<ns>-<Kind>-<name>-<kind>.<format>",
 // every character outside [A-Za-z0-9._-] replaced by '_', empty parts left
 // out.
-func FileName(w rules.Workload, kind, format string) string {
+func FileName(w contract.Workload, kind, format string) string {
 	var parts []string
 	for _, p := range []string{w.Autoscaler.Namespace, w.Autoscaler.Kind, w.Autoscaler.Name, kind} {
 		if p != "" {
@@ -188,7 +187,7 @@ func safe(s string) string {
 	return out
 }
 
-func workloadID(w rules.Workload) string {
+func workloadID(w contract.Workload) string {
 	if w.ID != "" {
 		return w.ID
 	}

@@ -17,10 +17,10 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/capreport/capreport/analyze/phi"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/report/plot/internal/sample"
-	"github.com/capreport/capreport/rules"
 )
 
 // panelCase states what one panel of a built figure must hold.
@@ -190,7 +190,7 @@ func TestSizeFigureSmallRangeAndNoWait(t *testing.T) {
 	tl.Wait = nil
 	tl.Serving = []int32{0} // an unready start: 0 pods on a linear axis
 	o.Timeline = &tl
-	w.Size.Overloads = []rules.SizeOverload{o}
+	w.Size.Overloads = []contract.SizeOverload{o}
 	w.Size.RoundSeconds = 0
 	fig, err := buildSize(w)
 	if err != nil {
@@ -448,8 +448,8 @@ func TestNoData(t *testing.T) {
 	noTimeline.Size.RoundsCurve = nil
 	for _, c := range []struct {
 		name string
-		fn   func(rules.Workload, string) (Figure, error)
-		w    rules.Workload
+		fn   func(contract.Workload, string) (Figure, error)
+		w    contract.Workload
 	}{
 		{"size of a backlog workload", Size, hunt},
 		{"rounds of a backlog workload", Rounds, hunt},
@@ -475,13 +475,13 @@ func TestForWorkload(t *testing.T) {
 	both.Time = sample.Hunting().Time
 	for _, c := range []struct {
 		name  string
-		w     rules.Workload
+		w     contract.Workload
 		kinds []string
 	}{
 		{"size", sample.Specimen(), []string{KindSize, KindRounds}},
 		{"time", sample.Hunting(), []string{KindTime, KindPhi}},
 		{"both", both, []string{KindSize, KindRounds, KindTime, KindPhi}},
-		{"unpriced", rules.Workload{ID: "a/HorizontalPodAutoscaler/b", Verdict: rules.VerdictUnpriced}, nil},
+		{"unpriced", contract.Workload{ID: "a/HorizontalPodAutoscaler/b", Verdict: contract.VerdictUnpriced}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			figs, err := ForWorkload(c.w, FormatSVG)
@@ -556,7 +556,7 @@ func TestSVG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	builders := map[string]func(rules.Workload) (*figure, error){
+	builders := map[string]func(contract.Workload) (*figure, error){
 		KindSize: buildSize, KindTime: buildTime, KindPhi: buildPhi, KindRounds: buildRounds,
 	}
 	for _, f := range figs {
@@ -631,16 +631,16 @@ func svgTexts(t *testing.T, data []byte) []string {
 
 func TestFileName(t *testing.T) {
 	for _, c := range []struct {
-		ref  rules.Ref
+		ref  contract.Ref
 		kind string
 		want string
 	}{
-		{rules.Ref{Kind: "HorizontalPodAutoscaler", Name: "web", Namespace: "shop"}, KindSize, "shop-HorizontalPodAutoscaler-web-size.svg"},
-		{rules.Ref{Kind: "ScaledObject", Name: "a/b c:d", Namespace: ""}, KindPhi, "ScaledObject-a_b_c_d-phi.svg"},
-		{rules.Ref{Kind: "ScaledObject", Name: "..", Namespace: "ns"}, KindTime, "ns-ScaledObject-__-time.svg"},
-		{rules.Ref{}, KindRounds, "workload-rounds.svg"},
+		{contract.Ref{Kind: "HorizontalPodAutoscaler", Name: "web", Namespace: "shop"}, KindSize, "shop-HorizontalPodAutoscaler-web-size.svg"},
+		{contract.Ref{Kind: "ScaledObject", Name: "a/b c:d", Namespace: ""}, KindPhi, "ScaledObject-a_b_c_d-phi.svg"},
+		{contract.Ref{Kind: "ScaledObject", Name: "..", Namespace: "ns"}, KindTime, "ns-ScaledObject-__-time.svg"},
+		{contract.Ref{}, KindRounds, "workload-rounds.svg"},
 	} {
-		if got := FileName(rules.Workload{Autoscaler: c.ref}, c.kind, FormatSVG); got != c.want {
+		if got := FileName(contract.Workload{Autoscaler: c.ref}, c.kind, FormatSVG); got != c.want {
 			t.Errorf("FileName(%+v) = %q, want %q", c.ref, got, c.want)
 		}
 	}
@@ -688,27 +688,27 @@ func TestCompactSteps(t *testing.T) {
 
 // Odd but possible bills render or report ErrNoData; none panics.
 func TestDegenerateBills(t *testing.T) {
-	one := &rules.Timeline{T: []int{0}, Replicas: []int32{3}, Serving: []int32{0}, Needed: []float64{math.NaN()}, Wait: []float64{0}, Backlog: []float64{0}}
+	one := &contract.Timeline{T: []int{0}, Replicas: []int32{3}, Serving: []int32{0}, Needed: []float64{math.NaN()}, Wait: []float64{0}, Backlog: []float64{0}}
 	for _, c := range []struct {
 		name string
-		w    rules.Workload
+		w    contract.Workload
 	}{
-		{"single-sample size timeline", rules.Workload{ID: "a/HPA/one", Size: &rules.SizeBill{
-			Overloads: []rules.SizeOverload{{K: 2, Timeline: one}}}}},
-		{"zero pods on the staircase", rules.Workload{ID: "a/HPA/zero", Size: &rules.SizeBill{RoundSeconds: 60,
-			Overloads: []rules.SizeOverload{{K: 50, Timeline: &rules.Timeline{T: []int{0, 60, 120}, Replicas: []int32{0, 1, 100}}}}}}},
-		{"timeline without replicas", rules.Workload{ID: "a/HPA/empty", Size: &rules.SizeBill{
-			Overloads: []rules.SizeOverload{{K: 2, Timeline: &rules.Timeline{T: []int{0, 15}}}}}}},
-		{"single-point rounds curve", rules.Workload{ID: "a/HPA/k", Size: &rules.SizeBill{
-			RoundsCurve: []rules.RoundsPoint{{K: 10, Bound: ptr(3)}}}}},
-		{"single-sample time timeline", rules.Workload{ID: "a/SO/one", Time: &rules.TimeBill{
+		{"single-sample size timeline", contract.Workload{ID: "a/HPA/one", Size: &contract.SizeBill{
+			Overloads: []contract.SizeOverload{{K: 2, Timeline: one}}}}},
+		{"zero pods on the staircase", contract.Workload{ID: "a/HPA/zero", Size: &contract.SizeBill{RoundSeconds: 60,
+			Overloads: []contract.SizeOverload{{K: 50, Timeline: &contract.Timeline{T: []int{0, 60, 120}, Replicas: []int32{0, 1, 100}}}}}}},
+		{"timeline without replicas", contract.Workload{ID: "a/HPA/empty", Size: &contract.SizeBill{
+			Overloads: []contract.SizeOverload{{K: 2, Timeline: &contract.Timeline{T: []int{0, 15}}}}}}},
+		{"single-point rounds curve", contract.Workload{ID: "a/HPA/k", Size: &contract.SizeBill{
+			RoundsCurve: []contract.RoundsPoint{{K: 10, Bound: ptr(3)}}}}},
+		{"single-sample time timeline", contract.Workload{ID: "a/SO/one", Time: &contract.TimeBill{
 			NeededReplicas: 4, Timeline: one}}},
-		{"time bill far off the curve", rules.Workload{ID: "a/SO/far", Time: &rules.TimeBill{
+		{"time bill far off the curve", contract.Workload{ID: "a/SO/far", Time: &contract.TimeBill{
 			StandingDelaySeconds: 1000, RequiredStandingDelaySeconds: 50, Phi: 0.5, WindowInDeadTimes: 5000}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, format := range []string{FormatSVG, FormatPNG} {
-				for _, fn := range []func(rules.Workload, string) (Figure, error){Size, Rounds, Time, Phi} {
+				for _, fn := range []func(contract.Workload, string) (Figure, error){Size, Rounds, Time, Phi} {
 					f, err := fn(c.w, format)
 					if err != nil && !errors.Is(err, ErrNoData) {
 						t.Fatalf("%v", err)

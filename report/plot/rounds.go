@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/units"
-	"github.com/capreport/capreport/rules"
 )
 
 // Series names of the Rounds figure.
@@ -25,7 +25,7 @@ const (
 
 // buildRounds draws SizeBill.RoundsCurve: simulated rounds and Proposition
 // 2's bound against k (log axis), with the design overloads marked.
-func buildRounds(w rules.Workload) (*figure, error) {
+func buildRounds(w contract.Workload) (*figure, error) {
 	if w.Size == nil {
 		return nil, fmt.Errorf("%w: the workload has no Size bill (signal %q)", ErrNoData, w.Signal)
 	}
@@ -61,23 +61,23 @@ func buildRounds(w rules.Workload) (*figure, error) {
 
 // roundsPoints copies the curve, keeping only the overloads a log axis can
 // place (finite k > 0), in k order; the bill's own slice is left alone.
-func roundsPoints(curve []rules.RoundsPoint) []rules.RoundsPoint {
-	pts := append([]rules.RoundsPoint(nil), curve...)
-	pts = slices.DeleteFunc(pts, func(p rules.RoundsPoint) bool { return !(p.K > 0) || math.IsInf(p.K, 0) })
+func roundsPoints(curve []contract.RoundsPoint) []contract.RoundsPoint {
+	pts := append([]contract.RoundsPoint(nil), curve...)
+	pts = slices.DeleteFunc(pts, func(p contract.RoundsPoint) bool { return !(p.K > 0) || math.IsInf(p.K, 0) })
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].K < pts[j].K })
 	return pts
 }
 
 // roundsTitle names the workload and the two numbers that turn rounds
 // into time: the growth factor and the length of one round.
-func roundsTitle(w rules.Workload) string {
+func roundsTitle(w contract.Workload) string {
 	return fmt.Sprintf("Rounds to capacity against overload: %s\ngrowth factor g = %s; one round = %s (dead time + metric window)",
 		workloadID(w), fmtNum(w.Size.GrowthFactor), units.Seconds(w.Size.RoundSeconds))
 }
 
 // roundsYLabel quotes the round length on the axis when the bill knows it,
 // so a count of rounds can be read as a duration.
-func roundsYLabel(w rules.Workload) string {
+func roundsYLabel(w contract.Workload) string {
 	if w.Size.RoundSeconds > 0 {
 		return fmt.Sprintf("rounds to capacity (× %s)", units.Seconds(w.Size.RoundSeconds))
 	}
@@ -87,7 +87,7 @@ func roundsYLabel(w rules.Workload) string {
 // roundsSeries splits the sorted points into the simulated rounds, the
 // bound and the overloads that never met capacity, and returns the highest
 // count of either series (at least 1), which places the × marks.
-func roundsSeries(pts []rules.RoundsPoint) (sim, bound plotter.XYs, never []float64, ymax float64) {
+func roundsSeries(pts []contract.RoundsPoint) (sim, bound plotter.XYs, never []float64, ymax float64) {
 	ymax = 1.0
 	for _, q := range pts {
 		if q.Bound != nil {
@@ -106,7 +106,7 @@ func roundsSeries(pts []rules.RoundsPoint) (sim, bound plotter.XYs, never []floa
 
 // addRoundsCurves draws the simulated staircase, then the bound over it,
 // then the × marks at neverY; the order is the drawing and legend order.
-func addRoundsCurves(p *panel, w rules.Workload, sim, bound plotter.XYs, never []float64, neverY float64) {
+func addRoundsCurves(p *panel, w contract.Workload, sim, bound plotter.XYs, never []float64, neverY float64) {
 	if len(sim) > 0 {
 		sl := p.line(roundsSimulated, sim, lineStyle(colBlue, 2.4, nil), plotter.PreStep)
 		sg := p.points(roundsSimulated+" points", sim, glyph(colBlue, 3.5, draw.CircleGlyph{}))
@@ -129,7 +129,7 @@ func addRoundsCurves(p *panel, w rules.Workload, sim, bound plotter.XYs, never [
 // addRoundsDesign rings the design overloads on the curve and labels them
 // below right, where a rising staircase leaves room. An overload that
 // never met capacity is ringed at neverY, on its × mark.
-func addRoundsDesign(p *panel, w rules.Workload, neverY float64) error {
+func addRoundsDesign(p *panel, w contract.Workload, neverY float64) error {
 	design, labels := roundsDesignPoints(w.Size.Overloads, neverY)
 	if len(design) == 0 {
 		return nil
@@ -153,7 +153,7 @@ func addRoundsDesign(p *panel, w rules.Workload, neverY float64) error {
 
 // roundsDesignPoints places each design overload with k > 0 and writes its
 // label: the rounds it took and, when known, the time to capacity.
-func roundsDesignPoints(overloads []rules.SizeOverload, neverY float64) (design plotter.XYs, labels []string) {
+func roundsDesignPoints(overloads []contract.SizeOverload, neverY float64) (design plotter.XYs, labels []string) {
 	for _, o := range overloads {
 		if !(o.K > 0) {
 			continue
@@ -175,7 +175,7 @@ func roundsDesignPoints(overloads []rules.SizeOverload, neverY float64) (design 
 // neverLegend names the × marks and says why capacity is never met: the
 // mark sits above the curve, where no count of rounds is, and a reader
 // would otherwise take its height for one.
-func neverLegend(w rules.Workload) string {
+func neverLegend(w contract.Workload) string {
 	switch {
 	case w.Size.DeadBand:
 		return "capacity never met (dead band: never scales on saturation)"

@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/units"
-	"github.com/capreport/capreport/rules"
 )
 
 // Series names of the Size figure, per overload k: k-prefixed, e.g.
@@ -31,7 +31,7 @@ func sizeSeries(k float64, what string) string { return fmtK(k) + " " + what }
 // multiples: on one pod axis the 30x staircase flattened the 3x and the
 // 10x), each on its own pod axis, and, when the runs carry waiting times,
 // the waiting time of every run below them, all on one time axis.
-func buildSize(w rules.Workload) (*figure, error) {
+func buildSize(w contract.Workload) (*figure, error) {
 	runs, err := sizeRuns(w)
 	if err != nil {
 		return nil, err
@@ -65,11 +65,11 @@ func buildSize(w rules.Workload) (*figure, error) {
 
 // sizeRuns are the design overloads of the Size bill with a timeline to
 // draw.
-func sizeRuns(w rules.Workload) ([]rules.SizeOverload, error) {
+func sizeRuns(w contract.Workload) ([]contract.SizeOverload, error) {
 	if w.Size == nil {
 		return nil, fmt.Errorf("%w: the workload has no Size bill (signal %q)", ErrNoData, w.Signal)
 	}
-	var runs []rules.SizeOverload
+	var runs []contract.SizeOverload
 	for _, o := range w.Size.Overloads {
 		if o.Timeline != nil && len(o.Timeline.T) > 0 && len(o.Timeline.Replicas) > 0 {
 			runs = append(runs, o)
@@ -91,7 +91,7 @@ type staircaseDrawn struct {
 
 // staircasePanel draws one run's staircase in its colour (the i-th), the
 // round boundaries and the style key, on a pod axis fitted to the run.
-func staircasePanel(w rules.Workload, o rules.SizeOverload, i int, title string, txt *measuringText) (*panel, staircaseDrawn) {
+func staircasePanel(w contract.Workload, o contract.SizeOverload, i int, title string, txt *measuringText) (*panel, staircaseDrawn) {
 	p := newPanel(title, "", "replicas (pods)", txt)
 	drew := staircaseDrawn{podsMin: math.Inf(1), podsMax: math.Inf(-1)}
 	drawRun(p, o, seriesColor(i), &drew)
@@ -106,7 +106,7 @@ func staircasePanel(w rules.Workload, o rules.SizeOverload, i int, title string,
 // entry of its colour, the replicas ready and needed when the timeline has
 // them, the scale events within the run, and the moment capacity met
 // demand.
-func drawRun(top *panel, o rules.SizeOverload, col color.NRGBA, drew *staircaseDrawn) {
+func drawRun(top *panel, o contract.SizeOverload, col color.NRGBA, drew *staircaseDrawn) {
 	tl := o.Timeline
 	drew.podLine(top, sizeSeries(o.K, sizeOrdered), xysInt32(tl.T, tl.Replicas), lineStyle(col, 2.2, nil))
 	top.addLegend(fmtK(o.K)+" overload", &plotter.Line{LineStyle: lineStyle(col, 2.2, nil)})
@@ -144,7 +144,7 @@ func (drew *staircaseDrawn) podLine(top *panel, name string, xys plotter.XYs, st
 
 // scaleEventsWithin are the scale events inside the timeline's span, at the
 // new replica count.
-func scaleEventsWithin(events []rules.ScaleEvent, tl *rules.Timeline) plotter.XYs {
+func scaleEventsWithin(events []contract.ScaleEvent, tl *contract.Timeline) plotter.XYs {
 	var ev plotter.XYs
 	for _, e := range events {
 		if float64(e.T) >= float64(tl.T[0]) && float64(e.T) <= float64(tl.T[len(tl.T)-1]) {
@@ -156,7 +156,7 @@ func scaleEventsWithin(events []rules.ScaleEvent, tl *rules.Timeline) plotter.XY
 
 // timeSpan is the time axis that holds every run, in seconds after the
 // step.
-func timeSpan(runs []rules.SizeOverload) (xmin, xmax float64) {
+func timeSpan(runs []contract.SizeOverload) (xmin, xmax float64) {
 	xmin, xmax = math.Inf(1), math.Inf(-1)
 	for _, o := range runs {
 		tl := o.Timeline
@@ -232,7 +232,7 @@ func fitPodAxis(top *panel, lo, hi float64) {
 
 // waitPanel draws each run's waiting time in its colour, with the latency
 // target when the workload states one, on the staircase's time axis.
-func waitPanel(w rules.Workload, runs []rules.SizeOverload, top *panel, txt *measuringText) *panel {
+func waitPanel(w contract.Workload, runs []contract.SizeOverload, top *panel, txt *measuringText) *panel {
 	bottom := newPanel("", timeLabel(top.plot.X.Min, top.plot.X.Max), "waiting time (s)", txt)
 	wmax := 0.0
 	for i, o := range runs {
@@ -260,12 +260,12 @@ func waitPanel(w rules.Workload, runs []rules.SizeOverload, top *panel, txt *mea
 
 // sizeHeader is the figure's first title line: the workload and its
 // growth factor.
-func sizeHeader(w rules.Workload) string {
+func sizeHeader(w contract.Workload) string {
 	return fmt.Sprintf("Size bill: %s (growth factor %s)", workloadID(w), fmtNum(w.Size.GrowthFactor))
 }
 
 // overloadTitle is one overload's panel title: its bill in a line.
-func overloadTitle(w rules.Workload, o rules.SizeOverload) string {
+func overloadTitle(w contract.Workload, o contract.SizeOverload) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s overload: ", fmtK(o.K))
 	if o.TimeToCapacitySeconds != nil {
@@ -289,7 +289,7 @@ func overloadTitle(w rules.Workload, o rules.SizeOverload) string {
 
 // neverReason says why capacity never meets an overload: the dead band,
 // or maxReplicas reached (and when) short of the pods needed.
-func neverReason(w rules.Workload, o rules.SizeOverload) string {
+func neverReason(w contract.Workload, o contract.SizeOverload) string {
 	switch {
 	case w.Size.DeadBand:
 		return " (dead band: never scales on saturation)"
@@ -308,7 +308,7 @@ func neverReason(w rules.Workload, o rules.SizeOverload) string {
 
 // latencyTarget reads the latency-target assumption ("30s", "2m", "45"),
 // in seconds.
-func latencyTarget(w rules.Workload) (float64, bool) {
+func latencyTarget(w contract.Workload) (float64, bool) {
 	a, ok := w.Assumptions["latency-target"]
 	if !ok || a.Value == "" {
 		return 0, false

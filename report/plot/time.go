@@ -6,8 +6,8 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/units"
-	"github.com/capreport/capreport/rules"
 )
 
 // Series names of the Time figure.
@@ -25,7 +25,7 @@ const restBand = 0.15
 
 // buildTime lays out replicas with the need and its band (top) and the
 // backlog (bottom).
-func buildTime(w rules.Workload) (*figure, error) {
+func buildTime(w contract.Workload) (*figure, error) {
 	if w.Time == nil {
 		return nil, fmt.Errorf("%w: the workload has no Time bill (signal %q)", ErrNoData, w.Signal)
 	}
@@ -59,7 +59,7 @@ func buildTime(w rules.Workload) (*figure, error) {
 
 // timeUnit picks the time axis unit and the divisor from seconds: long
 // runs read better in minutes.
-func timeUnit(tl *rules.Timeline) (unit string, div float64) {
+func timeUnit(tl *contract.Timeline) (unit string, div float64) {
 	if tl.T[len(tl.T)-1]-tl.T[0] >= 1800 {
 		return "min", 60
 	}
@@ -77,7 +77,7 @@ func scaleX(xys plotter.XYs, div float64) plotter.XYs {
 
 // timeNeed is the need over time: the timeline's when it has one, else the
 // bill's single count held flat across [xmin, xmax], else nil.
-func timeNeed(tb *rules.TimeBill, div, xmin, xmax float64) plotter.XYs {
+func timeNeed(tb *contract.TimeBill, div, xmin, xmax float64) plotter.XYs {
 	var needed plotter.XYs
 	if len(tb.Timeline.Needed) > 0 {
 		needed = scaleX(xysFloat(tb.Timeline.T, tb.Timeline.Needed), div)
@@ -92,7 +92,7 @@ func timeNeed(tb *rules.TimeBill, div, xmin, xmax float64) plotter.XYs {
 // addTimeReplicas fills the top panel: the rest band under everything,
 // then replicas, then the need dashed over them; the order is the drawing
 // and legend order. The Y range leaves room above the band for the legend.
-func addTimeReplicas(top *panel, tb *rules.TimeBill, replicas, needed plotter.XYs) error {
+func addTimeReplicas(top *panel, tb *contract.TimeBill, replicas, needed plotter.XYs) error {
 	ymax := 0.0
 	for _, p := range replicas {
 		ymax = math.Max(ymax, p.Y)
@@ -147,7 +147,7 @@ func addRestBand(top *panel, needed plotter.XYs) (float64, error) {
 
 // timeBacklogPanel is the bottom panel: the backlog on the top panel's X
 // range, which carries the shared time label.
-func timeBacklogPanel(tb *rules.TimeBill, div, xmin, xmax float64, xLabel string, txt *measuringText) *panel {
+func timeBacklogPanel(tb *contract.TimeBill, div, xmin, xmax float64, xLabel string, txt *measuringText) *panel {
 	bottom := newPanel("", xLabel, "backlog (messages)", txt)
 	backlog := scaleX(xysFloat(tb.Timeline.T, tb.Timeline.Backlog), div)
 	bmax := 0.0
@@ -161,7 +161,7 @@ func timeBacklogPanel(tb *rules.TimeBill, div, xmin, xmax float64, xLabel string
 	return bottom
 }
 
-func timeTitle(w rules.Workload) string {
+func timeTitle(w contract.Workload) string {
 	tb := w.Time
 	state := "rests"
 	if tb.Hunts {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/capreport/capreport/analyze/hpa"
 	"github.com/capreport/capreport/analyze/sim"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report/plot"
 	"github.com/capreport/capreport/rules"
 )
@@ -38,8 +39,8 @@ func run(dir string) error {
 	size, hunt := specimen(), kit()
 	jobs := []struct {
 		file string
-		w    rules.Workload
-		fn   func(rules.Workload, string) (plot.Figure, error)
+		w    contract.Workload
+		fn   func(contract.Workload, string) (plot.Figure, error)
 	}{
 		{"size", size, plot.Size},
 		{"rounds", size, plot.Rounds},
@@ -65,7 +66,7 @@ func run(dir string) error {
 // specimen is the Size row's running specimen, priced at 3x, 10x and 30x:
 // 10 pods at a 50 % CPU target, limit = request = 1 core, 100 req/s per pod
 // at 100 %, dead time 90 s, 30-s metric window, a 30-s latency target.
-func specimen() rules.Workload {
+func specimen() contract.Workload {
 	bill, err := rules.PriceSize(rules.SizeModel{
 		Run: sim.SizeOptions{
 			Controller:   sim.Controller{Config: hpa.DefaultConfig(), MinReplicas: 10, MaxReplicas: 100_000},
@@ -86,15 +87,15 @@ func specimen() rules.Workload {
 		panic("gen: the specimen must price: " + err.Error())
 	}
 	w := workload("shop", "HorizontalPodAutoscaler", "web", "saturating", 10, 100_000)
-	w.Metrics = []rules.Metric{{Type: "Resource", Name: "cpu", Target: "50%", Signal: "saturating"}}
-	w.Assumptions = map[string]rules.Assumption{
+	w.Metrics = []contract.Metric{{Type: "Resource", Name: "cpu", Target: "50%", Signal: "saturating"}}
+	w.Assumptions = map[string]contract.Assumption{
 		"deadTime":      {Value: "1m30s", From: "annotation"},
 		"podRate":       {Value: "100", From: "annotation"},
 		"latencyTarget": {Value: "30s", From: "annotation"},
 		"overload":      {Value: "3x,10x,30x", From: "annotation"},
 	}
 	w.Size = bill
-	w.Verdict = rules.VerdictFail
+	w.Verdict = contract.VerdictFail
 	return w
 }
 
@@ -102,7 +103,7 @@ func specimen() rules.Workload {
 // delay of 60 s under the default 300-s window: demand steps from 50 to 200
 // messages/s, pods consume 10/s after a 90-s dead time, ceiling 100. It
 // hunts between 6 and 35 pods for 20 needed.
-func kit() rules.Workload {
+func kit() contract.Workload {
 	cfg := hpa.DefaultConfig()
 	cfg.DownscaleStabilizationWindow = 300 * time.Second
 	bill, err := rules.PriceTime(rules.TimeModel{
@@ -119,31 +120,31 @@ func kit() rules.Workload {
 		panic("gen: the kit must price: " + err.Error())
 	}
 	w := workload("jobs", "ScaledObject", "orders", "backlog", 1, 100)
-	w.Metrics = []rules.Metric{{Type: "External", Name: "s0-kafka-orders", Target: "AverageValue 600", Signal: "backlog", Trigger: "kafka"}}
-	w.Assumptions = map[string]rules.Assumption{
+	w.Metrics = []contract.Metric{{Type: "External", Name: "s0-kafka-orders", Target: "AverageValue 600", Signal: "backlog", Trigger: "kafka"}}
+	w.Assumptions = map[string]contract.Assumption{
 		"deadTime": {Value: "1m30s", From: "annotation"},
 		"podRate":  {Value: "10", From: "annotation"},
 		"demand":   {Value: "50", From: "annotation"},
 	}
 	w.Time = bill
-	w.Verdict = rules.VerdictFail
+	w.Verdict = contract.VerdictFail
 	return w
 }
 
-func workload(ns, kind, name, signal string, minR, maxR int32) rules.Workload {
+func workload(ns, kind, name, signal string, minR, maxR int32) contract.Workload {
 	apiVersion := "autoscaling/v2"
 	if kind == "ScaledObject" {
 		apiVersion = "keda.sh/v1alpha1"
 	}
-	return rules.Workload{
+	return contract.Workload{
 		ID:          ns + "/" + kind + "/" + name,
-		Autoscaler:  rules.Ref{APIVersion: apiVersion, Kind: kind, Name: name, Namespace: ns},
-		Target:      rules.Ref{APIVersion: "apps/v1", Kind: "Deployment", Name: name, Namespace: ns},
+		Autoscaler:  contract.Ref{APIVersion: apiVersion, Kind: kind, Name: name, Namespace: ns},
+		Target:      contract.Ref{APIVersion: "apps/v1", Kind: "Deployment", Name: name, Namespace: ns},
 		TargetFound: true,
-		Source:      rules.Location{File: "deploy/" + name + ".yaml", Line: 1},
+		Source:      contract.Location{File: "deploy/" + name + ".yaml", Line: 1},
 		Signal:      signal,
 		MinReplicas: minR,
 		MaxReplicas: maxR,
-		Findings:    []rules.Finding{},
+		Findings:    []contract.Finding{},
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"slices"
 
 	"github.com/capreport/capreport/analyze/phi"
-	"github.com/capreport/capreport/rules"
+	"github.com/capreport/capreport/contract"
 )
 
 // Specimen is the Size row's running specimen at 10 times its demand (and
@@ -19,57 +19,57 @@ import (
 // window, so g = 2 and a round is 120 s. The orders are the essay's (16 @
 // 15 s, 20 @ 30 s, 32 @ 135 s, 40 @ 150 s, 64 @ 255 s) continued to a peak
 // of 317 pods; serving capacity meets demand at 345 s.
-func Specimen() rules.Workload {
-	ten := staircase(10, 100, []rules.ScaleEvent{
+func Specimen() contract.Workload {
+	ten := staircase(10, 100, []contract.ScaleEvent{
 		{T: 15, From: 10, To: 16}, {T: 30, From: 16, To: 20},
 		{T: 135, From: 20, To: 32}, {T: 150, From: 32, To: 40},
 		{T: 255, From: 40, To: 64}, {T: 270, From: 64, To: 80},
 		{T: 375, From: 80, To: 160}, {T: 390, From: 160, To: 317},
 	}, 3)
-	three := staircase(3, 30, []rules.ScaleEvent{
+	three := staircase(3, 30, []contract.ScaleEvent{
 		{T: 15, From: 10, To: 16}, {T: 30, From: 16, To: 20}, {T: 150, From: 20, To: 40},
 	}, 1)
-	thirty := rules.SizeOverload{
+	thirty := contract.SizeOverload{
 		K: 30, RoundsBound: ptr(4), Rounds: ptr(4), TimeToCapacitySeconds: ptr(465),
 		PeakReplicas: 1250, NeededReplicas: 300, Overshoot: 1250.0/300 - 1,
 	}
 
-	var curve []rules.RoundsPoint
+	var curve []contract.RoundsPoint
 	for _, k := range []float64{1.5, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300} {
 		b := int(math.Max(0, math.Ceil(math.Log2(k*0.5)-1e-9)))
-		curve = append(curve, rules.RoundsPoint{K: k, Rounds: ptr(b), Bound: ptr(b)})
+		curve = append(curve, contract.RoundsPoint{K: k, Rounds: ptr(b), Bound: ptr(b)})
 	}
 
-	return rules.Workload{
+	return contract.Workload{
 		ID:          "shop/HorizontalPodAutoscaler/web",
-		Autoscaler:  rules.Ref{APIVersion: "autoscaling/v2", Kind: "HorizontalPodAutoscaler", Name: "web", Namespace: "shop"},
-		Target:      rules.Ref{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", Namespace: "shop"},
+		Autoscaler:  contract.Ref{APIVersion: "autoscaling/v2", Kind: "HorizontalPodAutoscaler", Name: "web", Namespace: "shop"},
+		Target:      contract.Ref{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", Namespace: "shop"},
 		TargetFound: true,
-		Source:      rules.Location{File: "deploy/web/hpa.yaml", Line: 1},
+		Source:      contract.Location{File: "deploy/web/hpa.yaml", Line: 1},
 		Signal:      "saturating",
 		MinReplicas: 10,
 		MaxReplicas: 2000,
-		Metrics:     []rules.Metric{{Type: "Resource", Name: "cpu", Target: "50%", Signal: "saturating"}},
-		Assumptions: map[string]rules.Assumption{
+		Metrics:     []contract.Metric{{Type: "Resource", Name: "cpu", Target: "50%", Signal: "saturating"}},
+		Assumptions: map[string]contract.Assumption{
 			"dead-time":      {Value: "90s", From: "annotation"},
 			"pod-rate":       {Value: "100", From: "annotation"},
 			"latency-target": {Value: "30s", From: "annotation"},
 			"overload":       {Value: "3x,10x,30x", From: "annotation"},
 		},
-		Size: &rules.SizeBill{
+		Size: &contract.SizeBill{
 			GrowthFactor: 2,
 			RoundSeconds: 120,
-			Overloads:    []rules.SizeOverload{three, ten, thirty},
+			Overloads:    []contract.SizeOverload{three, ten, thirty},
 			RoundsCurve:  curve,
 		},
-		Verdict: rules.VerdictFail,
+		Verdict: contract.VerdictFail,
 	}
 }
 
 // staircase shapes one overload k of the specimen: the orders given, pods
 // serving from order + 90 s, a fluid queue at 100 req/s per serving pod,
 // sampled every 5 s from −60 s to 720 s.
-func staircase(k float64, needed int, events []rules.ScaleEvent, rounds int) rules.SizeOverload {
+func staircase(k float64, needed int, events []contract.ScaleEvent, rounds int) contract.SizeOverload {
 	const (
 		n0, tau, rate = 10, 90, 100.0
 		from, to, dt  = -60, 720, 5
@@ -91,8 +91,8 @@ func staircase(k float64, needed int, events []rules.ScaleEvent, rounds int) rul
 	}
 	serving := func(t int) int32 { return ordered(t - tau) }
 
-	o := rules.SizeOverload{K: k, RoundsBound: ptr(rounds), Rounds: ptr(rounds), NeededReplicas: needed, ScaleEvents: events}
-	tl := &rules.Timeline{}
+	o := contract.SizeOverload{K: k, RoundsBound: ptr(rounds), Rounds: ptr(rounds), NeededReplicas: needed, ScaleEvents: events}
+	tl := &contract.Timeline{}
 	backlog := 0.0
 	for t := from; t <= to; t++ {
 		capacity := float64(serving(t)) * rate
@@ -146,7 +146,7 @@ var huntRamp = []int32{6, 9, 13, 18, 24, 30, 35}
 // pods on a 510-s cycle: a ramp while the backlog builds, a plateau the
 // window holds after the backlog has drained, a collapse when it lets go.
 // The timeline is the last hour of a 20-hour run, every 15 s.
-func Hunting() rules.Workload {
+func Hunting() contract.Workload {
 	tl, counts := huntingRun()
 	mean := 0.0
 	for _, v := range counts {
@@ -158,21 +158,21 @@ func Hunting() rules.Workload {
 	const tauEff, wEff, standing = huntTau + 10.0, 300 + 10.0, 60.0
 	w := wEff / tauEff
 	p := phi.Phi(w)
-	return rules.Workload{
+	return contract.Workload{
 		ID:          "jobs/ScaledObject/invoice-consumer",
-		Autoscaler:  rules.Ref{APIVersion: "keda.sh/v1alpha1", Kind: "ScaledObject", Name: "invoice-consumer", Namespace: "jobs"},
-		Target:      rules.Ref{APIVersion: "apps/v1", Kind: "Deployment", Name: "invoice-consumer", Namespace: "jobs"},
+		Autoscaler:  contract.Ref{APIVersion: "keda.sh/v1alpha1", Kind: "ScaledObject", Name: "invoice-consumer", Namespace: "jobs"},
+		Target:      contract.Ref{APIVersion: "apps/v1", Kind: "Deployment", Name: "invoice-consumer", Namespace: "jobs"},
 		TargetFound: true,
-		Source:      rules.Location{File: "deploy/invoice/scaledobject.yaml", Line: 1},
+		Source:      contract.Location{File: "deploy/invoice/scaledobject.yaml", Line: 1},
 		Signal:      "backlog",
 		MinReplicas: 1,
 		MaxReplicas: 100,
-		Metrics:     []rules.Metric{{Type: "External", Name: "s0-rabbitmq-invoices", Target: "AverageValue 600", Signal: "backlog", Trigger: "rabbitmq"}},
-		Assumptions: map[string]rules.Assumption{
+		Metrics:     []contract.Metric{{Type: "External", Name: "s0-rabbitmq-invoices", Target: "AverageValue 600", Signal: "backlog", Trigger: "rabbitmq"}},
+		Assumptions: map[string]contract.Assumption{
 			"dead-time": {Value: "90s", From: "annotation"},
 			"pod-rate":  {Value: "10", From: "annotation"},
 		},
-		Time: &rules.TimeBill{
+		Time: &contract.TimeBill{
 			StandingDelaySeconds:         standing,
 			RequiredStandingDelaySeconds: math.Round(tauEff*p*10) / 10,
 			MarginSeconds:                math.Round((standing-tauEff*p)*10) / 10,
@@ -190,7 +190,7 @@ func Hunting() rules.Workload {
 			LatencyFloorSeconds:          math.Round(tauEff*p*10) / 10,
 			Timeline:                     tl,
 		},
-		Verdict: rules.VerdictFail,
+		Verdict: contract.VerdictFail,
 	}
 }
 
@@ -198,8 +198,8 @@ func Hunting() rules.Workload {
 // start, so the backlog it opens on is the steady cycle's and not an empty
 // queue's, and samples it every huntDt. counts holds the replica count of
 // every second of the timeline, sorted, for the bill's order statistics.
-func huntingRun() (tl *rules.Timeline, counts []float64) {
-	tl = &rules.Timeline{}
+func huntingRun() (tl *contract.Timeline, counts []float64) {
+	tl = &contract.Timeline{}
 	backlog := 0.0
 	for t := huntFrom - 2*huntPeriod; t <= huntTo; t++ {
 		backlog = math.Max(0, backlog+huntLambda-huntC*float64(huntingConsuming(t)))

@@ -1,9 +1,12 @@
-package rules
+package contract
 
 import (
 	"strconv"
+	"strings"
+	"time"
 
-	"github.com/capreport/capreport/render"
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/internal/units"
 )
 
 // SchemaVersion is the version of the JSON report contract. Bump it on any
@@ -16,13 +19,6 @@ const (
 	VerdictWarn     = "warn"
 	VerdictFail     = "fail"
 	VerdictUnpriced = "unpriced"
-)
-
-// Severities of a finding: render's, shared by every layer.
-const (
-	SeverityError   = render.SeverityError
-	SeverityWarning = render.SeverityWarning
-	SeverityInfo    = render.SeverityInfo
 )
 
 // Report is the JSON contract: every output format is rendered from it,
@@ -81,7 +77,22 @@ type Source struct {
 
 // Link is one GitOps object (Flux Kustomization or HelmRelease, Argo CD
 // Application or ApplicationSet) of a delivery chain, where it stands.
-type Link = render.Link
+type Link struct {
+	File      string `json:"file"`
+	Line      int    `json:"line,omitempty"`
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+// String reads "file Kind namespace/name".
+func (l Link) String() string {
+	name := l.Name
+	if l.Namespace != "" {
+		name = l.Namespace + "/" + name
+	}
+	return l.File + " " + l.Kind + " " + name
+}
 
 // Location points into the repository.
 type Location struct {
@@ -100,9 +111,24 @@ type Location struct {
 	Partial bool `json:"partial,omitempty"`
 }
 
-// ChainString is the delivery in one line ("" when not delivered).
+// ChainString is the delivery in one line: each GitOps object, then the
+// kustomization or chart that brought the file in, then the file, joined
+// by " → " ("" when not delivered).
 func (l Location) ChainString() string {
-	return render.Origin{File: l.File, Via: l.Via, Chain: l.Chain}.ChainString()
+	if len(l.Chain) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(l.Chain)+2)
+	for _, c := range l.Chain {
+		parts = append(parts, c.String())
+	}
+	if l.Via != "" && l.Via != l.File {
+		parts = append(parts, l.Via)
+	}
+	if l.File != "" {
+		parts = append(parts, l.File)
+	}
+	return strings.Join(parts, " → ")
 }
 
 // String formats the location as file:line (source), the source left out
@@ -337,3 +363,22 @@ type Basis struct {
 // ReasonRestsOnDefaults is the verdict reason of a workload whose only
 // failures rest on built-in defaults.
 const ReasonRestsOnDefaults = "rests on defaults"
+
+// Capped reports a finding that a built-in default demoted: its check
+// fails by default, and it stands as a warning only because a default
+// decides it.
+func (f Finding) Capped() bool {
+	info, _ := check.Lookup(f.Check)
+	return f.RestsOnDefaults && f.Severity == check.SeverityWarning && info.Severity == check.SeverityError
+}
+
+// Summary is the measurement in a few words, as list and explain show it:
+// "measured p90 over 7d, 312 pods, 2026-12-01"; "" when m is nil. key is
+// the assumption's ("deadTime"), which decides what a sample is.
+func (m *Measured) Summary(key string) string {
+	if m == nil {
+		return ""
+	}
+	at, _ := time.Parse(time.RFC3339, m.At)
+	return units.Measurement(m.Quantile, m.Window, m.Samples, units.SampleUnit(key), at)
+}

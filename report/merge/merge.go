@@ -1,4 +1,9 @@
-package main
+// Package merge joins the JSON reports of several capreport runs (the jobs
+// of a monorepo, the roots of a matrix) into one, as `capreport merge`
+// does: workloads keyed by root and id, conflicts settled or refused, the
+// paths kept pointing at their files and the summary recomputed. It reads
+// only the contract, so it links none of the pipeline.
+package merge
 
 import (
 	"bytes"
@@ -8,24 +13,31 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/capreport/capreport/rules"
+	"github.com/capreport/capreport/contract"
 )
 
 // Which report wins a true conflict (--prefer); none makes it an error.
 const (
-	preferNone  = ""
-	preferFirst = "first"
-	preferLast  = "last"
+	PreferNone  = ""
+	PreferFirst = "first"
+	PreferLast  = "last"
 )
+
+// ConflictError is a true conflict left unsettled: one root and id, two
+// different workloads, and no prefer. Its message names both files and the
+// way out.
+type ConflictError struct{ msg string }
+
+func (e *ConflictError) Error() string { return e.msg }
 
 // mergeRow is one workload kept for an id, with the report it came from.
 type mergeRow struct {
-	w    rules.Workload
+	w    contract.Workload
 	json []byte // the workload as read (paths rebased), to compare rows
 	from int    // index of its report
 }
 
-// mergeReportsWith joins reports (names are their files, for messages).
+// Reports joins reports (names are their files, for messages).
 // Workloads are keyed by the root of their report and their id, because an
 // id (namespace/Kind/name) is unique only within one scan: two services of
 // a monorepo may both hold charts/web. So:
@@ -42,7 +54,7 @@ type mergeRow struct {
 // different directories, each path is prefixed with its report's directory
 // so that it still names the file. The first report's tool is kept; roots
 // are joined; the latest generatedAt wins; the summary is recomputed.
-func mergeReportsWith(rs []rules.Report, names []string, prefer string) (rules.Report, []string, error) {
+func Reports(rs []contract.Report, names []string, prefer string) (contract.Report, []string, error) {
 	out := mergeHeader(rs)
 	shared := sameBase(rs)
 	labels := rootLabels(rs)
@@ -50,13 +62,13 @@ func mergeReportsWith(rs []rules.Report, names []string, prefer string) (rules.R
 	var warnings []string
 	for i, r := range rs {
 		if !shared {
-			r = rebased(r, reportRoot(r))
+			r = rebased(r, contract.PathBase(r))
 		}
 		for _, w := range r.Workloads {
 			b, _ := json.Marshal(w) // a decoded Workload always marshals
 			kept, warning, err := addRow(rows[w.ID], mergeRow{w: w, json: b, from: i}, rs, names, prefer)
 			if err != nil {
-				return rules.Report{}, nil, err
+				return contract.Report{}, nil, err
 			}
 			if warning != "" {
 				warnings = append(warnings, warning)
@@ -76,8 +88,8 @@ func mergeReportsWith(rs []rules.Report, names []string, prefer string) (rules.R
 			out.Workloads = append(out.Workloads, w)
 		}
 	}
-	rules.SortByID(out.Workloads)
-	out.Summary = rules.Summarize(&out)
+	contract.SortByID(out.Workloads)
+	out.Summary = contract.Summarize(&out)
 	return out, warnings, nil
 }
 
@@ -85,7 +97,7 @@ func mergeReportsWith(rs []rules.Report, names []string, prefer string) (rules.R
 // is dropped, another root's row is added, and a different row of the same
 // root is a conflict that prefer settles (the warning says how) or not
 // (the error names both files and the way out).
-func addRow(kept []mergeRow, row mergeRow, rs []rules.Report, names []string, prefer string) ([]mergeRow, string, error) {
+func addRow(kept []mergeRow, row mergeRow, rs []contract.Report, names []string, prefer string) ([]mergeRow, string, error) {
 	for k, old := range kept {
 		if bytes.Equal(old.json, row.json) {
 			return kept, "", nil
@@ -95,13 +107,13 @@ func addRow(kept []mergeRow, row mergeRow, rs []rules.Report, names []string, pr
 		}
 		id, a, b := row.w.ID, names[old.from], names[row.from]
 		switch prefer {
-		case preferFirst:
+		case PreferFirst:
 			return kept, fmt.Sprintf("workload %s is in %s and, different, in %s; keeping %s (--prefer first)", id, a, b, a), nil
-		case preferLast:
+		case PreferLast:
 			kept[k] = row
 			return kept, fmt.Sprintf("workload %s is in %s and, different, in %s; keeping %s (--prefer last)", id, a, b, b), nil
 		}
-		return nil, "", &usageError{msg: fmt.Sprintf(
+		return nil, "", &ConflictError{msg: fmt.Sprintf(
 			"workload %s of root %s is in %s and, different, in %s: the same root priced twice; merge one of them, or keep one with --prefer first or --prefer last",
 			id, rootLabel(rs[row.from]), a, b)}
 	}
@@ -111,12 +123,12 @@ func addRow(kept []mergeRow, row mergeRow, rs []rules.Report, names []string, pr
 // mergeHeader starts the merged report: schema, the first tool, the latest
 // time, the roots joined and, when every report's paths are relative to one
 // directory, that directory as the repository root.
-func mergeHeader(rs []rules.Report) rules.Report {
-	out := rules.Report{
-		SchemaVersion: rules.SchemaVersion,
-		Workloads:     []rules.Workload{},
-		Sources:       []rules.Source{},
-		Findings:      []rules.Finding{},
+func mergeHeader(rs []contract.Report) contract.Report {
+	out := contract.Report{
+		SchemaVersion: contract.SchemaVersion,
+		Workloads:     []contract.Workload{},
+		Sources:       []contract.Source{},
+		Findings:      []contract.Finding{},
 	}
 	var roots []string
 	for i, r := range rs {
@@ -132,7 +144,7 @@ func mergeHeader(rs []rules.Report) rules.Report {
 	}
 	out.Root = strings.Join(roots, ", ")
 	if len(rs) > 0 && sameBase(rs) {
-		if base := reportRoot(rs[0]); base != out.Root {
+		if base := contract.PathBase(rs[0]); base != out.Root {
 			out.RepoRoot = base
 		}
 	}
@@ -140,9 +152,9 @@ func mergeHeader(rs []rules.Report) rules.Report {
 }
 
 // sameBase tells whether every report's paths are relative to one directory.
-func sameBase(rs []rules.Report) bool {
+func sameBase(rs []contract.Report) bool {
 	for _, r := range rs {
-		if reportRoot(r) != reportRoot(rs[0]) {
+		if contract.PathBase(r) != contract.PathBase(rs[0]) {
 			return false
 		}
 	}
@@ -151,10 +163,10 @@ func sameBase(rs []rules.Report) bool {
 
 // rootKey identifies a scan: the directory its paths are relative to and
 // the path it scanned.
-func rootKey(r rules.Report) string { return r.RepoRoot + "\x00" + r.Root }
+func rootKey(r contract.Report) string { return r.RepoRoot + "\x00" + r.Root }
 
 // rootLabel is how a workload's root is shown: the scanned path.
-func rootLabel(r rules.Report) string {
+func rootLabel(r contract.Report) string {
 	if r.Root == "" {
 		return "."
 	}
@@ -163,7 +175,7 @@ func rootLabel(r rules.Report) string {
 
 // rootLabels names each report's root; two scans of one path in different
 // repositories are told apart by their repository root.
-func rootLabels(rs []rules.Report) []string {
+func rootLabels(rs []contract.Report) []string {
 	labels := make([]string, len(rs))
 	for i, r := range rs {
 		labels[i] = rootLabel(r)
@@ -190,14 +202,14 @@ func sortedKeysOf[V any](m map[string]V) []string {
 // rebased is a copy of r with every path prefixed by base, the directory
 // its paths are relative to, for a merge of reports relative to different
 // directories: "charts/web" of two services must not read as one chart.
-func rebased(r rules.Report, base string) rules.Report {
+func rebased(r contract.Report, base string) contract.Report {
 	join := func(p string) string {
 		if p == "" || path.IsAbs(p) {
 			return p
 		}
 		return path.Join(base, p)
 	}
-	loc := func(l rules.Location) rules.Location {
+	loc := func(l contract.Location) contract.Location {
 		l.File, l.Source, l.Via = join(l.File), join(l.Source), join(l.Via)
 		l.Chain = slices.Clone(l.Chain)
 		for i := range l.Chain {
@@ -205,7 +217,7 @@ func rebased(r rules.Report, base string) rules.Report {
 		}
 		return l
 	}
-	findings := func(fs []rules.Finding) []rules.Finding {
+	findings := func(fs []contract.Finding) []contract.Finding {
 		fs = slices.Clone(fs)
 		for i := range fs {
 			if fs[i].Location != nil {
@@ -221,7 +233,7 @@ func rebased(r rules.Report, base string) rules.Report {
 		w.Source = loc(w.Source)
 		w.Findings = findings(w.Findings)
 		if w.Assumptions != nil {
-			as := make(map[string]rules.Assumption, len(w.Assumptions))
+			as := make(map[string]contract.Assumption, len(w.Assumptions))
 			for k, a := range w.Assumptions {
 				if a.Where != nil {
 					l := loc(*a.Where)
@@ -237,7 +249,7 @@ func rebased(r rules.Report, base string) rules.Report {
 	for i := range r.Sources {
 		src := &r.Sources[i]
 		src.Path = join(src.Path)
-		src.Chain = loc(rules.Location{Chain: src.Chain}).Chain
+		src.Chain = loc(contract.Location{Chain: src.Chain}).Chain
 	}
 	return r
 }
