@@ -1,5 +1,5 @@
 // Package housestyle holds tests of the house rules of ../shared/design/style.md
-// that the compiler and the linters do not check.
+// that the compiler and the linters do not check, and docs/architecture.md.
 package housestyle
 
 import (
