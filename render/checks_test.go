@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // Every render check has an input built to raise it and a quiet twin, the
@@ -215,6 +216,7 @@ func aliasDoc(levels int) string {
 }
 
 func TestRenderChecks(t *testing.T) {
+	testutil.SkipIfShort(t)
 	const (
 		invalidDoc = "apiVersion: v1\nkind: [unclosed\nmetadata:\n  name: broken\n"
 		fixedDoc   = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: broken\n"

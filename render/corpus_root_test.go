@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // TestCorpusFromRenderRoot points capreport at each case's render root
@@ -15,6 +17,7 @@ import (
 // overlay's bases beside it included), and a chart's namespace-less
 // objects carry the release namespace.
 func TestCorpusFromRenderRoot(t *testing.T) {
+	testutil.SkipIfShort(t)
 	dir, ok := findCorpus()
 	if !ok {
 		t.Fatal("corpus not found at ../shared/corpus next to the module root")

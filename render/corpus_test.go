@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // The corpus (../shared/corpus next to the repository) holds real charts
@@ -190,6 +192,7 @@ func countKinds(as []corpusAutoscaler) (hpa, so int) {
 }
 
 func TestCorpus(t *testing.T) {
+	testutil.SkipIfShort(t)
 	dir, ok := findCorpus()
 	if !ok {
 		t.Skip("corpus not found at ../shared/corpus next to the module root; skipping the corpus test")

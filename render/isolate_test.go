@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // isolated returns options that render in workers: this test binary.
@@ -49,6 +50,7 @@ func chartFiles(name, values, template string) map[string]string {
 // rendered. The budget is the issue's: under 60 s and 1 GiB of resident
 // memory in any process (the workers are this process's children).
 func TestIsolatedRunaways(t *testing.T) {
+	testutil.SkipIfShort(t)
 	cases := []struct {
 		name, values, template string
 		checks                 []string // any of these
@@ -159,6 +161,7 @@ func TestIsolatedLogBecomesFindings(t *testing.T) {
 // result must be the in-process result, value for value (gob keeps the
 // ints, floats and nils of decoded YAML), bar the log it adds.
 func TestIsolatedMatchesInProcess(t *testing.T) {
+	testutil.SkipIfShort(t)
 	corpus, ok := findCorpus()
 	if !ok {
 		t.Fatal("../shared/corpus not found beside the repository")

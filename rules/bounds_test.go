@@ -20,6 +20,7 @@ import (
 // window, a 1-second sync, one pod added a second, eight overloads) it is
 // refused with the budget named, in about a second, not priced in minutes.
 func TestPriceSizeBudget(t *testing.T) {
+	testutil.SkipIfShort(t)
 	zero := int32(0)
 	cfg := hpa.DefaultConfig()
 	cfg.SyncPeriod = time.Second
@@ -73,6 +74,7 @@ func TestNonFinite(t *testing.T) {
 // At the default 15-s sync the longest windows and periods the API accepts,
 // with the longest metric window, stay well inside it.
 func TestReadBudgetPerAutoscaler(t *testing.T) {
+	testutil.SkipIfShort(t)
 	hour, period := int32(3600), int32(1800)
 	slow := &autoscalingv2.HorizontalPodAutoscalerBehavior{
 		ScaleUp: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &hour,

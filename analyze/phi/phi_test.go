@@ -3,6 +3,8 @@ package phi
 import (
 	"math"
 	"testing"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // relClose reports |got−want| ≤ tol·|want|.
@@ -27,6 +29,7 @@ var published = []publishedCase{
 }
 
 func TestBisectReproducesPublishedCurve(t *testing.T) {
+	testutil.SkipIfShort(t)
 	t.Parallel()
 	for _, c := range published {
 		if got := Bisect(c.w); !relClose(got, c.want, 0.005) {

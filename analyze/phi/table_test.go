@@ -3,11 +3,14 @@ package phi
 import (
 	"math"
 	"testing"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // Grid points re-derived exactly: a stale table (generator or integrator
 // changed without regenerating) fails here. Run `go generate ./analyze/phi`.
 func TestTableMatchesIntegrator(t *testing.T) {
+	testutil.SkipIfShort(t)
 	t.Parallel()
 	for _, i := range []int{0, 30, 50, len(tableW) - 1} {
 		if got := Bisect(tableW[i]); got != tablePhi[i] {
@@ -22,6 +25,7 @@ func TestTableMatchesIntegrator(t *testing.T) {
 // from one step count to the next its Φ wobbles by up to 0.2 % around a
 // smooth curve (the crossing the half-cycle test sees moves by one step).
 func TestInterpolationBetweenGridPoints(t *testing.T) {
+	testutil.SkipIfShort(t)
 	t.Parallel()
 	for _, w := range []float64{0.07, 0.3, 1.5, 3.1, 7, 50, 250} {
 		want := Bisect(w)
@@ -34,6 +38,7 @@ func TestInterpolationBetweenGridPoints(t *testing.T) {
 // Beyond the table the matched long-window form still tracks the
 // integrator (the pinned horizon covers two window lengths at w = 1500).
 func TestBeyondTable(t *testing.T) {
+	testutil.SkipIfShort(t)
 	t.Parallel()
 	want := Bisect(1500)
 	if got := Phi(1500); !relClose(got, want, 0.01) {

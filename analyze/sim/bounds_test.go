@@ -2,11 +2,12 @@ package sim
 
 import (
 	"errors"
-	"github.com/capreport/capreport/internal/testutil"
 	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/internal/testutil"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 )
@@ -49,6 +50,7 @@ func TestTimeRefusesOverflowingDemand(t *testing.T) {
 // second by a controller that adds one pod a second keeps thousands of
 // cohorts alive, millions of reads per run; the budget stops it early.
 func TestSizeWorkBudget(t *testing.T) {
+	testutil.SkipIfShort(t)
 	zero := int32(0)
 	o := specimen(1000)
 	o.Pods, o.RequestMilli, o.LimitMilli, o.Target, o.PodRate = 3, 500, 1000, 1, 0.001

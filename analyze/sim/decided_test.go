@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capreport/capreport/internal/testutil"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 )
 
@@ -91,6 +92,7 @@ func TestSizeDecidedMatchesFullRun(t *testing.T) {
 // A budget that runs out after the decision stops the run at the same
 // second with the same error as the full run, with or without RoundsOnly.
 func TestSizeDecidedBudget(t *testing.T) {
+	testutil.SkipIfShort(t)
 	for _, c := range decidedCases() {
 		full := c.o
 		full.exhaustive = true

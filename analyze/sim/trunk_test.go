@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // Every overload run from a shared trunk is the run SimulateSize makes on
 // its own: series, waits, work and budget errors included.
 func TestSizeTrunkMatchesSimulateSize(t *testing.T) {
+	testutil.SkipIfShort(t)
 	for _, c := range decidedCases() {
 		tr := NewSizeTrunk(c.o)
 		if tr == nil {

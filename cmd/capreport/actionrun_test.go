@@ -1016,6 +1016,7 @@ func ranSteps(res jobResult) []string {
 // ---- Scenarios ----------------------------------------------------------
 
 func TestActionRun(t *testing.T) {
+	testutil.SkipIfShort(t)
 	bin := buildCapreport(t)
 	const (
 		writeToken = "ghs_writeTOKEN0123456789abcdef"

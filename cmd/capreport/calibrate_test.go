@@ -11,6 +11,7 @@ import (
 
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/internal/promtest"
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 const calibrateManifests = `apiVersion: apps/v1
@@ -131,6 +132,7 @@ func within(t *testing.T, what string, got, want, rel float64) {
 // rates, writes them beside the file's comments, and a second run changes
 // nothing.
 func TestCalibrateAgainstPrometheus(t *testing.T) {
+	testutil.SkipIfShort(t)
 	end := time.Now().UTC().Truncate(time.Hour).Add(-time.Hour)
 	om, dead := calibrateHistory(end)
 	url := promtest.Start(t, om)

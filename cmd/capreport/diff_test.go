@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // runArgs runs `capreport args...` in-process with buffers for streams.
@@ -277,6 +279,7 @@ func checkAcceptance(t *testing.T, code int, out, errOut string) diffDoc {
 }
 
 func TestDiffAcceptance(t *testing.T) {
+	testutil.SkipIfShort(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not on PATH; the --base-ref acceptance test needs it")
 	}

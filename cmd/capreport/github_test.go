@@ -20,6 +20,7 @@ import (
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/fakegithub"
 	"github.com/capreport/capreport/internal/genrepo"
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/report"
 	ghreport "github.com/capreport/capreport/report/github"
 )
@@ -354,6 +355,7 @@ func TestCommentRefusedByServerLimit(t *testing.T) {
 // under GitHub's limit and says what was cut; the fake (which enforces
 // 65,536 characters) accepts it.
 func TestCommentThreeHundredAutoscalers(t *testing.T) {
+	testutil.SkipIfShort(t)
 	repo := t.TempDir()
 	if err := genrepo.Write(repo, 300); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render"
 )
 
@@ -154,6 +155,7 @@ func fluxHelmExampleCase(path string) gitopsCase {
 }
 
 func TestGitOpsCorpus(t *testing.T) {
+	testutil.SkipIfShort(t)
 	cases := []gitopsCase{
 		istioCase("clusters/my-cluster"), istioCase("."),
 		fluxHelmExampleCase("clusters/production"), fluxHelmExampleCase("."),

@@ -90,6 +90,7 @@ spec:
 // 1 GiB resident, the hostile source gets a finding that names it, and
 // the good chart beside it is still priced.
 func TestHostileRepositories(t *testing.T) {
+	testutil.SkipIfShort(t)
 	var fetched atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fetched.Add(1)

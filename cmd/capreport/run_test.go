@@ -72,6 +72,7 @@ func TestRunJSONValidatesAgainstSchema(t *testing.T) {
 }
 
 func TestRunFormatsAndOutDir(t *testing.T) {
+	testutil.SkipIfShort(t)
 	example := filepath.Join(testutil.RepoRoot(t), "examples", "shop")
 	for _, format := range []string{"markdown", "html", "sarif"} {
 		out, stderr, code := capture(example, "--format", format)
@@ -136,6 +137,7 @@ func TestExplainAndInit(t *testing.T) {
 // provenance, and a finding for a default the bill rests on (an unpriced
 // workload rests on none).
 func TestRunCorpus(t *testing.T) {
+	testutil.SkipIfShort(t)
 	for _, dir := range corpusCases(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			out, stderr, code := capture(corpusArgs(dir)...)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/inert"
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/report"
 )
 
@@ -45,6 +46,7 @@ func TestCommentBodiesAreInertBodies(t *testing.T) {
 // TestSchemaErrorsBounded: an artifact with 140,000 broken workloads gets
 // a short error, not a line per workload.
 func TestSchemaErrorsBounded(t *testing.T) {
+	testutil.SkipIfShort(t)
 	doc := `{"schemaVersion": "` + contract.SchemaVersion + `", "tool": {"name": "capreport", "version": "t"}, "root": "r",
 "summary": {"autoscalers": 0, "pass": 0, "warn": 0, "fail": 0, "unpriced": 0, "errors": 0, "warnings": 0},
 "sources": [], "findings": [], "workloads": [` + strings.TrimSuffix(strings.Repeat(`{"id": 1},`, 140000), ",") + `]}`

@@ -21,6 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // fails on defaults alone) and examples/shop (annotated: it fails as
 // designed), each with the findings that decide it and what they rest on.
 func TestVerdictsGolden(t *testing.T) {
+	testutil.SkipIfShort(t)
 	var b strings.Builder
 	for _, dir := range corpusCases(t) {
 		writeVerdicts(t, &b, "corpus/"+filepath.Base(dir), corpusArgs(dir))

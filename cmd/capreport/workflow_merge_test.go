@@ -11,6 +11,7 @@ import (
 
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/fakegithub"
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // TestMonorepoWorkflowMergeStep runs the report job's merge step of
@@ -20,6 +21,7 @@ import (
 // charts/web, one passing and one failing: the issue it posts must show
 // both rows and the failure, not a green report.
 func TestMonorepoWorkflowMergeStep(t *testing.T) {
+	testutil.SkipIfShort(t)
 	wfs, _ := loadWorkflows(t)
 	var step *actionStep
 	for _, s := range wfs["monorepo-matrix.yml"].Jobs["report"].Steps {

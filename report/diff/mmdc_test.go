@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // TestMermaidRendersInMMDC renders every Mermaid block of the comments'
@@ -17,6 +19,7 @@ import (
 // scripts/install-mmdc.sh installs both; .ci/run runs it, so under CI a
 // missing renderer is a failure, not a skip.
 func TestMermaidRendersInMMDC(t *testing.T) {
+	testutil.SkipIfShort(t)
 	mmdc, browser := mmdcTools(t)
 	cfg := filepath.Join(t.TempDir(), "puppeteer.json")
 	// --no-sandbox: CI runs as root, where Chromium refuses its sandbox.
