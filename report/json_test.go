@@ -145,16 +145,38 @@ func workload(m map[string]any, i int) map[string]any {
 // is required exactly when it is always written (no omitempty). Adding a
 // field to rules without documenting it fails here.
 func TestSchemaDocumentsEveryField(t *testing.T) {
-	var schema struct {
-		Required   []string                  `json:"required"`
-		Properties map[string]map[string]any `json:"properties"`
-		Defs       map[string]struct {
-			Description string                    `json:"description"`
-			Required    []string                  `json:"required"`
-			Properties  map[string]map[string]any `json:"properties"`
-		} `json:"$defs"`
+	checkDocumented(t, Schema(), reflect.TypeFor[contract.Report]())
+}
+
+// The inventory schema (capreport list --format json) documents every field
+// of contract.Inventory the same way.
+func TestInventorySchemaDocumentsEveryField(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("schema", "inventory.v1.json"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := json.Unmarshal(Schema(), &schema); err != nil {
+	checkDocumented(t, doc, reflect.TypeFor[contract.Inventory]())
+}
+
+// jsonSchema is the part of a contract's schema checkDocumented reads.
+type jsonSchema struct {
+	Required   []string                  `json:"required"`
+	Properties map[string]map[string]any `json:"properties"`
+	Defs       map[string]struct {
+		Description string                    `json:"description"`
+		Required    []string                  `json:"required"`
+		Properties  map[string]map[string]any `json:"properties"`
+	} `json:"$defs"`
+}
+
+// checkDocumented holds the schema doc to the contract type root: every
+// JSON field of every struct type under it is a described property of its
+// $defs entry (named as the type), required exactly when always written,
+// and the schema defines no other struct.
+func checkDocumented(t *testing.T, doc []byte, root reflect.Type) {
+	t.Helper()
+	var schema jsonSchema
+	if err := json.Unmarshal(doc, &schema); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[reflect.Type]bool{}
@@ -205,7 +227,7 @@ func TestSchemaDocumentsEveryField(t *testing.T) {
 			t.Errorf("schema %s requires %v, want the always-written fields %v", def, gotRequired, wantRequired)
 		}
 	}
-	walk(reflect.TypeFor[contract.Report](), "root", schema.Required, schema.Properties)
+	walk(root, "root", schema.Required, schema.Properties)
 	for name, d := range schema.Defs {
 		if d.Description == "" {
 			t.Errorf("$defs/%s has no description", name)

@@ -20,6 +20,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/render"
 )
 
@@ -148,7 +149,7 @@ func TestFetchChartMonorepo(t *testing.T) {
 	}
 
 	offline := listJSON(t, root, "--root", root, "--format", "json")
-	var grouped []listFinding
+	var grouped []contract.InventoryFinding
 	for _, f := range offline.Findings {
 		switch f.Check {
 		case check.HelmDependencyMissing:
@@ -169,7 +170,7 @@ func TestFetchChartMonorepo(t *testing.T) {
 	online := listJSON(t, root, "--root", root, "--format", "json", "--fetch", "--cache-dir", t.TempDir())
 	rendered := map[string]bool{}
 	for _, s := range online.Sources {
-		if s.Status == render.StatusRendered && s.Objects > 0 {
+		if s.Status == string(render.StatusRendered) && s.Objects > 0 {
 			rendered[s.Path] = true
 		}
 	}

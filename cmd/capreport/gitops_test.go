@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render"
 )
@@ -51,7 +52,7 @@ func (c gitopsCase) run(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out.String())
 	}
-	byID := map[string]listAutoscaler{}
+	byID := map[string]contract.InventoryAutoscaler{}
 	for _, a := range got.Autoscalers {
 		byID[a.ID] = a
 	}
@@ -96,7 +97,7 @@ func (c gitopsCase) run(t *testing.T) {
 	}
 }
 
-func ids(as []listAutoscaler) []string {
+func ids(as []contract.InventoryAutoscaler) []string {
 	var out []string
 	for _, a := range as {
 		out = append(out, a.ID)

@@ -104,129 +104,71 @@ func failedSources(res *render.Result) int {
 	return n
 }
 
-// listOutput is the JSON shape of `capreport list --format json`.
-type listOutput struct {
-	Autoscalers []listAutoscaler      `json:"autoscalers"`
-	Skipped     []listSkipped         `json:"skipped"`
-	Sources     []render.SourceResult `json:"sources"`
-	// Findings of rendering and of extraction that belong to no autoscaler.
-	Findings []listFinding `json:"findings"`
+// listOutput is `capreport list --format json`: the inventory contract,
+// with the text listing's methods.
+type listOutput contract.Inventory
+
+func placeOf(o render.Origin) contract.InventoryPlace {
+	return contract.InventoryPlace{Source: o.Source, File: o.File, Line: o.Line, Via: o.Via, Chain: o.Chain, Partial: o.Partial}
 }
 
-type listAutoscaler struct {
-	ID          string                                         `json:"id"`
-	Kind        string                                         `json:"kind"`
-	APIVersion  string                                         `json:"apiVersion"`
-	Name        string                                         `json:"name"`
-	Namespace   string                                         `json:"namespace,omitempty"`
-	HPAName     string                                         `json:"hpaName"`
-	Source      listPlace                                      `json:"source"`
-	Target      listTarget                                     `json:"target"`
-	Signal      string                                         `json:"signal"`
-	SignalFrom  string                                         `json:"signalFrom"`
-	Unpriced    string                                         `json:"unpriced,omitempty"`
-	MinReplicas int32                                          `json:"minReplicas"`
-	MaxReplicas int32                                          `json:"maxReplicas"`
-	Behavior    *autoscalingv2.HorizontalPodAutoscalerBehavior `json:"behavior,omitempty"`
-	Metrics     []listMetric                                   `json:"metrics"`
-	Assumptions []listAssumption                               `json:"assumptions"`
-	Ignores     map[string]string                              `json:"ignores,omitempty"`
-	Findings    []listFinding                                  `json:"findings"`
+// inventorySources are the sources as the inventory writes them.
+func inventorySources(in []render.SourceResult) []contract.InventorySource {
+	out := make([]contract.InventorySource, 0, len(in))
+	for _, s := range in {
+		is := contract.InventorySource{Path: s.Path, Type: string(s.Type), ValueSet: s.ValueSet, Status: string(s.Status),
+			Reason: s.Reason, Objects: s.Objects, Partial: s.Partial, Chain: s.Chain}
+		for _, f := range s.Findings {
+			is.Findings = append(is.Findings, contract.InventorySourceFinding{Check: f.Check, Severity: f.Severity,
+				Message: f.Message, File: f.File, Line: f.Line, Source: f.Source})
+		}
+		out = append(out, is)
+	}
+	return out
 }
 
-type listPlace struct {
-	Source string `json:"source,omitempty"`
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line,omitempty"`
-	// Via, Chain and Partial are the delivery of an object a GitOps
-	// object delivered (render.Origin's).
-	Via     string        `json:"via,omitempty"`
-	Chain   []render.Link `json:"chain,omitempty"`
-	Partial bool          `json:"partial,omitempty"`
+// behaviorJSON is the effective behavior as Kubernetes writes it; nil when
+// the HPA sets none.
+func behaviorJSON(b *autoscalingv2.HorizontalPodAutoscalerBehavior) json.RawMessage {
+	if b == nil {
+		return nil
+	}
+	out, err := json.Marshal(b)
+	if err != nil {
+		return nil // an autoscaling/v2 behavior always marshals
+	}
+	return out
 }
 
-func placeOf(o render.Origin) listPlace {
-	return listPlace{Source: o.Source, File: o.File, Line: o.Line, Via: o.Via, Chain: o.Chain, Partial: o.Partial}
-}
-
-type listTarget struct {
-	Kind               string `json:"kind"`
-	Name               string `json:"name"`
-	Found              bool   `json:"found"`
-	Replicas           *int32 `json:"replicas,omitempty"`
-	CPURequestMilli    int64  `json:"cpuRequestMilli"`
-	CPULimitMilli      int64  `json:"cpuLimitMilli"`
-	MemoryRequestBytes int64  `json:"memoryRequestBytes"`
-	MemoryLimitBytes   int64  `json:"memoryLimitBytes"`
-	Containers         int    `json:"containers"`
-	File               string `json:"file,omitempty"`
-	Line               int    `json:"line,omitempty"`
-}
-
-type listMetric struct {
-	Type       string `json:"type"`
-	Name       string `json:"name"`
-	Container  string `json:"container,omitempty"`
-	TargetType string `json:"targetType"`
-	Target     string `json:"target,omitempty"`
-	Signal     string `json:"signal"`
-	Reason     string `json:"reason,omitempty"`
-	Trigger    string `json:"trigger,omitempty"`
-	ReplicaCap *int32 `json:"replicaCap,omitempty"`
-}
-
-// listAssumption is one assumed value. Durations are in seconds so that a
-// script can read them without parsing Go duration strings.
-type listAssumption struct {
-	Key   string `json:"key"`
-	Value any    `json:"value"`
-	Text  string `json:"text"`
-	From  string `json:"from"`
-	File  string `json:"file,omitempty"`
-	Line  int    `json:"line,omitempty"`
-	// Measured is how calibrate measured the value (From "measured").
-	Measured *config.Measurement `json:"measured,omitempty"`
-}
-
-type listSkipped struct {
-	Kind      string    `json:"kind"`
-	Name      string    `json:"name"`
-	Namespace string    `json:"namespace,omitempty"`
-	Source    listPlace `json:"source"`
-	Reason    string    `json:"reason"`
-}
-
-type listFinding struct {
-	Check       string `json:"check"`
-	Severity    string `json:"severity"`
-	Message     string `json:"message"`
-	Remediation string `json:"remediation,omitempty"`
-	File        string `json:"file,omitempty"`
-	Line        int    `json:"line,omitempty"`
+// measurementOf is calibrate's record as the contract writes it.
+func measurementOf(m *config.Measurement) *contract.Measured {
+	if m == nil {
+		return nil
+	}
+	return &contract.Measured{Query: m.Query, Window: m.Window, Quantile: m.Quantile, Samples: m.Samples,
+		At: m.At.Format(time.RFC3339Nano)}
 }
 
 func newListOutput(res *render.Result, inv *analyze.Inventory) listOutput {
-	out := listOutput{Autoscalers: []listAutoscaler{}, Skipped: []listSkipped{}, Sources: res.Sources, Findings: []listFinding{}}
-	if out.Sources == nil {
-		out.Sources = []render.SourceResult{}
-	}
+	out := listOutput{SchemaVersion: contract.InventorySchemaVersion, Autoscalers: []contract.InventoryAutoscaler{},
+		Skipped: []contract.InventorySkipped{}, Sources: inventorySources(res.Sources), Findings: []contract.InventoryFinding{}}
 	for _, a := range inv.Autoscalers {
-		la := listAutoscaler{
+		la := contract.InventoryAutoscaler{
 			ID: a.ID, Kind: a.Kind, APIVersion: a.APIVersion, Name: a.Name, Namespace: a.Namespace, HPAName: a.HPAName,
 			Source: placeOf(a.Origin),
-			Target: listTarget{Kind: a.Target.Kind, Name: a.Target.Name, Found: a.Target.Found, Replicas: a.Target.Replicas,
+			Target: contract.InventoryTarget{Kind: a.Target.Kind, Name: a.Target.Name, Found: a.Target.Found, Replicas: a.Target.Replicas,
 				CPURequestMilli: a.Target.CPURequestMilli, CPULimitMilli: a.Target.CPULimitMilli,
 				MemoryRequestBytes: a.Target.MemoryRequestBytes, MemoryLimitBytes: a.Target.MemoryLimitBytes,
 				Containers: len(a.Target.Containers), File: a.Target.Origin.File, Line: a.Target.Origin.Line},
 			Signal: string(a.Signal), SignalFrom: a.Assumptions.Signal.From, Unpriced: a.Unpriced,
-			MaxReplicas: a.HPA.MaxReplicas, Behavior: a.HPA.Behavior, Ignores: a.Ignores,
-			Metrics: []listMetric{}, Assumptions: assumptionRows(a.Assumptions), Findings: []listFinding{},
+			MaxReplicas: a.HPA.MaxReplicas, Behavior: behaviorJSON(a.HPA.Behavior), Ignores: a.Ignores,
+			Metrics: []contract.InventoryMetric{}, Assumptions: assumptionRows(a.Assumptions), Findings: []contract.InventoryFinding{},
 		}
 		if a.HPA.MinReplicas != nil {
 			la.MinReplicas = *a.HPA.MinReplicas
 		}
 		for _, m := range a.Metrics {
-			lm := listMetric{Type: string(m.Type), Name: m.Name, Container: m.Container, TargetType: string(m.TargetType),
+			lm := contract.InventoryMetric{Type: string(m.Type), Name: m.Name, Container: m.Container, TargetType: string(m.TargetType),
 				Target: m.Target, Signal: string(m.Signal), Reason: m.Reason, ReplicaCap: m.ReplicaCap}
 			if m.Trigger != nil {
 				lm.Trigger = m.Trigger.Type
@@ -234,28 +176,28 @@ func newListOutput(res *render.Result, inv *analyze.Inventory) listOutput {
 			la.Metrics = append(la.Metrics, lm)
 		}
 		for _, f := range a.Findings {
-			la.Findings = append(la.Findings, listFinding(f))
+			la.Findings = append(la.Findings, contract.InventoryFinding(f))
 		}
 		out.Autoscalers = append(out.Autoscalers, la)
 	}
 	for _, s := range inv.Skipped {
-		out.Skipped = append(out.Skipped, listSkipped{Kind: s.Kind, Name: s.Name, Namespace: s.Namespace,
+		out.Skipped = append(out.Skipped, contract.InventorySkipped{Kind: s.Kind, Name: s.Name, Namespace: s.Namespace,
 			Source: placeOf(s.Origin), Reason: s.Reason})
 	}
 	for _, f := range res.Findings {
-		out.Findings = append(out.Findings, listFinding{Check: f.Check, Severity: f.Severity, Message: f.Message, File: f.File, Line: f.Line})
+		out.Findings = append(out.Findings, contract.InventoryFinding{Check: f.Check, Severity: f.Severity, Message: f.Message, File: f.File, Line: f.Line})
 	}
 	for _, f := range inv.Findings {
-		out.Findings = append(out.Findings, listFinding(f))
+		out.Findings = append(out.Findings, contract.InventoryFinding(f))
 	}
 	return out
 }
 
 // assumptionRows flattens the assumptions in a fixed order.
-func assumptionRows(a analyze.Assumptions) []listAssumption {
-	var rows []listAssumption
+func assumptionRows(a analyze.Assumptions) []contract.InventoryAssumption {
+	var rows []contract.InventoryAssumption
 	add := func(key string, value any, text, from string, where *render.Origin) {
-		r := listAssumption{Key: key, Value: value, Text: text, From: from}
+		r := contract.InventoryAssumption{Key: key, Value: value, Text: text, From: from}
 		if where != nil {
 			r.File, r.Line = where.File, where.Line
 		}
@@ -297,7 +239,7 @@ func assumptionRows(a analyze.Assumptions) []listAssumption {
 	measured := map[string]*config.Measurement{"deadTimeSeconds": a.DeadTime.Measured, "podRate": a.PodRate.Measured,
 		"demand": a.Demand.Measured, "overload": a.Overload.Measured}
 	for i := range rows {
-		rows[i].Measured = measured[rows[i].Key]
+		rows[i].Measured = measurementOf(measured[rows[i].Key])
 	}
 	return rows
 }
@@ -307,7 +249,7 @@ func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 // fmtDuration prints a duration as the ledger does (1m30s, 5m, 45s).
 func fmtDuration(d time.Duration) string { return rules.FormatDuration(d.Seconds()) }
 
-func place(p listPlace) string {
+func place(p contract.InventoryPlace) string {
 	return contract.Location{File: p.File, Line: p.Line, Source: p.Source}.String()
 }
 
@@ -359,7 +301,7 @@ func (out listOutput) writeTextTo(w io.Writer) error {
 // metrics and assumptions as tables of their own. Each table is flushed
 // before the next heading goes to w directly, so that its rows come out
 // ahead of that heading and it aligns only its own columns.
-func writeAutoscalerText(w io.Writer, a listAutoscaler) error {
+func writeAutoscalerText(w io.Writer, a contract.InventoryAutoscaler) error {
 	fmt.Fprintf(w, "\n%s %s/%s (%s)\n", a.Kind, nsOrNone(a.Namespace), a.Name, a.APIVersion)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	writeAutoscalerFields(tw, a)
@@ -377,7 +319,7 @@ func writeAutoscalerText(w io.Writer, a listAutoscaler) error {
 	fmt.Fprintf(w, "  assumptions:\n")
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, r := range a.Assumptions {
-		fmt.Fprintf(tw, "    %s\t%s\t%s\n", strings.TrimSuffix(r.Key, "Seconds"), r.Text, r.origin())
+		fmt.Fprintf(tw, "    %s\t%s\t%s\n", strings.TrimSuffix(r.Key, "Seconds"), r.Text, assumptionOrigin(r))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -391,7 +333,7 @@ func writeAutoscalerText(w io.Writer, a listAutoscaler) error {
 // autoscaler's block into tw, which the caller flushes. Rows that would
 // only repeat the obvious (an HPA named like its autoscaler, no behavior,
 // a priced autoscaler) are left out to keep the block short.
-func writeAutoscalerFields(tw io.Writer, a listAutoscaler) {
+func writeAutoscalerFields(tw io.Writer, a contract.InventoryAutoscaler) {
 	fmt.Fprintf(tw, "  id\t%s\n", a.ID)
 	fmt.Fprintf(tw, "  source\t%s\n", place(a.Source))
 	writeDelivery(tw, a.Source)
@@ -412,13 +354,13 @@ func writeAutoscalerFields(tw io.Writer, a listAutoscaler) {
 // targetText is the target row: the reference, then what pricing read off
 // the rendered workload, or a note that it was not rendered (so nothing
 // could be read).
-func targetText(t listTarget) string {
+func targetText(t contract.InventoryTarget) string {
 	target := t.Kind + "/" + t.Name
 	if !t.Found {
 		return target + "  (not rendered)"
 	}
 	target += fmt.Sprintf("  requests cpu %dm memory %s, %d container(s), at %s", t.CPURequestMilli,
-		fmtBytes(t.MemoryRequestBytes), t.Containers, place(listPlace{File: t.File, Line: t.Line}))
+		fmtBytes(t.MemoryRequestBytes), t.Containers, place(contract.InventoryPlace{File: t.File, Line: t.Line}))
 	if t.Replicas != nil {
 		target += fmt.Sprintf(", replicas %d", *t.Replicas)
 	}
@@ -427,7 +369,7 @@ func targetText(t listTarget) string {
 
 // metricName names a metric, with the container a container-resource
 // metric reads (two such metrics may differ only in that).
-func metricName(m listMetric) string {
+func metricName(m contract.InventoryMetric) string {
 	if m.Container != "" {
 		return m.Name + " (container " + m.Container + ")"
 	}
@@ -436,7 +378,7 @@ func metricName(m listMetric) string {
 
 // metricExtra is what follows a metric's signal: its replica cap and the
 // reason it was classified as it was, each only when there is one.
-func metricExtra(m listMetric) string {
+func metricExtra(m contract.InventoryMetric) string {
 	extra := ""
 	if m.ReplicaCap != nil {
 		extra = fmt.Sprintf("  cap %d", *m.ReplicaCap)
@@ -466,7 +408,7 @@ func writeIgnores(w io.Writer, ignores map[string]string) {
 
 // writeSourcesText writes one aligned row per rendered source; a chart
 // rendered under several value sets is one row per set, named path@set.
-func writeSourcesText(w io.Writer, sources []render.SourceResult) error {
+func writeSourcesText(w io.Writer, sources []contract.InventorySource) error {
 	fmt.Fprintf(w, "\nSources: %d\n", len(sources))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, s := range sources {
@@ -474,7 +416,7 @@ func writeSourcesText(w io.Writer, sources []render.SourceResult) error {
 		if s.ValueSet != "" {
 			name += "@" + s.ValueSet
 		}
-		status := string(s.Status)
+		status := s.Status
 		if s.Reason != "" {
 			status += ": " + s.Reason
 		}
@@ -485,7 +427,7 @@ func writeSourcesText(w io.Writer, sources []render.SourceResult) error {
 
 // writeSkippedText writes the objects that were read but not priced, with
 // why; the section is left out when there are none.
-func writeSkippedText(w io.Writer, skipped []listSkipped) {
+func writeSkippedText(w io.Writer, skipped []contract.InventorySkipped) {
 	if len(skipped) == 0 {
 		return
 	}
@@ -495,7 +437,7 @@ func writeSkippedText(w io.Writer, skipped []listSkipped) {
 	}
 }
 
-func writeFindings(w io.Writer, title, indent string, fs []listFinding) {
+func writeFindings(w io.Writer, title, indent string, fs []contract.InventoryFinding) {
 	if len(fs) == 0 {
 		return
 	}
@@ -503,7 +445,7 @@ func writeFindings(w io.Writer, title, indent string, fs []listFinding) {
 	for _, f := range fs {
 		loc := ""
 		if f.File != "" {
-			loc = " (" + place(listPlace{File: f.File, Line: f.Line}) + ")"
+			loc = " (" + place(contract.InventoryPlace{File: f.File, Line: f.Line}) + ")"
 		}
 		fmt.Fprintf(w, "%s%s %s: %s%s\n", indent, f.Severity, f.Check, f.Message, loc)
 		if f.Remediation != "" {
@@ -552,7 +494,7 @@ func (e *errWriter) Write(p []byte) (int, error) {
 
 // gitopsLine says what the GitOps objects delivered and what they could
 // not: a repository is never a clean zero over objects it skipped.
-func gitopsLine(sources []render.SourceResult, findings []listFinding, autoscalers int) string {
+func gitopsLine(sources []contract.InventorySource, findings []contract.InventoryFinding, autoscalers int) string {
 	notFollowed := 0
 	for _, f := range findings {
 		if f.Check == check.GitOpsNotFollowed {
@@ -580,8 +522,8 @@ func gitopsLine(sources []render.SourceResult, findings []listFinding, autoscale
 
 // writeDelivery writes the delivery chain and the partial mark of an
 // object a GitOps object delivered (nothing for one rendered on its own).
-func writeDelivery(w io.Writer, p listPlace) {
-	if chain := (render.Origin{File: p.File, Via: p.Via, Chain: p.Chain}).ChainString(); chain != "" {
+func writeDelivery(w io.Writer, p contract.InventoryPlace) {
+	if chain := (contract.Location{File: p.File, Via: p.Via, Chain: p.Chain}).ChainString(); chain != "" {
 		fmt.Fprintf(w, "  delivery\t%s\n", chain)
 	}
 	if p.Partial {
@@ -589,15 +531,15 @@ func writeDelivery(w io.Writer, p listPlace) {
 	}
 }
 
-// origin says where an assumption's value came from: provenance, place,
-// and how a measured value was measured.
-func (r listAssumption) origin() string {
+// assumptionOrigin says where an assumption's value came from: provenance,
+// place, and how a measured value was measured.
+func assumptionOrigin(r contract.InventoryAssumption) string {
 	from := r.From
 	if r.File != "" {
-		from += " " + place(listPlace{File: r.File, Line: r.Line})
+		from += " " + place(contract.InventoryPlace{File: r.File, Line: r.Line})
 	}
 	if r.Measured != nil {
-		from += " (" + r.Measured.Summary(config.SampleUnit(config.Key(strings.TrimSuffix(r.Key, "Seconds")))) + ")"
+		from += " (" + r.Measured.Summary(strings.TrimSuffix(r.Key, "Seconds")) + ")"
 	}
 	return from
 }

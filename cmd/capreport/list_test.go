@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/capreport/capreport/contract"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func TestListJSON(t *testing.T) {
@@ -141,5 +145,60 @@ func TestListErrors(t *testing.T) {
 		if !strings.Contains(errOut.String(), c.want) {
 			t.Errorf("%v: stderr %q lacks %q", c.args, errOut.String(), c.want)
 		}
+	}
+}
+
+// `capreport list --format json` is the inventory contract: its output on
+// the example, a calibrated repository, a GitOps fixture and the real
+// corpora validates against report/schema/inventory.v1.json (whose fields
+// report's TestInventorySchemaDocumentsEveryField holds to the Go types).
+func TestListJSONMatchesInventorySchema(t *testing.T) {
+	schemaPath := filepath.Join("..", "..", "report", "schema", "inventory.v1.json")
+	raw, err := os.ReadFile(schemaPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("https://capreport.io/schema/inventory.v1.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("https://capreport.io/schema/inventory.v1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	measured := t.TempDir()
+	writeFiles(t, measured, map[string]string{"app.yaml": readMeasuredApp(t), ".capreport.yaml": measuredTestConfig})
+	for _, dir := range []string{
+		filepath.Join("..", "..", "examples", "shop"),
+		measured, // measured records
+		filepath.Join("..", "..", "testdata", "extract"), // behaviors, KEDA, every HPA version
+		filepath.Join("..", "..", "testdata", "gitops"),
+		filepath.Join("..", "..", "testdata", "extract", "repo"),
+		filepath.Join("..", "..", "..", "shared", "corpus"),
+		corpusGitOps,
+	} {
+		var out, errOut bytes.Buffer
+		if code := run([]string{"list", dir, "--format", "json"}, &streams{Out: &out, ErrOut: &errOut}); code == exitError {
+			t.Fatalf("%s: exit %d: %s", dir, code, errOut.String())
+		}
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
+		if err != nil {
+			t.Fatalf("%s: not JSON: %v", dir, err)
+		}
+		if err := sch.Validate(inst); err != nil {
+			t.Errorf("%s: the inventory does not match its schema: %v", dir, err)
+		}
+		if m, _ := inst.(map[string]any); m["schemaVersion"] != contract.InventorySchemaVersion {
+			t.Errorf("%s: schemaVersion %v", dir, m["schemaVersion"])
+		}
+		seen[dir] = strings.Contains(out.String(), `"measured": {`) || strings.Contains(out.String(), `"behavior": {`)
+	}
+	if !seen[measured] || !seen[filepath.Join("..", "..", "testdata", "extract")] {
+		t.Errorf("the fixtures no longer hold measured records and behaviors: %v", seen)
 	}
 }
