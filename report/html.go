@@ -25,7 +25,7 @@ import (
 // a second line of defence.
 func HTML(r contract.Report, o Options) ([]byte, error) {
 	o = o.withDefaults()
-	d := buildMarkdown(r, o, true)
+	d := buildMarkdown(r, o, pageMedium{})
 	md := d.assemble(d.full())
 
 	gm := goldmark.New(
@@ -47,6 +47,22 @@ func HTML(r contract.Report, o Options) ([]byte, error) {
 	fillPlots(&page, body.Bytes(), o.SVGPlots)
 	page.WriteString("</main>\n</body>\n</html>\n")
 	return page.Bytes(), nil
+}
+
+// pageMedium is the self-contained page: read top to bottom with its plots
+// in view, so every workload's details start open, and its pictures are
+// the inline SVG plots, left as placeholders here for fillPlots to replace
+// once goldmark has converted the body. Mermaid source would print as text
+// between them (the page runs no script to render it), and plot files and
+// uploaded images are not part of it.
+type pageMedium struct{}
+
+func (pageMedium) detailsAttr() string { return " open" }
+
+func (pageMedium) writePlots(b *strings.Builder, w contract.Workload, o Options, _ bool) {
+	for i := range o.SVGPlots[w.ID] {
+		fmt.Fprintf(b, "%s\n\n", svgPlaceholder(w.ID, i))
+	}
 }
 
 // fillPlots copies the converted body to page with each placeholder's

@@ -36,7 +36,7 @@ const (
 // says what was cut.
 func Markdown(r contract.Report, o Options) ([]byte, error) {
 	o = o.withDefaults()
-	d := buildMarkdown(r, o, false)
+	d := buildMarkdown(r, o, commentMedium{})
 	return []byte(d.fit(o.MaxChars)), nil
 }
 
@@ -142,9 +142,19 @@ func (d *mdDoc) fit(limit int) string {
 	return fit.AtLine(s, limit, len(d.head), "\n\n…cut: the rest of this comment did not fit; see the JSON report.\n")
 }
 
-// buildMarkdown renders every piece. With html set, SVG placeholders are
-// emitted for HTML to replace and plot file links are left out.
-func buildMarkdown(r contract.Report, o Options, html bool) *mdDoc {
+// medium is where a Markdown body is read: the pull-request comment
+// (commentMedium) or the HTML page (html.go's pageMedium). The text is the
+// same; how details open and how pictures are shown differ.
+type medium interface {
+	// detailsAttr is the attribute a workload's <details> opens with.
+	detailsAttr() string
+	// writePlots writes a workload's pictures; withChart says it is among
+	// the workloads the budget gives a chart.
+	writePlots(b *strings.Builder, w contract.Workload, o Options, withChart bool)
+}
+
+// buildMarkdown renders every piece for the medium m.
+func buildMarkdown(r contract.Report, o Options, m medium) *mdDoc {
 	d := &mdDoc{}
 	ws := WorstFirst(r.Workloads)
 
@@ -172,7 +182,7 @@ func buildMarkdown(r contract.Report, o Options, html bool) *mdDoc {
 				charts++
 			}
 		}
-		d.details = append(d.details, workloadDetails(w, o, withChart, html))
+		d.details = append(d.details, workloadDetails(w, o, withChart, m))
 	}
 
 	gitops, others := splitNotFollowed(r.Findings)
@@ -316,11 +326,11 @@ func ledgerRow(w contract.Workload) string {
 }
 
 // workloadDetails is the <details> block with one workload's full bill.
-func workloadDetails(w contract.Workload, o Options, withChart, html bool) string {
+func workloadDetails(w contract.Workload, o Options, withChart bool, m medium) string {
 	var b strings.Builder
-	writeDetailsHead(&b, w, html)
+	writeDetailsHead(&b, w, m.detailsAttr())
 	writeBill(&b, w)
-	writePlots(&b, w, o, withChart, html)
+	m.writePlots(&b, w, o, withChart)
 	if len(w.Findings) > 0 {
 		b.WriteString("**Findings**\n\n")
 		writeMdFindings(&b, w.Findings)
@@ -333,13 +343,7 @@ func workloadDetails(w contract.Workload, o Options, withChart, html bool) strin
 
 // writeDetailsHead opens a workload's <details> block and writes what it
 // scales and on what: target, source, delivery, metrics and latency target.
-func writeDetailsHead(b *strings.Builder, w contract.Workload, html bool) {
-	// A page is read top to bottom with its plots in view; a comment keeps
-	// the ledger short.
-	open := ""
-	if html {
-		open = " open"
-	}
+func writeDetailsHead(b *strings.Builder, w contract.Workload, open string) {
 	fmt.Fprintf(b, "<details%s><summary>%s <b>%s</b>: %s · %s</summary>\n\n", open, verdictIcon(w.Verdict),
 		htmlText(ellipsize(w.ID, maxIDRunes)), htmlText(verdictText(w)), htmlText(w.Signal))
 
@@ -384,23 +388,22 @@ func writeBill(b *strings.Builder, w contract.Workload) {
 	}
 }
 
-// writePlots writes the workload's pictures in the form its medium shows:
-// placeholders for the page's SVG plots in HTML; in Markdown, the Mermaid
-// chart, links to plot files and the uploaded images.
-func writePlots(b *strings.Builder, w contract.Workload, o Options, withChart, html bool) {
-	// The page draws its own SVG plots: Mermaid source there would print as
-	// text between them (the page runs no script to render it).
-	if withChart && !html {
+// commentMedium is the pull-request comment (and the job summary): a
+// workload's details start closed, to keep the ledger short, and its
+// pictures are the Mermaid chart GitHub draws, links to the plot files and
+// the uploaded images.
+type commentMedium struct{}
+
+func (commentMedium) detailsAttr() string { return "" }
+
+func (commentMedium) writePlots(b *strings.Builder, w contract.Workload, o Options, withChart bool) {
+	if withChart {
 		tl, title := chartTimeline(w)
 		if ch := mermaidChart(tl, title); ch != "" {
 			b.WriteString(ch + "\n")
 		}
 	}
-	if html {
-		for i := range o.SVGPlots[w.ID] {
-			fmt.Fprintf(b, "%s\n\n", svgPlaceholder(w.ID, i))
-		}
-	} else if paths := o.Plots[w.ID]; len(paths) > 0 {
+	if paths := o.Plots[w.ID]; len(paths) > 0 {
 		var links []string
 		for _, p := range paths {
 			u := url.URL{Path: p}
@@ -408,9 +411,7 @@ func writePlots(b *strings.Builder, w contract.Workload, o Options, withChart, h
 		}
 		fmt.Fprintf(b, "**Plots** %s\n\n", strings.Join(links, " · "))
 	}
-	if !html {
-		b.WriteString(ImagesMarkdown(o.Images[w.ID]))
-	}
+	b.WriteString(ImagesMarkdown(o.Images[w.ID]))
 }
 
 // writeMdAssumptions writes the table of inputs the bill was computed from,
