@@ -320,6 +320,20 @@ type TimeBill struct {
 	WindowToRest    *int      `json:"windowToRest"`
 	DeadTimeToRest  *int      `json:"deadTimeToRest"`
 	Timeline        *Timeline `json:"timeline,omitempty"`
+	// PhiCurve is Φ sampled over the windows the Φ plot shows, with the
+	// closed forms it is drawn against: the plot reads it, so a saved
+	// report redraws its own figure. Left out where no plot is drawn.
+	PhiCurve []PhiPoint `json:"phiCurve,omitempty"`
+}
+
+// PhiPoint is Φ at one window W (in dead times) and its two closed forms
+// where each is quoted: harmonic balance (Prop. 5a) where it is defined,
+// the long-window form from the default window up.
+type PhiPoint struct {
+	W               float64  `json:"w"`
+	Phi             float64  `json:"phi"`
+	HarmonicBalance *float64 `json:"harmonicBalance,omitempty"`
+	LongWindow      *float64 `json:"longWindow,omitempty"`
 }
 
 // Timeline is a down-sampled series for plots and Mermaid charts; T is in

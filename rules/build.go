@@ -37,6 +37,9 @@ type Options struct {
 	// the JSON report, the Markdown details and the rounds plot show, so a
 	// caller rendering none of them need not pay for it.
 	NoRoundsCurve bool
+	// NoPhiCurve leaves out the Φ samples of a Time bill
+	// (TimeBill.PhiCurve), which only the JSON report and the Φ plot use.
+	NoPhiCurve bool
 	// FailOnDefaults keeps the severity of findings that rest on built-in
 	// defaults (--strict, failOnDefaults: true); by default they are at
 	// most warnings.

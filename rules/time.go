@@ -66,6 +66,7 @@ func priceTime(a *analyze.Autoscaler, in inputs, opts Options) (*contract.TimeBi
 		Demand:     demand,
 		Step:       in.step,
 		Timeline:   !opts.NoTimelines,
+		PhiCurve:   !opts.NoPhiCurve,
 	})
 	if err != nil {
 		return nil, "the Time model rejected its inputs: " + err.Error()
@@ -87,6 +88,8 @@ type TimeModel struct {
 	Step   float64 // demand multiple after it
 	// Timeline keeps the last two hours of the run for plots.
 	Timeline bool
+	// PhiCurve samples Φ for the Φ plot (TimeBill.PhiCurve).
+	PhiCurve bool
 	// OnSync sees every sync after the step (see sim.TimeOptions.OnSync).
 	OnSync func(sim.SyncRecord)
 }
@@ -140,6 +143,9 @@ func PriceTime(m TimeModel) (*contract.TimeBill, error) {
 		PeakBacklog:                  r.PeakBacklog,
 		PeakWaitSeconds:              r.PeakWait,
 		LatencyFloorSeconds:          laws.LatencyFloor(tau, W),
+	}
+	if m.PhiCurve {
+		bill.PhiCurve = PhiCurve(bill)
 	}
 	if r.NeededReplicas > 0 {
 		bill.SwingFraction = float64(r.Max-r.Min) / r.NeededReplicas

@@ -82,7 +82,7 @@ func runDiff(ctx context.Context, ios *streams, o *diffOptions) error {
 	}
 
 	// Only the JSON diff carries the workloads whole, rounds curve included.
-	o.render.noRoundsCurve = o.format != "json"
+	o.render.noPlotCurves = o.format != "json"
 	var head *contract.Report
 	var err error
 	if o.headJSON != "" {

@@ -52,7 +52,7 @@ func runExplain(cmd *cobra.Command, ios *streams, id string, f *explainFlags) er
 	}
 	// The text bill prints timelines, not the rounds curve; JSON is the
 	// workload whole.
-	f.render.noRoundsCurve = f.format != "json"
+	f.render.noPlotCurves = f.format != "json"
 	r, _, err := buildReport(cmd.Context(), ios, path, &f.render)
 	if err != nil {
 		return err

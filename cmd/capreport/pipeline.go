@@ -47,9 +47,10 @@ type renderFlags struct {
 	cacheDir     string
 	fetchTimeout time.Duration
 	fetchFlags   *pflag.FlagSet
-	// noRoundsCurve is set by a command whose output shows no rounds curve
-	// (rules.Options.NoRoundsCurve); it is not a flag.
-	noRoundsCurve bool
+	// noPlotCurves is set by a command whose output shows neither the
+	// rounds curve nor the Φ curve (rules.Options.NoRoundsCurve and
+	// NoPhiCurve); it is not a flag.
+	noPlotCurves bool
 }
 
 func (f *renderFlags) register(cmd *cobra.Command) {

@@ -12,8 +12,9 @@ import (
 	"github.com/capreport/capreport/rules"
 )
 
-// The rounds sweep is simulated only for outputs that show it: a format
-// that showsRoundsCurve leaves out renders the same bytes from a report
+// The rounds sweep (and the Φ samples) are computed only for outputs that
+// show them: a format
+// that showsPlotCurves leaves out renders the same bytes from a report
 // priced without the sweep, and one it keeps does read the sweep. The same
 // holds for diff (only its JSON carries whole workloads) and explain's text.
 func TestRoundsCurveOnlyWhereShown(t *testing.T) {
@@ -23,7 +24,7 @@ func TestRoundsCurveOnlyWhereShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	price := func(noCurve bool) contract.Report {
-		r, err := rules.Build(context.Background(), dir, rp.rendered, rp.inv, rp.cfg, rules.Options{NoRoundsCurve: noCurve})
+		r, err := rules.Build(context.Background(), dir, rp.rendered, rp.inv, rp.cfg, rules.Options{NoRoundsCurve: noCurve, NoPhiCurve: noCurve})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,11 +40,11 @@ func TestRoundsCurveOnlyWhereShown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if shown := showsRoundsCurve(f, ""); shown == bytes.Equal(a, b) {
-			t.Errorf("--format %s: showsRoundsCurve %v, yet the output with and without the sweep is equal: %v", f, shown, bytes.Equal(a, b))
+		if shown := showsPlotCurves(f, ""); shown == bytes.Equal(a, b) {
+			t.Errorf("--format %s: showsPlotCurves %v, yet the output with and without the sweep is equal: %v", f, shown, bytes.Equal(a, b))
 		}
 	}
-	if !showsRoundsCurve("text", t.TempDir()) {
+	if !showsPlotCurves("text", t.TempDir()) {
 		t.Error("--out writes report.json and the rounds plots: it needs the sweep")
 	}
 	// diff: head with and without the sweep against the same base.

@@ -33,10 +33,11 @@ type runFlags struct {
 
 var reportFormats = []string{"text", "json", "markdown", "html", "sarif"}
 
-// showsRoundsCurve reports whether a run's output reads the rounds sweep:
-// the JSON report carries it, the Markdown details list it, the HTML page
-// and --out draw it; text and SARIF do not, and are not made to wait for it.
-func showsRoundsCurve(format, out string) bool {
+// showsPlotCurves reports whether a run's output reads the curves the
+// plots draw (the rounds sweep, the Φ samples): the JSON report carries
+// them, the Markdown details list the rounds, the HTML page and --out draw
+// them; text and SARIF do not, and are not made to wait for the sweep.
+func showsPlotCurves(format, out string) bool {
 	return out != "" || format == "json" || format == "markdown" || format == "html"
 }
 
@@ -62,7 +63,7 @@ func runReport(ctx context.Context, ios *streams, paths []string, f *runFlags) e
 	var r *contract.Report
 	var cfg *config.Config
 	var err error
-	f.render.noRoundsCurve = !showsRoundsCurve(f.format, f.out)
+	f.render.noPlotCurves = !showsPlotCurves(f.format, f.out)
 	switch {
 	case f.ref != "" && len(paths) > 1:
 		return flagErrorf("ref", "takes one PATH, not %d", len(paths))
@@ -113,7 +114,7 @@ func buildReportOf(ctx context.Context, ios *streams, paths []string, f *renderF
 		return nil, nil, err
 	}
 	path := reportPath(paths)
-	opts := rules.Options{Tool: contract.Tool{Name: "capreport", Version: version}, FailOnDefaults: f.strict, NoRoundsCurve: f.noRoundsCurve}
+	opts := rules.Options{Tool: contract.Tool{Name: "capreport", Version: version}, FailOnDefaults: f.strict, NoRoundsCurve: f.noPlotCurves, NoPhiCurve: f.noPlotCurves}
 	if ios.IsStderrTTY() {
 		start := time.Now()
 		var bar *progressbar.ProgressBar

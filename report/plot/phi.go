@@ -7,7 +7,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/capreport/capreport/analyze/phi"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/units"
 )
@@ -20,27 +19,27 @@ const (
 	phiRest       = "rest region"
 	phiWorkload   = "workload"
 	phiRequired   = "required"
-	phiWMin       = 0.05
-	phiWMax       = 1000.0
-	phiSamples    = 160
-	phiAsymFrom   = 3.33 // the long-window form is quoted from the default window up
 	phiDefaultTop = 3.0
+	// phiCeiling is Proposition 5 and 5b: Φ(w) < e for every window.
+	phiCeiling = math.E
 )
 
-// buildPhi draws Φ over w ∈ [0.05, 1000] dead times with the workload's
-// point (W_eff/τ_eff, D/τ_eff), τ_eff recovered from the bill as
-// RequiredStandingDelaySeconds / Phi.
+// buildPhi draws the bill's Φ samples (TimeBill.PhiCurve, over the windows
+// they span) with the workload's point (W_eff/τ_eff, D/τ_eff), τ_eff
+// recovered from the bill as RequiredStandingDelaySeconds / Phi.
 func buildPhi(w contract.Workload) (*figure, error) {
 	if w.Time == nil {
 		return nil, fmt.Errorf("%w: the workload has no Time bill (signal %q)", ErrNoData, w.Signal)
 	}
 	tb := w.Time
+	if len(tb.PhiCurve) < 2 {
+		return nil, fmt.Errorf("%w: the Time bill carries no Φ curve (priced for an output without plots)", ErrNoData)
+	}
 	px, py, tauEff, hasPoint := phiPoint(tb)
 
-	xmin, xmax := phiWMin, phiWMax
+	xmin, xmax := tb.PhiCurve[0].W, tb.PhiCurve[len(tb.PhiCurve)-1].W
 	ytop := phiDefaultTop
 	if hasPoint {
-		xmin, xmax = math.Min(xmin, px/1.5), math.Max(xmax, px*1.5)
 		ytop = math.Max(ytop, py*1.15)
 		ytop = math.Max(ytop, tb.Phi*1.15)
 	}
@@ -48,15 +47,18 @@ func buildPhi(w contract.Workload) (*figure, error) {
 	p := newPanel(phiTitle(w, px, py, tauEff, hasPoint),
 		"window W_eff / τ_eff (dead times, log scale)", "standing delay D / τ_eff (dead times)", newMeasuringText())
 
-	curve := phiSampled(xmin, xmax)
+	curve := make(plotter.XYs, len(tb.PhiCurve))
+	for i, c := range tb.PhiCurve {
+		curve[i] = plotter.XY{X: c.W, Y: c.Phi}
+	}
 	if err := addPhiRest(p, curve, xmin, xmax, ytop); err != nil {
 		return nil, err
 	}
 	l := p.line(phiCurve, curve, lineStyle(colBlack, 2.4, nil), plotter.NoStep)
 	p.addLegend("Φ(w), computed (below it the loop hunts)", l)
-	addPhiApproximations(p, curve, ytop)
+	addPhiApproximations(p, tb.PhiCurve, ytop)
 
-	ceil := hmark{Y: phi.Ceiling, Style: lineStyle(colGrey, 1.5, dashed)}
+	ceil := hmark{Y: phiCeiling, Style: lineStyle(colGrey, 1.5, dashed)}
 	p.plot.Add(ceil)
 	p.addLegend("ceiling e ≈ 2.72 (Prop. 5: D ≥ e·τ rests at any window)", ceil)
 
@@ -69,17 +71,6 @@ func buildPhi(w contract.Workload) (*figure, error) {
 	p.logX(xmin, xmax)
 	p.plot.Y.Min, p.plot.Y.Max = 0, ytop
 	return &figure{panels: []*panel{p}, weights: []float64{1}, width: figWidth, height: figHeight}, nil
-}
-
-// phiSampled samples Φ at phiSamples points spaced evenly on the log axis
-// over [xmin, xmax], so the curve is equally smooth at every decade.
-func phiSampled(xmin, xmax float64) plotter.XYs {
-	curve := make(plotter.XYs, phiSamples)
-	for i := range curve {
-		x := xmin * math.Pow(xmax/xmin, float64(i)/float64(phiSamples-1))
-		curve[i] = plotter.XY{X: x, Y: phi.Phi(x)}
-	}
-	return curve
 }
 
 // addPhiRest shades where the loop rests: on or above the curve, up to
@@ -100,16 +91,17 @@ func addPhiRest(p *panel, curve plotter.XYs, xmin, xmax, ytop float64) error {
 }
 
 // addPhiApproximations draws the closed forms against the computed curve,
-// each only where it is quoted: harmonic balance where it is defined (and
-// until it leaves the chart), the long-window form from phiAsymFrom up.
-func addPhiApproximations(p *panel, curve plotter.XYs, ytop float64) {
+// each only where the bill quotes it: harmonic balance where it is defined
+// (and until it leaves the chart), the long-window form from the default
+// window up.
+func addPhiApproximations(p *panel, curve []contract.PhiPoint, ytop float64) {
 	var hb plotter.XYs
 	for _, c := range curve {
-		v, ok := phi.PhiHarmonicBalance(c.X)
-		if !ok {
+		if c.HarmonicBalance == nil {
 			continue
 		}
-		hb = append(hb, plotter.XY{X: c.X, Y: v})
+		v := *c.HarmonicBalance
+		hb = append(hb, plotter.XY{X: c.W, Y: v})
 		if v > ytop { // unbounded: stop once off the chart
 			break
 		}
@@ -121,8 +113,8 @@ func addPhiApproximations(p *panel, curve plotter.XYs, ytop float64) {
 
 	var asym plotter.XYs
 	for _, c := range curve {
-		if c.X >= phiAsymFrom {
-			asym = append(asym, plotter.XY{X: c.X, Y: phi.PhiAsymptotic(c.X)})
+		if c.LongWindow != nil {
+			asym = append(asym, plotter.XY{X: c.W, Y: *c.LongWindow})
 		}
 	}
 	if len(asym) > 1 {

@@ -3,9 +3,9 @@
 // bill's hunt and its place on the Φ curve.
 //
 // Like every renderer in report/, it formats the contract.Report contract and
-// never computes a bill: every number it draws comes from the workload, except
-// the reference curves of the Φ plot (package analyze/phi), which are the law
-// the bill is priced against.
+// computes nothing: every number it draws comes from the workload, the Φ
+// curve and its closed forms included (TimeBill.PhiCurve), so a saved report
+// redraws its own figures.
 package plot
 
 import (

@@ -115,6 +115,7 @@ func kit() contract.Workload {
 		Demand:     50,
 		Step:       4,
 		Timeline:   true,
+		PhiCurve:   true,
 	})
 	if err != nil {
 		panic("gen: the kit must price: " + err.Error())

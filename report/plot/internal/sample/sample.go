@@ -11,6 +11,7 @@ import (
 
 	"github.com/capreport/capreport/analyze/phi"
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/rules"
 )
 
 // Specimen is the Size row's running specimen at 10 times its demand (and
@@ -156,9 +157,9 @@ func Hunting() contract.Workload {
 	needed := int(huntLambda / huntC)
 
 	const tauEff, wEff, standing = huntTau + 10.0, 300 + 10.0, 60.0
-	w := wEff / tauEff
-	p := phi.Phi(w)
-	return contract.Workload{
+	win := wEff / tauEff
+	p := phi.Phi(win)
+	w := contract.Workload{
 		ID:          "jobs/ScaledObject/invoice-consumer",
 		Autoscaler:  contract.Ref{APIVersion: "keda.sh/v1alpha1", Kind: "ScaledObject", Name: "invoice-consumer", Namespace: "jobs"},
 		Target:      contract.Ref{APIVersion: "apps/v1", Kind: "Deployment", Name: "invoice-consumer", Namespace: "jobs"},
@@ -177,7 +178,7 @@ func Hunting() contract.Workload {
 			RequiredStandingDelaySeconds: math.Round(tauEff*p*10) / 10,
 			MarginSeconds:                math.Round((standing-tauEff*p)*10) / 10,
 			Phi:                          math.Round(p*1000) / 1000,
-			WindowInDeadTimes:            w,
+			WindowInDeadTimes:            win,
 			Hunts:                        true,
 			ReplicasMin:                  int32(counts[0]),
 			ReplicasMax:                  int32(counts[len(counts)-1]),
@@ -192,6 +193,8 @@ func Hunting() contract.Workload {
 		},
 		Verdict: contract.VerdictFail,
 	}
+	w.Time.PhiCurve = rules.PhiCurve(w.Time)
+	return w
 }
 
 // huntingRun runs the fluid queue from two cycles before the timeline's
