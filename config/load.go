@@ -586,35 +586,12 @@ func parseWindow(s string) (time.Duration, error) {
 var checkIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 func (p *parser) checks(n *yaml.Node, ch *Checks) {
-	type seen struct {
-		key  string
-		line int
-	}
-	lines := map[string]seen{}
+	listed := map[string]checkListed{}
 	p.mapping(n, "checks", []string{"include", "exclude", "allowIgnores"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "include", "exclude":
 			for _, e := range p.stringNodes(v, "checks."+key) {
-				id := e.Value
-				if !checkIDRE.MatchString(id) {
-					p.errf(v, "checks.%s: %q is not a check ID (lower-case words joined by '-', e.g. assumption-default)", key, id)
-					continue
-				}
-				if key == "include" {
-					ch.Include = append(ch.Include, id)
-				} else {
-					ch.Exclude = append(ch.Exclude, id)
-				}
-				if prev, ok := lines[id]; ok && prev.key != key {
-					p.errf(v, "checks: %q is both included and excluded (see line %d)", id, prev.line)
-				}
-				lines[id] = seen{key: key, line: v.Line}
-				if _, ok := ch.Lines[id]; !ok {
-					if ch.Lines == nil {
-						ch.Lines = map[string]int{}
-					}
-					ch.Lines[id] = e.Line
-				}
+				p.checkID(key, v, e, ch, listed)
 			}
 		case "allowIgnores":
 			if b, ok := p.boolean(v, "checks.allowIgnores"); ok {
@@ -624,4 +601,36 @@ func (p *parser) checks(n *yaml.Node, ch *Checks) {
 	})
 	sort.Strings(ch.Include)
 	sort.Strings(ch.Exclude)
+}
+
+// checkListed is the list (include or exclude) a check ID was last seen in, and that list's line.
+type checkListed struct {
+	key  string
+	line int
+}
+
+// checkID takes check ID e of list key ("include" or "exclude", at node v) into ch: an ID that is not
+// well-formed is an error, as is one both included and excluded; ch.Lines keeps the line of its first
+// mention.
+func (p *parser) checkID(key string, v, e *yaml.Node, ch *Checks, listed map[string]checkListed) {
+	id := e.Value
+	if !checkIDRE.MatchString(id) {
+		p.errf(v, "checks.%s: %q is not a check ID (lower-case words joined by '-', e.g. assumption-default)", key, id)
+		return
+	}
+	if key == "include" {
+		ch.Include = append(ch.Include, id)
+	} else {
+		ch.Exclude = append(ch.Exclude, id)
+	}
+	if prev, ok := listed[id]; ok && prev.key != key {
+		p.errf(v, "checks: %q is both included and excluded (see line %d)", id, prev.line)
+	}
+	listed[id] = checkListed{key: key, line: v.Line}
+	if _, ok := ch.Lines[id]; !ok {
+		if ch.Lines == nil {
+			ch.Lines = map[string]int{}
+		}
+		ch.Lines[id] = e.Line
+	}
 }

@@ -323,16 +323,40 @@ func (g *gitops) coverage(o *Object) map[string]bool {
 // Kustomization, an Argo CD root app in its own directory) delivers nothing
 // it is not already found beside.
 func (g *gitops) suppressed(outs []sourceOut) map[int]string {
+	d := deliveries{edges: g.deliveryEdges(outs), out: map[int]string{}, visited: map[int]bool{}}
+	incoming := map[int]bool{}
+	for _, es := range d.edges {
+		for _, e := range es {
+			incoming[e.to] = true
+		}
+	}
+	for i := range outs {
+		if !incoming[i] {
+			d.walk(i)
+		}
+	}
+	for i := range outs { // sources only in cycles: the first stands as a root
+		if !d.visited[i] {
+			d.walk(i)
+		}
+	}
+	return d.out
+}
+
+// delivery is an edge of suppressed's graph: source to is delivered by the GitOps object by.
+type delivery struct {
+	to int
+	by string
+}
+
+// deliveryEdges maps each source's index to the other sources its GitOps objects read, skipping
+// self-managing objects (those whose render reads their own file).
+func (g *gitops) deliveryEdges(outs []sourceOut) map[int][]delivery {
 	index := map[string]int{}
 	for i, o := range outs {
 		index[o.result.Path] = i
 	}
-	type edge struct {
-		to int
-		by string
-	}
-	edges := map[int][]edge{}
-	incoming := map[int]bool{}
+	edges := map[int][]delivery{}
 	for i := range outs {
 		for j := range outs[i].objects {
 			obj := &outs[i].objects[j]
@@ -345,38 +369,33 @@ func (g *gitops) suppressed(outs []sourceOut) map[int]string {
 			}
 			for p := range cov {
 				if t, ok := index[p]; ok && t != i {
-					edges[i] = append(edges[i], edge{t, refOf(obj)})
-					incoming[t] = true
+					edges[i] = append(edges[i], delivery{t, refOf(obj)})
 				}
 			}
 		}
 	}
-	out := map[int]string{}
-	visited := map[int]bool{}
-	var walk func(i int)
-	walk = func(i int) {
-		if visited[i] {
-			return
-		}
-		visited[i] = true
-		for _, e := range edges[i] {
-			if !visited[e.to] {
-				out[e.to] = e.by
-				walk(e.to)
-			}
+	return edges
+}
+
+// deliveries walks the delivery graph depth first from its roots: the first walk to reach a source
+// names the object that delivers it in out.
+type deliveries struct {
+	edges   map[int][]delivery
+	out     map[int]string
+	visited map[int]bool
+}
+
+func (d *deliveries) walk(i int) {
+	if d.visited[i] {
+		return
+	}
+	d.visited[i] = true
+	for _, e := range d.edges[i] {
+		if !d.visited[e.to] {
+			d.out[e.to] = e.by
+			d.walk(e.to)
 		}
 	}
-	for i := range outs {
-		if !incoming[i] {
-			walk(i)
-		}
-	}
-	for i := range outs { // sources only in cycles: the first stands as a root
-		if !visited[i] {
-			walk(i)
-		}
-	}
-	return out
 }
 
 // dedupeDeliveries keeps one copy of an object that several chains deliver

@@ -865,31 +865,8 @@ type lineIndex struct {
 // the kind, since name prefixes and suffixes change it); ok is false if
 // unsure. A document of another kind never matches.
 func (li *lineIndex) find(abs, kind, name string) (docPos, bool) {
-	docs, ok := li.cache[abs]
-	if !ok {
-		if data, err := li.r.readFile(abs); err == nil {
-			raws, _, _ := decodeStream(data, DefaultMaxObjects)
-			for _, raw := range raws {
-				k, _ := raw.doc["kind"].(string)
-				md, _ := raw.doc["metadata"].(map[string]any)
-				n, _ := md["name"].(string)
-				d := docPos{kind: k, name: n, line: raw.line}
-				if len(raw.annLines) > 0 {
-					ann, _ := md["annotations"].(map[string]any)
-					d.ann = make(map[string]annPos, len(raw.annLines))
-					for key, l := range raw.annLines {
-						if v, ok := ann[key]; ok {
-							d.ann[key] = annPos{line: l, value: annotationText(v)}
-						}
-					}
-				}
-				docs = append(docs, d)
-			}
-		}
-		li.cache[abs] = docs
-	}
 	var sameKind, contained []docPos
-	for _, d := range docs {
+	for _, d := range li.docs(abs) {
 		if d.kind != kind {
 			continue
 		}
@@ -908,4 +885,41 @@ func (li *lineIndex) find(abs, kind, name string) (docPos, bool) {
 		return sameKind[0], true
 	}
 	return docPos{}, false
+}
+
+// docs returns the documents of resource file abs, read once. A file that cannot be read has none: find
+// is then unsure, and the object keeps its file but no line.
+func (li *lineIndex) docs(abs string) []docPos {
+	if docs, ok := li.cache[abs]; ok {
+		return docs
+	}
+	var docs []docPos
+	if data, err := li.r.readFile(abs); err == nil {
+		raws, _, _ := decodeStream(data, DefaultMaxObjects)
+		for _, raw := range raws {
+			docs = append(docs, docPosOf(raw))
+		}
+	}
+	li.cache[abs] = docs
+	return docs
+}
+
+// docPosOf is where a decoded document stands: its kind, name and line, and the line and value of each of
+// its annotations.
+func docPosOf(raw rawObject) docPos {
+	k, _ := raw.doc["kind"].(string)
+	md, _ := raw.doc["metadata"].(map[string]any)
+	n, _ := md["name"].(string)
+	d := docPos{kind: k, name: n, line: raw.line}
+	if len(raw.annLines) == 0 {
+		return d
+	}
+	ann, _ := md["annotations"].(map[string]any)
+	d.ann = make(map[string]annPos, len(raw.annLines))
+	for key, l := range raw.annLines {
+		if v, ok := ann[key]; ok {
+			d.ann[key] = annPos{line: l, value: annotationText(v)}
+		}
+	}
+	return d
 }

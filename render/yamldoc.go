@@ -105,56 +105,87 @@ type docProblem struct {
 // is exceeded decodeStream stops and returns errTooManyObjects.
 func decodeStream(data []byte, maxObjects int) (objs []rawObject, problems []docProblem, err error) {
 	for _, seg := range splitDocuments(data) {
-		if len(bytes.TrimSpace(seg.text)) == 0 {
-			continue
-		}
-		var doc yaml.Node
-		if perr := yaml.Unmarshal(seg.text, &doc); perr != nil {
+		root, perr := parseSegment(seg)
+		if perr != nil {
 			problems = append(problems, docProblem{line: seg.line, err: perr})
 			continue
 		}
-		if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		if root == nil {
 			continue
 		}
-		root := doc.Content[0]
-		if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		got, prob := segmentObjects(seg, root)
+		if prob != nil {
+			problems = append(problems, *prob)
 			continue
 		}
-		c := newConverter(root)
-		c.base = seg.line - 1
-		v, cerr := c.convert(root, 0)
-		if cerr != nil {
-			problems = append(problems, docProblem{line: seg.line + root.Line - 1, err: cerr})
-			continue
-		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			problems = append(problems, docProblem{line: seg.line + root.Line - 1, err: fmt.Errorf("document is a %s, not a mapping", nodeKind(root))})
-			continue
-		}
-		if items, ok := listItems(m); ok {
-			itemNodes := listItemNodes(root)
-			for i, it := range items {
-				im, ok := it.(map[string]any)
-				if !ok {
-					continue
-				}
-				l := seg.line + root.Line - 1
-				var al map[string]int
-				if i < len(itemNodes) {
-					l = seg.line + itemNodes[i].Line - 1
-					al = annotationLines(itemNodes[i], seg.line)
-				}
-				objs = append(objs, rawObject{doc: im, line: l, annLines: al, dupKeys: c.dupKeys})
-			}
-		} else {
-			objs = append(objs, rawObject{doc: m, line: seg.line + root.Line - 1, annLines: annotationLines(root, seg.line), dupKeys: c.dupKeys})
-		}
+		objs = append(objs, got...)
 		if len(objs) > maxObjects {
 			return nil, problems, errTooManyObjects
 		}
 	}
 	return objs, problems, nil
+}
+
+// parseSegment parses one document of a stream into its root node; the root is nil (and the error too)
+// for a document with nothing in it: blank, only comments, or null.
+func parseSegment(seg segment) (*yaml.Node, error) {
+	if len(bytes.TrimSpace(seg.text)) == 0 {
+		return nil, nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(seg.text, &doc); err != nil {
+		return nil, err
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return nil, nil
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		return nil, nil
+	}
+	return root, nil
+}
+
+// segmentObjects converts the parsed document root of seg into its object, or a List's items; a document
+// that does not convert, or is not a mapping, is a problem at the root's line.
+func segmentObjects(seg segment, root *yaml.Node) ([]rawObject, *docProblem) {
+	c := newConverter(root)
+	c.base = seg.line - 1
+	line := seg.line + root.Line - 1
+	v, err := c.convert(root, 0)
+	if err != nil {
+		return nil, &docProblem{line: line, err: err}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, &docProblem{line: line, err: fmt.Errorf("document is a %s, not a mapping", nodeKind(root))}
+	}
+	items, ok := listItems(m)
+	if !ok {
+		return []rawObject{{doc: m, line: line, annLines: annotationLines(root, seg.line), dupKeys: c.dupKeys}}, nil
+	}
+	return listObjects(seg, root, items, c.dupKeys), nil
+}
+
+// listObjects turns the items of a List document into objects, each with the line of its own node (the
+// List's, when the nodes and the converted items do not line up); items that are not mappings are dropped.
+func listObjects(seg segment, root *yaml.Node, items []any, dupKeys []string) []rawObject {
+	var objs []rawObject
+	itemNodes := listItemNodes(root)
+	for i, it := range items {
+		im, ok := it.(map[string]any)
+		if !ok {
+			continue
+		}
+		l := seg.line + root.Line - 1
+		var al map[string]int
+		if i < len(itemNodes) {
+			l = seg.line + itemNodes[i].Line - 1
+			al = annotationLines(itemNodes[i], seg.line)
+		}
+		objs = append(objs, rawObject{doc: im, line: l, annLines: al, dupKeys: dupKeys})
+	}
+	return objs
 }
 
 var errTooManyObjects = errors.New("too many objects")
@@ -356,49 +387,62 @@ func (c *converter) convert(n *yaml.Node, depth int) (any, error) {
 		}
 		return c.convert(n.Alias, depth+1)
 	case yaml.SequenceNode:
-		out := make([]any, 0, len(n.Content))
-		for _, ch := range n.Content {
-			v, err := c.convert(ch, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return out, nil
+		return c.convertSequence(n, depth)
 	case yaml.MappingNode:
-		out := make(map[string]any, len(n.Content)/2)
-		var merges []*yaml.Node
-		seen := make(map[string]int, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, vn := n.Content[i], n.Content[i+1]
-			if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
-				merges = append(merges, vn)
-				continue
-			}
-			key, err := keyString(k)
-			if err != nil {
-				return nil, err
-			}
-			if first, dup := seen[key]; dup && len(c.dupKeys) < 20 {
-				c.dupKeys = append(c.dupKeys, fmt.Sprintf("%q (lines %d and %d)", key, first, c.base+k.Line))
-			}
-			seen[key] = c.base + k.Line
-			v, err := c.convert(vn, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[key] = v
-		}
-		for _, m := range merges {
-			if err := c.merge(out, m, depth+1); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
+		return c.convertMapping(n, depth)
 	case yaml.ScalarNode:
 		return scalarValue(n)
 	}
 	return nil, fmt.Errorf("line %d: unsupported YAML node", n.Line)
+}
+
+// convertSequence converts the items of sequence n, which is at depth. Like convert it returns any, so
+// that a failure is an untyped nil beside its error.
+func (c *converter) convertSequence(n *yaml.Node, depth int) (any, error) {
+	out := make([]any, 0, len(n.Content))
+	for _, ch := range n.Content {
+		v, err := c.convert(ch, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// convertMapping converts mapping n, which is at depth: its own keys first (the last of duplicates wins,
+// and each duplicate is recorded in dupKeys, at most 20), then its merge keys ("<<"), which add only keys
+// it does not have. It returns any, as convertSequence does.
+func (c *converter) convertMapping(n *yaml.Node, depth int) (any, error) {
+	out := make(map[string]any, len(n.Content)/2)
+	var merges []*yaml.Node
+	seen := make(map[string]int, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, vn := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			merges = append(merges, vn)
+			continue
+		}
+		key, err := keyString(k)
+		if err != nil {
+			return nil, err
+		}
+		if first, dup := seen[key]; dup && len(c.dupKeys) < 20 {
+			c.dupKeys = append(c.dupKeys, fmt.Sprintf("%q (lines %d and %d)", key, first, c.base+k.Line))
+		}
+		seen[key] = c.base + k.Line
+		v, err := c.convert(vn, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[key] = v
+	}
+	for _, m := range merges {
+		if err := c.merge(out, m, depth+1); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // merge applies a "<<" merge key: keys already present win.

@@ -97,26 +97,11 @@ func sameBody(a, b string) bool {
 // UpsertPRComment posts body on pull request pr of owner/repo as the sticky
 // comment its first line marks, with the given behaviour.
 func (c *Client) UpsertPRComment(ctx context.Context, owner, repo string, pr int, body string, behavior Behavior) (Result, error) {
-	if err := checkRepo(owner, repo); err != nil {
-		return Result{}, err
-	}
-	if pr <= 0 {
-		return Result{}, fmt.Errorf("pull request number %d must be positive", pr)
-	}
-	if _, err := ParseBehavior(string(behavior)); err != nil {
-		return Result{}, fmt.Errorf("comment behavior: %w", err)
-	}
-	marker, err := Marker(body)
+	s, err := c.newSticky(ctx, owner, repo, pr, body, behavior)
 	if err != nil {
 		return Result{}, err
 	}
-	where := fmt.Sprintf("%s/%s#%d", owner, repo, pr)
-	author, err := c.self(ctx)
-	if err != nil {
-		return Result{}, err
-	}
-
-	marked, err := c.markedComments(ctx, owner, repo, pr, marker, author)
+	marked, err := c.markedComments(ctx, owner, repo, pr, s.marker, s.author)
 	if err != nil {
 		return Result{}, err
 	}
@@ -125,54 +110,124 @@ func (c *Client) UpsertPRComment(ctx context.Context, owner, repo string, pr int
 	switch behavior {
 	case BehaviorUpdate:
 		if len(marked) > 0 {
-			latest := marked[len(marked)-1]
-			if sameBody(latest.GetBody(), body) {
-				return Result{Action: Unchanged, ID: latest.GetID(), URL: latest.GetHTMLURL()}, nil
-			}
-			got, _, err := c.gh.Issues.EditComment(ctx, owner, repo, latest.GetID(), &gh.IssueComment{Body: gh.String(body)})
-			if err != nil {
-				return Result{}, wrap(fmt.Sprintf("update comment %d on %s", latest.GetID(), where), needPullRequests, err)
-			}
-			return Result{Action: Updated, ID: got.GetID(), URL: got.GetHTMLURL()}, nil
+			return c.updateSticky(ctx, s, marked[len(marked)-1])
 		}
 	case BehaviorHideAndNew:
-		for _, cm := range marked {
-			if err := c.minimize(ctx, cm.GetNodeID()); err != nil {
-				return Result{}, wrap(fmt.Sprintf("hide comment %d on %s", cm.GetID(), where), needPullRequests, err)
-			}
-			res.Hidden = append(res.Hidden, cm.GetID())
+		if res.Hidden, err = c.hideSticky(ctx, s, marked); err != nil {
+			return Result{}, err
 		}
 	case BehaviorDeleteAndNew:
-		for _, cm := range marked {
-			if _, err := c.gh.Issues.DeleteComment(ctx, owner, repo, cm.GetID()); err != nil {
-				return Result{}, wrap(fmt.Sprintf("delete comment %d on %s", cm.GetID(), where), needPullRequests, err)
-			}
-			res.Deleted = append(res.Deleted, cm.GetID())
+		if res.Deleted, err = c.deleteSticky(ctx, s, marked); err != nil {
+			return Result{}, err
 		}
 	}
+	got, err := c.createSticky(ctx, s, marked)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Action, res.ID, res.URL = Created, got.GetID(), got.GetHTMLURL()
+	return res, nil
+}
+
+// sticky is what one UpsertPRComment works on: the pull request, the new
+// body, and the marker and author by which earlier copies are found.
+type sticky struct {
+	owner, repo    string
+	pr             int
+	body           string
+	marker, author string
+	where          string // owner/repo#pr, for error messages
+}
+
+// newSticky checks UpsertPRComment's arguments, before any request, and
+// finds the login the comments are written as.
+func (c *Client) newSticky(ctx context.Context, owner, repo string, pr int, body string, behavior Behavior) (sticky, error) {
+	if err := checkRepo(owner, repo); err != nil {
+		return sticky{}, err
+	}
+	if pr <= 0 {
+		return sticky{}, fmt.Errorf("pull request number %d must be positive", pr)
+	}
+	if _, err := ParseBehavior(string(behavior)); err != nil {
+		return sticky{}, fmt.Errorf("comment behavior: %w", err)
+	}
+	marker, err := Marker(body)
+	if err != nil {
+		return sticky{}, err
+	}
+	author, err := c.self(ctx)
+	if err != nil {
+		return sticky{}, err
+	}
+	return sticky{owner: owner, repo: repo, pr: pr, body: body, marker: marker, author: author,
+		where: fmt.Sprintf("%s/%s#%d", owner, repo, pr)}, nil
+}
+
+// updateSticky edits the latest marked comment to the new body, unless it
+// already has it.
+func (c *Client) updateSticky(ctx context.Context, s sticky, latest *gh.IssueComment) (Result, error) {
+	if sameBody(latest.GetBody(), s.body) {
+		return Result{Action: Unchanged, ID: latest.GetID(), URL: latest.GetHTMLURL()}, nil
+	}
+	got, _, err := c.gh.Issues.EditComment(ctx, s.owner, s.repo, latest.GetID(), &gh.IssueComment{Body: gh.String(s.body)})
+	if err != nil {
+		return Result{}, wrap(fmt.Sprintf("update comment %d on %s", latest.GetID(), s.where), needPullRequests, err)
+	}
+	return Result{Action: Updated, ID: got.GetID(), URL: got.GetHTMLURL()}, nil
+}
+
+// hideSticky minimizes the marked comments as outdated and returns their
+// ids; it stops at the first failure.
+func (c *Client) hideSticky(ctx context.Context, s sticky, marked []*gh.IssueComment) ([]int64, error) {
+	var hidden []int64
+	for _, cm := range marked {
+		if err := c.minimize(ctx, cm.GetNodeID()); err != nil {
+			return nil, wrap(fmt.Sprintf("hide comment %d on %s", cm.GetID(), s.where), needPullRequests, err)
+		}
+		hidden = append(hidden, cm.GetID())
+	}
+	return hidden, nil
+}
+
+// deleteSticky deletes the marked comments and returns their ids; it stops
+// at the first failure.
+func (c *Client) deleteSticky(ctx context.Context, s sticky, marked []*gh.IssueComment) ([]int64, error) {
+	var deleted []int64
+	for _, cm := range marked {
+		if _, err := c.gh.Issues.DeleteComment(ctx, s.owner, s.repo, cm.GetID()); err != nil {
+			return nil, wrap(fmt.Sprintf("delete comment %d on %s", cm.GetID(), s.where), needPullRequests, err)
+		}
+		deleted = append(deleted, cm.GetID())
+	}
+	return deleted, nil
+}
+
+// createSticky posts the new comment. When a failed create may still have
+// been applied, the comment is looked for among the marked ones, skipping
+// those that existed before (marked), so a retry does not post it twice.
+func (c *Client) createSticky(ctx context.Context, s sticky, marked []*gh.IssueComment) (*gh.IssueComment, error) {
 	known := map[int64]bool{}
 	for _, cm := range marked {
 		known[cm.GetID()] = true
 	}
 	got, err := createIdempotent(ctx, c.retry,
 		func(ctx context.Context) (*gh.IssueComment, error) {
-			got, _, err := c.gh.Issues.CreateComment(ctx, owner, repo, pr, &gh.IssueComment{Body: gh.String(body)})
+			got, _, err := c.gh.Issues.CreateComment(ctx, s.owner, s.repo, s.pr, &gh.IssueComment{Body: gh.String(s.body)})
 			return got, err
 		},
 		func(ctx context.Context) (*gh.IssueComment, bool, error) {
-			now, err := c.markedComments(ctx, owner, repo, pr, marker, author)
+			now, err := c.markedComments(ctx, s.owner, s.repo, s.pr, s.marker, s.author)
 			for i := len(now) - 1; err == nil && i >= 0; i-- {
-				if !known[now[i].GetID()] && sameBody(now[i].GetBody(), body) {
+				if !known[now[i].GetID()] && sameBody(now[i].GetBody(), s.body) {
 					return now[i], true, nil
 				}
 			}
 			return nil, false, err
 		})
 	if err != nil {
-		return Result{}, wrap("create comment on "+where, needPullRequests, err)
+		return nil, wrap("create comment on "+s.where, needPullRequests, err)
 	}
-	res.Action, res.ID, res.URL = Created, got.GetID(), got.GetHTMLURL()
-	return res, nil
+	return got, nil
 }
 
 // markedComments lists every comment of the pull request, oldest first,

@@ -61,53 +61,64 @@ func (m *measurer) walk(v any, depth int) bool {
 	if depth > maxNesting {
 		return false
 	}
+	// The containers template values are made of, walked without reflection; a container costs one
+	// value plus its elements, which sit one level deeper.
 	switch t := v.(type) {
 	case nil, bool, float64, int, int64:
 		return m.add(1 + depth)
 	case string:
 		return m.add(1 + depth + len(t))
 	case map[string]any:
-		if !m.add(1 + depth) {
-			return false
-		}
-		for k, x := range t {
-			if !m.add(len(k)) || !m.walk(x, depth+1) {
-				return false
-			}
-		}
-		return true
+		return m.add(1+depth) && m.walkMap(t, depth+1)
 	case []any:
-		if !m.add(1 + depth) {
-			return false
-		}
-		for _, x := range t {
-			if !m.walk(x, depth+1) {
-				return false
-			}
-		}
-		return true
+		return m.add(1+depth) && m.walkSlice(t, depth+1)
 	case []string:
-		if !m.add(1 + depth) {
-			return false
-		}
-		for _, s := range t {
-			if !m.add(2 + depth + len(s)) {
-				return false
-			}
-		}
-		return true
+		return m.add(1+depth) && m.addStrings(t, depth+1)
 	case map[string]string:
-		if !m.add(1 + depth) {
-			return false
-		}
-		for k, s := range t {
-			if !m.add(2 + depth + len(k) + len(s)) {
-				return false
-			}
-		}
-		return true
+		return m.add(1+depth) && m.addStringMap(t, depth+1)
 	}
 	return m.walkReflect(reflect.ValueOf(v), depth)
+}
+
+// walkMap walks the values of a map at depth; each key costs its bytes.
+func (m *measurer) walkMap(t map[string]any, depth int) bool {
+	for k, x := range t {
+		if !m.add(len(k)) || !m.walk(x, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// walkSlice walks the elements of a slice at depth.
+func (m *measurer) walkSlice(t []any, depth int) bool {
+	for _, x := range t {
+		if !m.walk(x, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// addStrings adds the elements of a []string at depth, each one value plus its bytes.
+func (m *measurer) addStrings(t []string, depth int) bool {
+	for _, s := range t {
+		if !m.add(1 + depth + len(s)) {
+			return false
+		}
+	}
+	return true
+}
+
+// addStringMap adds the entries of a map[string]string at depth, each one value plus the bytes of its key
+// and value.
+func (m *measurer) addStringMap(t map[string]string, depth int) bool {
+	for k, s := range t {
+		if !m.add(1 + depth + len(k) + len(s)) {
+			return false
+		}
+	}
+	return true
 }
 
 // walkReflect covers the other containers sprig returns ([]int, [][]interface{}, ...). Pointers and

@@ -28,50 +28,28 @@ func wildmatch(p, t string) bool {
 	px, tx := 0, 0
 	starP, starT := -1, -1
 	for px < len(p) || tx < len(t) {
+		if px < len(p) && p[px] == '*' {
+			for px < len(p) && p[px] == '*' {
+				px++
+			}
+			if px == len(p) {
+				return true
+			}
+			starP, starT = px, tx
+			continue
+		}
 		if px < len(p) {
-			switch c := p[px]; c {
-			case '*':
-				for px < len(p) && p[px] == '*' {
-					px++
-				}
-				if px == len(p) {
-					return true
-				}
-				starP, starT = px, tx
+			width, step := matchToken(p[px:], t, tx)
+			if step == tokenAbort {
+				return false
+			}
+			if step == tokenMatched {
+				px += width
+				tx++
 				continue
-			case '?':
-				if tx < len(t) {
-					px++
-					tx++
-					continue
-				}
-			case '[':
-				matched, width, ok := matchClass(p[px:], t, tx)
-				if !ok {
-					return false
-				}
-				if matched {
-					px += width
-					tx++
-					continue
-				}
-			case '\\':
-				if px+1 == len(p) {
-					return false // a trailing backslash is an error for git
-				}
-				if tx < len(t) && t[tx] == p[px+1] {
-					px += 2
-					tx++
-					continue
-				}
-			default:
-				if tx < len(t) && t[tx] == c {
-					px++
-					tx++
-					continue
-				}
 			}
 		}
+		// A mismatch (or pattern left over): let the last star swallow one more byte and retry after it.
 		if starP < 0 || starT >= len(t) {
 			return false
 		}
@@ -81,8 +59,47 @@ func wildmatch(p, t string) bool {
 	return true
 }
 
+// tokenStep is how one pattern token other than a star fares against one byte of the text.
+type tokenStep int
+
+const (
+	tokenMismatch tokenStep = iota // no match here: backtrack to the last star, if any
+	tokenMatched                   // the token matched the byte
+	tokenAbort                     // the pattern is malformed: git aborts the whole match
+)
+
+// matchToken matches the token opening p (not a star) against t[tx], which may be past the end of t;
+// width is the token's length in p when it matched. It is split from wildmatch so that the star and
+// backtracking logic reads apart from the per-token rules.
+func matchToken(p, t string, tx int) (width int, step tokenStep) {
+	have := tx < len(t)
+	switch p[0] {
+	case '?':
+		return 1, matchedIf(have)
+	case '[':
+		matched, width, ok := matchClass(p, t, tx)
+		if !ok {
+			return 0, tokenAbort
+		}
+		return width, matchedIf(matched)
+	case '\\':
+		if len(p) == 1 {
+			return 0, tokenAbort // a trailing backslash is an error for git
+		}
+		return 2, matchedIf(have && t[tx] == p[1])
+	}
+	return 1, matchedIf(have && t[tx] == p[0])
+}
+
+func matchedIf(b bool) tokenStep {
+	if b {
+		return tokenMatched
+	}
+	return tokenMismatch
+}
+
 // matchClass matches the class opening p against t[tx]. width is the length of the class in p; ok is
-// false when the class is not terminated.
+// false when the class is not terminated or holds a malformed item.
 func matchClass(p, t string, tx int) (matched bool, width int, ok bool) {
 	i := 1
 	negate := i < len(p) && (p[i] == '!' || p[i] == '^')
@@ -95,51 +112,63 @@ func matchClass(p, t string, tx int) (matched bool, width int, ok bool) {
 		c = t[tx]
 	}
 	found := false
+	// A "]" right after the opening (and the negation) is a member, not the end.
 	for first := true; ; first = false {
 		if i >= len(p) {
 			return false, 0, false
 		}
-		ch := p[i]
-		if ch == ']' && !first {
-			i++
-			break
+		if p[i] == ']' && !first {
+			return have && found != negate, i + 1, true
 		}
-		if ch == '[' && i+1 < len(p) && p[i+1] == ':' {
-			end := strings.Index(p[i+2:], ":]")
-			if end < 0 {
-				return false, 0, false
-			}
-			name := p[i+2 : i+2+end]
-			if !knownClass(name) {
-				return false, 0, false
-			}
-			found = found || have && inClass(name, c)
-			i += end + 4
-			continue
+		in, next, ok := classItem(p, i, c)
+		if !ok {
+			return false, 0, false
 		}
-		if ch == '\\' {
-			i++
-			if i >= len(p) {
-				return false, 0, false
-			}
-			ch = p[i]
-		}
-		lo, hi := ch, ch
-		if i+2 < len(p) && p[i+1] == '-' && p[i+2] != ']' {
-			hi = p[i+2]
-			i += 2
-			if hi == '\\' {
-				i++
-				if i >= len(p) {
-					return false, 0, false
-				}
-				hi = p[i]
-			}
-		}
-		found = found || have && lo <= c && c <= hi
-		i++
+		// Every item is parsed even once one matched: a malformed later item still aborts the match.
+		found = found || have && in
+		i = next
 	}
-	return have && found != negate, i, true
+}
+
+// classItem matches the class item at p[i] against c: a [:name:] class, a byte, or a range lo-hi, either
+// end possibly escaped with a backslash. next is the index just after the item; ok is false when the item
+// is malformed (an unknown or unterminated [:name:], or a backslash ending the pattern).
+func classItem(p string, i int, c byte) (in bool, next int, ok bool) {
+	if p[i] == '[' && i+1 < len(p) && p[i+1] == ':' {
+		end := strings.Index(p[i+2:], ":]")
+		if end < 0 {
+			return false, 0, false
+		}
+		name := p[i+2 : i+2+end]
+		if !knownClass(name) {
+			return false, 0, false
+		}
+		return inClass(name, c), i + end + 4, true
+	}
+	lo, at, ok := classByte(p, i)
+	if !ok {
+		return false, 0, false
+	}
+	hi := lo
+	// "-" makes a range unless it is the last member ("[a-]" holds "a" and "-").
+	if at+2 < len(p) && p[at+1] == '-' && p[at+2] != ']' {
+		if hi, at, ok = classByte(p, at+2); !ok {
+			return false, 0, false
+		}
+	}
+	return lo <= c && c <= hi, at + 1, true
+}
+
+// classByte reads the byte of a class at p[i], undoing a backslash escape; at is the index of the byte
+// itself (i, or i+1 after a backslash). ok is false for a backslash that ends the pattern.
+func classByte(p string, i int) (b byte, at int, ok bool) {
+	if p[i] != '\\' {
+		return p[i], i, true
+	}
+	if i+1 >= len(p) {
+		return 0, 0, false
+	}
+	return p[i+1], i + 1, true
 }
 
 func knownClass(name string) bool {
