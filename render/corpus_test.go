@@ -298,7 +298,7 @@ func TestCorpusDiscovery(t *testing.T) {
 		}
 	}
 	sort.Strings(want)
-	specs, findings, err := Discover(dir, DefaultOptions())
+	specs, findings, err := discoverSources(dir, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,21 +18,6 @@ var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Ku
 // skippedDirs are never descended into (besides hidden directories).
 var skippedDirs = map[string]bool{"vendor": true, "node_modules": true, "third_party": true, "bower_components": true}
 
-// Discover lists the sources under root: Helm charts, Kustomize roots and
-// plain manifests, each to be rendered once, with explicit opts.Sources
-// replacing discovery under their paths. Findings name what discovery
-// refused (symlinks out of the root, explicit paths that leave it).
-func Discover(root string, opts Options) ([]SourceSpec, []Finding, error) {
-	opts = opts.withDefaults()
-	root, opts = fileRoot(root, opts)
-	r, err := openRepo(root, opts.MaxFileBytes)
-	if err != nil {
-		return nil, nil, err
-	}
-	specs, findings := (&renderer{repo: r, opts: opts, scope: r.root}).discover()
-	return specs, findings, nil
-}
-
 func kustomizationFile(dir string) string {
 	for _, n := range kustomizationNames {
 		p := filepath.Join(dir, n)

@@ -198,7 +198,7 @@ func TestDiscoverySkipsChartAndKustomizeInternals(t *testing.T) {
 		files[k] = v
 	}
 	writeTree(t, root, files)
-	specs, findings, err := Discover(root, DefaultOptions())
+	specs, findings, err := discoverSources(root, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

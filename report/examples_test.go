@@ -123,7 +123,7 @@ func TestExamplesHTML(t *testing.T) {
 	}
 	// The JSON of the same report is what --format json prints; keep it valid.
 	js, _ := json.Marshal(r)
-	if err := Validate(js); err != nil {
+	if err := validate(js); err != nil {
 		t.Errorf("examples report does not validate: %v", err)
 	}
 }

@@ -23,10 +23,6 @@ const schemaURL = "https://capreport.io/schema/report.v1.json"
 //go:embed schema/report.v1.json
 var schemaV1 []byte
 
-// Schema returns the JSON Schema (draft 2020-12) of the report contract
-// contract.SchemaVersion.
-func Schema() []byte { return bytes.Clone(schemaV1) }
-
 // JSON renders the report contract with a trailing newline: compact, or
 // indented by two spaces with o.Pretty. Compact is the default because the
 // report is read by programs (diff, merge, summary, the second stage of
@@ -86,21 +82,10 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-// Validate checks a JSON report document against the embedded schema, and
-// its producer fields against their patterns (checkProducer); the error
-// names the failing instance locations, the first maxListedViolations of
-// them. It compiles the schema for the one call: NewValidator keeps it.
-func Validate(doc []byte) error {
-	v, err := NewValidator()
-	if err != nil {
-		return err
-	}
-	return v.Validate(doc)
-}
-
-// Validator holds the compiled schema, for callers that validate many
-// documents (the untrusted-report fuzz target); compiling takes
-// milliseconds, validating a small report microseconds.
+// Validator holds the compiled schema (draft 2020-12, report.v1.json) of
+// contract.SchemaVersion. Compiling takes milliseconds, validating a small
+// report microseconds, so a caller compiles once for all its documents
+// (merge's inputs, the untrusted-report fuzz target).
 type Validator struct {
 	schema                *jsonschema.Schema
 	toolName, toolVersion *regexp.Regexp
@@ -116,7 +101,9 @@ func NewValidator() (*Validator, error) {
 		toolName: regexp.MustCompile(ToolNamePattern), toolVersion: regexp.MustCompile(ToolVersionPattern)}, nil
 }
 
-// Validate is the package's Validate with the compiled schema.
+// Validate checks a JSON report document against the schema, and its
+// producer fields against their patterns (checkProducer); the error names
+// the failing instance locations, the first maxListedViolations of them.
 func (v *Validator) Validate(doc []byte) error {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 	if err != nil {

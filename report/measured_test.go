@@ -18,14 +18,14 @@ func TestSchemaMeasuredAssumption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Validate(doc); err != nil {
+	if err := validate(doc); err != nil {
 		t.Fatalf("measured assumption rejected: %v", err)
 	}
 	bad := strings.Replace(string(doc), `"query": "q",`, "", 1)
 	if bad == string(doc) {
 		t.Fatal("test did not remove the query")
 	}
-	if err := Validate([]byte(bad)); err == nil {
+	if err := validate([]byte(bad)); err == nil {
 		t.Fatal("a measured record without its query validated")
 	}
 }

@@ -10,6 +10,12 @@ import (
 
 // Calculator mirrors upstream's ReplicaCalculator: the tuning values only.
 // Pods and metrics come in per call, so every method is a pure function.
+//
+// The simulation calls ResourceReplicas, RawResourceReplicas and
+// ExternalPerPodMetricReplicas. The Pods, Object and External Value
+// methods are kept although nothing in capreport calls them yet: with them
+// the port covers every calculation of replica_calculator.go, and
+// internal/upstreamdiff holds each to the genuine one.
 type Calculator struct {
 	Tolerances                    Tolerances
 	CPUInitializationPeriod       time.Duration

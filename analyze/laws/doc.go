@@ -1,6 +1,6 @@
 // Package laws holds the closed-form laws of the ledger as pure functions of
 // values: the Size row of "One Bit per Dead Time" (growth factor, rounds to
-// capacity, dead band, hottest target, round length) and the Time row of
+// capacity, dead band, hottest target) and the Time row of
 // "The Delay a Window Demands" (standing delay, the required standing delay
 // with the deployed sampling correction, the latency floor and the three
 // remedies).

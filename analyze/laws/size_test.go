@@ -191,14 +191,3 @@ func TestHottestTarget(t *testing.T) {
 		}
 	}
 }
-
-func TestRoundLength(t *testing.T) {
-	if got := RoundLength(90, 30); got != 120 {
-		t.Errorf("specimen round = %v s, want 120", got)
-	}
-	// The specimen's 10× step: 3 rounds, capacity at 345 s = 360 less one
-	// sync of alignment.
-	if got := TimeToCapacity(3, 90, 30); got != 360 {
-		t.Errorf("3 rounds = %v s, want 360", got)
-	}
-}

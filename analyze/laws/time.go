@@ -41,30 +41,12 @@ func RequiredStandingDelay(deadTime, window float64) float64 {
 	return te * phi.Phi(EffectiveWindow(window)/te)
 }
 
-// RestsAt reports Proposition 4 for the deployed loop: a standing delay D
-// rests iff D ≥ τ_eff·Φ(W_eff/τ_eff).
-func RestsAt(standingDelay, deadTime, window float64) bool {
-	return standingDelay >= RequiredStandingDelay(deadTime, window)
-}
-
 // LatencyFloor is Corollary 3: a threshold sized from an acceptable latency
 // (acceptable latency over time per message) sets D to that latency, so the
 // loop rests only if the latency is at least this many seconds, the same
 // quantity as RequiredStandingDelay.
 func LatencyFloor(deadTime, window float64) float64 {
 	return RequiredStandingDelay(deadTime, window)
-}
-
-// MeetsLatencyFloor reports whether a latency target (seconds) can be held
-// at rest: latency ≥ LatencyFloor(deadTime, window).
-func MeetsLatencyFloor(latency, deadTime, window float64) bool {
-	return latency >= LatencyFloor(deadTime, window)
-}
-
-// WindowProofDelay is Proposition 5 for the deployed loop: a standing delay
-// of e·τ_eff seconds rests whatever the window.
-func WindowProofDelay(deadTime float64) float64 {
-	return phi.Ceiling * EffectiveDeadTime(deadTime)
 }
 
 // ThresholdToRest is the threshold remedy: the smallest whole number of

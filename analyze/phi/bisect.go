@@ -38,14 +38,10 @@ func CriticalGain(w float64, opts Options) float64 {
 	return math.Sqrt(lo * hi)
 }
 
-// Bisect returns Φ(w) = 1/a*(w) computed from scratch by integration and
-// bisection (about a second). Φ(0) = 0 exactly: with no window the loop
-// rests at every standing delay (Proposition 5b).
-func Bisect(w float64) float64 {
-	return BisectWith(w, DefaultOptions())
-}
-
-// BisectWith is Bisect with explicit numerics.
+// BisectWith returns Φ(w) = 1/a*(w) computed from scratch by integration
+// and bisection with the numerics opts (about a second at the defaults).
+// Φ(0) = 0 exactly: with no window the loop rests at every standing delay
+// (Proposition 5b).
 func BisectWith(w float64, opts Options) float64 {
 	if math.IsNaN(w) || w < 0 {
 		return math.NaN()

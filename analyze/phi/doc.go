@@ -4,7 +4,7 @@
 // Proposition 4: the loop rests iff D ≥ τ·Φ(W/τ)).
 //
 // Φ has no closed form. It is defined by integrating the idealized min-max
-// loop and bisecting on the gain (Integrate, Rests, CriticalGain, Bisect),
+// loop and bisecting on the gain (Integrate, CriticalGain, BisectWith),
 // which costs a fraction of a second per value. Phi answers from a table that
 // the generator in ./gen computes once with exactly that integrator; the
 // tests re-derive sample points to keep the table honest. The two published

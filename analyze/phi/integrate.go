@@ -204,12 +204,6 @@ func (st *eulerRun) verdict() Result {
 	return res
 }
 
-// Rests reports whether the idealized loop with gain a (= τ/D) and window w
-// (dead times) rests after an upward step, with the pinned numerics.
-func Rests(a, w float64) bool {
-	return Integrate(a, w, DefaultOptions()).Rests
-}
-
 // deque is a fixed-capacity ring of (index, value) pairs used as a monotonic
 // queue: values are kept in order so that the front is the extremum of the
 // live interval.

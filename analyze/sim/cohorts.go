@@ -11,12 +11,12 @@ type cohort struct {
 //
 // Pods only appear at the back (scale-up) and leave from the back: the
 // ReplicaSet deletes pending before running and unready before ready, which
-// for pods that differ only in age means newest first (hpa.DeleteFirst; a
-// test checks the two agree). Cohorts that have passed their dead time form
-// a prefix of the live cohorts, tracked with a cursor. Pods old enough that
-// nothing about them depends on their age any more (the caller decides when)
-// are merged into one veteran count, so that the number of live cohorts stays
-// bounded and every operation is O(1) amortized.
+// for pods that differ only in age means newest first (a test checks this
+// against internal/replicaset's DeleteFirst). Cohorts that have passed their
+// dead time form a prefix of the live cohorts, tracked with a cursor. Pods
+// old enough that nothing about them depends on their age any more (the
+// caller decides when) are merged into one veteran count, so that the number
+// of live cohorts stays bounded and every operation is O(1) amortized.
 type fleet struct {
 	deadTime int64
 	veterans int32    // oldest pods, all serving, ages no longer tracked

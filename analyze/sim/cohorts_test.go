@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/analyze/hpa"
+	"github.com/capreport/capreport/internal/replicaset"
 )
 
 func TestFleetServingAndRemoval(t *testing.T) {
@@ -36,17 +37,17 @@ func TestFleetServingAndRemoval(t *testing.T) {
 }
 
 // The fleet's newest-first removal is the ReplicaSet's order for pods that
-// differ only in age and readiness (model.md pins it; hpa.DeleteFirst is the
-// port of ActivePodsWithRanks).
+// differ only in age and readiness (model.md pins it; replicaset.DeleteFirst
+// is the port of ActivePodsWithRanks).
 func TestFleetRemovalMatchesReplicaSetOrder(t *testing.T) {
 	now := at(1000)
-	veteran := hpa.RankedPod{UID: "a", Assigned: true, Phase: hpa.PodRunning, Ready: true, ReadySince: at(-5000), Created: at(-5090)}
-	serving := hpa.RankedPod{UID: "b", Assigned: true, Phase: hpa.PodRunning, Ready: true, ReadySince: at(950), Created: at(860)}
-	starting := hpa.RankedPod{UID: "c", Assigned: true, Phase: hpa.PodRunning, Ready: false, Created: at(990)}
-	pending := hpa.RankedPod{UID: "d", Phase: hpa.PodPending, Created: at(995)}
-	order := []hpa.RankedPod{pending, starting, serving, veteran} // newest first
+	veteran := replicaset.RankedPod{UID: "a", Assigned: true, Phase: hpa.PodRunning, Ready: true, ReadySince: at(-5000), Created: at(-5090)}
+	serving := replicaset.RankedPod{UID: "b", Assigned: true, Phase: hpa.PodRunning, Ready: true, ReadySince: at(950), Created: at(860)}
+	starting := replicaset.RankedPod{UID: "c", Assigned: true, Phase: hpa.PodRunning, Ready: false, Created: at(990)}
+	pending := replicaset.RankedPod{UID: "d", Phase: hpa.PodPending, Created: at(995)}
+	order := []replicaset.RankedPod{pending, starting, serving, veteran} // newest first
 	for i := 0; i+1 < len(order); i++ {
-		if !hpa.DeleteFirst(order[i], order[i+1], now) || hpa.DeleteFirst(order[i+1], order[i], now) {
+		if !replicaset.DeleteFirst(order[i], order[i+1], now) || replicaset.DeleteFirst(order[i+1], order[i], now) {
 			t.Errorf("ReplicaSet would not delete %s before %s", order[i].UID, order[i+1].UID)
 		}
 	}

@@ -252,16 +252,13 @@ type sizeRun struct {
 
 func newSizeRun(o SizeOptions) *sizeRun {
 	ctl := o.Controller
+	as := ctl.autoscaler()
 	r := &sizeRun{
-		o:    o,
-		sync: ctl.syncSeconds(),
-		cip:  int64(ctl.Config.CPUInitializationPeriod / time.Second),
-		calc: hpa.Calculator{
-			Tolerances:                    hpa.TolerancesFor(ctl.Config, ctl.Behavior),
-			CPUInitializationPeriod:       ctl.Config.CPUInitializationPeriod,
-			DelayOfInitialReadinessStatus: ctl.Config.InitialReadinessDelay,
-		},
-		as:          ctl.autoscaler(),
+		o:           o,
+		sync:        ctl.syncSeconds(),
+		cip:         int64(ctl.Config.CPUInitializationPeriod / time.Second),
+		calc:        as.Calculator(),
+		as:          as,
 		ratePerCore: o.PodRate / (float64(o.RequestMilli) / 1000),
 		limitCores:  float64(o.LimitMilli) / 1000,
 		samples:     make([]float64, o.MetricWindow),

@@ -114,8 +114,8 @@ func SimulateTime(o TimeOptions) (*TimeResult, error) {
 	}
 	ctl := o.Controller
 	sync := ctl.syncSeconds()
-	calc := hpa.Calculator{Tolerances: hpa.TolerancesFor(ctl.Config, ctl.Behavior)}
 	as := ctl.autoscaler()
+	calc := as.Calculator()
 
 	start := -o.Warmup
 	n0 := int32(math.Round(o.DemandBefore / o.PodRate))

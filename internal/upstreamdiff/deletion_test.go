@@ -13,6 +13,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller"
 
 	"github.com/capreport/capreport/analyze/hpa"
+	"github.com/capreport/capreport/internal/replicaset"
 )
 
 // rankedTime draws a ready or creation time: zero (unknown), shared with
@@ -32,8 +33,8 @@ func (g gen) rankedTime(pool []time.Time) time.Time {
 	return g.secondsAgo(86400)
 }
 
-func (g gen) rankedPod(i int, pool []time.Time) hpa.RankedPod {
-	return hpa.RankedPod{
+func (g gen) rankedPod(i int, pool []time.Time) replicaset.RankedPod {
+	return replicaset.RankedPod{
 		UID:                fmt.Sprintf("uid-%d", g.intn(4)*10+i),
 		Assigned:           g.chance(0.8),
 		Phase:              []hpa.PodPhase{hpa.PodRunning, hpa.PodRunning, hpa.PodPending, hpa.PodUnknown}[g.intn(4)],
@@ -50,7 +51,7 @@ func (g gen) rankedPod(i int, pool []time.Time) hpa.RankedPod {
 // toRankedV1 builds a pod that upstream's ActivePodsWithRanks reads as the
 // port's RankedPod: the restart counts are the highest of several
 // statuses, and a regular init container's larger count must not matter.
-func toRankedV1(p hpa.RankedPod, node string) *v1.Pod {
+func toRankedV1(p replicaset.RankedPod, node string) *v1.Pod {
 	always := v1.ContainerRestartPolicyAlways
 	pod := &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{UID: types.UID(p.UID), CreationTimestamp: metav1.NewTime(p.Created)},
@@ -87,7 +88,7 @@ func deletionCase(r *rand.Rand, now time.Time) string {
 		now = time.Time{}
 	}
 	pool := []time.Time{g.secondsAgo(3600), g.secondsAgo(60)}
-	pods := make([]hpa.RankedPod, g.between(2, 5))
+	pods := make([]replicaset.RankedPod, g.between(2, 5))
 	s := controller.ActivePodsWithRanks{Now: metav1.NewTime(now)}
 	for i := range pods {
 		pods[i] = g.rankedPod(i, pool)
@@ -97,7 +98,7 @@ func deletionCase(r *rand.Rand, now time.Time) string {
 	var port, up []bool
 	for i := range pods {
 		for j := range pods {
-			port = append(port, hpa.DeleteFirst(pods[i], pods[j], now))
+			port = append(port, replicaset.DeleteFirst(pods[i], pods[j], now))
 			up = append(up, s.Less(i, j))
 		}
 	}

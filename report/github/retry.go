@@ -6,13 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/cenkalti/backoff/v5"
 	gh "github.com/google/go-github/v62/github"
 )
 
@@ -81,6 +82,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// A create is resent here only after a rate limit, which GitHub did
 	// not apply; createIdempotent handles the rest.
 	onlyRateLimits := req.Context().Value(noTransportRetry{}) != nil
+	waits := p.waits()
 	for attempt := 1; ; attempt++ {
 		if attempt > 1 && req.Body != nil && req.Body != http.NoBody {
 			if req.GetBody == nil {
@@ -97,7 +99,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if attempt >= p.Attempts {
 			return resp, err
 		}
-		wait, retry := p.waitFor(attempt, resp, err)
+		wait, retry := p.waitFor(waits.next(), resp, err)
 		if !retry || (onlyRateLimits && (resp == nil || resp.StatusCode >= 500)) {
 			return resp, err
 		}
@@ -122,12 +124,13 @@ type noTransportRetry struct{}
 // comment must not be posted twice because a 502 hid a success.
 func createIdempotent[T any](ctx context.Context, p Retry, create func(context.Context) (T, error), find func(context.Context) (T, bool, error)) (T, error) {
 	once := context.WithValue(ctx, noTransportRetry{}, true)
+	waits := p.waits()
 	for attempt := 1; ; attempt++ {
 		got, err := create(once)
 		if err == nil || attempt >= p.Attempts || !mayHaveApplied(err) {
 			return got, err
 		}
-		if err := p.Sleep(ctx, p.backoff(attempt)); err != nil {
+		if err := p.Sleep(ctx, waits.next()); err != nil {
 			return got, err
 		}
 		if found, ok, ferr := find(ctx); ferr == nil && ok {
@@ -147,10 +150,11 @@ func mayHaveApplied(err error) bool {
 	return errors.As(err, &ue) && !isContextError(err)
 }
 
-// waitFor decides whether attempt's outcome is transient and how long to
-// wait before the next. It may replace resp.Body with a re-readable copy.
-func (p Retry) waitFor(attempt int, resp *http.Response, err error) (time.Duration, bool) {
-	backoff := p.backoff(attempt)
+// waitFor decides whether an attempt's outcome is transient and how long
+// to wait before the next: backoff, this attempt's turn of the policy's
+// waits, unless GitHub names a wait. It may replace resp.Body with a
+// re-readable copy.
+func (p Retry) waitFor(backoff time.Duration, resp *http.Response, err error) (time.Duration, bool) {
 	if err != nil {
 		// A connection reset or timeout; not a cancelled context.
 		if resp == nil && !isContextError(err) {
@@ -184,25 +188,59 @@ func (p Retry) waitFor(attempt int, resp *http.Response, err error) (time.Durati
 	return 0, false
 }
 
-// backoff is the wait after a failed attempt: doubling from Backoff, with
-// jitter so that concurrent jobs do not retry in step, capped at MaxWait.
-// The doubling stops at MaxWait (a shift by attempt−1 overflows from the
-// 35th attempt and turns the jitter's bound negative), so any attempt
-// number gives a wait in [min(Backoff, MaxWait), MaxWait].
-func (p Retry) backoff(attempt int) time.Duration {
-	d := max(min(p.Backoff, p.MaxWait), 1)
-	for i := 1; i < attempt && d < p.MaxWait; i++ {
-		if d > p.MaxWait/2 {
-			d = p.MaxWait
-		} else {
-			d *= 2
-		}
+// jitterSpread is backoff/v5's RandomizationFactor. The library draws from
+// centre·[1 − f, 1 + f]; the window [d, 5d/4] is that with centre 9d/8
+// and f = 1/9.
+const jitterSpread = 1.0 / 9
+
+// maxCentre keeps the library's draw, centre·(1 + f) in float64, inside a
+// time.Duration. It binds only for a MaxWait over two centuries: the
+// doubling then stops at 0.8 of the largest Duration and the waits are
+// drawn around that instead of reaching MaxWait.
+const maxCentre = time.Duration(math.MaxInt64 / 10 * 8)
+
+// centre is the middle of the window [d, 5d/4], saturating at maxCentre.
+func centre(d time.Duration) time.Duration {
+	if d > maxCentre/9*8 {
+		return maxCentre
 	}
-	jitter := rand.N(d/4 + 1)
-	if jitter >= p.MaxWait-d {
-		return max(p.MaxWait, d)
+	return d + d/8
+}
+
+// waitSeq is the waits between one request's (or one create's) attempts,
+// an exponential backoff: doubling from Backoff so that a busy GitHub gets
+// room, with jitter so that concurrent jobs do not retry in step, capped
+// at MaxWait. The n-th wait is drawn from [d, 5d/4], d =
+// min(Backoff·2^(n−1), MaxWait), and cut to MaxWait. backoff/v5 does the
+// doubling and the draw and saturates the doubling at its MaxInterval, so
+// no attempt count overflows (the hand-written shift it replaced
+// overflowed from the 35th attempt and made rand.N panic).
+type waitSeq struct {
+	exp          backoff.ExponentialBackOff
+	floor, limit time.Duration
+}
+
+// waits starts the sequence of waits of a policy with defaults applied.
+func (p Retry) waits() *waitSeq {
+	floor := max(min(p.Backoff, p.MaxWait), 1)
+	return &waitSeq{
+		exp: backoff.ExponentialBackOff{
+			InitialInterval:     centre(floor),
+			RandomizationFactor: jitterSpread,
+			Multiplier:          2,
+			// Once the doubling passes MaxWait the window is
+			// [MaxWait, 5/4·MaxWait], so every later wait is MaxWait.
+			MaxInterval: centre(p.MaxWait),
+		},
+		floor: floor,
+		limit: p.MaxWait,
 	}
-	return d + jitter
+}
+
+// next is the wait after the next failed attempt, in [floor, MaxWait]: the
+// clamp only absorbs the draw's rounding and the maxCentre cut.
+func (w *waitSeq) next() time.Duration {
+	return min(max(w.exp.NextBackOff(), w.floor), w.limit)
 }
 
 func waitOrGiveUp(d, maxWait time.Duration) (time.Duration, bool) {

@@ -3,12 +3,15 @@ package github
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	gh "github.com/google/go-github/v62/github"
 )
 
 // TestRetry: transient answers are retried with the body replayed, after
@@ -168,6 +171,89 @@ func TestRetryManyAttempts(t *testing.T) {
 		}
 		if last := waits[len(waits)-1]; last < p.MaxWait*4/5 {
 			t.Errorf("%+v: the last wait %v never reached the cap", policy, last)
+		}
+	}
+}
+
+// TestWaitsWindow: the n-th wait is drawn from [d, 5d/4], d =
+// min(Backoff·2^(n−1), MaxWait), cut to MaxWait; once the doubling passes
+// MaxWait every wait is MaxWait exactly.
+func TestWaitsWindow(t *testing.T) {
+	for _, policy := range []Retry{
+		{},
+		{Backoff: 3 * time.Second, MaxWait: 50 * time.Second},
+		{Backoff: time.Millisecond, MaxWait: time.Hour},
+		{Backoff: time.Minute, MaxWait: time.Second},
+	} {
+		p := policy.withDefaults()
+		for range 200 {
+			w, d := p.waits(), min(p.Backoff, p.MaxWait)
+			for n := 1; n <= 40; n++ {
+				lo, hi := d, min(d+d/4, p.MaxWait)
+				if got := w.next(); got < lo || got > hi {
+					t.Fatalf("%+v: wait %d = %v outside [%v, %v]", policy, n, got, lo, hi)
+				}
+				d = min(2*d, p.MaxWait)
+			}
+		}
+	}
+}
+
+// TestWaitsNeverOverflow: however many attempts and however extreme the
+// policy, no wait overflows, goes negative or panics: each lies in
+// [min(Backoff, MaxWait), MaxWait] and a run of waits never falls back
+// once it has reached MaxWait.
+func TestWaitsNeverOverflow(t *testing.T) {
+	const top = time.Duration(math.MaxInt64)
+	edge := maxCentre / 9 * 8 // the largest d whose window the library draws whole
+	for _, policy := range []Retry{
+		{Backoff: top, MaxWait: top},
+		{Backoff: time.Nanosecond, MaxWait: top},
+		{Backoff: 1<<62 + 1, MaxWait: top},
+		{Backoff: edge, MaxWait: edge},
+		{Backoff: edge + 1, MaxWait: edge + 1},
+		{Backoff: top, MaxWait: time.Second},
+		{Backoff: time.Hour, MaxWait: time.Nanosecond},
+		{Backoff: time.Nanosecond, MaxWait: time.Nanosecond},
+	} {
+		p := policy.withDefaults()
+		floor := min(p.Backoff, p.MaxWait)
+		w := p.waits()
+		capped := false
+		for n := 1; n <= 100_000; n++ {
+			got := w.next()
+			if got < floor || got > p.MaxWait {
+				t.Fatalf("%+v: wait %d = %v outside [%v, %v]", policy, n, got, floor, p.MaxWait)
+			}
+			if capped && got != p.MaxWait {
+				t.Fatalf("%+v: wait %d = %v fell back below the cap", policy, n, got)
+			}
+			capped = capped || got == p.MaxWait
+		}
+	}
+}
+
+// TestCreateIdempotentManyAttempts: a create that keeps failing with a
+// server error is tried exactly Attempts times, looked for before each
+// retry, and waits within the policy however large the count.
+func TestCreateIdempotentManyAttempts(t *testing.T) {
+	var waits []time.Duration
+	p := Retry{Attempts: 1000, Backoff: time.Nanosecond, MaxWait: time.Duration(math.MaxInt64),
+		Sleep: func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }}.withDefaults()
+	creates, finds := 0, 0
+	_, err := createIdempotent(context.Background(), p,
+		func(context.Context) (int, error) {
+			creates++
+			return 0, &gh.ErrorResponse{Response: &http.Response{StatusCode: http.StatusBadGateway}}
+		},
+		func(context.Context) (int, bool, error) { finds++; return 0, false, nil })
+	var er *gh.ErrorResponse
+	if !errors.As(err, &er) || creates != p.Attempts || finds != p.Attempts-1 || len(waits) != p.Attempts-1 {
+		t.Fatalf("err %T, %d creates, %d finds, %d waits; want the 502 after %d, %d, %d", err, creates, finds, len(waits), p.Attempts, p.Attempts-1, p.Attempts-1)
+	}
+	for i, w := range waits {
+		if w < p.Backoff || w > p.MaxWait {
+			t.Errorf("wait %d = %v outside [%v, %v]", i+1, w, p.Backoff, p.MaxWait)
 		}
 	}
 }

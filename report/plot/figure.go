@@ -208,19 +208,6 @@ func compactSteps(xys plotter.XYs) plotter.XYs {
 	return append(out, xys[len(xys)-1])
 }
 
-// stepAt evaluates a PostStep series at x: the value of the last point at
-// or before x.
-func stepAt(xys plotter.XYs, x float64) (float64, bool) {
-	y, ok := 0.0, false
-	for _, p := range xys {
-		if p.X > x {
-			break
-		}
-		y, ok = p.Y, true
-	}
-	return y, ok
-}
-
 // flatLine is a line without glyph boxes: gonum pads the data area so that
 // every point's half line width fits, at the cost of one box per point on
 // every layout pass (a third of the drawing time for long timelines), for
@@ -241,16 +228,6 @@ func (p *panel) points(name string, xys plotter.XYs, glyph draw.GlyphStyle) *plo
 func (p *panel) addLegend(name string, thumbs ...plot.Thumbnailer) {
 	p.plot.Legend.Add(name, thumbs...)
 	p.legend = append(p.legend, name)
-}
-
-// find returns the named series.
-func (p *panel) find(name string) (series, bool) {
-	for _, s := range p.series {
-		if s.name == name {
-			return s, true
-		}
-	}
-	return series{}, false
 }
 
 // vmark is a vertical line across the whole data area at X, with an

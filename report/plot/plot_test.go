@@ -61,6 +61,16 @@ func (c panelCase) run(t *testing.T, p *panel) {
 	}
 }
 
+// find returns the named series.
+func (p *panel) find(name string) (series, bool) {
+	for _, s := range p.series {
+		if s.name == name {
+			return s, true
+		}
+	}
+	return series{}, false
+}
+
 func mustSeries(t *testing.T, p *panel, name string) plotter.XYs {
 	t.Helper()
 	s, ok := p.find(name)
@@ -84,6 +94,19 @@ func yAt(t *testing.T, xys plotter.XYs, x float64) float64 {
 	}
 	t.Fatalf("no point at x = %v", x)
 	return 0
+}
+
+// stepAt evaluates a PostStep series at x: the value of the last point at
+// or before x.
+func stepAt(xys plotter.XYs, x float64) (float64, bool) {
+	y, ok := 0.0, false
+	for _, p := range xys {
+		if p.X > x {
+			break
+		}
+		y, ok = p.Y, true
+	}
+	return y, ok
 }
 
 // stepValue evaluates a drawn PostStep series at x.

@@ -1,20 +1,25 @@
-package hpa
+// Package replicaset is the ReplicaSet controller's deletion order
+// (controller.ActivePodsWithRanks.Less, Kubernetes v1.34) as a pure
+// function. The simulation never ranks pods: it keeps cohorts in order of
+// creation and removes the newest (analyze/sim's fleet). This port is what
+// the tests hold that shortcut to: analyze/sim's tests check that the
+// fleet's order is DeleteFirst's, and internal/upstreamdiff checks
+// DeleteFirst against the genuine Less. It lives here, not in analyze/hpa,
+// because only those tests call it.
+package replicaset
 
 import (
 	"math"
-	"sort"
 	"time"
+
+	"github.com/capreport/capreport/analyze/hpa"
 )
 
-// BurstReplicas caps how many pods a ReplicaSet deletes (or creates) in one
-// sync.
-const BurstReplicas = 500
-
-// RankedPod is what ActivePodsWithRanks.Less reads of an active pod (§13).
+// RankedPod is what ActivePodsWithRanks.Less reads of an active pod.
 type RankedPod struct {
 	UID      string
 	Assigned bool // spec.nodeName set
-	Phase    PodPhase
+	Phase    hpa.PodPhase
 	Ready    bool
 	// ReadySince is the Ready=True condition's last transition; zero when
 	// unknown, which sorts as the most recent.
@@ -68,30 +73,13 @@ func DeleteFirst(a, b RankedPod, now time.Time) bool {
 	return false
 }
 
-// SortForDeletion orders pods so that the first ones are deleted first.
-// Upstream's sort is not stable; this one is, so that a simulation is
-// reproducible.
-func SortForDeletion(pods []RankedPod, now time.Time) {
-	sort.SliceStable(pods, func(i, j int) bool { return DeleteFirst(pods[i], pods[j], now) })
-}
-
-// PodsToDelete is how many of active pods a ReplicaSet with spec replicas
-// deletes in one sync.
-func PodsToDelete(active int, specReplicas int32) int {
-	diff := active - int(specReplicas)
-	if diff <= 0 {
-		return 0
-	}
-	return min(diff, BurstReplicas)
-}
-
 // phaseOrdinal ranks Pending < Unknown < Running; inactive phases never
 // reach the sort and rank with Pending, as upstream's map default.
-func phaseOrdinal(p PodPhase) int {
+func phaseOrdinal(p hpa.PodPhase) int {
 	switch p {
-	case PodUnknown:
+	case hpa.PodUnknown:
 		return 1
-	case PodRunning:
+	case hpa.PodRunning:
 		return 2
 	}
 	return 0

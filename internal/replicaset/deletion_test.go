@@ -1,12 +1,17 @@
-package hpa
+package replicaset
 
 import (
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/analyze/hpa"
 )
 
-// deletionCase is a pair differing in one §13 rule: first must be deleted
-// before second, and not the other way round.
+// testNow is the fixed clock of every test.
+var testNow = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// deletionCase is a pair differing in one rule of DeleteFirst: first must
+// be deleted before second, and not the other way round.
 type deletionCase struct {
 	name          string
 	first, second RankedPod
@@ -24,7 +29,7 @@ func (c deletionCase) run(t *testing.T) {
 
 // base is a long-running, ready, scheduled pod.
 func base(uid string) RankedPod {
-	return RankedPod{UID: uid, Assigned: true, Phase: PodRunning, Ready: true,
+	return RankedPod{UID: uid, Assigned: true, Phase: hpa.PodRunning, Ready: true,
 		ReadySince: testNow.Add(-time.Hour), Created: testNow.Add(-time.Hour)}
 }
 
@@ -37,8 +42,8 @@ func with(uid string, f func(*RankedPod)) RankedPod {
 func TestDeleteFirst(t *testing.T) {
 	cases := []deletionCase{
 		{name: "UnassignedFirst", first: with("b", func(p *RankedPod) { p.Assigned = false }), second: base("a")},
-		{name: "PendingBeforeUnknown", first: with("b", func(p *RankedPod) { p.Phase = PodPending }), second: with("a", func(p *RankedPod) { p.Phase = PodUnknown })},
-		{name: "UnknownBeforeRunning", first: with("b", func(p *RankedPod) { p.Phase = PodUnknown }), second: base("a")},
+		{name: "PendingBeforeUnknown", first: with("b", func(p *RankedPod) { p.Phase = hpa.PodPending }), second: with("a", func(p *RankedPod) { p.Phase = hpa.PodUnknown })},
+		{name: "UnknownBeforeRunning", first: with("b", func(p *RankedPod) { p.Phase = hpa.PodUnknown }), second: base("a")},
 		{name: "NotReadyFirst", first: with("b", func(p *RankedPod) { p.Ready = false }), second: base("a")},
 		{name: "LowerDeletionCostFirst", first: with("b", func(p *RankedPod) { p.DeletionCost = -1 }), second: base("a")},
 		{name: "HigherRankFirst", first: with("b", func(p *RankedPod) { p.Rank = 3 }), second: with("a", func(p *RankedPod) { p.Rank = 1 })},
@@ -59,34 +64,12 @@ func TestDeleteFirst(t *testing.T) {
 		{name: "ZeroCreationFirst", first: with("b", func(p *RankedPod) { p.Created = time.Time{} }), second: base("a")},
 		// an earlier rule beats every later one
 		{name: "UnassignedBeatsEverything", first: with("z", func(p *RankedPod) { p.Assigned, p.DeletionCost, p.Created = false, 100, testNow.Add(-time.Hour*100) }),
-			second: with("a", func(p *RankedPod) { p.Phase, p.Ready, p.Rank = PodPending, false, 9 })},
+			second: with("a", func(p *RankedPod) { p.Phase, p.Ready, p.Rank = hpa.PodPending, false, 9 })},
 	}
 	for _, c := range cases {
 		t.Run(c.name, c.run)
 	}
 	if a := base("a"); DeleteFirst(a, a, testNow) {
 		t.Error("DeleteFirst(a, a) = true, want false")
-	}
-}
-
-func TestSortForDeletion(t *testing.T) {
-	pods := []RankedPod{base("old"), with("pending", func(p *RankedPod) { p.Phase, p.Ready = PodPending, false }), with("new", func(p *RankedPod) {
-		p.ReadySince, p.Created = testNow.Add(-time.Minute), testNow.Add(-2*time.Minute)
-	})}
-	SortForDeletion(pods, testNow)
-	if pods[0].UID != "pending" || pods[1].UID != "new" || pods[2].UID != "old" {
-		t.Errorf("order %s %s %s, want pending new old", pods[0].UID, pods[1].UID, pods[2].UID)
-	}
-}
-
-func TestPodsToDelete(t *testing.T) {
-	for _, c := range []struct {
-		active int
-		spec   int32
-		want   int
-	}{{10, 7, 3}, {5, 7, 0}, {600, 0, BurstReplicas}} {
-		if got := PodsToDelete(c.active, c.spec); got != c.want {
-			t.Errorf("PodsToDelete(%d, %d) = %d, want %d", c.active, c.spec, got, c.want)
-		}
 	}
 }
