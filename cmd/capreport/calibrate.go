@@ -40,12 +40,9 @@ type calibrateOptions struct {
 	queries   int // issued by the last run, for tests
 }
 
-// calibrateClock is the end of calibrate's window; tests pin it to their
-// synthetic history.
-var calibrateClock = time.Now
-
-func newCalibrateCmd(ios *streams, runF func(context.Context, *calibrateOptions) error) *cobra.Command {
-	o := &calibrateOptions{getenv: os.Getenv, now: func() time.Time { return calibrateClock() }, newSource: calibrate.NewClient}
+func newCalibrateCmd(f *factory, runF func(context.Context, *calibrateOptions) error) *cobra.Command {
+	ios := f.ios
+	o := &calibrateOptions{getenv: f.getenv, now: f.now, newSource: calibrate.NewClient}
 	cmd := &cobra.Command{
 		Use: "calibrate --prometheus URL [PATH]",
 		Example: "  capreport calibrate --prometheus http://localhost:9090 ./deploy\n" +

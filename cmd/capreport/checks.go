@@ -11,7 +11,8 @@ import (
 
 // newChecksCmd prints the checks registry: the IDs to include, exclude or
 // ignore, with their default severity and what each one means.
-func newChecksCmd(ios *streams) *cobra.Command {
+func newChecksCmd(f *factory) *cobra.Command {
+	ios := f.ios
 	var format string
 	cmd := &cobra.Command{
 		Use: "checks",

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 
@@ -45,8 +44,6 @@ type ghDeps struct {
 	retry      ghreport.Retry // zero: the library's default
 }
 
-func systemDeps() ghDeps { return ghDeps{env: os.LookupEnv} }
-
 func (o *githubOptions) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&o.repo, "repo", "", "repository as OWNER/NAME (default $GITHUB_REPOSITORY)")
@@ -66,9 +63,9 @@ type commentOptions struct {
 	imagesBranch string
 }
 
-func newCommentCmd(s *streams) *cobra.Command {
+func newCommentCmd(f *factory) *cobra.Command {
 	return platformCmd("comment", "Post the report as a pull request's sticky comment",
-		newCommentGitHubCmd(s, systemDeps(), nil))
+		newCommentGitHubCmd(f.ios, f.ghDeps, nil))
 }
 
 // platformCmd is a command whose subcommands name where to post (github
@@ -316,9 +313,9 @@ type issueOptions struct {
 	labels []string
 }
 
-func newIssueCmd(s *streams) *cobra.Command {
+func newIssueCmd(f *factory) *cobra.Command {
 	return platformCmd("issue", "Keep the repository-wide report as one living issue",
-		newIssueGitHubCmd(s, systemDeps(), nil))
+		newIssueGitHubCmd(f.ios, f.ghDeps, nil))
 }
 
 func newIssueGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *issueOptions) error) *cobra.Command {

@@ -30,11 +30,11 @@ type diffOptions struct {
 
 var diffFormats = []string{"markdown", "json", "text"}
 
-func newDiffCmd(ios *streams) *cobra.Command { return newDiffCmdF(ios, nil) }
+func newDiffCmd(f *factory) *cobra.Command { return newDiffCmdF(f, nil) }
 
 // newDiffCmdF builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newDiffCmdF(ios *streams, runF func(context.Context, *diffOptions) error) *cobra.Command {
+func newDiffCmdF(f *factory, runF func(context.Context, *diffOptions) error) *cobra.Command {
 	o := &diffOptions{}
 	cmd := &cobra.Command{
 		Use:   "diff [PATH] (--base-ref REF | --base-dir DIR | --base-json FILE)",
@@ -54,7 +54,7 @@ func newDiffCmdF(ios *streams, runF func(context.Context, *diffOptions) error) *
 			if runF != nil {
 				return runF(cmd.Context(), o)
 			}
-			return runDiff(cmd.Context(), ios, o)
+			return runDiff(cmd.Context(), f.ios, f.git, o)
 		},
 	}
 	o.render.register(cmd)
@@ -67,7 +67,7 @@ func newDiffCmdF(ios *streams, runF func(context.Context, *diffOptions) error) *
 	return cmd
 }
 
-func runDiff(ctx context.Context, ios *streams, o *diffOptions) error {
+func runDiff(ctx context.Context, ios *streams, git gitRunner, o *diffOptions) error {
 	if err := checkFormat(o.format, diffFormats...); err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func runDiff(ctx context.Context, ios *streams, o *diffOptions) error {
 	case o.baseDir != "":
 		base, _, err = buildReport(ctx, ios, filepath.Clean(o.baseDir), &o.render)
 	default:
-		base, _, err = reportAtRef(ctx, ios, "base-ref", o.path, o.baseRef, &o.render)
+		base, _, err = reportAtRef(ctx, ios, git, "base-ref", o.path, o.baseRef, &o.render)
 	}
 	if err != nil {
 		return err
@@ -134,7 +134,7 @@ func runDiff(ctx context.Context, ios *streams, o *diffOptions) error {
 // holds path, renders the same relative path there, and removes the
 // worktree, so the user's checkout and index are never touched.
 // The configuration is the revision's (nil when PATH did not exist there).
-func reportAtRef(ctx context.Context, ios *streams, flag, path, ref string, f *renderFlags) (*contract.Report, *config.Config, error) {
+func reportAtRef(ctx context.Context, ios *streams, git gitRunner, flag, path, ref string, f *renderFlags) (*contract.Report, *config.Config, error) {
 	if strings.HasPrefix(ref, "-") {
 		// It would reach git as an option.
 		return nil, nil, flagErrorf(flag, "%q is not a git revision", ref)

@@ -444,7 +444,7 @@ func TestDiffBadRef(t *testing.T) {
 // TestDiffFlags checks parsing alone, through runF.
 func TestDiffFlags(t *testing.T) {
 	var got *diffOptions
-	cmd := newDiffCmdF(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(_ context.Context, o *diffOptions) error {
+	cmd := newDiffCmdF(newFactory(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), func(_ context.Context, o *diffOptions) error {
 		got = o
 		return nil
 	})
@@ -456,7 +456,7 @@ func TestDiffFlags(t *testing.T) {
 		!slices.Equal(got.render.values, []string{"v.yaml"}) || !slices.Equal(got.render.set, []string{"a=b"}) {
 		t.Errorf("options %+v", got)
 	}
-	cmd = newDiffCmdF(&streams{}, func(_ context.Context, o *diffOptions) error { got = o; return nil })
+	cmd = newDiffCmdF(newFactory(&streams{}), func(_ context.Context, o *diffOptions) error { got = o; return nil })
 	cmd.SetArgs([]string{"--base-dir", "old"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)

@@ -20,7 +20,8 @@ type explainFlags struct {
 }
 
 // newExplainCmd prints one workload's whole bill with its timeline.
-func newExplainCmd(ios *streams) *cobra.Command {
+func newExplainCmd(fac *factory) *cobra.Command {
+	ios := fac.ios
 	f := &explainFlags{}
 	cmd := &cobra.Command{
 		Use: "explain ID [PATH]",

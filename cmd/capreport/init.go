@@ -20,7 +20,8 @@ type initFlags struct {
 
 // newInitCmd writes a commented .capreport.yaml naming every discovered
 // workload and the assumptions it lacks.
-func newInitCmd(ios *streams) *cobra.Command {
+func newInitCmd(fac *factory) *cobra.Command {
+	ios := fac.ios
 	f := &initFlags{}
 	cmd := &cobra.Command{
 		Use: "init [PATH]",

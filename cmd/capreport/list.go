@@ -35,8 +35,8 @@ type listOptions struct {
 // newListCmd prints what capreport would price, without pricing it: every
 // autoscaler with its target, signal, bounds, metrics and assumptions (and
 // where each came from), then every source and how it rendered.
-func newListCmd(ios *streams) *cobra.Command {
-	return newListCmdWith(ios, nil)
+func newListCmd(f *factory) *cobra.Command {
+	return newListCmdWith(f.ios, nil)
 }
 
 // newListCmdWith lets tests capture the parsed options through runF.

@@ -26,7 +26,7 @@ type mergeOptions struct {
 
 var mergeFormats = []string{"json", "text", "markdown"}
 
-func newMergeCmd(ios *streams) *cobra.Command { return newMergeCmdF(ios, nil) }
+func newMergeCmd(f *factory) *cobra.Command { return newMergeCmdF(f.ios, nil) }
 
 // newMergeCmdF builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).

@@ -42,7 +42,7 @@ type phiOutput struct {
 	RequiredStandingDelaySeconds *float64 `json:"requiredStandingDelaySeconds,omitempty"`
 }
 
-func newPhiCmd(ios *streams) *cobra.Command { return newPhiCmdWith(ios, nil) }
+func newPhiCmd(f *factory) *cobra.Command { return newPhiCmdWith(f.ios, nil) }
 
 // newPhiCmdWith builds the command; a non-nil runF replaces the run, for
 // tests of flag handling.

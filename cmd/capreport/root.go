@@ -16,8 +16,13 @@ var version = "dev"
 // run builds the command tree, executes it and maps the outcome to an exit
 // code; it never panics on user input.
 func run(args []string, ios *streams) int {
-	prof := &profiler{}
-	root := newRootCmd(ios, prof)
+	return execute(args, newFactory(ios))
+}
+
+// execute is run on a factory of the caller's (tests pin its clock).
+func execute(args []string, f *factory) int {
+	ios, prof := f.ios, f.prof
+	root := newRootCmd(f)
 	root.SetArgs(args)
 	// Ctrl-C cancels the pricing between workloads instead of killing the
 	// process mid-write.
@@ -36,7 +41,8 @@ func run(args []string, ios *streams) int {
 	return exitCode(err)
 }
 
-func newRootCmd(ios *streams, prof *profiler) *cobra.Command {
+func newRootCmd(fac *factory) *cobra.Command {
+	ios, prof := fac.ios, fac.prof
 	f := &runFlags{}
 	root := &cobra.Command{
 		Use:   "capreport [PATH...]",
@@ -47,7 +53,7 @@ func newRootCmd(ios *streams, prof *profiler) *cobra.Command {
 			"against a fluid model of each workload, and prints the ledger: the Size bill of a saturating\n" +
 			"CPU metric, the Time bill of a backlog metric, and pass/fail against latency targets.\n\n" +
 			"Exit codes: 0 nothing fails, 1 a check fails (see --fail-on), 2 usage or tool error.",
-		Version: version,
+		Version: fac.version,
 		Example: "  capreport ./deploy\n" +
 			"  capreport charts/web -f charts/web/values-prod.yaml -n shop\n" +
 			"  capreport base/hpa.yaml base/deployment.yaml\n" +
@@ -58,7 +64,7 @@ func newRootCmd(ios *streams, prof *profiler) *cobra.Command {
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.render.stdin = ios.In
-			return runReport(cmd.Context(), ios, argPaths(args), f)
+			return runReport(cmd.Context(), ios, fac.git, argPaths(args), f)
 		},
 	}
 	addRunFlags(root, f)
@@ -77,18 +83,18 @@ func newRootCmd(ios *streams, prof *profiler) *cobra.Command {
 		return &usageError{msg: err.Error()}
 	})
 	root.AddCommand(
-		newSimulateCmd(ios),
-		newPhiCmd(ios),
-		newDiffCmd(ios),
-		newMergeCmd(ios),
-		newInitCmd(ios),
-		newExplainCmd(ios),
-		newChecksCmd(ios),
-		newListCmd(ios),
-		newCommentCmd(ios),
-		newIssueCmd(ios),
-		newSummaryCmd(ios),
-		newCalibrateCmd(ios, nil),
+		newSimulateCmd(fac),
+		newPhiCmd(fac),
+		newDiffCmd(fac),
+		newMergeCmd(fac),
+		newInitCmd(fac),
+		newExplainCmd(fac),
+		newChecksCmd(fac),
+		newListCmd(fac),
+		newCommentCmd(fac),
+		newIssueCmd(fac),
+		newSummaryCmd(fac),
+		newCalibrateCmd(fac, nil),
 	)
 	return root
 }

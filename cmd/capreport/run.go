@@ -53,7 +53,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 }
 
 // runReport is the main job: discover, render, analyze, simulate, report.
-func runReport(ctx context.Context, ios *streams, paths []string, f *runFlags) error {
+func runReport(ctx context.Context, ios *streams, git gitRunner, paths []string, f *runFlags) error {
 	if err := checkFormat(f.format, reportFormats...); err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func runReport(ctx context.Context, ios *streams, paths []string, f *runFlags) e
 	case f.ref != "" && len(paths) > 1:
 		return flagErrorf("ref", "takes one PATH, not %d", len(paths))
 	case f.ref != "":
-		r, cfg, err = reportAtRef(ctx, ios, "ref", paths[0], f.ref, &f.render)
+		r, cfg, err = reportAtRef(ctx, ios, git, "ref", paths[0], f.ref, &f.render)
 	default:
 		r, cfg, err = buildReportOf(ctx, ios, paths, &f.render)
 	}

@@ -17,7 +17,8 @@ import (
 
 // newSimulateCmd is the what-if calculator: one Size or Time run from flags,
 // the way to check the core from outside.
-func newSimulateCmd(ios *streams) *cobra.Command {
+func newSimulateCmd(f *factory) *cobra.Command {
+	ios := f.ios
 	cmd := &cobra.Command{
 		Use: "simulate",
 		Example: "  capreport simulate size --pods 10 --request 1 --limit 1 --target 50 --overload 10\n" +

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-
 	"github.com/spf13/cobra"
 )
 
@@ -11,7 +9,7 @@ type summaryOptions struct {
 	postOptions
 }
 
-func newSummaryCmd(s *streams) *cobra.Command { return newSummaryCmdF(s, os.LookupEnv, nil) }
+func newSummaryCmd(f *factory) *cobra.Command { return newSummaryCmdF(f.ios, f.env, nil) }
 
 func newSummaryCmdF(s *streams, env lookupEnv, runF func(*summaryOptions) error) *cobra.Command {
 	o := &summaryOptions{postOptions: postOptions{env: env}}
