@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,7 @@ import (
 // Flags parse into the options (through runF), and bad ones name the flag.
 func TestCalibrateFlags(t *testing.T) {
 	var got *calibrateOptions
-	cmd := newCalibrateCmd(newFactory(&streams{}), func(_ context.Context, o *calibrateOptions) error { got = o; return nil })
+	cmd := newCalibrateCmd(newFactory(&streams{}), func(o *calibrateOptions) error { got = o; return nil })
 	cmd.SetArgs([]string{"deploy", "--prometheus", "https://prom:9090", "--since", "36h", "--quantile", "0.95", "--timeout", "5s", "--dry-run", "--insecure-skip-tls-verify"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)

@@ -55,6 +55,8 @@ func (o *githubOptions) register(cmd *cobra.Command) {
 
 // commentOptions are the inputs of `capreport comment github`.
 type commentOptions struct {
+	ios *streams
+	ctx context.Context // the command's, set before runF
 	postOptions
 	githubOptions
 	pr           int
@@ -65,7 +67,7 @@ type commentOptions struct {
 
 func newCommentCmd(f *factory) *cobra.Command {
 	return platformCmd("comment", "Post the report as a pull request's sticky comment",
-		newCommentGitHubCmd(f.ios, f.ghDeps, nil))
+		newCommentGitHubCmd(f, nil))
 }
 
 // platformCmd is a command whose subcommands name where to post (github
@@ -84,8 +86,8 @@ func platformCmd(use, short string, platforms ...*cobra.Command) *cobra.Command 
 
 // newCommentGitHubCmd builds the command; runF, when set, receives the
 // parsed options instead of running (flag-parsing tests).
-func newCommentGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *commentOptions) error) *cobra.Command {
-	o := &commentOptions{postOptions: postOptions{env: d.env}, githubOptions: githubOptions{ghDeps: d}}
+func newCommentGitHubCmd(f *factory, runF func(*commentOptions) error) *cobra.Command {
+	o := &commentOptions{ios: f.ios, postOptions: postOptions{env: f.env}, githubOptions: githubOptions{ghDeps: f.ghDeps}}
 	cmd := &cobra.Command{
 		Use:   "github --report HEAD.json [--base BASE.json]",
 		Short: "Post or update the sticky pull-request comment on GitHub",
@@ -109,10 +111,11 @@ func newCommentGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *comme
 			"  capreport comment github --report head.json --base base.json --pr 42 --repo acme/deploy",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.ctx = cmd.Context()
 			if runF != nil {
-				return runF(cmd.Context(), o)
+				return runF(o)
 			}
-			return runCommentGitHub(cmd.Context(), s, o)
+			return runCommentGitHub(o)
 		},
 	}
 	o.postOptions.register(cmd, true, "capreport")
@@ -125,7 +128,8 @@ func newCommentGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *comme
 	return cmd
 }
 
-func runCommentGitHub(ctx context.Context, s *streams, o *commentOptions) error {
+func runCommentGitHub(o *commentOptions) error {
+	ctx, s := o.ctx, o.ios
 	behavior, err := ghreport.ParseBehavior(o.behavior)
 	if err != nil {
 		return flagErrorf("behavior", "%w", err)
@@ -308,6 +312,8 @@ func artifactsNote(runURL string) string {
 
 // issueOptions are the inputs of `capreport issue github`.
 type issueOptions struct {
+	ios *streams
+	ctx context.Context // the command's, set before runF
 	postOptions
 	githubOptions
 	labels []string
@@ -315,11 +321,13 @@ type issueOptions struct {
 
 func newIssueCmd(f *factory) *cobra.Command {
 	return platformCmd("issue", "Keep the repository-wide report as one living issue",
-		newIssueGitHubCmd(f.ios, f.ghDeps, nil))
+		newIssueGitHubCmd(f, nil))
 }
 
-func newIssueGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *issueOptions) error) *cobra.Command {
-	o := &issueOptions{postOptions: postOptions{env: d.env}, githubOptions: githubOptions{ghDeps: d}}
+// newIssueGitHubCmd builds the command; runF, when set, receives the
+// parsed options instead of running (flag-parsing tests).
+func newIssueGitHubCmd(f *factory, runF func(*issueOptions) error) *cobra.Command {
+	o := &issueOptions{ios: f.ios, postOptions: postOptions{env: f.env}, githubOptions: githubOptions{ghDeps: f.ghDeps}}
 	cmd := &cobra.Command{
 		Use:   "github --report REPORT.json",
 		Short: "Create or update the report issue on GitHub",
@@ -332,10 +340,11 @@ func newIssueGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *issueOp
 			"  capreport issue github --report report.json --repo acme/deploy",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.ctx = cmd.Context()
 			if runF != nil {
-				return runF(cmd.Context(), o)
+				return runF(o)
 			}
-			return runIssueGitHub(cmd.Context(), s, o)
+			return runIssueGitHub(o)
 		},
 	}
 	o.postOptions.register(cmd, false, "capreport: autoscaler report")
@@ -346,7 +355,8 @@ func newIssueGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *issueOp
 	return cmd
 }
 
-func runIssueGitHub(ctx context.Context, s *streams, o *issueOptions) error {
+func runIssueGitHub(o *issueOptions) error {
+	ctx, s := o.ctx, o.ios
 	if strings.TrimSpace(o.title) == "" {
 		return flagErrorf("title", "the issue's title cannot be empty")
 	}

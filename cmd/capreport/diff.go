@@ -19,6 +19,9 @@ import (
 
 // diffOptions are the inputs of `capreport diff`.
 type diffOptions struct {
+	ios      *streams
+	ctx      context.Context // the command's, set before runF
+	git      gitRunner
 	path     string
 	render   renderFlags
 	baseRef  string
@@ -30,12 +33,10 @@ type diffOptions struct {
 
 var diffFormats = []string{"markdown", "json", "text"}
 
-func newDiffCmd(f *factory) *cobra.Command { return newDiffCmdF(f, nil) }
-
-// newDiffCmdF builds the command; runF, when set, receives the parsed
+// newDiffCmd builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newDiffCmdF(f *factory, runF func(context.Context, *diffOptions) error) *cobra.Command {
-	o := &diffOptions{}
+func newDiffCmd(f *factory, runF func(*diffOptions) error) *cobra.Command {
+	o := &diffOptions{ios: f.ios, git: f.git}
 	cmd := &cobra.Command{
 		Use:   "diff [PATH] (--base-ref REF | --base-dir DIR | --base-json FILE)",
 		Short: "Compare the autoscalers' bills of a base and a head: the pull-request comment",
@@ -50,11 +51,11 @@ func newDiffCmdF(f *factory, runF func(context.Context, *diffOptions) error) *co
 			"  capreport diff --base-json main.json --head-json pr.json --format json",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.path = argPath(args)
+			o.ctx, o.path = cmd.Context(), argPath(args)
 			if runF != nil {
-				return runF(cmd.Context(), o)
+				return runF(o)
 			}
-			return runDiff(cmd.Context(), f.ios, f.git, o)
+			return runDiff(o)
 		},
 	}
 	o.render.register(cmd)
@@ -67,7 +68,8 @@ func newDiffCmdF(f *factory, runF func(context.Context, *diffOptions) error) *co
 	return cmd
 }
 
-func runDiff(ctx context.Context, ios *streams, git gitRunner, o *diffOptions) error {
+func runDiff(o *diffOptions) error {
+	ctx, ios := o.ctx, o.ios
 	if err := checkFormat(o.format, diffFormats...); err != nil {
 		return err
 	}
@@ -101,7 +103,7 @@ func runDiff(ctx context.Context, ios *streams, git gitRunner, o *diffOptions) e
 	case o.baseDir != "":
 		base, _, err = buildReport(ctx, ios, filepath.Clean(o.baseDir), &o.render)
 	default:
-		base, _, err = reportAtRef(ctx, ios, git, "base-ref", o.path, o.baseRef, &o.render)
+		base, _, err = reportAtRef(ctx, ios, o.git, "base-ref", o.path, o.baseRef, &o.render)
 	}
 	if err != nil {
 		return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -444,7 +443,7 @@ func TestDiffBadRef(t *testing.T) {
 // TestDiffFlags checks parsing alone, through runF.
 func TestDiffFlags(t *testing.T) {
 	var got *diffOptions
-	cmd := newDiffCmdF(newFactory(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), func(_ context.Context, o *diffOptions) error {
+	cmd := newDiffCmd(newFactory(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), func(o *diffOptions) error {
 		got = o
 		return nil
 	})
@@ -456,7 +455,7 @@ func TestDiffFlags(t *testing.T) {
 		!slices.Equal(got.render.values, []string{"v.yaml"}) || !slices.Equal(got.render.set, []string{"a=b"}) {
 		t.Errorf("options %+v", got)
 	}
-	cmd = newDiffCmdF(newFactory(&streams{}), func(_ context.Context, o *diffOptions) error { got = o; return nil })
+	cmd = newDiffCmd(newFactory(&streams{}), func(o *diffOptions) error { got = o; return nil })
 	cmd.SetArgs([]string{"--base-dir", "old"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -113,7 +112,7 @@ func TestListText(t *testing.T) {
 
 func TestListFlags(t *testing.T) {
 	var got *listOptions
-	cmd := newListCmdWith(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(_ context.Context, o *listOptions) error {
+	cmd := newListCmd(newFactory(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), func(o *listOptions) error {
 		got = o
 		return nil
 	})

@@ -141,7 +141,7 @@ func TestMergeErrors(t *testing.T) {
 // TestMergeFlags checks parsing alone, through runF.
 func TestMergeFlags(t *testing.T) {
 	var got *mergeOptions
-	cmd := newMergeCmdF(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(o *mergeOptions) error { got = o; return nil })
+	cmd := newMergeCmd(newFactory(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), func(o *mergeOptions) error { got = o; return nil })
 	cmd.SetArgs([]string{"a.json", "b.json", "c.json", "-o", "markdown"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)

@@ -18,18 +18,19 @@ import (
 // newSimulateCmd is the what-if calculator: one Size or Time run from flags,
 // the way to check the core from outside.
 func newSimulateCmd(f *factory) *cobra.Command {
-	ios := f.ios
 	cmd := &cobra.Command{
 		Use: "simulate",
 		Example: "  capreport simulate size --pods 10 --request 1 --limit 1 --target 50 --overload 10\n" +
 			"  capreport simulate time --pod-rate 10 --threshold 10 --dead-time 90s --window 300s",
 		Short: "Run one what-if simulation of the HPA controller against a fluid model",
 	}
-	cmd.AddCommand(newSimulateSizeCmd(ios, nil), newSimulateTimeCmd(ios, nil))
+	cmd.AddCommand(newSimulateSizeCmd(f, nil), newSimulateTimeCmd(f, nil))
 	return cmd
 }
 
-type sizeFlags struct {
+// simulateSizeOptions are the raw flags of `capreport simulate size`.
+type simulateSizeOptions struct {
+	ios                                 *streams
 	pods                                int32
 	request, limit                      string
 	target                              int
@@ -43,8 +44,10 @@ type sizeFlags struct {
 	format                              string
 }
 
-func newSimulateSizeCmd(ios *streams, runF func(*sizeFlags) error) *cobra.Command {
-	f := &sizeFlags{}
+// newSimulateSizeCmd builds the command; runF, when set, receives the
+// parsed options instead of running (flag-parsing tests).
+func newSimulateSizeCmd(f *factory, runF func(*simulateSizeOptions) error) *cobra.Command {
+	o := &simulateSizeOptions{ios: f.ios}
 	cmd := &cobra.Command{
 		Use:   "size",
 		Short: "Price a k-fold overload on a saturating CPU metric (the Size row)",
@@ -53,26 +56,26 @@ func newSimulateSizeCmd(ios *streams, runF func(*sizeFlags) error) *cobra.Comman
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
-				return runF(f)
+				return runF(o)
 			}
-			return runSimulateSize(ios, f)
+			return runSimulateSize(o)
 		},
 	}
 	fl := cmd.Flags()
-	fl.Int32Var(&f.pods, "pods", 10, "pods before the step, at rest at the target")
-	fl.StringVar(&f.request, "request", "1", "CPU request of one pod (Kubernetes quantity, e.g. 250m)")
-	fl.StringVar(&f.limit, "limit", "", "CPU limit of one pod (default: the request)")
-	fl.IntVar(&f.target, "target", 50, "target CPU utilization, percent of the request")
-	fl.Float64Var(&f.podRate, "pod-rate", 100, "requests/s one pod serves at 100% of its CPU request")
-	fl.StringVar(&f.deadTime, "dead-time", "90s", "order of a pod to its first served request")
-	fl.StringVar(&f.overload, "overload", "10x", "demand step, as a multiple of the demand before it")
-	fl.StringVar(&f.metricWindow, "metric-window", "30s", "CPU metric window")
-	fl.Int32Var(&f.minReplicas, "min-replicas", 1, "minReplicas of the HPA")
-	fl.Int32Var(&f.maxReplicas, "max-replicas", 100000, "maxReplicas of the HPA")
-	fl.StringVar(&f.behavior, "behavior", "", "the HPA's behavior block, a YAML file in the HPA's own shape (default: none, the legacy path)")
-	fl.Float64Var(&f.efficiency, "efficiency", 1, "fraction of its full rate a saturated pod still serves")
-	addControllerFlags(cmd, &f.syncPeriod, &f.downscaleWindow, &f.cipStr, &f.tolerance)
-	fl.StringVarP(&f.format, "format", "o", "text", "output format: text or json")
+	fl.Int32Var(&o.pods, "pods", 10, "pods before the step, at rest at the target")
+	fl.StringVar(&o.request, "request", "1", "CPU request of one pod (Kubernetes quantity, e.g. 250m)")
+	fl.StringVar(&o.limit, "limit", "", "CPU limit of one pod (default: the request)")
+	fl.IntVar(&o.target, "target", 50, "target CPU utilization, percent of the request")
+	fl.Float64Var(&o.podRate, "pod-rate", 100, "requests/s one pod serves at 100% of its CPU request")
+	fl.StringVar(&o.deadTime, "dead-time", "90s", "order of a pod to its first served request")
+	fl.StringVar(&o.overload, "overload", "10x", "demand step, as a multiple of the demand before it")
+	fl.StringVar(&o.metricWindow, "metric-window", "30s", "CPU metric window")
+	fl.Int32Var(&o.minReplicas, "min-replicas", 1, "minReplicas of the HPA")
+	fl.Int32Var(&o.maxReplicas, "max-replicas", 100000, "maxReplicas of the HPA")
+	fl.StringVar(&o.behavior, "behavior", "", "the HPA's behavior block, a YAML file in the HPA's own shape (default: none, the legacy path)")
+	fl.Float64Var(&o.efficiency, "efficiency", 1, "fraction of its full rate a saturated pod still serves")
+	addControllerFlags(cmd, &o.syncPeriod, &o.downscaleWindow, &o.cipStr, &o.tolerance)
+	fl.StringVarP(&o.format, "format", "o", "text", "output format: text or json")
 	return cmd
 }
 
@@ -126,11 +129,12 @@ type sizeOutput struct {
 	contract.SizeOverload
 }
 
-func runSimulateSize(ios *streams, f *sizeFlags) error {
-	if err := checkFormat(f.format, "text", "json"); err != nil {
+func runSimulateSize(o *simulateSizeOptions) error {
+	ios := o.ios
+	if err := checkFormat(o.format, "text", "json"); err != nil {
 		return err
 	}
-	model, err := f.model()
+	model, err := o.model()
 	if err != nil {
 		return err
 	}
@@ -139,7 +143,7 @@ func runSimulateSize(ios *streams, f *sizeFlags) error {
 		return err
 	}
 	out := sizeOutput{GrowthFactor: bill.GrowthFactor, DeadBand: bill.DeadBand, RoundSeconds: bill.RoundSeconds, SizeOverload: bill.Overloads[0]}
-	if f.format == "json" {
+	if o.format == "json" {
 		return writeJSON(ios.Out, out)
 	}
 	printSize(ios.Out, out)
@@ -147,86 +151,86 @@ func runSimulateSize(ios *streams, f *sizeFlags) error {
 }
 
 // model checks the flags and builds the Size run they describe.
-func (f *sizeFlags) model() (rules.SizeModel, error) {
+func (o *simulateSizeOptions) model() (rules.SizeModel, error) {
 	var m rules.SizeModel
-	request, limit, err := f.cpu()
+	request, limit, err := o.cpu()
 	if err != nil {
 		return m, err
 	}
-	if err := f.checkCounts(); err != nil {
+	if err := o.checkCounts(); err != nil {
 		return m, err
 	}
-	deadTime, err := parseSeconds("dead-time", f.deadTime, false)
+	deadTime, err := parseSeconds("dead-time", o.deadTime, false)
 	if err != nil {
 		return m, err
 	}
-	window, err := parseSeconds("metric-window", f.metricWindow, false)
+	window, err := parseSeconds("metric-window", o.metricWindow, false)
 	if err != nil {
 		return m, err
 	}
-	k, err := parseMultiple("overload", f.overload)
+	k, err := parseMultiple("overload", o.overload)
 	if err != nil {
 		return m, err
 	}
-	cfg, err := controllerConfig(f.syncPeriod, f.downscaleWindow, f.cipStr, f.tolerance)
+	cfg, err := controllerConfig(o.syncPeriod, o.downscaleWindow, o.cipStr, o.tolerance)
 	if err != nil {
 		return m, err
 	}
-	behavior, err := readBehavior("behavior", f.behavior)
+	behavior, err := readBehavior("behavior", o.behavior)
 	if err != nil {
 		return m, err
 	}
 	return rules.SizeModel{
 		Run: sim.SizeOptions{
-			Controller:   sim.Controller{Config: cfg, MinReplicas: f.minReplicas, MaxReplicas: f.maxReplicas, Behavior: behavior},
-			Pods:         f.pods,
+			Controller:   sim.Controller{Config: cfg, MinReplicas: o.minReplicas, MaxReplicas: o.maxReplicas, Behavior: behavior},
+			Pods:         o.pods,
 			RequestMilli: request,
 			LimitMilli:   limit,
-			Target:       int32(f.target),
-			PodRate:      f.podRate,
+			Target:       int32(o.target),
+			PodRate:      o.podRate,
 			DeadTime:     deadTime,
 			MetricWindow: window,
-			Efficiency:   f.efficiency,
+			Efficiency:   o.efficiency,
 		},
 		Overloads: []float64{k},
 	}, nil
 }
 
 // cpu reads --request and --limit, in millicores.
-func (f *sizeFlags) cpu() (request, limit int64, err error) {
-	if request, err = parseCPU("request", f.request); err != nil {
+func (o *simulateSizeOptions) cpu() (request, limit int64, err error) {
+	if request, err = parseCPU("request", o.request); err != nil {
 		return 0, 0, err
 	}
 	limit = request
-	if f.limit != "" {
-		if limit, err = parseCPU("limit", f.limit); err != nil {
+	if o.limit != "" {
+		if limit, err = parseCPU("limit", o.limit); err != nil {
 			return 0, 0, err
 		}
 	}
 	if limit < request {
-		return 0, 0, flagErrorf("limit", "%s is below the request %s", f.limit, f.request)
+		return 0, 0, flagErrorf("limit", "%s is below the request %s", o.limit, o.request)
 	}
 	return request, limit, nil
 }
 
 // checkCounts refuses pods, replica bounds, target, rate and efficiency no
 // HPA could have.
-func (f *sizeFlags) checkCounts() error {
+func (o *simulateSizeOptions) checkCounts() error {
 	switch {
-	case f.target <= 0 || f.target > 100:
-		return flagErrorf("target", "%d must be a percentage in 1..100", f.target)
-	case f.pods <= 0:
-		return flagErrorf("pods", "%d must be positive", f.pods)
-	case f.minReplicas < 1:
-		return flagErrorf("min-replicas", "%d must be at least 1", f.minReplicas)
-	case f.maxReplicas < f.pods:
-		return flagErrorf("max-replicas", "%d is below --pods %d", f.maxReplicas, f.pods)
-	case f.maxReplicas < f.minReplicas:
-		return flagErrorf("max-replicas", "%d is below --min-replicas %d", f.maxReplicas, f.minReplicas)
-	case !(f.efficiency > 0 && f.efficiency <= 1):
-		return flagErrorf("efficiency", "%v must be in (0, 1]", f.efficiency)
+	case o.target <= 0 || o.target > 100:
+		return flagErrorf("target", "%d must be a percentage in 1..100", o.target)
+	case o.pods <= 0:
+		return flagErrorf("pods", "%d must be positive", o.pods)
+	case o.minReplicas < 1:
+		return flagErrorf("min-replicas", "%d must be at least 1", o.minReplicas)
+	case o.maxReplicas < o.pods:
+		return flagErrorf("max-replicas", "%d is below --pods %d", o.maxReplicas, o.pods)
+	case o.maxReplicas < o.minReplicas:
+		return flagErrorf("max-replicas", "%d is below --min-replicas %d", o.maxReplicas, o.minReplicas)
+	case !(o.efficiency > 0 && o.efficiency <= 1):
+		return flagErrorf("efficiency", "%v must be in (0, 1]", o.efficiency)
 	}
-	return positive("pod-rate", f.podRate)
+	return positive("pod-rate", o.podRate)
 }
 
 func printSize(w io.Writer, o sizeOutput) {

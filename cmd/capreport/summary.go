@@ -6,13 +6,14 @@ import (
 
 // summaryOptions are the inputs of `capreport summary`.
 type summaryOptions struct {
+	ios *streams
 	postOptions
 }
 
-func newSummaryCmd(f *factory) *cobra.Command { return newSummaryCmdF(f.ios, f.env, nil) }
-
-func newSummaryCmdF(s *streams, env lookupEnv, runF func(*summaryOptions) error) *cobra.Command {
-	o := &summaryOptions{postOptions: postOptions{env: env}}
+// newSummaryCmd builds the command; runF, when set, receives the parsed
+// options instead of running (flag-parsing tests).
+func newSummaryCmd(f *factory, runF func(*summaryOptions) error) *cobra.Command {
+	o := &summaryOptions{ios: f.ios, postOptions: postOptions{env: f.env}}
 	cmd := &cobra.Command{
 		Use:   "summary --report REPORT.json [--base BASE.json]",
 		Short: "Write the report to the GitHub Actions job summary",
@@ -27,14 +28,15 @@ func newSummaryCmdF(s *streams, env lookupEnv, runF func(*summaryOptions) error)
 			if runF != nil {
 				return runF(o)
 			}
-			return runSummary(s, o)
+			return runSummary(o)
 		},
 	}
 	o.postOptions.register(cmd, true, "capreport")
 	return cmd
 }
 
-func runSummary(s *streams, o *summaryOptions) error {
+func runSummary(o *summaryOptions) error {
+	s := o.ios
 	l, err := o.load()
 	if err != nil {
 		return err
