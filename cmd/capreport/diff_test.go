@@ -439,28 +439,3 @@ func TestDiffBadRef(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
-
-// TestDiffFlags checks parsing alone, through runF.
-func TestDiffFlags(t *testing.T) {
-	var got *diffOptions
-	cmd := newDiffCmd(newFactory(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), func(o *diffOptions) error {
-		got = o
-		return nil
-	})
-	cmd.SetArgs([]string{"deploy/prod/", "--base-ref", "origin/main", "-f", "v.yaml", "--set", "a=b", "-o", "json", "--head-json", "h.json"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	if got == nil || got.path != "deploy/prod" || got.baseRef != "origin/main" || got.format != "json" || got.headJSON != "h.json" ||
-		!slices.Equal(got.render.values, []string{"v.yaml"}) || !slices.Equal(got.render.set, []string{"a=b"}) {
-		t.Errorf("options %+v", got)
-	}
-	cmd = newDiffCmd(newFactory(&streams{}), func(o *diffOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"--base-dir", "old"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	if got.path != "." || got.baseDir != "old" || got.format != "markdown" {
-		t.Errorf("defaults %+v", got)
-	}
-}

@@ -110,24 +110,6 @@ func TestListText(t *testing.T) {
 	}
 }
 
-func TestListFlags(t *testing.T) {
-	var got *listOptions
-	cmd := newListCmd(newFactory(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), func(o *listOptions) error {
-		got = o
-		return nil
-	})
-	cmd.SetArgs([]string{"deploy", "-f", "a.yaml", "--values", "b.yaml", "--set", "x=1", "--release-name", "r",
-		"--namespace", "n", "--config", "c.yaml", "-o", "json"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	if got == nil || got.path != "deploy" || got.format != "json" || !reflect.DeepEqual(got.render.values, []string{"a.yaml", "b.yaml"}) ||
-		!reflect.DeepEqual(got.render.set, []string{"x=1"}) || got.render.releaseName != "r" || got.render.namespace != "n" ||
-		got.render.configFile != "c.yaml" {
-		t.Errorf("options: %+v", got)
-	}
-}
-
 func TestListErrors(t *testing.T) {
 	for _, c := range []struct {
 		args []string
