@@ -187,7 +187,7 @@ func loadAction(t *testing.T) (actionFile, []byte) {
 }
 
 func newTestRoot() *cobra.Command {
-	return newRootCmd(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, &profiler{})
+	return newRootCmd(newFactory(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), nil)
 }
 
 // TestActionMatchesCLI: the action cannot drift from the command tree.

@@ -21,6 +21,8 @@ import (
 // calibrateOptions are the flags of `capreport calibrate`, and what tests
 // inject (the environment, the clock, the client).
 type calibrateOptions struct {
+	ios        *streams
+	ctx        context.Context // the command's, set before runF
 	render     renderFlags
 	path       string
 	prometheus string
@@ -40,12 +42,10 @@ type calibrateOptions struct {
 	queries   int // issued by the last run, for tests
 }
 
-// calibrateClock is the end of calibrate's window; tests pin it to their
-// synthetic history.
-var calibrateClock = time.Now
-
-func newCalibrateCmd(ios *streams, runF func(context.Context, *calibrateOptions) error) *cobra.Command {
-	o := &calibrateOptions{getenv: os.Getenv, now: func() time.Time { return calibrateClock() }, newSource: calibrate.NewClient}
+// newCalibrateCmd builds the command; runF, when set, receives the parsed
+// options instead of running (flag-parsing tests).
+func newCalibrateCmd(f *factory, runF func(*calibrateOptions) error) *cobra.Command {
+	o := &calibrateOptions{ios: f.ios, getenv: f.getenv, now: f.now, newSource: calibrate.NewClient}
 	cmd := &cobra.Command{
 		Use: "calibrate --prometheus URL [PATH]",
 		Example: "  capreport calibrate --prometheus http://localhost:9090 ./deploy\n" +
@@ -61,11 +61,11 @@ func newCalibrateCmd(ios *streams, runF func(context.Context, *calibrateOptions)
 			"CAPREPORT_PROMETHEUS_USER and CAPREPORT_PROMETHEUS_PASSWORD (basic auth).",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.path = argPath(args)
+			o.ctx, o.path = cmd.Context(), argPath(args)
 			if runF != nil {
-				return runF(cmd.Context(), o)
+				return runF(o)
 			}
-			return runCalibrate(cmd.Context(), ios, o)
+			return runCalibrate(o)
 		},
 	}
 	o.render.register(cmd)
@@ -105,7 +105,8 @@ func (o *calibrateOptions) check() (time.Duration, error) {
 	return since, nil
 }
 
-func runCalibrate(ctx context.Context, ios *streams, o *calibrateOptions) error {
+func runCalibrate(o *calibrateOptions) error {
+	ctx, ios := o.ctx, o.ios
 	since, err := o.check()
 	if err != nil {
 		return err

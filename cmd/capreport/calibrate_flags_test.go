@@ -2,24 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
-	"time"
 )
 
-// Flags parse into the options (through runF), and bad ones name the flag.
-func TestCalibrateFlags(t *testing.T) {
-	var got *calibrateOptions
-	cmd := newCalibrateCmd(&streams{}, func(_ context.Context, o *calibrateOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"deploy", "--prometheus", "https://prom:9090", "--since", "36h", "--quantile", "0.95", "--timeout", "5s", "--dry-run", "--insecure-skip-tls-verify"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	if got.path != "deploy" || got.prometheus != "https://prom:9090" || got.since != "36h" || got.quantile != 0.95 ||
-		got.timeout != 5*time.Second || !got.dryRun || !got.insecure || got.step != 5*time.Minute {
-		t.Fatalf("options = %+v", got)
-	}
+// Bad flag values name the flag (their parsing is TestCalibrateFlags).
+func TestCalibrateFlagErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string

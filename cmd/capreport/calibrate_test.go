@@ -136,8 +136,6 @@ func TestCalibrateAgainstPrometheus(t *testing.T) {
 	end := time.Now().UTC().Truncate(time.Hour).Add(-time.Hour)
 	om, dead := calibrateHistory(end)
 	url := promtest.Start(t, om)
-	defer func(c func() time.Time) { calibrateClock = c }(calibrateClock)
-	calibrateClock = func() time.Time { return end }
 
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"app.yaml": calibrateManifests, ".capreport.yaml": calibrateConfig})
@@ -146,7 +144,9 @@ func TestCalibrateAgainstPrometheus(t *testing.T) {
 	runCal := func(extra ...string) (string, string) {
 		t.Helper()
 		var out, errOut bytes.Buffer
-		if code := run(append(args, extra...), &streams{Out: &out, ErrOut: &errOut}); code != exitOK {
+		f := newFactory(&streams{Out: &out, ErrOut: &errOut})
+		f.now = func() time.Time { return end }
+		if code := execute(append(args, extra...), f); code != exitOK {
 			t.Fatalf("calibrate exit %d:\n%s", code, errOut.String())
 		}
 		return out.String(), errOut.String()

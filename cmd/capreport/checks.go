@@ -9,10 +9,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// checksOptions are the inputs of `capreport checks`.
+type checksOptions struct {
+	ios    *streams
+	format string
+}
+
 // newChecksCmd prints the checks registry: the IDs to include, exclude or
-// ignore, with their default severity and what each one means.
-func newChecksCmd(ios *streams) *cobra.Command {
-	var format string
+// ignore, with their default severity and what each one means. runF, when
+// set, receives the parsed options instead of running (flag-parsing tests).
+func newChecksCmd(f *factory, runF func(*checksOptions) error) *cobra.Command {
+	o := &checksOptions{ios: f.ios}
 	cmd := &cobra.Command{
 		Use: "checks",
 		Example: "  capreport checks\n" +
@@ -21,27 +28,34 @@ func newChecksCmd(ios *streams) *cobra.Command {
 		Short: "List every check with its ID, default severity and remedy",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if err := checkFormat(format, "text", "json", "markdown"); err != nil {
-				return err
+			if runF != nil {
+				return runF(o)
 			}
-			checks := check.All()
-			switch format {
-			case "json":
-				return writeJSON(ios.Out, checks)
-			case "markdown":
-				_, err := ios.Out.Write([]byte(checksMarkdown(checks)))
-				return err
-			}
-			tw := tabwriter.NewWriter(ios.Out, 2, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSEVERITY\tTITLE")
-			for _, c := range checks {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", c.ID, c.Severity, c.Title)
-			}
-			return tw.Flush()
+			return runChecks(o)
 		},
 	}
-	cmd.Flags().StringVarP(&format, "format", "o", "text", "output format: text, json (with descriptions and remedies) or markdown (the README's table)")
+	cmd.Flags().StringVarP(&o.format, "format", "o", "text", "output format: text, json (with descriptions and remedies) or markdown (the README's table)")
 	return cmd
+}
+
+func runChecks(o *checksOptions) error {
+	if err := checkFormat(o.format, "text", "json", "markdown"); err != nil {
+		return err
+	}
+	checks := check.All()
+	switch o.format {
+	case "json":
+		return writeJSON(o.ios.Out, checks)
+	case "markdown":
+		_, err := o.ios.Out.Write([]byte(checksMarkdown(checks)))
+		return err
+	}
+	tw := tabwriter.NewWriter(o.ios.Out, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSEVERITY\tTITLE")
+	for _, c := range checks {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.ID, c.Severity, c.Title)
+	}
+	return tw.Flush()
 }
 
 // checksMarkdown is the registry as the README's table of checks: one row

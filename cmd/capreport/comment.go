@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 
@@ -45,8 +44,6 @@ type ghDeps struct {
 	retry      ghreport.Retry // zero: the library's default
 }
 
-func systemDeps() ghDeps { return ghDeps{env: os.LookupEnv} }
-
 func (o *githubOptions) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&o.repo, "repo", "", "repository as OWNER/NAME (default $GITHUB_REPOSITORY)")
@@ -58,6 +55,8 @@ func (o *githubOptions) register(cmd *cobra.Command) {
 
 // commentOptions are the inputs of `capreport comment github`.
 type commentOptions struct {
+	ios *streams
+	ctx context.Context // the command's, set before runF
 	postOptions
 	githubOptions
 	pr           int
@@ -66,9 +65,9 @@ type commentOptions struct {
 	imagesBranch string
 }
 
-func newCommentCmd(s *streams) *cobra.Command {
+func newCommentCmd(f *factory) *cobra.Command {
 	return platformCmd("comment", "Post the report as a pull request's sticky comment",
-		newCommentGitHubCmd(s, systemDeps(), nil))
+		newCommentGitHubCmd(f, nil))
 }
 
 // platformCmd is a command whose subcommands name where to post (github
@@ -87,8 +86,8 @@ func platformCmd(use, short string, platforms ...*cobra.Command) *cobra.Command 
 
 // newCommentGitHubCmd builds the command; runF, when set, receives the
 // parsed options instead of running (flag-parsing tests).
-func newCommentGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *commentOptions) error) *cobra.Command {
-	o := &commentOptions{postOptions: postOptions{env: d.env}, githubOptions: githubOptions{ghDeps: d}}
+func newCommentGitHubCmd(f *factory, runF func(*commentOptions) error) *cobra.Command {
+	o := &commentOptions{ios: f.ios, postOptions: postOptions{env: f.env}, githubOptions: githubOptions{ghDeps: f.ghDeps}}
 	cmd := &cobra.Command{
 		Use:   "github --report HEAD.json [--base BASE.json]",
 		Short: "Post or update the sticky pull-request comment on GitHub",
@@ -112,10 +111,11 @@ func newCommentGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *comme
 			"  capreport comment github --report head.json --base base.json --pr 42 --repo acme/deploy",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.ctx = cmd.Context()
 			if runF != nil {
-				return runF(cmd.Context(), o)
+				return runF(o)
 			}
-			return runCommentGitHub(cmd.Context(), s, o)
+			return runCommentGitHub(o)
 		},
 	}
 	o.postOptions.register(cmd, true, "capreport")
@@ -128,7 +128,8 @@ func newCommentGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *comme
 	return cmd
 }
 
-func runCommentGitHub(ctx context.Context, s *streams, o *commentOptions) error {
+func runCommentGitHub(o *commentOptions) error {
+	ctx, s := o.ctx, o.ios
 	behavior, err := ghreport.ParseBehavior(o.behavior)
 	if err != nil {
 		return flagErrorf("behavior", "%w", err)
@@ -307,83 +308,6 @@ func artifactsNote(runURL string) string {
 		return ""
 	}
 	return fmt.Sprintf("📎 Plots, the HTML report and the JSON are in [the run's artifacts](%s).", runURL)
-}
-
-// issueOptions are the inputs of `capreport issue github`.
-type issueOptions struct {
-	postOptions
-	githubOptions
-	labels []string
-}
-
-func newIssueCmd(s *streams) *cobra.Command {
-	return platformCmd("issue", "Keep the repository-wide report as one living issue",
-		newIssueGitHubCmd(s, systemDeps(), nil))
-}
-
-func newIssueGitHubCmd(s *streams, d ghDeps, runF func(context.Context, *issueOptions) error) *cobra.Command {
-	o := &issueOptions{postOptions: postOptions{env: d.env}, githubOptions: githubOptions{ghDeps: d}}
-	cmd := &cobra.Command{
-		Use:   "github --report REPORT.json",
-		Short: "Create or update the report issue on GitHub",
-		Long: "issue github renders the repository-wide report from a JSON report and keeps it as one open\n" +
-			"issue: the newest open issue with the labels whose body starts with the same hidden marker\n" +
-			"gets the new title and body; without one, an issue is opened with the labels. Nothing is\n" +
-			"written when the title and body are unchanged. The full report is appended to the job\n" +
-			"summary first. The token needs issues: write.",
-		Example: "  capreport deploy --format json > report.json\n" +
-			"  capreport issue github --report report.json --repo acme/deploy",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), o)
-			}
-			return runIssueGitHub(cmd.Context(), s, o)
-		},
-	}
-	o.postOptions.register(cmd, false, "capreport: autoscaler report")
-	o.githubOptions.register(cmd)
-	fl := cmd.Flags()
-	fl.Lookup("title").Usage = "the issue's title, also heading its body"
-	fl.StringSliceVar(&o.labels, "label", []string{"capreport"}, "label the issue carries and is found by (repeatable)")
-	return cmd
-}
-
-func runIssueGitHub(ctx context.Context, s *streams, o *issueOptions) error {
-	if strings.TrimSpace(o.title) == "" {
-		return flagErrorf("title", "the issue's title cannot be empty")
-	}
-	for _, l := range o.labels {
-		if strings.TrimSpace(l) == "" {
-			return flagErrorf("label", "a label cannot be empty")
-		}
-	}
-	p, err := prepare(&o.postOptions, &o.githubOptions)
-	if err != nil {
-		return err
-	}
-	owner, name, repo, l, note := p.owner, p.name, p.repo, p.loaded, p.note
-	body := l.body(o.title, report.DefaultMaxChars, 0, "", note, nil)
-	if o.dryRun {
-		fmt.Fprintf(s.ErrOut, "dry run: would create or update the open issue %q labelled %s in %s at %s\n",
-			o.title, strings.Join(o.labels, ","), repo, o.apiDisplay())
-		_, err := s.Out.Write(body)
-		return err
-	}
-	if err := o.record(s, l, note); err != nil {
-		return err
-	}
-	c, err := o.client()
-	if err != nil {
-		return err
-	}
-	res, err := c.UpsertIssue(ctx, owner, name, o.title, string(body), o.labels)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(s.ErrOut, "%s issue %s#%d\n", describe(res.Action), repo, res.ID)
-	fmt.Fprintln(s.Out, res.URL)
-	return o.writeOutputs("issue-url", res.URL)
 }
 
 func describe(a ghreport.Action) string {

@@ -19,6 +19,9 @@ import (
 
 // diffOptions are the inputs of `capreport diff`.
 type diffOptions struct {
+	ios      *streams
+	ctx      context.Context // the command's, set before runF
+	git      gitRunner
 	path     string
 	render   renderFlags
 	baseRef  string
@@ -30,12 +33,10 @@ type diffOptions struct {
 
 var diffFormats = []string{"markdown", "json", "text"}
 
-func newDiffCmd(ios *streams) *cobra.Command { return newDiffCmdF(ios, nil) }
-
-// newDiffCmdF builds the command; runF, when set, receives the parsed
+// newDiffCmd builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newDiffCmdF(ios *streams, runF func(context.Context, *diffOptions) error) *cobra.Command {
-	o := &diffOptions{}
+func newDiffCmd(f *factory, runF func(*diffOptions) error) *cobra.Command {
+	o := &diffOptions{ios: f.ios, git: f.git}
 	cmd := &cobra.Command{
 		Use:   "diff [PATH] (--base-ref REF | --base-dir DIR | --base-json FILE)",
 		Short: "Compare the autoscalers' bills of a base and a head: the pull-request comment",
@@ -50,11 +51,11 @@ func newDiffCmdF(ios *streams, runF func(context.Context, *diffOptions) error) *
 			"  capreport diff --base-json main.json --head-json pr.json --format json",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.path = argPath(args)
+			o.ctx, o.path = cmd.Context(), argPath(args)
 			if runF != nil {
-				return runF(cmd.Context(), o)
+				return runF(o)
 			}
-			return runDiff(cmd.Context(), ios, o)
+			return runDiff(o)
 		},
 	}
 	o.render.register(cmd)
@@ -67,7 +68,8 @@ func newDiffCmdF(ios *streams, runF func(context.Context, *diffOptions) error) *
 	return cmd
 }
 
-func runDiff(ctx context.Context, ios *streams, o *diffOptions) error {
+func runDiff(o *diffOptions) error {
+	ctx, ios := o.ctx, o.ios
 	if err := checkFormat(o.format, diffFormats...); err != nil {
 		return err
 	}
@@ -101,7 +103,7 @@ func runDiff(ctx context.Context, ios *streams, o *diffOptions) error {
 	case o.baseDir != "":
 		base, _, err = buildReport(ctx, ios, filepath.Clean(o.baseDir), &o.render)
 	default:
-		base, _, err = reportAtRef(ctx, ios, "base-ref", o.path, o.baseRef, &o.render)
+		base, _, err = reportAtRef(ctx, ios, o.git, "base-ref", o.path, o.baseRef, &o.render)
 	}
 	if err != nil {
 		return err
@@ -134,7 +136,7 @@ func runDiff(ctx context.Context, ios *streams, o *diffOptions) error {
 // holds path, renders the same relative path there, and removes the
 // worktree, so the user's checkout and index are never touched.
 // The configuration is the revision's (nil when PATH did not exist there).
-func reportAtRef(ctx context.Context, ios *streams, flag, path, ref string, f *renderFlags) (*contract.Report, *config.Config, error) {
+func reportAtRef(ctx context.Context, ios *streams, git gitRunner, flag, path, ref string, f *renderFlags) (*contract.Report, *config.Config, error) {
 	if strings.HasPrefix(ref, "-") {
 		// It would reach git as an option.
 		return nil, nil, flagErrorf(flag, "%q is not a git revision", ref)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -438,30 +437,5 @@ func TestDiffBadRef(t *testing.T) {
 	code, _, errOut := runArgs(t, "diff", repo, "--base-ref", "no-such-branch")
 	if code != exitError || !strings.Contains(errOut, `--base-ref: "no-such-branch" is not a commit of`) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
-	}
-}
-
-// TestDiffFlags checks parsing alone, through runF.
-func TestDiffFlags(t *testing.T) {
-	var got *diffOptions
-	cmd := newDiffCmdF(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(_ context.Context, o *diffOptions) error {
-		got = o
-		return nil
-	})
-	cmd.SetArgs([]string{"deploy/prod/", "--base-ref", "origin/main", "-f", "v.yaml", "--set", "a=b", "-o", "json", "--head-json", "h.json"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	if got == nil || got.path != "deploy/prod" || got.baseRef != "origin/main" || got.format != "json" || got.headJSON != "h.json" ||
-		!slices.Equal(got.render.values, []string{"v.yaml"}) || !slices.Equal(got.render.set, []string{"a=b"}) {
-		t.Errorf("options %+v", got)
-	}
-	cmd = newDiffCmdF(&streams{}, func(_ context.Context, o *diffOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"--base-dir", "old"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	if got.path != "." || got.baseDir != "old" || got.format != "markdown" {
-		t.Errorf("defaults %+v", got)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // command a user runs has --help examples, and every flag an example
 // uses exists on that command and takes the value shown.
 func TestEveryCommandHasWorkingExamples(t *testing.T) {
-	root := newRootCmd(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, &profiler{})
+	root := newRootCmd(newFactory(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), nil)
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for _, sub := range c.Commands() {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -13,15 +14,21 @@ import (
 	"github.com/capreport/capreport/report"
 )
 
-type explainFlags struct {
+// explainOptions are the inputs of `capreport explain`.
+type explainOptions struct {
+	ios    *streams
+	ctx    context.Context // the command's, set before runF
 	render renderFlags
+	id     string
 	path   string
 	format string
 }
 
-// newExplainCmd prints one workload's whole bill with its timeline.
-func newExplainCmd(ios *streams) *cobra.Command {
-	f := &explainFlags{}
+// newExplainCmd prints one workload's whole bill with its timeline. runF,
+// when set, receives the parsed options instead of running (flag-parsing
+// tests).
+func newExplainCmd(f *factory, runF func(*explainOptions) error) *cobra.Command {
+	o := &explainOptions{ios: f.ios}
 	cmd := &cobra.Command{
 		Use: "explain ID [PATH]",
 		Example: "  capreport explain shop/HorizontalPodAutoscaler/web ./deploy\n" +
@@ -31,37 +38,42 @@ func newExplainCmd(ios *streams) *cobra.Command {
 			"(e.g. Kind/name or name) is enough. PATH defaults to the current directory.",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.ctx, o.id = cmd.Context(), args[0]
 			if len(args) == 2 {
-				f.path = args[1]
+				o.path = args[1]
 			}
-			return runExplain(cmd, ios, args[0], f)
+			if runF != nil {
+				return runF(o)
+			}
+			return runExplain(o)
 		},
 	}
-	f.render.register(cmd)
-	cmd.Flags().StringVarP(&f.format, "format", "o", "text", "output format: text or json")
+	o.render.register(cmd)
+	cmd.Flags().StringVarP(&o.format, "format", "o", "text", "output format: text or json")
 	return cmd
 }
 
-func runExplain(cmd *cobra.Command, ios *streams, id string, f *explainFlags) error {
-	if err := checkFormat(f.format, "text", "json"); err != nil {
+func runExplain(o *explainOptions) error {
+	ios := o.ios
+	if err := checkFormat(o.format, "text", "json"); err != nil {
 		return err
 	}
 	path := "."
-	if f.path != "" {
-		path = f.path
+	if o.path != "" {
+		path = o.path
 	}
 	// The text bill prints timelines, not the rounds curve; JSON is the
 	// workload whole.
-	f.render.noPlotCurves = f.format != "json"
-	r, _, err := buildReport(cmd.Context(), ios, path, &f.render)
+	o.render.noPlotCurves = o.format != "json"
+	r, _, err := buildReport(o.ctx, ios, path, &o.render)
 	if err != nil {
 		return err
 	}
-	w, err := findWorkload(r.Workloads, id)
+	w, err := findWorkload(r.Workloads, o.id)
 	if err != nil {
 		return err
 	}
-	if f.format == "json" {
+	if o.format == "json" {
 		return writeJSON(ios.Out, w)
 	}
 	// The ledger row and findings come from the text renderer on a report
@@ -70,10 +82,10 @@ func runExplain(cmd *cobra.Command, ios *streams, id string, f *explainFlags) er
 	one.Workloads = []contract.Workload{w}
 	one.Sources, one.Findings = nil, nil
 	one.Summary = contract.Summarize(&one)
-	o := report.DefaultOptions()
-	o.Color = ios.ColorEnabled()
-	o.NoFooter = true // the version goes last, after the bill
-	text, err := report.Text(one, o)
+	ro := report.DefaultOptions()
+	ro.Color = ios.ColorEnabled()
+	ro.NoFooter = true // the version goes last, after the bill
+	text, err := report.Text(one, ro)
 	if err != nil {
 		return err
 	}

@@ -143,10 +143,12 @@ func runGitHub(t *testing.T, env map[string]string, args ...string) ghRun {
 	root.SetErr(&e)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
 	comment := &cobra.Command{Use: "comment"}
-	comment.AddCommand(newCommentGitHubCmd(s, deps, nil))
+	f := newFactory(s)
+	f.ghDeps = deps
+	comment.AddCommand(newCommentGitHubCmd(f, nil))
 	issue := &cobra.Command{Use: "issue"}
-	issue.AddCommand(newIssueGitHubCmd(s, deps, nil))
-	root.AddCommand(comment, issue, newSummaryCmdF(s, lookup, nil))
+	issue.AddCommand(newIssueGitHubCmd(f, nil))
+	root.AddCommand(comment, issue, newSummaryCmd(f, nil))
 	root.SetArgs(args)
 	err := root.ExecuteContext(context.Background())
 	if err != nil {
@@ -555,9 +557,9 @@ func TestSummaryCommand(t *testing.T) {
 	if err := os.WriteFile(sum, bytes.Repeat([]byte("x"), 1<<20-10<<10), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := &summaryOptions{postOptions: postOptions{report: rep["head"], maxReportBytes: defaultMaxReportBytes, summary: sum, title: "capreport",
+	o := &summaryOptions{ios: &streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, postOptions: postOptions{report: rep["head"], maxReportBytes: defaultMaxReportBytes, summary: sum, title: "capreport",
 		env: func(string) (string, bool) { return "", false }}}
-	if err := runSummary(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, o); err != nil {
+	if err := runSummary(o); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Stat(sum); fi.Size() > 1<<20 {

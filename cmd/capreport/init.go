@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,16 +13,21 @@ import (
 	"github.com/capreport/capreport/config"
 )
 
-type initFlags struct {
+// initOptions are the inputs of `capreport init`.
+type initOptions struct {
+	ios    *streams
+	ctx    context.Context // the command's, set before runF
 	render renderFlags
+	path   string
 	force  bool
 	stdout bool
 }
 
 // newInitCmd writes a commented .capreport.yaml naming every discovered
-// workload and the assumptions it lacks.
-func newInitCmd(ios *streams) *cobra.Command {
-	f := &initFlags{}
+// workload and the assumptions it lacks. runF, when set, receives the
+// parsed options instead of running (flag-parsing tests).
+func newInitCmd(f *factory, runF func(*initOptions) error) *cobra.Command {
+	o := &initOptions{ios: f.ios}
 	cmd := &cobra.Command{
 		Use: "init [PATH]",
 		Example: "  capreport init ./deploy\n" +
@@ -29,33 +35,38 @@ func newInitCmd(ios *streams) *cobra.Command {
 		Short: "Write a commented .capreport.yaml naming every workload and the assumptions it lacks",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runInit(cmd, ios, argPath(args), f)
+			o.ctx, o.path = cmd.Context(), argPath(args)
+			if runF != nil {
+				return runF(o)
+			}
+			return runInit(o)
 		},
 	}
-	f.render.register(cmd)
-	cmd.Flags().BoolVar(&f.force, "force", false, "overwrite an existing .capreport.yaml")
-	cmd.Flags().BoolVar(&f.stdout, "stdout", false, "print the file instead of writing it")
+	o.render.register(cmd)
+	cmd.Flags().BoolVar(&o.force, "force", false, "overwrite an existing .capreport.yaml")
+	cmd.Flags().BoolVar(&o.stdout, "stdout", false, "print the file instead of writing it")
 	return cmd
 }
 
-func runInit(cmd *cobra.Command, ios *streams, path string, f *initFlags) error {
+func runInit(o *initOptions) error {
+	ios, ctx, path := o.ios, o.ctx, o.path
 	target := filepath.Join(path, config.FileName)
-	if !f.stdout && !f.force {
+	if !o.stdout && !o.force {
 		if _, err := os.Stat(target); err == nil {
 			return &usageError{msg: fmt.Sprintf("%s exists; use --force to overwrite it or --stdout to print", target)}
 		}
 	}
-	rp, err := loadRepo(cmd.Context(), path, &f.render)
+	rp, err := loadRepo(ctx, path, &o.render)
 	if err != nil {
 		return err
 	}
-	body := initConfig(rp.inv, ciValueSets(cmd.Context(), path, rp))
+	body := initConfig(rp.inv, ciValueSets(ctx, path, rp))
 	// The file must load: a template that the tool itself rejects would be
 	// a poor first experience.
 	if _, err := config.Parse(config.FileName, body); err != nil {
 		return fmt.Errorf("generated configuration does not parse (a capreport bug): %w", err)
 	}
-	if f.stdout {
+	if o.stdout {
 		_, err := ios.Out.Write(body)
 		return err
 	}

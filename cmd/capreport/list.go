@@ -27,6 +27,8 @@ import (
 
 // listOptions are the flags of `capreport list`.
 type listOptions struct {
+	ios    *streams
+	ctx    context.Context // the command's, set before runF
 	render renderFlags
 	format string
 	path   string
@@ -34,14 +36,10 @@ type listOptions struct {
 
 // newListCmd prints what capreport would price, without pricing it: every
 // autoscaler with its target, signal, bounds, metrics and assumptions (and
-// where each came from), then every source and how it rendered.
-func newListCmd(ios *streams) *cobra.Command {
-	return newListCmdWith(ios, nil)
-}
-
-// newListCmdWith lets tests capture the parsed options through runF.
-func newListCmdWith(ios *streams, runF func(context.Context, *listOptions) error) *cobra.Command {
-	o := &listOptions{}
+// where each came from), then every source and how it rendered. runF, when
+// set, receives the parsed options instead of running (flag-parsing tests).
+func newListCmd(f *factory, runF func(*listOptions) error) *cobra.Command {
+	o := &listOptions{ios: f.ios}
 	cmd := &cobra.Command{
 		Use: "list [PATH]",
 		Example: "  capreport list ./deploy\n" +
@@ -53,14 +51,14 @@ func newListCmdWith(ios *streams, runF func(context.Context, *listOptions) error
 			"source with its status. Nothing is simulated.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.path = argPath(args)
+			o.ctx, o.path = cmd.Context(), argPath(args)
 			if err := checkFormat(o.format, "text", "json"); err != nil {
 				return err
 			}
 			if runF != nil {
-				return runF(cmd.Context(), o)
+				return runF(o)
 			}
-			return runList(cmd.Context(), ios, o)
+			return runList(o)
 		},
 	}
 	o.render.register(cmd)
@@ -68,7 +66,8 @@ func newListCmdWith(ios *streams, runF func(context.Context, *listOptions) error
 	return cmd
 }
 
-func runList(ctx context.Context, ios *streams, o *listOptions) error {
+func runList(o *listOptions) error {
+	ctx, ios := o.ctx, o.ios
 	if ctx == nil {
 		ctx = context.Background()
 	}

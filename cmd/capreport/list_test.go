@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -108,24 +107,6 @@ func TestListText(t *testing.T) {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("output lacks %q:\n%s", s, out.String())
 		}
-	}
-}
-
-func TestListFlags(t *testing.T) {
-	var got *listOptions
-	cmd := newListCmdWith(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(_ context.Context, o *listOptions) error {
-		got = o
-		return nil
-	})
-	cmd.SetArgs([]string{"deploy", "-f", "a.yaml", "--values", "b.yaml", "--set", "x=1", "--release-name", "r",
-		"--namespace", "n", "--config", "c.yaml", "-o", "json"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	if got == nil || got.path != "deploy" || got.format != "json" || !reflect.DeepEqual(got.render.values, []string{"a.yaml", "b.yaml"}) ||
-		!reflect.DeepEqual(got.render.set, []string{"x=1"}) || got.render.releaseName != "r" || got.render.namespace != "n" ||
-		got.render.configFile != "c.yaml" {
-		t.Errorf("options: %+v", got)
 	}
 }
 

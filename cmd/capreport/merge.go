@@ -17,6 +17,7 @@ import (
 
 // mergeOptions are the inputs of `capreport merge`.
 type mergeOptions struct {
+	ios    *streams
 	files  []string
 	format string
 	pretty bool
@@ -26,12 +27,10 @@ type mergeOptions struct {
 
 var mergeFormats = []string{"json", "text", "markdown"}
 
-func newMergeCmd(ios *streams) *cobra.Command { return newMergeCmdF(ios, nil) }
-
-// newMergeCmdF builds the command; runF, when set, receives the parsed
+// newMergeCmd builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newMergeCmdF(ios *streams, runF func(*mergeOptions) error) *cobra.Command {
-	o := &mergeOptions{}
+func newMergeCmd(f *factory, runF func(*mergeOptions) error) *cobra.Command {
+	o := &mergeOptions{ios: f.ios}
 	cmd := &cobra.Command{
 		Use:   "merge REPORT.json...",
 		Short: "Merge the JSON reports of a matrix of jobs into one",
@@ -52,7 +51,7 @@ func newMergeCmdF(ios *streams, runF func(*mergeOptions) error) *cobra.Command {
 			if runF != nil {
 				return runF(o)
 			}
-			return runMerge(ios, o)
+			return runMerge(o)
 		},
 	}
 	fl := cmd.Flags()
@@ -63,7 +62,8 @@ func newMergeCmdF(ios *streams, runF func(*mergeOptions) error) *cobra.Command {
 	return cmd
 }
 
-func runMerge(ios *streams, o *mergeOptions) error {
+func runMerge(o *mergeOptions) error {
+	ios := o.ios
 	if err := checkFormat(o.format, mergeFormats...); err != nil {
 		return err
 	}

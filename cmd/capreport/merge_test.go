@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -135,27 +134,6 @@ func TestMergeErrors(t *testing.T) {
 		if code != exitError || !strings.Contains(errOut, c.stderr) || out != "" {
 			t.Errorf("%s: exit %d, stderr %q, stdout %q; want exit 2 and %q", c.name, code, errOut, out, c.stderr)
 		}
-	}
-}
-
-// TestMergeFlags checks parsing alone, through runF.
-func TestMergeFlags(t *testing.T) {
-	var got *mergeOptions
-	cmd := newMergeCmdF(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(o *mergeOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"a.json", "b.json", "c.json", "-o", "markdown"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	if got == nil || !slices.Equal(got.files, []string{"a.json", "b.json", "c.json"}) || got.format != "markdown" ||
-		got.prefer != "" || got.failOn != "error" || got.pretty {
-		t.Errorf("defaults: options %+v", got)
-	}
-	cmd.SetArgs([]string{"a.json", "--prefer", "last", "--fail-on", "never", "--pretty"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	if got.prefer != "last" || got.failOn != "never" || !got.pretty {
-		t.Errorf("options %+v", got)
 	}
 }
 

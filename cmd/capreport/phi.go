@@ -15,9 +15,10 @@ import (
 	"github.com/capreport/capreport/internal/units"
 )
 
-// phiFlags are the raw flags of `capreport phi`; numbers stay strings so
+// phiOptions are the raw flags of `capreport phi`; numbers stay strings so
 // that a bad value is reported in our words, naming the flag.
-type phiFlags struct {
+type phiOptions struct {
+	ios                 *streams
 	w, deadTime, window string
 	format              string
 	// Which of the exclusive flags were given (cobra's Changed), filled in
@@ -42,12 +43,10 @@ type phiOutput struct {
 	RequiredStandingDelaySeconds *float64 `json:"requiredStandingDelaySeconds,omitempty"`
 }
 
-func newPhiCmd(ios *streams) *cobra.Command { return newPhiCmdWith(ios, nil) }
-
-// newPhiCmdWith builds the command; a non-nil runF replaces the run, for
-// tests of flag handling.
-func newPhiCmdWith(ios *streams, runF func(*phiFlags) error) *cobra.Command {
-	f := &phiFlags{}
+// newPhiCmd builds the command; runF, when set, receives the parsed options
+// instead of running (flag-parsing tests).
+func newPhiCmd(f *factory, runF func(*phiOptions) error) *cobra.Command {
+	o := &phiOptions{ios: f.ios}
 	cmd := &cobra.Command{
 		Use:   "phi",
 		Short: "Read Φ, the standing delay a backlog-scaled loop needs to rest",
@@ -62,18 +61,18 @@ func newPhiCmdWith(ios *streams, runF func(*phiFlags) error) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fl := cmd.Flags()
-			f.wSet, f.deadTimeSet, f.windowSet = fl.Changed("w"), fl.Changed("dead-time"), fl.Changed("window")
+			o.wSet, o.deadTimeSet, o.windowSet = fl.Changed("w"), fl.Changed("dead-time"), fl.Changed("window")
 			if runF != nil {
-				return runF(f)
+				return runF(o)
 			}
-			return runPhi(ios, f)
+			return runPhi(o)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.w, "w", "", "window in dead times, W/τ (≥ 0)")
-	fl.StringVar(&f.deadTime, "dead-time", "", "dead time τ: order of a pod to its first consumed message (e.g. 90s)")
-	fl.StringVar(&f.window, "window", "300s", "downscale stabilization window W, with --dead-time")
-	fl.StringVarP(&f.format, "format", "o", "text", "output format: text or json")
+	fl.StringVar(&o.w, "w", "", "window in dead times, W/τ (≥ 0)")
+	fl.StringVar(&o.deadTime, "dead-time", "", "dead time τ: order of a pod to its first consumed message (e.g. 90s)")
+	fl.StringVar(&o.window, "window", "300s", "downscale stabilization window W, with --dead-time")
+	fl.StringVarP(&o.format, "format", "o", "text", "output format: text or json")
 	return cmd
 }
 
@@ -85,39 +84,39 @@ type phiInput struct {
 	deadTime, window float64
 }
 
-func parsePhiFlags(f *phiFlags) (phiInput, error) {
-	if err := checkFormat(f.format, "text", "json"); err != nil {
+func parsePhiFlags(o *phiOptions) (phiInput, error) {
+	if err := checkFormat(o.format, "text", "json"); err != nil {
 		return phiInput{}, err
 	}
 	switch {
-	case f.wSet && f.deadTimeSet:
+	case o.wSet && o.deadTimeSet:
 		return phiInput{}, flagErrorf("w", "cannot be combined with --dead-time: give w = W/τ, or the dead time and window")
-	case f.wSet && f.windowSet:
+	case o.wSet && o.windowSet:
 		return phiInput{}, flagErrorf("window", "goes with --dead-time, not --w")
-	case !f.wSet && !f.deadTimeSet:
-		if f.windowSet {
+	case !o.wSet && !o.deadTimeSet:
+		if o.windowSet {
 			return phiInput{}, flagErrorf("dead-time", "needed with --window: Φ measures the window in dead times")
 		}
 		return phiInput{}, flagErrorf("w", "give --w (the window in dead times) or --dead-time [--window]")
 	}
-	if f.wSet {
-		w, err := strconv.ParseFloat(strings.TrimSpace(f.w), 64)
+	if o.wSet {
+		w, err := strconv.ParseFloat(strings.TrimSpace(o.w), 64)
 		if err != nil || math.IsNaN(w) || math.IsInf(w, 0) {
-			return phiInput{}, flagErrorf("w", "%q is not a number, expected e.g. 3.33", f.w)
+			return phiInput{}, flagErrorf("w", "%q is not a number, expected e.g. 3.33", o.w)
 		}
 		if w < 0 {
-			return phiInput{}, flagErrorf("w", "%q must be 0 or more (a window in dead times)", f.w)
+			return phiInput{}, flagErrorf("w", "%q must be 0 or more (a window in dead times)", o.w)
 		}
 		return phiInput{w: w}, nil
 	}
-	tau, err := parsePhiSeconds("dead-time", f.deadTime)
+	tau, err := parsePhiSeconds("dead-time", o.deadTime)
 	if err != nil {
 		return phiInput{}, err
 	}
 	if tau == 0 {
-		return phiInput{}, flagErrorf("dead-time", "%q must be positive: Φ measures the window in dead times", f.deadTime)
+		return phiInput{}, flagErrorf("dead-time", "%q must be positive: Φ measures the window in dead times", o.deadTime)
 	}
-	win, err := parsePhiSeconds("window", f.window)
+	win, err := parsePhiSeconds("window", o.window)
 	if err != nil {
 		return phiInput{}, err
 	}
@@ -145,13 +144,14 @@ func parsePhiSeconds(flag, s string) (float64, error) {
 	return sec, nil
 }
 
-func runPhi(ios *streams, f *phiFlags) error {
-	in, err := parsePhiFlags(f)
+func runPhi(o *phiOptions) error {
+	ios := o.ios
+	in, err := parsePhiFlags(o)
 	if err != nil {
 		return err
 	}
 	out := phiAnswer(in)
-	if f.format == "json" {
+	if o.format == "json" {
 		return writeJSON(ios.Out, out)
 	}
 	printPhi(ios.Out, out)

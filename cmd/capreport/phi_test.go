@@ -137,9 +137,9 @@ func TestPhiBadInput(t *testing.T) {
 // recorded before runF, so the checks above see the user's choice, not
 // the defaults.
 func TestPhiFlagsParse(t *testing.T) {
-	var got *phiFlags
-	cmd := newPhiCmdWith(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(f *phiFlags) error {
-		got = f
+	var got *phiOptions
+	cmd := newPhiCmd(newFactory(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), func(o *phiOptions) error {
+		got = o
 		return nil
 	})
 	cmd.SetArgs([]string{"--dead-time", "90s"})

@@ -6,8 +6,12 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 
 	"github.com/spf13/cobra"
+
+	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -16,8 +20,13 @@ var version = "dev"
 // run builds the command tree, executes it and maps the outcome to an exit
 // code; it never panics on user input.
 func run(args []string, ios *streams) int {
-	prof := &profiler{}
-	root := newRootCmd(ios, prof)
+	return execute(args, newFactory(ios))
+}
+
+// execute is run on a factory of the caller's (tests pin its clock).
+func execute(args []string, f *factory) int {
+	ios, prof := f.ios, f.prof
+	root := newRootCmd(f, nil)
 	root.SetArgs(args)
 	// Ctrl-C cancels the pricing between workloads instead of killing the
 	// process mid-write.
@@ -36,8 +45,11 @@ func run(args []string, ios *streams) int {
 	return exitCode(err)
 }
 
-func newRootCmd(ios *streams, prof *profiler) *cobra.Command {
-	f := &runFlags{}
+// newRootCmd builds the command tree; runF, when set, receives the parsed
+// options of the main job instead of running it (flag-parsing tests).
+func newRootCmd(f *factory, runF func(*rootOptions) error) *cobra.Command {
+	ios, prof := f.ios, f.prof
+	o := &rootOptions{ios: ios, git: f.git}
 	root := &cobra.Command{
 		Use:   "capreport [PATH...]",
 		Short: "Price the Kubernetes autoscalers of a repository before they ship",
@@ -47,7 +59,7 @@ func newRootCmd(ios *streams, prof *profiler) *cobra.Command {
 			"against a fluid model of each workload, and prints the ledger: the Size bill of a saturating\n" +
 			"CPU metric, the Time bill of a backlog metric, and pass/fail against latency targets.\n\n" +
 			"Exit codes: 0 nothing fails, 1 a check fails (see --fail-on), 2 usage or tool error.",
-		Version: version,
+		Version: f.version,
 		Example: "  capreport ./deploy\n" +
 			"  capreport charts/web -f charts/web/values-prod.yaml -n shop\n" +
 			"  capreport base/hpa.yaml base/deployment.yaml\n" +
@@ -57,11 +69,15 @@ func newRootCmd(ios *streams, prof *profiler) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f.render.stdin = ios.In
-			return runReport(cmd.Context(), ios, argPaths(args), f)
+			o.render.stdin = ios.In
+			o.ctx, o.paths = cmd.Context(), argPaths(args)
+			if runF != nil {
+				return runF(o)
+			}
+			return runRoot(o)
 		},
 	}
-	addRunFlags(root, f)
+	addRunFlags(root, o)
 	root.PersistentFlags().StringVar(&ios.colorMode, "color", "auto", "colour the text output: auto (a terminal, unless NO_COLOR; FORCE_COLOR or CLICOLOR_FORCE force it), always or never")
 	root.PersistentFlags().StringVar(&prof.mode, "profile", "none", "record a Go profile of the command: none, cpu or heap (as kubectl's --profile); each render worker writes its own beside it (PROFILE-OUTPUT.worker.PID; go tool pprof merges them)")
 	root.PersistentFlags().StringVar(&prof.output, "profile-output", "capreport.pprof", "file --profile writes, for go tool pprof")
@@ -77,18 +93,103 @@ func newRootCmd(ios *streams, prof *profiler) *cobra.Command {
 		return &usageError{msg: err.Error()}
 	})
 	root.AddCommand(
-		newSimulateCmd(ios),
-		newPhiCmd(ios),
-		newDiffCmd(ios),
-		newMergeCmd(ios),
-		newInitCmd(ios),
-		newExplainCmd(ios),
-		newChecksCmd(ios),
-		newListCmd(ios),
-		newCommentCmd(ios),
-		newIssueCmd(ios),
-		newSummaryCmd(ios),
-		newCalibrateCmd(ios, nil),
+		newSimulateCmd(f),
+		newPhiCmd(f, nil),
+		newDiffCmd(f, nil),
+		newMergeCmd(f, nil),
+		newInitCmd(f, nil),
+		newExplainCmd(f, nil),
+		newChecksCmd(f, nil),
+		newListCmd(f, nil),
+		newCommentCmd(f),
+		newIssueCmd(f),
+		newSummaryCmd(f, nil),
+		newCalibrateCmd(f, nil),
 	)
 	return root
+}
+
+// rootOptions are the inputs of `capreport [PATH...]`, the main job.
+type rootOptions struct {
+	ios    *streams
+	ctx    context.Context // the command's, set before runF
+	git    gitRunner
+	paths  []string
+	render renderFlags
+	format string
+	out    string
+	failOn string
+	ref    string
+	pretty bool
+}
+
+var reportFormats = []string{"text", "json", "markdown", "html", "sarif"}
+
+// showsPlotCurves reports whether a run's output reads the curves the
+// plots draw (the rounds sweep, the Φ samples): the JSON report carries
+// them, the Markdown details list the rounds, the HTML page and --out draw
+// them; text and SARIF do not, and are not made to wait for the sweep.
+func showsPlotCurves(format, out string) bool {
+	return out != "" || format == "json" || format == "markdown" || format == "html"
+}
+
+// addRunFlags registers the main job's flags on the root command.
+func addRunFlags(cmd *cobra.Command, f *rootOptions) {
+	f.render.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVarP(&f.format, "format", "o", "text", "output format: text, json, markdown, html or sarif")
+	fl.StringVar(&f.out, "out", "", "also write report.json, report.md, report.html, report.sarif and plots to this directory")
+	fl.StringVar(&f.ref, "ref", "", "price PATH as it was at this git revision (checked out in a temporary worktree; yours is untouched)")
+	fl.BoolVar(&f.pretty, "pretty", false, "indent JSON (--format json and report.json of --out) for people; by default it is compact, for programs and artifacts")
+	fl.StringVar(&f.failOn, "fail-on", "", "exit 1 when a check fails at this severity: error, warning or never (default: the config's failOn, else error)")
+}
+
+// runRoot is the main job: discover, render, analyze, simulate, report.
+func runRoot(o *rootOptions) error {
+	ctx, ios, paths := o.ctx, o.ios, o.paths
+	if err := checkFormat(o.format, reportFormats...); err != nil {
+		return err
+	}
+	if o.failOn != "" && !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, o.failOn) {
+		return flagErrorf("fail-on", "%q is not one of error, warning, never", o.failOn)
+	}
+	var r *contract.Report
+	var cfg *config.Config
+	var err error
+	o.render.noPlotCurves = !showsPlotCurves(o.format, o.out)
+	switch {
+	case o.ref != "" && len(paths) > 1:
+		return flagErrorf("ref", "takes one PATH, not %d", len(paths))
+	case o.ref != "":
+		r, cfg, err = reportAtRef(ctx, ios, o.git, "ref", paths[0], o.ref, &o.render)
+	default:
+		r, cfg, err = buildReportOf(ctx, ios, paths, &o.render)
+	}
+	if err != nil {
+		return err
+	}
+	out, err := renderFormat(*r, o.format, formatOptions{color: ios.ColorEnabled(), pretty: o.pretty})
+	if err != nil {
+		return err
+	}
+	if _, err := ios.Out.Write(out); err != nil {
+		return err
+	}
+	if o.out != "" {
+		if err := writeOutDir(o.out, *r, o.pretty); err != nil {
+			return err
+		}
+		fmt.Fprintf(ios.ErrOut, "wrote %s\n", o.out)
+	}
+	failOn := o.failOn
+	if failOn == "" && cfg != nil {
+		failOn = cfg.FailOn
+	}
+	if failOn == "" {
+		failOn = config.FailOnError
+	}
+	if n := failing(r, failOn); n > 0 {
+		return &checksFailedError{failed: n}
+	}
+	return nil
 }

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
@@ -20,86 +18,6 @@ import (
 	"github.com/capreport/capreport/report/plot"
 	"github.com/capreport/capreport/rules"
 )
-
-// runFlags are the flags of `capreport [PATH]`.
-type runFlags struct {
-	render renderFlags
-	format string
-	out    string
-	failOn string
-	ref    string
-	pretty bool
-}
-
-var reportFormats = []string{"text", "json", "markdown", "html", "sarif"}
-
-// showsPlotCurves reports whether a run's output reads the curves the
-// plots draw (the rounds sweep, the Φ samples): the JSON report carries
-// them, the Markdown details list the rounds, the HTML page and --out draw
-// them; text and SARIF do not, and are not made to wait for the sweep.
-func showsPlotCurves(format, out string) bool {
-	return out != "" || format == "json" || format == "markdown" || format == "html"
-}
-
-// addRunFlags registers the main job's flags on the root command.
-func addRunFlags(cmd *cobra.Command, f *runFlags) {
-	f.render.register(cmd)
-	fl := cmd.Flags()
-	fl.StringVarP(&f.format, "format", "o", "text", "output format: text, json, markdown, html or sarif")
-	fl.StringVar(&f.out, "out", "", "also write report.json, report.md, report.html, report.sarif and plots to this directory")
-	fl.StringVar(&f.ref, "ref", "", "price PATH as it was at this git revision (checked out in a temporary worktree; yours is untouched)")
-	fl.BoolVar(&f.pretty, "pretty", false, "indent JSON (--format json and report.json of --out) for people; by default it is compact, for programs and artifacts")
-	fl.StringVar(&f.failOn, "fail-on", "", "exit 1 when a check fails at this severity: error, warning or never (default: the config's failOn, else error)")
-}
-
-// runReport is the main job: discover, render, analyze, simulate, report.
-func runReport(ctx context.Context, ios *streams, paths []string, f *runFlags) error {
-	if err := checkFormat(f.format, reportFormats...); err != nil {
-		return err
-	}
-	if f.failOn != "" && !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, f.failOn) {
-		return flagErrorf("fail-on", "%q is not one of error, warning, never", f.failOn)
-	}
-	var r *contract.Report
-	var cfg *config.Config
-	var err error
-	f.render.noPlotCurves = !showsPlotCurves(f.format, f.out)
-	switch {
-	case f.ref != "" && len(paths) > 1:
-		return flagErrorf("ref", "takes one PATH, not %d", len(paths))
-	case f.ref != "":
-		r, cfg, err = reportAtRef(ctx, ios, "ref", paths[0], f.ref, &f.render)
-	default:
-		r, cfg, err = buildReportOf(ctx, ios, paths, &f.render)
-	}
-	if err != nil {
-		return err
-	}
-	out, err := renderFormat(*r, f.format, formatOptions{color: ios.ColorEnabled(), pretty: f.pretty})
-	if err != nil {
-		return err
-	}
-	if _, err := ios.Out.Write(out); err != nil {
-		return err
-	}
-	if f.out != "" {
-		if err := writeOutDir(f.out, *r, f.pretty); err != nil {
-			return err
-		}
-		fmt.Fprintf(ios.ErrOut, "wrote %s\n", f.out)
-	}
-	failOn := f.failOn
-	if failOn == "" && cfg != nil {
-		failOn = cfg.FailOn
-	}
-	if failOn == "" {
-		failOn = config.FailOnError
-	}
-	if n := failing(r, failOn); n > 0 {
-		return &checksFailedError{failed: n}
-	}
-	return nil
-}
 
 // buildReport renders and prices a repository; a progress bar goes to a
 // terminal's stderr once the run has taken more than a second.

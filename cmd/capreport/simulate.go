@@ -9,69 +9,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/analyze/hpa"
-	"github.com/capreport/capreport/analyze/sim"
-	"github.com/capreport/capreport/contract"
-	"github.com/capreport/capreport/internal/units"
-	"github.com/capreport/capreport/rules"
 )
 
 // newSimulateCmd is the what-if calculator: one Size or Time run from flags,
 // the way to check the core from outside.
-func newSimulateCmd(ios *streams) *cobra.Command {
+func newSimulateCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use: "simulate",
 		Example: "  capreport simulate size --pods 10 --request 1 --limit 1 --target 50 --overload 10\n" +
 			"  capreport simulate time --pod-rate 10 --threshold 10 --dead-time 90s --window 300s",
 		Short: "Run one what-if simulation of the HPA controller against a fluid model",
 	}
-	cmd.AddCommand(newSimulateSizeCmd(ios, nil), newSimulateTimeCmd(ios, nil))
-	return cmd
-}
-
-type sizeFlags struct {
-	pods                                int32
-	request, limit                      string
-	target                              int
-	podRate                             float64
-	deadTime, metricWindow, overload    string
-	minReplicas, maxReplicas            int32
-	behavior                            string
-	efficiency                          float64
-	syncPeriod, downscaleWindow, cipStr string
-	tolerance                           float64
-	format                              string
-}
-
-func newSimulateSizeCmd(ios *streams, runF func(*sizeFlags) error) *cobra.Command {
-	f := &sizeFlags{}
-	cmd := &cobra.Command{
-		Use:   "size",
-		Short: "Price a k-fold overload on a saturating CPU metric (the Size row)",
-		Example: "  capreport simulate size --pods 10 --request 1 --limit 1 --target 50 \\\n" +
-			"    --pod-rate 100 --dead-time 90s --overload 10x",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(f)
-			}
-			return runSimulateSize(ios, f)
-		},
-	}
-	fl := cmd.Flags()
-	fl.Int32Var(&f.pods, "pods", 10, "pods before the step, at rest at the target")
-	fl.StringVar(&f.request, "request", "1", "CPU request of one pod (Kubernetes quantity, e.g. 250m)")
-	fl.StringVar(&f.limit, "limit", "", "CPU limit of one pod (default: the request)")
-	fl.IntVar(&f.target, "target", 50, "target CPU utilization, percent of the request")
-	fl.Float64Var(&f.podRate, "pod-rate", 100, "requests/s one pod serves at 100% of its CPU request")
-	fl.StringVar(&f.deadTime, "dead-time", "90s", "order of a pod to its first served request")
-	fl.StringVar(&f.overload, "overload", "10x", "demand step, as a multiple of the demand before it")
-	fl.StringVar(&f.metricWindow, "metric-window", "30s", "CPU metric window")
-	fl.Int32Var(&f.minReplicas, "min-replicas", 1, "minReplicas of the HPA")
-	fl.Int32Var(&f.maxReplicas, "max-replicas", 100000, "maxReplicas of the HPA")
-	fl.StringVar(&f.behavior, "behavior", "", "the HPA's behavior block, a YAML file in the HPA's own shape (default: none, the legacy path)")
-	fl.Float64Var(&f.efficiency, "efficiency", 1, "fraction of its full rate a saturated pod still serves")
-	addControllerFlags(cmd, &f.syncPeriod, &f.downscaleWindow, &f.cipStr, &f.tolerance)
-	fl.StringVarP(&f.format, "format", "o", "text", "output format: text or json")
+	cmd.AddCommand(newSimulateSizeCmd(f, nil), newSimulateTimeCmd(f, nil))
 	return cmd
 }
 
@@ -114,144 +63,6 @@ func controllerConfig(sync, window, cip string, tolerance float64) (hpa.Config, 
 		cfg.CPUInitializationPeriod = time.Duration(c) * time.Second
 	}
 	return cfg, nil
-}
-
-// sizeOutput is one overload's Size bill, flat, with the product.md field
-// names: the growth factor and dead band beside the overload's figures.
-type sizeOutput struct {
-	GrowthFactor float64 `json:"growthFactor"`
-	DeadBand     bool    `json:"deadBand"`
-	RoundSeconds int     `json:"roundSeconds"`
-	contract.SizeOverload
-}
-
-func runSimulateSize(ios *streams, f *sizeFlags) error {
-	if err := checkFormat(f.format, "text", "json"); err != nil {
-		return err
-	}
-	model, err := f.model()
-	if err != nil {
-		return err
-	}
-	bill, err := rules.PriceSize(model)
-	if err != nil {
-		return err
-	}
-	out := sizeOutput{GrowthFactor: bill.GrowthFactor, DeadBand: bill.DeadBand, RoundSeconds: bill.RoundSeconds, SizeOverload: bill.Overloads[0]}
-	if f.format == "json" {
-		return writeJSON(ios.Out, out)
-	}
-	printSize(ios.Out, out)
-	return nil
-}
-
-// model checks the flags and builds the Size run they describe.
-func (f *sizeFlags) model() (rules.SizeModel, error) {
-	var m rules.SizeModel
-	request, limit, err := f.cpu()
-	if err != nil {
-		return m, err
-	}
-	if err := f.checkCounts(); err != nil {
-		return m, err
-	}
-	deadTime, err := parseSeconds("dead-time", f.deadTime, false)
-	if err != nil {
-		return m, err
-	}
-	window, err := parseSeconds("metric-window", f.metricWindow, false)
-	if err != nil {
-		return m, err
-	}
-	k, err := parseMultiple("overload", f.overload)
-	if err != nil {
-		return m, err
-	}
-	cfg, err := controllerConfig(f.syncPeriod, f.downscaleWindow, f.cipStr, f.tolerance)
-	if err != nil {
-		return m, err
-	}
-	behavior, err := readBehavior("behavior", f.behavior)
-	if err != nil {
-		return m, err
-	}
-	return rules.SizeModel{
-		Run: sim.SizeOptions{
-			Controller:   sim.Controller{Config: cfg, MinReplicas: f.minReplicas, MaxReplicas: f.maxReplicas, Behavior: behavior},
-			Pods:         f.pods,
-			RequestMilli: request,
-			LimitMilli:   limit,
-			Target:       int32(f.target),
-			PodRate:      f.podRate,
-			DeadTime:     deadTime,
-			MetricWindow: window,
-			Efficiency:   f.efficiency,
-		},
-		Overloads: []float64{k},
-	}, nil
-}
-
-// cpu reads --request and --limit, in millicores.
-func (f *sizeFlags) cpu() (request, limit int64, err error) {
-	if request, err = parseCPU("request", f.request); err != nil {
-		return 0, 0, err
-	}
-	limit = request
-	if f.limit != "" {
-		if limit, err = parseCPU("limit", f.limit); err != nil {
-			return 0, 0, err
-		}
-	}
-	if limit < request {
-		return 0, 0, flagErrorf("limit", "%s is below the request %s", f.limit, f.request)
-	}
-	return request, limit, nil
-}
-
-// checkCounts refuses pods, replica bounds, target, rate and efficiency no
-// HPA could have.
-func (f *sizeFlags) checkCounts() error {
-	switch {
-	case f.target <= 0 || f.target > 100:
-		return flagErrorf("target", "%d must be a percentage in 1..100", f.target)
-	case f.pods <= 0:
-		return flagErrorf("pods", "%d must be positive", f.pods)
-	case f.minReplicas < 1:
-		return flagErrorf("min-replicas", "%d must be at least 1", f.minReplicas)
-	case f.maxReplicas < f.pods:
-		return flagErrorf("max-replicas", "%d is below --pods %d", f.maxReplicas, f.pods)
-	case f.maxReplicas < f.minReplicas:
-		return flagErrorf("max-replicas", "%d is below --min-replicas %d", f.maxReplicas, f.minReplicas)
-	case !(f.efficiency > 0 && f.efficiency <= 1):
-		return flagErrorf("efficiency", "%v must be in (0, 1]", f.efficiency)
-	}
-	return positive("pod-rate", f.podRate)
-}
-
-func printSize(w io.Writer, o sizeOutput) {
-	fmt.Fprintf(w, "Size bill of a %gx overload\n", o.K)
-	fmt.Fprintf(w, "  growth factor g     %.3g%s\n", o.GrowthFactor, map[bool]string{true: "  (dead band: never scales on saturation)", false: ""}[o.DeadBand])
-	if o.TimeToCapacitySeconds == nil {
-		fmt.Fprintf(w, "  time to capacity    never (status reads %d%%)\n", o.StatusUtilization)
-	} else {
-		fmt.Fprintf(w, "  time to capacity    %s\n", units.Seconds(*o.TimeToCapacitySeconds))
-		fmt.Fprintf(w, "  rounds              %d of %s (Prop. 2 bound: %s)\n", *o.Rounds, units.Seconds(o.RoundSeconds), boundString(o.RoundsBound))
-	}
-	fmt.Fprintf(w, "  peak replicas       %d for %d needed (overshoot %.2fx)\n", o.PeakReplicas, o.NeededReplicas, o.Overshoot)
-	fmt.Fprintf(w, "  peak backlog        %.0f requests\n", o.PeakBacklog)
-	fmt.Fprintf(w, "  peak wait           %s\n", units.Duration(o.PeakWaitSeconds))
-	if o.DrainedAtSeconds != nil {
-		fmt.Fprintf(w, "  backlog drained at  %s\n", units.Seconds(*o.DrainedAtSeconds))
-	}
-	fmt.Fprintf(w, "  orders             ")
-	for i, e := range o.ScaleEvents {
-		if i == 12 {
-			fmt.Fprintf(w, " … (%d more)", len(o.ScaleEvents)-i)
-			break
-		}
-		fmt.Fprintf(w, " %d@%ds", e.To, e.T)
-	}
-	fmt.Fprintln(w)
 }
 
 func writeJSON(w io.Writer, v any) error {

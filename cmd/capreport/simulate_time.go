@@ -14,7 +14,9 @@ import (
 	"github.com/capreport/capreport/rules"
 )
 
-type timeFlags struct {
+// simulateTimeOptions are the raw flags of `capreport simulate time`.
+type simulateTimeOptions struct {
+	ios                        *streams
 	podRate, threshold, demand float64
 	deadTime, window, step     string
 	minReplicas, maxReplicas   int32
@@ -25,8 +27,10 @@ type timeFlags struct {
 	events                     bool
 }
 
-func newSimulateTimeCmd(ios *streams, runF func(*timeFlags) error) *cobra.Command {
-	f := &timeFlags{}
+// newSimulateTimeCmd builds the command; runF, when set, receives the
+// parsed options instead of running (flag-parsing tests).
+func newSimulateTimeCmd(f *factory, runF func(*simulateTimeOptions) error) *cobra.Command {
+	o := &simulateTimeOptions{ios: f.ios}
 	cmd := &cobra.Command{
 		Use:   "time",
 		Short: "Run a backlog-driven loop for 20 hours after a demand step (the Time row)",
@@ -39,80 +43,81 @@ func newSimulateTimeCmd(ios *streams, runF func(*timeFlags) error) *cobra.Comman
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
-				return runF(f)
+				return runF(o)
 			}
-			return runSimulateTime(ios, f)
+			return runSimulateTime(o)
 		},
 	}
 	fl := cmd.Flags()
-	fl.Float64Var(&f.podRate, "pod-rate", 10, "messages/s one consuming pod removes")
-	fl.Float64Var(&f.threshold, "threshold", 10, "backlog target, messages per pod (e.g. KEDA's lagThreshold)")
-	fl.StringVar(&f.deadTime, "dead-time", "90s", "order of a pod to its first consumed message")
-	fl.StringVar(&f.window, "window", "300s", "downscale stabilization window")
-	fl.Float64Var(&f.demand, "demand", 500, "messages/s before the step")
-	fl.StringVar(&f.step, "step", "4x", "demand step, as a multiple")
-	fl.Int32Var(&f.minReplicas, "min-replicas", 1, "minReplicas")
-	fl.Int32Var(&f.maxReplicas, "max-replicas", 2000, "maxReplicas")
-	fl.StringVar(&f.behavior, "behavior", "", "the HPA's behavior block, a YAML file in the HPA's own shape (default: none, the legacy path)")
-	fl.BoolVar(&f.events, "events", false, "also print every scale event and the sync log after the step")
-	addControllerFlags(cmd, &f.syncPeriod, nil, nil, &f.tolerance)
-	fl.StringVarP(&f.format, "format", "o", "text", "output format: text or json")
+	fl.Float64Var(&o.podRate, "pod-rate", 10, "messages/s one consuming pod removes")
+	fl.Float64Var(&o.threshold, "threshold", 10, "backlog target, messages per pod (e.g. KEDA's lagThreshold)")
+	fl.StringVar(&o.deadTime, "dead-time", "90s", "order of a pod to its first consumed message")
+	fl.StringVar(&o.window, "window", "300s", "downscale stabilization window")
+	fl.Float64Var(&o.demand, "demand", 500, "messages/s before the step")
+	fl.StringVar(&o.step, "step", "4x", "demand step, as a multiple")
+	fl.Int32Var(&o.minReplicas, "min-replicas", 1, "minReplicas")
+	fl.Int32Var(&o.maxReplicas, "max-replicas", 2000, "maxReplicas")
+	fl.StringVar(&o.behavior, "behavior", "", "the HPA's behavior block, a YAML file in the HPA's own shape (default: none, the legacy path)")
+	fl.BoolVar(&o.events, "events", false, "also print every scale event and the sync log after the step")
+	addControllerFlags(cmd, &o.syncPeriod, nil, nil, &o.tolerance)
+	fl.StringVarP(&o.format, "format", "o", "text", "output format: text or json")
 	return cmd
 }
 
-func runSimulateTime(ios *streams, f *timeFlags) error {
-	if err := checkFormat(f.format, "text", "json"); err != nil {
+func runSimulateTime(o *simulateTimeOptions) error {
+	ios := o.ios
+	if err := checkFormat(o.format, "text", "json"); err != nil {
 		return err
 	}
-	model, err := f.model()
+	model, err := o.model()
 	if err != nil {
 		return err
 	}
 	var syncs []sim.SyncRecord
-	if f.events {
+	if o.events {
 		model.OnSync = func(r sim.SyncRecord) { syncs = append(syncs, r) }
 	}
 	bill, err := rules.PriceTime(model)
 	if err != nil {
 		return err
 	}
-	if f.format == "json" {
-		if f.events {
+	if o.format == "json" {
+		if o.events {
 			return writeJSON(ios.Out, timeOutput{TimeBill: bill, ScaleEvents: scaleEventsOf(syncs), Syncs: syncLog(syncs)})
 		}
 		return writeJSON(ios.Out, bill)
 	}
 	printTime(ios.Out, bill)
-	if f.events {
+	if o.events {
 		printSyncs(ios.Out, syncs)
 	}
 	return nil
 }
 
 // model checks the flags and builds the Time run they describe.
-func (f *timeFlags) model() (rules.TimeModel, error) {
+func (o *simulateTimeOptions) model() (rules.TimeModel, error) {
 	var m rules.TimeModel
-	if err := f.checkCounts(); err != nil {
+	if err := o.checkCounts(); err != nil {
 		return m, err
 	}
-	deadTime, err := parseSeconds("dead-time", f.deadTime, false)
+	deadTime, err := parseSeconds("dead-time", o.deadTime, false)
 	if err != nil {
 		return m, err
 	}
-	window, err := parseSeconds("window", f.window, true)
+	window, err := parseSeconds("window", o.window, true)
 	if err != nil {
 		return m, err
 	}
-	step, err := parseMultiple("step", f.step)
+	step, err := parseMultiple("step", o.step)
 	if err != nil {
 		return m, err
 	}
-	cfg, err := controllerConfig(f.syncPeriod, "", "", f.tolerance)
+	cfg, err := controllerConfig(o.syncPeriod, "", "", o.tolerance)
 	if err != nil {
 		return m, err
 	}
 	cfg.DownscaleStabilizationWindow = time.Duration(window) * time.Second
-	behavior, err := readBehavior("behavior", f.behavior)
+	behavior, err := readBehavior("behavior", o.behavior)
 	if err != nil {
 		return m, err
 	}
@@ -120,35 +125,35 @@ func (f *timeFlags) model() (rules.TimeModel, error) {
 		window = int64(*b.ScaleDown.StabilizationWindowSeconds) // as the controller reads it
 	}
 	return rules.TimeModel{
-		Controller: sim.Controller{Config: cfg, MinReplicas: f.minReplicas, MaxReplicas: f.maxReplicas, Behavior: behavior},
-		PodRate:    f.podRate,
-		Threshold:  f.threshold,
+		Controller: sim.Controller{Config: cfg, MinReplicas: o.minReplicas, MaxReplicas: o.maxReplicas, Behavior: behavior},
+		PodRate:    o.podRate,
+		Threshold:  o.threshold,
 		DeadTime:   deadTime,
 		Window:     window,
-		Demand:     f.demand,
+		Demand:     o.demand,
 		Step:       step,
 	}, nil
 }
 
 // checkCounts refuses rates, thresholds and replica bounds no loop could
 // have, and a demand the bounds cannot serve before the step.
-func (f *timeFlags) checkCounts() error {
+func (o *simulateTimeOptions) checkCounts() error {
 	for _, p := range []struct {
 		flag string
 		v    float64
-	}{{"pod-rate", f.podRate}, {"threshold", f.threshold}, {"demand", f.demand}} {
+	}{{"pod-rate", o.podRate}, {"threshold", o.threshold}, {"demand", o.demand}} {
 		if err := positive(p.flag, p.v); err != nil {
 			return err
 		}
 	}
-	if f.minReplicas < 1 {
-		return flagErrorf("min-replicas", "%d must be at least 1", f.minReplicas)
+	if o.minReplicas < 1 {
+		return flagErrorf("min-replicas", "%d must be at least 1", o.minReplicas)
 	}
-	if f.maxReplicas < f.minReplicas {
-		return flagErrorf("max-replicas", "%d is below --min-replicas %d", f.maxReplicas, f.minReplicas)
+	if o.maxReplicas < o.minReplicas {
+		return flagErrorf("max-replicas", "%d is below --min-replicas %d", o.maxReplicas, o.minReplicas)
 	}
-	if need := f.demand / f.podRate; need > float64(f.maxReplicas) {
-		return flagErrorf("demand", "%v/s needs %.0f pods at --pod-rate %v before the step, above --max-replicas %d", f.demand, need, f.podRate, f.maxReplicas)
+	if need := o.demand / o.podRate; need > float64(o.maxReplicas) {
+		return flagErrorf("demand", "%v/s needs %.0f pods at --pod-rate %v before the step, above --max-replicas %d", o.demand, need, o.podRate, o.maxReplicas)
 	}
 	return nil
 }

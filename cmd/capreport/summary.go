@@ -1,20 +1,19 @@
 package main
 
 import (
-	"os"
-
 	"github.com/spf13/cobra"
 )
 
 // summaryOptions are the inputs of `capreport summary`.
 type summaryOptions struct {
+	ios *streams
 	postOptions
 }
 
-func newSummaryCmd(s *streams) *cobra.Command { return newSummaryCmdF(s, os.LookupEnv, nil) }
-
-func newSummaryCmdF(s *streams, env lookupEnv, runF func(*summaryOptions) error) *cobra.Command {
-	o := &summaryOptions{postOptions: postOptions{env: env}}
+// newSummaryCmd builds the command; runF, when set, receives the parsed
+// options instead of running (flag-parsing tests).
+func newSummaryCmd(f *factory, runF func(*summaryOptions) error) *cobra.Command {
+	o := &summaryOptions{ios: f.ios, postOptions: postOptions{env: f.env}}
 	cmd := &cobra.Command{
 		Use:   "summary --report REPORT.json [--base BASE.json]",
 		Short: "Write the report to the GitHub Actions job summary",
@@ -29,14 +28,15 @@ func newSummaryCmdF(s *streams, env lookupEnv, runF func(*summaryOptions) error)
 			if runF != nil {
 				return runF(o)
 			}
-			return runSummary(s, o)
+			return runSummary(o)
 		},
 	}
 	o.postOptions.register(cmd, true, "capreport")
 	return cmd
 }
 
-func runSummary(s *streams, o *summaryOptions) error {
+func runSummary(o *summaryOptions) error {
+	s := o.ios
 	l, err := o.load()
 	if err != nil {
 		return err
