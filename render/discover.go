@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/capreport/capreport/render/internal/repofs"
 )
 
 // kustomizationNames are the file names krusty accepts, in its order.
@@ -23,11 +25,11 @@ var skippedDirs = map[string]bool{"vendor": true, "node_modules": true, "third_p
 func Discover(root string, opts Options) ([]SourceSpec, []Finding, error) {
 	opts = opts.withDefaults()
 	root, opts = fileRoot(root, opts)
-	r, err := openRepo(root, opts.MaxFileBytes)
+	r, err := repofs.Open(root, opts.MaxFileBytes)
 	if err != nil {
 		return nil, nil, err
 	}
-	specs, findings := (&renderer{repo: r, opts: opts, scope: r.root}).discover()
+	specs, findings := (&renderer{repo: r, opts: opts, scope: r.Root}).discover()
 	return specs, findings, nil
 }
 
@@ -95,13 +97,13 @@ func (rd *renderer) explicitSources() ([]SourceSpec, []Finding) {
 		if p == "" {
 			p = "."
 		}
-		abs := r.abs(p)
-		if filepath.IsAbs(filepath.FromSlash(s.Path)) || !r.within(abs) {
+		abs := r.Abs(p)
+		if filepath.IsAbs(filepath.FromSlash(s.Path)) || !r.Within(abs) {
 			findings = append(findings, Finding{Check: CheckPathEscape, Severity: SeverityError, Source: s.ID(),
 				Message: fmt.Sprintf("source %q leaves the repository root; not rendered", s.Path)})
 			continue
 		}
-		if _, err := r.resolve(abs); err != nil {
+		if _, err := r.Resolve(abs); err != nil {
 			if !reported[p] {
 				reported[p] = true
 				findings = append(findings, missingSourceFinding(s, p, err))
@@ -125,7 +127,7 @@ func (rd *renderer) explicitSources() ([]SourceSpec, []Finding) {
 func missingSourceFinding(s SourceSpec, p string, err error) Finding {
 	f := Finding{Check: CheckSourceMissing, Severity: SeverityError, Source: s.ID(), File: p,
 		Message: fmt.Sprintf("source %q does not exist in the repository; not rendered", s.Path)}
-	if c := checkForPathError(err); c != "" {
+	if c := repofs.CheckFor(err); c != "" {
 		f.Check = c
 		f.Message = fmt.Sprintf("source %q: %v", s.Path, err)
 	}
@@ -171,7 +173,7 @@ func (w *sourceWalk) visit(p string, d os.DirEntry, err error) error {
 	if err != nil {
 		return nil
 	}
-	rel := w.r.rel(p)
+	rel := w.r.Rel(p)
 	switch {
 	case d.Type()&os.ModeSymlink != 0:
 		// Symlinks inside the root are not followed: their targets are
@@ -195,8 +197,8 @@ func (w *sourceWalk) symlink(p, rel string, d os.DirEntry) {
 	if fi, err := os.Stat(p); err != nil || (!fi.IsDir() && !isYAMLName(d.Name())) {
 		return
 	}
-	if _, err := w.r.resolve(p); err != nil {
-		if c := checkForPathError(err); c != "" {
+	if _, err := w.r.Resolve(p); err != nil {
+		if c := repofs.CheckFor(err); c != "" {
 			w.findings = append(w.findings, Finding{Check: c, Severity: SeverityError, File: rel, Source: rel,
 				Message: fmt.Sprintf("%s: refused: %v", rel, err)})
 		}
@@ -272,17 +274,17 @@ func (rd *renderer) findReferences(kusts []string, explicit []SourceSpec) refere
 	}
 	for _, k := range scanned {
 		sc := newKustScan(r)
-		sc.scan(r.abs(k), false)
+		sc.scan(r.Abs(k), false)
 		for _, d := range sc.dirs {
-			if d != r.abs(k) {
-				refs.dirs[r.rel(d)] = true
+			if d != r.Abs(k) {
+				refs.dirs[r.Rel(d)] = true
 			}
 		}
 		for _, f := range sc.files {
-			refs.files[r.rel(f)] = true
+			refs.files[r.Rel(f)] = true
 		}
 		for _, c := range sc.charts {
-			refs.dirs[r.rel(c)] = true
+			refs.dirs[r.Rel(c)] = true
 		}
 		if sc.rootIsComponent {
 			refs.components[k] = true
@@ -375,8 +377,8 @@ func (rd *renderer) plainFiles(abs string, d *deliverySpec) []string {
 // directory (hidden and vendor directories excepted).
 func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Object, []Finding, error) {
 	r := rd.repo
-	abs := r.abs(spec.Path)
-	real, err := r.resolve(abs)
+	abs := r.Abs(spec.Path)
+	real, err := r.Resolve(abs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -394,10 +396,10 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 	}
 	var objs []Object
 	for _, f := range files {
-		meta.covered = append(meta.covered, r.rel(f))
-		data, err := r.readFile(f)
+		meta.covered = append(meta.covered, r.Rel(f))
+		data, err := r.ReadFile(f)
 		if err != nil {
-			if fi.IsDir() && checkForPathError(err) != "" {
+			if fi.IsDir() && repofs.CheckFor(err) != "" {
 				// One bad file in a directory: report it, render the rest.
 				fd := failureFinding(spec, err)
 				fd.Severity = SeverityError
@@ -406,7 +408,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 			}
 			return nil, findings, err
 		}
-		rel := r.rel(f)
+		rel := r.Rel(f)
 		data, note := normalizeText(data)
 		if note != "" {
 			findings = append(findings, Finding{Check: CheckYAMLEncoding, Severity: SeverityInfo, File: rel,
@@ -470,7 +472,7 @@ func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Objec
 	if hv.Namespace == "" {
 		hv.Namespace = rd.opts.Helm.Namespace
 	}
-	req := helmRequest{chartDir: rd.repo.abs(spec.Path), values: hv, trusted: trusted, skipTests: true}
+	req := helmRequest{chartDir: rd.repo.Abs(spec.Path), values: hv, trusted: trusted, skipTests: true}
 	if d := spec.delivery; d != nil {
 		req.overFiles, req.setString, req.remote = d.helmOverFiles, d.helmSetString, d.remote
 	}

@@ -157,7 +157,7 @@ func (g *gitops) sourcePath(p string) (string, string) {
 	if rel = strings.TrimPrefix(rel, "/"); rel == "" {
 		rel = "."
 	}
-	if _, err := g.rd.repo.resolve(g.rd.repo.abs(rel)); err != nil {
+	if _, err := g.rd.repo.Resolve(g.rd.repo.Abs(rel)); err != nil {
 		return "", fmt.Sprintf("path %q does not exist in this repository", p)
 	}
 	return rel, ""
@@ -190,9 +190,9 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 		e.findings = append(e.findings, gitopsFinding(o, CheckGitOpsReference, SeverityError, bad))
 		return e
 	}
-	root := g.rd.repo.root
+	root := g.rd.repo.Root
 	gen := fluxkustomize.NewGeneratorWithIgnore(root, fluxIgnore, unstructured.Unstructured{Object: o.Doc})
-	data, _, _, err := gen.GenerateManifest(g.rd.repo.abs(rel))
+	data, _, _, err := gen.GenerateManifest(g.rd.repo.Abs(rel))
 	if err != nil {
 		e.findings = append(e.findings, gitopsFinding(o, CheckRenderFailed, SeverityError,
 			"Flux cannot generate the kustomization of "+rel+": "+g.rd.tidy(err.Error())))

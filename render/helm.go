@@ -17,6 +17,8 @@ import (
 	"helm.sh/helm/v3/pkg/getter"
 	"helm.sh/helm/v3/pkg/strvals"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/capreport/capreport/render/internal/repofs"
 )
 
 // errLibraryChart marks a chart that cannot be rendered on its own.
@@ -101,8 +103,8 @@ func (rd *renderer) loadChart(req helmRequest) (*chart.Chart, string, error) {
 		return c, req.remote.label(), err
 	}
 	r := rd.repo
-	chartRel := r.rel(req.chartDir)
-	if err := r.checkTree(req.chartDir); err != nil {
+	chartRel := r.Rel(req.chartDir)
+	if err := checkTree(r, req.chartDir); err != nil {
 		return nil, chartRel, err
 	}
 	if _, err := os.Stat(filepath.Join(req.chartDir, "Chart.yaml")); err != nil {
@@ -285,8 +287,8 @@ func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (string, error)
 		if trusted {
 			return f, checkValuesContent(r, f, true)
 		}
-		if !r.within(filepath.Clean(f)) {
-			return "", &pathError{rel: f, err: errEscape}
+		if !r.Within(filepath.Clean(f)) {
+			return "", &repofs.PathError{Rel: f, Err: repofs.ErrEscape}
 		}
 		return f, checkValuesContent(r, f, false)
 	}
@@ -298,11 +300,11 @@ func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (string, error)
 			}
 		}
 	}
-	candidates := []string{filepath.Join(chartDir, filepath.FromSlash(f)), filepath.Join(rd.scope, filepath.FromSlash(f)), r.abs(f)}
+	candidates := []string{filepath.Join(chartDir, filepath.FromSlash(f)), filepath.Join(rd.scope, filepath.FromSlash(f)), r.Abs(f)}
 	var escaped, missing error
 	for _, c := range candidates {
-		if !r.within(filepath.Clean(c)) {
-			escaped = &pathError{rel: f, err: errEscape}
+		if !r.Within(filepath.Clean(c)) {
+			escaped = &repofs.PathError{Rel: f, Err: repofs.ErrEscape}
 			continue
 		}
 		if _, err := os.Lstat(c); err != nil {
@@ -327,12 +329,12 @@ func checkValuesContent(r *repo, p string, trusted bool) error {
 		if serr != nil {
 			return serr
 		}
-		if fi.Size() > r.maxBytes {
-			return &pathError{rel: p, err: errTooLarge}
+		if fi.Size() > r.MaxBytes {
+			return &repofs.PathError{Rel: p, Err: repofs.ErrTooLarge}
 		}
 		data, err = os.ReadFile(p)
 	} else {
-		data, err = r.readFile(p)
+		data, err = r.ReadFile(p)
 	}
 	if err != nil {
 		return err
@@ -386,10 +388,10 @@ type chartTree struct {
 // files are read through the repository, like every other read: one that
 // is too large or a symlink out of the root is not read, so its aliases,
 // or the subchart, are left out.
-func (r *repo) chartDirs(dir string) *chartTree {
+func chartDirs(r *repo, dir string) *chartTree {
 	t := &chartTree{dir: dir, subs: map[string]*chartTree{}}
 	aliases := map[string][]string{} // chart name -> aliases
-	if md, ok := r.chartMetadata(dir); ok {
+	if md, ok := chartMetadata(r, dir); ok {
 		for _, d := range md.Dependencies {
 			if d != nil && d.Alias != "" {
 				aliases[d.Name] = append(aliases[d.Name], d.Alias)
@@ -411,12 +413,12 @@ func (r *repo) chartDirs(dir string) *chartTree {
 				name = name[:i]
 			}
 		} else {
-			md, ok := r.chartMetadata(p)
+			md, ok := chartMetadata(r, p)
 			if !ok {
 				continue
 			}
 			name = md.Name
-			sub = r.chartDirs(p)
+			sub = chartDirs(r, p)
 		}
 		t.subs[name] = sub
 		t.subs[e.Name()] = sub
@@ -429,8 +431,8 @@ func (r *repo) chartDirs(dir string) *chartTree {
 
 // chartMetadata reads and decodes dir/Chart.yaml; ok is false when it
 // cannot be read from the repository or does not decode.
-func (r *repo) chartMetadata(dir string) (*chart.Metadata, bool) {
-	data, err := r.readFile(filepath.Join(dir, "Chart.yaml"))
+func chartMetadata(r *repo, dir string) (*chart.Metadata, bool) {
+	data, err := r.ReadFile(filepath.Join(dir, "Chart.yaml"))
 	if err != nil {
 		return nil, false
 	}
@@ -456,7 +458,7 @@ func (t *chartTree) templateFile(r *repo, key string) string {
 	}
 	rest := strings.Join(parts[i:], "/")
 	if strings.HasSuffix(cur.dir, ".tgz") {
-		return r.rel(cur.dir) + "/" + rest
+		return r.Rel(cur.dir) + "/" + rest
 	}
-	return path.Join(r.rel(cur.dir), rest)
+	return path.Join(r.Rel(cur.dir), rest)
 }

@@ -15,6 +15,8 @@ import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/types"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/capreport/capreport/render/internal/repofs"
 )
 
 // Annotations krusty adds on request and capreport strips.
@@ -105,7 +107,7 @@ func (sc *kustScan) entryOrDrop(dir, kf, field, e string) string {
 	}
 	if abs != "" && droppable[field] {
 		if _, err := os.Stat(abs); err != nil {
-			rel := sc.r.rel(kf)
+			rel := sc.r.Rel(kf)
 			sc.partials = append(sc.partials, &kustomizeRefusal{check: CheckPartialRender, file: rel,
 				msg: fmt.Sprintf("%s: %s entry %q does not exist; rendered without it, so what it adds is missing from this report", rel, field, e)})
 			sc.dropped[dir] = append(sc.dropped[dir], droppedEntry{field, e})
@@ -162,7 +164,7 @@ func mapList(v any) []map[string]any {
 // entry resolves one path a kustomization refers to; "" if it must not or
 // cannot be followed.
 func (sc *kustScan) entry(dir, kf, field, e string) string {
-	rel := sc.r.rel(kf)
+	rel := sc.r.Rel(kf)
 	if looksRemote(e) && sc.fetch && remoteBaseAllowed(field, e) {
 		sc.remote = true
 		return "" // kept for krusty's own loader to fetch
@@ -176,12 +178,12 @@ func (sc *kustScan) entry(dir, kf, field, e string) string {
 		return ""
 	}
 	abs := filepath.Clean(filepath.Join(dir, filepath.FromSlash(e)))
-	if !sc.r.within(abs) {
-		sc.refuse(CheckPathEscape, rel, "%s: %s entry %q leaves the repository root %q (pass --root to read a wider checkout)", rel, field, e, filepath.Base(sc.r.root))
+	if !sc.r.Within(abs) {
+		sc.refuse(CheckPathEscape, rel, "%s: %s entry %q leaves the repository root %q (pass --root to read a wider checkout)", rel, field, e, filepath.Base(sc.r.Root))
 		return ""
 	}
-	if _, err := sc.r.resolve(abs); err != nil {
-		if c := checkForPathError(err); c != "" {
+	if _, err := sc.r.Resolve(abs); err != nil {
+		if c := repofs.CheckFor(err); c != "" {
 			sc.refuse(c, rel, "%s: %s entry %q: %v", rel, field, e, err)
 		}
 		return ""
@@ -218,10 +220,10 @@ func (sc *kustScan) read(dir string) *kustFile {
 	if kf == "" {
 		return nil
 	}
-	rel := sc.r.rel(kf)
-	data, err := sc.r.readFile(kf)
+	rel := sc.r.Rel(kf)
+	data, err := sc.r.ReadFile(kf)
 	if err != nil {
-		if c := checkForPathError(err); c != "" {
+		if c := repofs.CheckFor(err); c != "" {
 			sc.refuse(c, rel, "%s: %v", rel, err)
 		}
 		return nil
@@ -362,7 +364,7 @@ func (sc *kustScan) scanFunctions(dir string, k *kustFile) {
 func (sc *kustScan) scanHelmCharts(dir string, k *kustFile) {
 	kf, doc := k.file, k.doc
 	if _, ok := doc["helmChartInflationGenerator"]; ok {
-		rel := sc.r.rel(kf)
+		rel := sc.r.Rel(kf)
 		sc.refuse(CheckKustomizePlugin, rel, "%s: helmChartInflationGenerator is not supported (use helmCharts with a chart vendored under charts/)", rel)
 	}
 	for _, hc := range mapList(doc["helmCharts"]) {
@@ -382,7 +384,7 @@ func (sc *kustScan) scanHelmCharts(dir string, k *kustFile) {
 
 // localChart finds the vendored chart of a helmCharts entry.
 func (sc *kustScan) localChart(dir, kf string, doc, hc map[string]any) string {
-	rel := sc.r.rel(kf)
+	rel := sc.r.Rel(kf)
 	name, _ := hc["name"].(string)
 	version, _ := hc["version"].(string)
 	repoURL, _ := hc["repo"].(string)
@@ -403,10 +405,10 @@ func (sc *kustScan) localChart(dir, kf string, doc, hc map[string]any) string {
 			cands = append(cands, filepath.Join(homeAbs, name+"-"+version, name))
 		}
 		for _, c := range cands {
-			if !sc.r.within(filepath.Clean(c)) {
+			if !sc.r.Within(filepath.Clean(c)) {
 				continue
 			}
-			if _, err := sc.r.resolve(c); err == nil && isChartDir(c) {
+			if _, err := sc.r.Resolve(c); err == nil && isChartDir(c) {
 				return c
 			}
 		}
@@ -425,13 +427,13 @@ func (sc *kustScan) localChart(dir, kf string, doc, hc map[string]any) string {
 // checkFunctions refuses KRM function configs (exec, container, starlark):
 // capreport never runs them.
 func (sc *kustScan) checkFunctions(kf, file string, inline []byte) {
-	rel := sc.r.rel(kf)
+	rel := sc.r.Rel(kf)
 	data := inline
 	where := rel + " (inline)"
 	if file != "" {
-		where = sc.r.rel(file)
+		where = sc.r.Rel(file)
 		var err error
-		if data, err = sc.r.readFile(file); err != nil {
+		if data, err = sc.r.ReadFile(file); err != nil {
 			return
 		}
 	}
@@ -461,7 +463,7 @@ func (sc *kustScan) checkFunctions(kf, file string, inline []byte) {
 // build (an in-memory copy of its kustomization) and the render is partial.
 func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]Object, []Finding, error) {
 	r := rd.repo
-	dir := r.abs(spec.Path)
+	dir := r.Abs(spec.Path)
 	sc := rd.newKustScan()
 	if d := spec.delivery; d != nil && d.kustDoc != nil {
 		kf := kustomizationFile(dir)
@@ -538,12 +540,12 @@ func (rd *renderer) kustomizeObjects(raws []rawObject, spec SourceSpec, realDir 
 		if file == "" {
 			file = spec.Path
 			if kf := kustomizationFile(realDir); kf != "" {
-				file = r.rel(kf)
+				file = r.Rel(kf)
 			}
 		}
 		o.Origin = Origin{Source: spec.ID(), SourceType: SourceKustomize, File: file, Line: line, AnnotationLines: annLines}
-		if via, ok := sc.listedBy[r.abs(file)]; ok && spec.delivery != nil {
-			o.Origin.Via = r.rel(via)
+		if via, ok := sc.listedBy[r.Abs(file)]; ok && spec.delivery != nil {
+			o.Origin.Via = r.Rel(via)
 		}
 		objs = append(objs, o)
 	}
@@ -616,13 +618,13 @@ func dropEntries(doc map[string]any, dropped []droppedEntry) {
 func (sc *kustScan) coveredPaths() []string {
 	var out []string
 	for _, d := range sc.dirs {
-		out = append(out, sc.r.rel(d))
+		out = append(out, sc.r.Rel(d))
 	}
 	for _, f := range sc.files {
-		out = append(out, sc.r.rel(f))
+		out = append(out, sc.r.Rel(f))
 	}
 	for _, c := range sc.charts {
-		out = append(out, sc.r.rel(c))
+		out = append(out, sc.r.Rel(c))
 	}
 	return out
 }
@@ -663,7 +665,7 @@ func (rd *renderer) inflateHelmChart(kdir string, k *kustFile, doc, hc map[strin
 	}
 	for _, f := range append(strList(hc["valuesFile"]), strList(hc["additionalValuesFiles"])...) {
 		if looksRemote(f) {
-			return nil, nil, &kustomizeRefusal{check: CheckRemoteBase, file: rd.repo.rel(k.file), msg: fmt.Sprintf("%s: helmCharts values file %q is remote; capreport never fetches it", rd.repo.rel(k.file), f)}
+			return nil, nil, &kustomizeRefusal{check: CheckRemoteBase, file: rd.repo.Rel(k.file), msg: fmt.Sprintf("%s: helmCharts values file %q is remote; capreport never fetches it", rd.repo.Rel(k.file), f)}
 		}
 		hv.ValuesFiles = append(hv.ValuesFiles, filepath.Join(kdir, filepath.FromSlash(f)))
 	}
@@ -760,10 +762,10 @@ func takeOrigin(doc map[string]any, buildDir string, r *repo, lines *lineIndex) 
 		return "", 0, nil
 	}
 	abs := filepath.Clean(filepath.Join(buildDir, filepath.FromSlash(p)))
-	if !r.within(abs) {
+	if !r.Within(abs) {
 		return "", 0, nil
 	}
-	file := r.rel(abs)
+	file := r.Rel(abs)
 	if origin.Path == "" {
 		return file, 0, nil // generated: point at the kustomization that configured it
 	}
@@ -866,7 +868,7 @@ type lineIndex struct {
 func (li *lineIndex) find(abs, kind, name string) (docPos, bool) {
 	docs, ok := li.cache[abs]
 	if !ok {
-		if data, err := li.r.readFile(abs); err == nil {
+		if data, err := li.r.ReadFile(abs); err == nil {
 			raws, _, _ := decodeStream(data, DefaultMaxObjects)
 			for _, raw := range raws {
 				k, _ := raw.doc["kind"].(string)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/capreport/capreport/render/internal/repofs"
 )
 
 // kustFuzzTree is the repository FuzzKustomizeRewrite rewrites in: built
@@ -35,11 +37,11 @@ func kustFuzzTree(f *testing.F) (*repo, string) {
 	if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(root, "app", "link")); err != nil {
 		f.Fatal(err)
 	}
-	r, err := openRepo(root, 1<<20)
+	r, err := repofs.Open(root, 1<<20)
 	if err != nil {
 		f.Fatal(err)
 	}
-	return r, filepath.Join(r.root, "app")
+	return r, filepath.Join(r.Root, "app")
 }
 
 // gitUser is the user@ that makes krusty read an entry as an SCP-style git
@@ -56,7 +58,7 @@ func localEntry(r *repo, dir, e string) bool {
 		return false
 	}
 	real, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(e)))
-	return err == nil && r.within(real)
+	return err == nil && r.Within(real)
 }
 
 // FuzzKustomizeRewrite: whatever a kustomization lists, the copy the build
@@ -101,7 +103,7 @@ func FuzzKustomizeRewrite(f *testing.F) {
 			for _, field := range fields {
 				for _, e := range strList(k[field]) {
 					if !localEntry(r, filepath.Dir(p), e) {
-						t.Fatalf("%s: %s keeps %q\n%s", r.rel(p), field, e, data)
+						t.Fatalf("%s: %s keeps %q\n%s", r.Rel(p), field, e, data)
 					}
 				}
 			}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/capreport/capreport/render/internal/repofs"
 )
 
 // Remote kustomize bases are fetched by krusty's own loader under
@@ -62,12 +64,12 @@ func (fs *safeFS) readClone(p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, fs.r.maxBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, fs.r.MaxBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > fs.r.maxBytes {
-		return nil, fs.violate(&pathError{rel: p, err: errTooLarge, detail: fmt.Sprintf("limit %d", fs.r.maxBytes)})
+	if int64(len(data)) > fs.r.MaxBytes {
+		return nil, fs.violate(&repofs.PathError{Rel: p, Err: repofs.ErrTooLarge, Detail: fmt.Sprintf("limit %d", fs.r.MaxBytes)})
 	}
 	if err := checkYAMLAliases(data); err != nil {
 		return nil, fs.violate(&docError{file: p, err: err})

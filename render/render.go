@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/capreport/capreport/render/internal/repofs"
 )
 
 // renderer holds what every source render shares.
@@ -25,28 +27,6 @@ type renderer struct {
 	pool *workerPool
 	// fx fetches what sources point at when Options.Fetch allows it.
 	fx fetchState
-}
-
-func openRepo(root string, maxBytes int64) (*repo, error) {
-	if root == "" {
-		root = "."
-	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return nil, fmt.Errorf("render root %q: %w", root, err)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("render root %q: %w", root, err)
-	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return nil, fmt.Errorf("render root %q: %w", root, err)
-	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("render root %q is not a directory", root)
-	}
-	return &repo{root: real, maxBytes: maxBytes}, nil
 }
 
 // fileRoot turns a file argument into its directory plus one explicit
@@ -122,13 +102,13 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 func newRenderer(path string, opts Options) (*renderer, error) {
 	if opts.Root == "" {
 		root, o := fileRoot(path, opts)
-		r, err := openRepo(root, o.MaxFileBytes)
+		r, err := repofs.Open(root, o.MaxFileBytes)
 		if err != nil {
 			return nil, err
 		}
-		return &renderer{repo: r, opts: o, scope: r.root}, nil
+		return &renderer{repo: r, opts: o, scope: r.Root}, nil
 	}
-	r, err := openRepo(opts.Root, opts.MaxFileBytes)
+	r, err := repofs.Open(opts.Root, opts.MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -139,8 +119,8 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("path %q: %w", path, err)
 	}
-	if !r.within(abs) {
-		return nil, fmt.Errorf("path %q is outside the repository root %s", path, r.root)
+	if !r.Within(abs) {
+		return nil, fmt.Errorf("path %q is outside the repository root %s", path, r.Root)
 	}
 	rd := &renderer{repo: r, opts: opts, scope: abs}
 	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
@@ -148,7 +128,7 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 		if len(opts.Sources) == 0 {
 			_, fo := fileRoot(abs, opts)
 			spec := fo.Sources[0]
-			spec.Path = r.rel(filepath.Join(rd.scope, filepath.FromSlash(spec.Path)))
+			spec.Path = r.Rel(filepath.Join(rd.scope, filepath.FromSlash(spec.Path)))
 			rd.opts.Sources = []SourceSpec{spec}
 		}
 	}
@@ -305,7 +285,7 @@ const maxMessage = 2000
 // tidy makes a message root-relative and bounded.
 func (rd *renderer) tidy(msg string) string {
 	if rd.repo != nil {
-		msg = strings.ReplaceAll(msg, rd.repo.root+string(filepath.Separator), "")
+		msg = strings.ReplaceAll(msg, rd.repo.Root+string(filepath.Separator), "")
 	}
 	if i := strings.Index(msg, "nested reference name: "); i >= 0 {
 		name := strings.TrimSuffix(strings.SplitN(msg[i+len("nested reference name: "):], ":", 2)[0], " ")
@@ -326,10 +306,10 @@ func (rd *renderer) tidy(msg string) string {
 func failureFinding(spec SourceSpec, err error) Finding {
 	f := Finding{Check: CheckRenderFailed, Severity: SeverityError, Source: spec.ID(),
 		Message: fmt.Sprintf("%s %s failed to render: %v", spec.Type, spec.ID(), err)}
-	var pe *pathError
+	var pe *repofs.PathError
 	if errors.As(err, &pe) {
-		f.Check = checkForPathError(err)
-		f.File = pe.rel
+		f.Check = repofs.CheckFor(err)
+		f.File = pe.Rel
 	}
 	var de *docError
 	if errors.As(err, &de) {
