@@ -11,6 +11,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/render/internal/appset"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // Argo CD Applications are read as its repo-server generates manifests
@@ -234,11 +235,11 @@ func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[str
 	if err != nil {
 		return nil, []Finding{gitopsFinding(o, CheckRenderFailed, SeverityError, err.Error())}
 	}
-	raws, _, err := decodeStream(data, 1)
+	raws, _, err := yamldoc.Decode(data, 1)
 	if err != nil || len(raws) != 1 {
 		return nil, []Finding{gitopsFinding(o, CheckRenderFailed, SeverityError, g.rd.repo.Rel(kf)+" is not one YAML mapping")}
 	}
-	doc := raws[0].doc
+	doc := raws[0].Doc
 	k := mapAt(s, "kustomize")
 	for _, f := range []string{"namePrefix", "nameSuffix", "namespace"} {
 		if v := str(k, f); v != "" {

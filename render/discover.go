@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // kustomizationNames are the file names krusty accepts, in its order.
@@ -414,28 +415,28 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 			findings = append(findings, Finding{Check: CheckYAMLEncoding, Severity: SeverityInfo, File: rel,
 				Message: fmt.Sprintf("%s: the file has %s; read as UTF-8 YAML with newline breaks (kubectl and other tools may read it differently)", rel, note)})
 		}
-		raws, problems, err := decodeStream(data, rd.opts.MaxObjects-len(objs))
+		raws, problems, err := yamldoc.Decode(data, rd.opts.MaxObjects-len(objs))
 		if err != nil {
 			return nil, findings, fmt.Errorf("%s: %w: more than %d objects", rel, err, rd.opts.MaxObjects)
 		}
 		for _, p := range problems {
-			f := Finding{Check: CheckYAMLInvalid, Severity: SeverityError, File: rel, Line: p.line,
-				Message: fmt.Sprintf("%s:%d: document not decoded: %v", rel, p.line, p.err)}
-			if p.err == errAliasBudget {
+			f := Finding{Check: CheckYAMLInvalid, Severity: SeverityError, File: rel, Line: p.Line,
+				Message: fmt.Sprintf("%s:%d: document not decoded: %v", rel, p.Line, p.Err)}
+			if p.Err == yamldoc.ErrAliasBudget {
 				f.Check = CheckYAMLAliasBomb
-				f.Message = fmt.Sprintf("%s:%d: document refused: %v", rel, p.line, p.err)
+				f.Message = fmt.Sprintf("%s:%d: document refused: %v", rel, p.Line, p.Err)
 			}
 			findings = append(findings, f)
 		}
 		for _, raw := range raws {
-			o, ok := objectFromDoc(raw.doc)
+			o, ok := objectFromDoc(raw.Doc)
 			if !ok {
-				findings = append(findings, Finding{Check: CheckNotAnObject, Severity: SeverityInfo, File: rel, Line: raw.line,
-					Message: fmt.Sprintf("%s:%d: document has no apiVersion or kind; skipped", rel, raw.line)})
+				findings = append(findings, Finding{Check: CheckNotAnObject, Severity: SeverityInfo, File: rel, Line: raw.Line,
+					Message: fmt.Sprintf("%s:%d: document has no apiVersion or kind; skipped", rel, raw.Line)})
 				continue
 			}
-			o.Origin = Origin{Source: spec.ID(), SourceType: SourcePlain, File: rel, Line: raw.line, AnnotationLines: raw.annLines}
-			if len(raw.dupKeys) > 0 {
+			o.Origin = Origin{Source: spec.ID(), SourceType: SourcePlain, File: rel, Line: raw.Line, AnnotationLines: raw.AnnLines}
+			if len(raw.DupKeys) > 0 {
 				findings = append(findings, duplicateKeyFinding(rel, raw))
 			}
 			objs = append(objs, o)
@@ -497,8 +498,8 @@ func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Objec
 
 // duplicateKeyFinding reports a document with a mapping key defined twice
 // (lines relative to the document's own start).
-func duplicateKeyFinding(rel string, raw rawObject) Finding {
-	return Finding{Check: CheckYAMLDuplicateKey, Severity: SeverityWarning, File: rel, Line: raw.line,
+func duplicateKeyFinding(rel string, raw yamldoc.Raw) Finding {
+	return Finding{Check: CheckYAMLDuplicateKey, Severity: SeverityWarning, File: rel, Line: raw.Line,
 		Message: fmt.Sprintf("%s:%d: a mapping key is defined twice: %s; the later value is used, as Helm and kustomize take it, but kubectl's strict decoding refuses the document",
-			rel, raw.line, strings.Join(raw.dupKeys, ", "))}
+			rel, raw.Line, strings.Join(raw.DupKeys, ", "))}
 }

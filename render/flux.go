@@ -13,6 +13,8 @@ import (
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/strvals"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // Flux objects are read as the kustomize-controller and helm-controller
@@ -198,13 +200,13 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 			"Flux cannot generate the kustomization of "+rel+": "+g.rd.tidy(err.Error())))
 		return e
 	}
-	raws, _, err := decodeStream(data, 1)
+	raws, _, err := yamldoc.Decode(data, 1)
 	if err != nil || len(raws) != 1 {
 		e.findings = append(e.findings, gitopsFinding(o, CheckRenderFailed, SeverityError, "generated kustomization does not decode"))
 		return e
 	}
 	spec := SourceSpec{Path: rel, Type: SourceKustomize, Name: refOf(o), explicit: true,
-		delivery: &deliverySpec{kustDoc: raws[0].doc}}
+		delivery: &deliverySpec{kustDoc: raws[0].Doc}}
 	out := g.rd.renderWithLimits(g.ctx, spec)
 	if pb := mapAt(o.Doc, "spec", "postBuild"); pb != nil {
 		vars, fs, miss := g.fluxVars(o, pb)

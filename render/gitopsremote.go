@@ -6,6 +6,8 @@ import (
 
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
+
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // Remote charts of GitOps objects, followed only when fetching is on.
@@ -169,7 +171,7 @@ func chartValuesFiles(chrt *chart.Chart, files []string) (map[string]any, error)
 		if data == nil {
 			return nil, fmt.Errorf("values file %q is not in chart %s", f, chrt.Name())
 		}
-		if err := checkYAMLAliases(data); err != nil {
+		if err := yamldoc.CheckAliases(data); err != nil {
 			return nil, fmt.Errorf("values file %q: %w", f, err)
 		}
 		v, err := chartutil.ReadValues(data)

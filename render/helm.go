@@ -19,6 +19,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // errLibraryChart marks a chart that cannot be rendered on its own.
@@ -179,19 +180,19 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 		if req.remote != nil {
 			file = req.remote.label() + "/" + strings.SplitN(name, "/", 2)[1]
 		}
-		raws, problems, err := decodeStream([]byte(content), rd.opts.MaxObjects-len(out))
+		raws, problems, err := yamldoc.Decode([]byte(content), rd.opts.MaxObjects-len(out))
 		if err != nil {
-			if errors.Is(err, errTooManyObjects) {
-				return nil, findings, fmt.Errorf("%w: more than %d objects", errTooManyObjects, rd.opts.MaxObjects)
+			if errors.Is(err, yamldoc.ErrTooManyObjects) {
+				return nil, findings, fmt.Errorf("%w: more than %d objects", yamldoc.ErrTooManyObjects, rd.opts.MaxObjects)
 			}
 			return nil, findings, err
 		}
 		if len(problems) > 0 {
 			p := problems[0]
-			if errors.Is(p.err, errAliasBudget) {
-				return nil, findings, &docError{file: file, line: p.line, err: p.err}
+			if errors.Is(p.Err, yamldoc.ErrAliasBudget) {
+				return nil, findings, &docError{file: file, line: p.Line, err: p.Err}
 			}
-			return nil, findings, &docError{file: file, line: p.line, err: fmt.Errorf("YAML parse error on %s: %w", name, p.err)}
+			return nil, findings, &docError{file: file, line: p.Line, err: fmt.Errorf("YAML parse error on %s: %w", name, p.Err)}
 		}
 		objs, fs := templateObjects(raws, file, req)
 		out, findings = append(out, objs...), append(findings, fs...)
@@ -202,23 +203,23 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 // templateObjects keeps the objects of one rendered template that the
 // render installs (test hooks and, when asked, all hooks left out), with
 // findings for documents that are no object or repeat a key.
-func templateObjects(raws []rawObject, file string, req helmRequest) ([]helmObject, []Finding) {
+func templateObjects(raws []yamldoc.Raw, file string, req helmRequest) ([]helmObject, []Finding) {
 	var out []helmObject
 	var findings []Finding
 	for _, raw := range raws {
-		if isTestHook(raw.doc) && req.skipTests || req.skipHooks && hookOf(raw.doc) != "" {
+		if isTestHook(raw.Doc) && req.skipTests || req.skipHooks && hookOf(raw.Doc) != "" {
 			continue
 		}
-		if _, ok := objectFromDoc(raw.doc); !ok {
+		if _, ok := objectFromDoc(raw.Doc); !ok {
 			findings = append(findings, Finding{Check: CheckNotAnObject, Severity: SeverityInfo,
-				Message: fmt.Sprintf("%s:%d: rendered document has no apiVersion or kind; skipped", file, raw.line),
-				File:    file, Line: raw.line})
+				Message: fmt.Sprintf("%s:%d: rendered document has no apiVersion or kind; skipped", file, raw.Line),
+				File:    file, Line: raw.Line})
 			continue
 		}
-		if len(raw.dupKeys) > 0 {
+		if len(raw.DupKeys) > 0 {
 			findings = append(findings, duplicateKeyFinding(file, raw))
 		}
-		out = append(out, helmObject{doc: raw.doc, file: file, line: raw.line, annLines: raw.annLines})
+		out = append(out, helmObject{doc: raw.Doc, file: file, line: raw.Line, annLines: raw.AnnLines})
 	}
 	return out, findings
 }
@@ -339,7 +340,7 @@ func checkValuesContent(r *repo, p string, trusted bool) error {
 	if err != nil {
 		return err
 	}
-	return checkYAMLAliases(data)
+	return yamldoc.CheckAliases(data)
 }
 
 // mergeMaps deep-merges b onto a (b wins), like Helm's -f merging.

@@ -17,6 +17,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // Annotations krusty adds on request and capreport strips.
@@ -228,16 +229,16 @@ func (sc *kustScan) read(dir string) *kustFile {
 		}
 		return nil
 	}
-	raws, problems, err := decodeStream(data, 1)
+	raws, problems, err := yamldoc.Decode(data, 1)
 	if err != nil || len(problems) > 0 || len(raws) != 1 {
 		check := CheckRenderFailed
-		if len(problems) > 0 && errors.Is(problems[0].err, errAliasBudget) {
+		if len(problems) > 0 && errors.Is(problems[0].Err, yamldoc.ErrAliasBudget) {
 			check = CheckYAMLAliasBomb
 		}
 		sc.refuse(check, rel, "%s: not a single YAML mapping", rel)
 		return nil
 	}
-	return &kustFile{file: kf, doc: raws[0].doc}
+	return &kustFile{file: kf, doc: raws[0].Doc}
 }
 
 // scan visits the kustomization in dir and everything it lists, in the
@@ -437,9 +438,9 @@ func (sc *kustScan) checkFunctions(kf, file string, inline []byte) {
 			return
 		}
 	}
-	raws, _, _ := decodeStream(data, 1000)
+	raws, _, _ := yamldoc.Decode(data, 1000)
 	for _, raw := range raws {
-		md, _ := raw.doc["metadata"].(map[string]any)
+		md, _ := raw.Doc["metadata"].(map[string]any)
 		ann, _ := md["annotations"].(map[string]any)
 		for _, key := range []string{"config.kubernetes.io/function", "config.k8s.io/function"} {
 			spec, ok := ann[key].(string)
@@ -453,7 +454,7 @@ func (sc *kustScan) checkFunctions(kf, file string, inline []byte) {
 					break
 				}
 			}
-			sc.refuse(CheckExecFunction, where, "%s: %s function %q (%s) is configured; capreport never runs exec, container or starlark functions or plugins", where, kind, strings.TrimSpace(fmt.Sprint(raw.doc["kind"])), strings.Join(strings.Fields(spec), " "))
+			sc.refuse(CheckExecFunction, where, "%s: %s function %q (%s) is configured; capreport never runs exec, container or starlark functions or plugins", where, kind, strings.TrimSpace(fmt.Sprint(raw.Doc["kind"])), strings.Join(strings.Fields(spec), " "))
 		}
 	}
 }
@@ -514,12 +515,12 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 	if err != nil {
 		return nil, findings, err
 	}
-	raws, problems, err := decodeStream(out, rd.opts.MaxObjects)
+	raws, problems, err := yamldoc.Decode(out, rd.opts.MaxObjects)
 	if err != nil {
 		return nil, findings, fmt.Errorf("%w: more than %d objects", err, rd.opts.MaxObjects)
 	}
 	if len(problems) > 0 {
-		return nil, findings, fmt.Errorf("decoding krusty output: %w", problems[0].err)
+		return nil, findings, fmt.Errorf("decoding krusty output: %w", problems[0].Err)
 	}
 	return rd.kustomizeObjects(raws, spec, realDir, sc), findings, nil
 }
@@ -527,13 +528,13 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 // kustomizeObjects turns krusty's output into objects, each traced to the
 // file and line it came from (its origin annotation), or to the
 // kustomization when krusty generated it.
-func (rd *renderer) kustomizeObjects(raws []rawObject, spec SourceSpec, realDir string, sc *kustScan) []Object {
+func (rd *renderer) kustomizeObjects(raws []yamldoc.Raw, spec SourceSpec, realDir string, sc *kustScan) []Object {
 	r := rd.repo
 	lines := lineIndex{r: r, cache: map[string][]docPos{}}
 	objs := make([]Object, 0, len(raws))
 	for _, raw := range raws {
-		file, line, annLines := takeOrigin(raw.doc, realDir, r, &lines)
-		o, ok := objectFromDoc(raw.doc)
+		file, line, annLines := takeOrigin(raw.Doc, realDir, r, &lines)
+		o, ok := objectFromDoc(raw.Doc)
 		if !ok {
 			continue
 		}
@@ -869,16 +870,16 @@ func (li *lineIndex) find(abs, kind, name string) (docPos, bool) {
 	docs, ok := li.cache[abs]
 	if !ok {
 		if data, err := li.r.ReadFile(abs); err == nil {
-			raws, _, _ := decodeStream(data, DefaultMaxObjects)
+			raws, _, _ := yamldoc.Decode(data, DefaultMaxObjects)
 			for _, raw := range raws {
-				k, _ := raw.doc["kind"].(string)
-				md, _ := raw.doc["metadata"].(map[string]any)
+				k, _ := raw.Doc["kind"].(string)
+				md, _ := raw.Doc["metadata"].(map[string]any)
 				n, _ := md["name"].(string)
-				d := docPos{kind: k, name: n, line: raw.line}
-				if len(raw.annLines) > 0 {
+				d := docPos{kind: k, name: n, line: raw.Line}
+				if len(raw.AnnLines) > 0 {
 					ann, _ := md["annotations"].(map[string]any)
-					d.ann = make(map[string]annPos, len(raw.annLines))
-					for key, l := range raw.annLines {
+					d.ann = make(map[string]annPos, len(raw.AnnLines))
+					for key, l := range raw.AnnLines {
 						if v, ok := ann[key]; ok {
 							d.ann[key] = annPos{line: l, value: annotationText(v)}
 						}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // Remote kustomize bases are fetched by krusty's own loader under
@@ -71,7 +72,7 @@ func (fs *safeFS) readClone(p string) ([]byte, error) {
 	if int64(len(data)) > fs.r.MaxBytes {
 		return nil, fs.violate(&repofs.PathError{Rel: p, Err: repofs.ErrTooLarge, Detail: fmt.Sprintf("limit %d", fs.r.MaxBytes)})
 	}
-	if err := checkYAMLAliases(data); err != nil {
+	if err := yamldoc.CheckAliases(data); err != nil {
 		return nil, fs.violate(&docError{file: p, err: err})
 	}
 	return data, nil

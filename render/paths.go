@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // repo is the scanned root (see repofs).
@@ -85,7 +86,7 @@ func checkChartFile(r *repo, p string, d os.DirEntry) error {
 		if err != nil {
 			return err
 		}
-		if err := checkYAMLAliases(data); err != nil {
+		if err := yamldoc.CheckAliases(data); err != nil {
 			return &docError{file: r.Rel(p), err: err}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // renderer holds what every source render shares.
@@ -264,7 +265,7 @@ func (rd *renderer) renderSource(spec SourceSpec) sourceOut {
 	if len(objs) > rd.opts.MaxObjects {
 		res.Status = StatusFailed
 		res.Reason = fmt.Sprintf("more than %d objects", rd.opts.MaxObjects)
-		findings = append(findings, failureFinding(spec, fmt.Errorf("%w: %s", errTooManyObjects, res.Reason)))
+		findings = append(findings, failureFinding(spec, fmt.Errorf("%w: %s", yamldoc.ErrTooManyObjects, res.Reason)))
 		objs = nil
 	}
 	res.Objects = len(objs)
@@ -328,9 +329,9 @@ func failureFinding(spec SourceSpec, err error) Finding {
 		f.Cause = me.cause
 	}
 	switch {
-	case errors.Is(err, errAliasBudget):
+	case errors.Is(err, yamldoc.ErrAliasBudget):
 		f.Check = CheckYAMLAliasBomb
-	case errors.Is(err, errTooManyObjects):
+	case errors.Is(err, yamldoc.ErrTooManyObjects):
 		f.Check = CheckTooManyObjects
 	}
 	return f

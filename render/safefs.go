@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // safeFS is the filesystem krusty sees: the disk, read-only, confined to
@@ -200,7 +201,7 @@ func (fs *safeFS) ReadFile(p string) ([]byte, error) {
 		}
 		return nil, err
 	}
-	if err := checkYAMLAliases(data); err != nil {
+	if err := yamldoc.CheckAliases(data); err != nil {
 		return nil, fs.violate(&docError{file: fs.r.Rel(real), line: 0, err: err})
 	}
 	return data, nil

@@ -1,4 +1,9 @@
-package render
+// Package yamldoc decodes the YAML streams render reads into JSON-like
+// documents, with the line of each document and annotation, and bounds what
+// aliases may expand to. It is apart from render so that what reads
+// kustomizations with it can be fuzzed in a test binary without Helm and
+// krusty.
+package yamldoc
 
 import (
 	"bytes"
@@ -20,8 +25,8 @@ const (
 	maxYAMLDepth   = 1000
 )
 
-// errAliasBudget marks a document refused because its aliases expand too far.
-var errAliasBudget = errors.New("YAML aliases expand beyond the limit (alias bomb?)")
+// ErrAliasBudget marks a document refused because its aliases expand too far.
+var ErrAliasBudget = errors.New("YAML aliases expand beyond the limit (alias bomb?)")
 
 // segment is one YAML document of a stream, with the 1-based line of the
 // stream on which its text starts.
@@ -79,38 +84,38 @@ func isDocMarker(l []byte) bool {
 	return false
 }
 
-// rawObject is one decoded Kubernetes-like document (or List item).
-type rawObject struct {
-	doc  map[string]any
-	line int // 1-based line in the stream
-	// annLines is the 1-based line in the stream of each
+// Raw is one decoded Kubernetes-like document (or List item).
+type Raw struct {
+	Doc  map[string]any
+	Line int // 1-based line in the stream
+	// AnnLines is the 1-based line in the stream of each
 	// metadata.annotations key; nil when there are none.
-	annLines map[string]int
-	// dupKeys are mapping keys the document defines twice ("key (lines a
+	AnnLines map[string]int
+	// DupKeys are mapping keys the document defines twice ("key (lines a
 	// and b)"), the later value taken as Helm's and kustomize's decoders
 	// take it; kubectl's strict decoding refuses such a document.
-	dupKeys []string
+	DupKeys []string
 }
 
-// docProblem is a document that was skipped, with why.
-type docProblem struct {
-	line int
-	err  error
+// Problem is a document that was skipped, with why.
+type Problem struct {
+	Line int
+	Err  error
 }
 
-// decodeStream decodes every document of a YAML stream into objects. Empty
+// Decode decodes every document of a YAML stream into objects. Empty
 // documents are dropped; List kinds are expanded into their items. A
 // document that fails to parse or convert is reported in problems and the
 // rest of the stream still decodes. maxObjects bounds the result; when it
-// is exceeded decodeStream stops and returns errTooManyObjects.
-func decodeStream(data []byte, maxObjects int) (objs []rawObject, problems []docProblem, err error) {
+// is exceeded Decode stops and returns ErrTooManyObjects.
+func Decode(data []byte, maxObjects int) (objs []Raw, problems []Problem, err error) {
 	for _, seg := range splitDocuments(data) {
 		if len(bytes.TrimSpace(seg.text)) == 0 {
 			continue
 		}
 		var doc yaml.Node
 		if perr := yaml.Unmarshal(seg.text, &doc); perr != nil {
-			problems = append(problems, docProblem{line: seg.line, err: perr})
+			problems = append(problems, Problem{Line: seg.line, Err: perr})
 			continue
 		}
 		if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
@@ -124,12 +129,12 @@ func decodeStream(data []byte, maxObjects int) (objs []rawObject, problems []doc
 		c.base = seg.line - 1
 		v, cerr := c.convert(root, 0)
 		if cerr != nil {
-			problems = append(problems, docProblem{line: seg.line + root.Line - 1, err: cerr})
+			problems = append(problems, Problem{Line: seg.line + root.Line - 1, Err: cerr})
 			continue
 		}
 		m, ok := v.(map[string]any)
 		if !ok {
-			problems = append(problems, docProblem{line: seg.line + root.Line - 1, err: fmt.Errorf("document is a %s, not a mapping", nodeKind(root))})
+			problems = append(problems, Problem{Line: seg.line + root.Line - 1, Err: fmt.Errorf("document is a %s, not a mapping", nodeKind(root))})
 			continue
 		}
 		if items, ok := listItems(m); ok {
@@ -145,19 +150,20 @@ func decodeStream(data []byte, maxObjects int) (objs []rawObject, problems []doc
 					l = seg.line + itemNodes[i].Line - 1
 					al = annotationLines(itemNodes[i], seg.line)
 				}
-				objs = append(objs, rawObject{doc: im, line: l, annLines: al, dupKeys: c.dupKeys})
+				objs = append(objs, Raw{Doc: im, Line: l, AnnLines: al, DupKeys: c.dupKeys})
 			}
 		} else {
-			objs = append(objs, rawObject{doc: m, line: seg.line + root.Line - 1, annLines: annotationLines(root, seg.line), dupKeys: c.dupKeys})
+			objs = append(objs, Raw{Doc: m, Line: seg.line + root.Line - 1, AnnLines: annotationLines(root, seg.line), DupKeys: c.dupKeys})
 		}
 		if len(objs) > maxObjects {
-			return nil, problems, errTooManyObjects
+			return nil, problems, ErrTooManyObjects
 		}
 	}
 	return objs, problems, nil
 }
 
-var errTooManyObjects = errors.New("too many objects")
+// ErrTooManyObjects is Decode's error when a stream holds more than maxObjects.
+var ErrTooManyObjects = errors.New("too many objects")
 
 // listItems reports whether m is a List kind (kind "List" or "*List") with
 // an items array.
@@ -342,7 +348,7 @@ func (c *converter) convert(n *yaml.Node, depth int) (any, error) {
 	}
 	c.budget--
 	if c.budget < 0 {
-		return nil, errAliasBudget
+		return nil, ErrAliasBudget
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -474,10 +480,10 @@ func scalarValue(n *yaml.Node) (any, error) {
 	return n.Value, nil
 }
 
-// checkYAMLAliases parses a YAML stream and refuses it if any document's
+// CheckAliases parses a YAML stream and refuses it if any document's
 // aliases expand beyond the budget. It is used on files handed to krusty,
 // whose own decoder would expand them. Parse errors are left to the caller.
-func checkYAMLAliases(data []byte) error {
+func CheckAliases(data []byte) error {
 	if !bytes.ContainsRune(data, '*') || !bytes.ContainsRune(data, '&') {
 		return nil
 	}
@@ -488,7 +494,7 @@ func checkYAMLAliases(data []byte) error {
 		}
 		c := &converter{budget: countNodes(&doc, 0) + aliasAllowance}
 		if !c.countExpanded(&doc, 0) {
-			return errAliasBudget
+			return ErrAliasBudget
 		}
 	}
 	return nil
@@ -510,20 +516,4 @@ func (c *converter) countExpanded(n *yaml.Node, depth int) bool {
 		}
 	}
 	return true
-}
-
-// objectFromDoc fills an Object from a decoded document; ok is false when
-// the document lacks apiVersion or kind.
-func objectFromDoc(doc map[string]any) (Object, bool) {
-	apiVersion, _ := doc["apiVersion"].(string)
-	kind, _ := doc["kind"].(string)
-	if apiVersion == "" || kind == "" {
-		return Object{}, false
-	}
-	o := Object{APIVersion: apiVersion, Kind: kind, Doc: doc}
-	if md, ok := doc["metadata"].(map[string]any); ok {
-		o.Name, _ = md["name"].(string)
-		o.Namespace, _ = md["namespace"].(string)
-	}
-	return o, true
 }
