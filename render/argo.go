@@ -11,6 +11,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/render/internal/appset"
+	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -127,9 +128,9 @@ func argoTool(s map[string]any, dir string) (string, string) {
 		return "", "its source uses a config management plugin, which capreport does not run"
 	case len(named) == 1:
 		return named[0], ""
-	case kustomizationFile(dir) != "":
+	case kustscan.KustomizationFile(dir) != "":
 		return "kustomize", ""
-	case isChartDir(dir):
+	case kustscan.IsChartDir(dir):
 		return "helm", ""
 	}
 	return "directory", ""
@@ -152,7 +153,7 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 		hv.Namespace = DefaultNamespace
 	}
 	ignoreMissing, _ := h["ignoreMissingValueFiles"].(bool)
-	for _, f := range strList(h["valueFiles"]) {
+	for _, f := range yamldoc.StrList(h["valueFiles"]) {
 		p, why := g.argoValueFile(f, rel, refs)
 		if why == "" {
 			if _, err := os.Stat(g.rd.repo.Abs(p)); err != nil {
@@ -227,7 +228,7 @@ func (g *gitops) argoValueFile(f, rel string, refs map[string]map[string]any) (s
 // argoKustomize amends the source's kustomization with the Application's
 // overrides, as the repo-server's kustomize edit calls do.
 func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[string]any, []Finding) {
-	kf := kustomizationFile(g.rd.repo.Abs(rel))
+	kf := kustscan.KustomizationFile(g.rd.repo.Abs(rel))
 	if kf == "" {
 		return nil, []Finding{gitopsFinding(o, CheckGitOpsReference, SeverityError, rel+" has no kustomization, which its kustomize source needs")}
 	}
@@ -252,7 +253,7 @@ func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[str
 			doc[field] = mergeMaps(cur, add)
 		}
 	}
-	if imgs := strList(k["images"]); len(imgs) > 0 {
+	if imgs := yamldoc.StrList(k["images"]); len(imgs) > 0 {
 		doc["images"] = mergeImages(doc["images"], imgs)
 	}
 	for _, f := range []string{"patches", "replicas", "components"} {

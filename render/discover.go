@@ -9,12 +9,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/repofs"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
-
-// kustomizationNames are the file names krusty accepts, in its order.
-var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
 
 // skippedDirs are never descended into (besides hidden directories).
 var skippedDirs = map[string]bool{"vendor": true, "node_modules": true, "third_party": true, "bower_components": true}
@@ -32,21 +30,6 @@ func Discover(root string, opts Options) ([]SourceSpec, []Finding, error) {
 	}
 	specs, findings := (&renderer{repo: r, opts: opts, scope: r.Root}).discover()
 	return specs, findings, nil
-}
-
-func kustomizationFile(dir string) string {
-	for _, n := range kustomizationNames {
-		p := filepath.Join(dir, n)
-		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
-			return p
-		}
-	}
-	return ""
-}
-
-func isChartDir(dir string) bool {
-	fi, err := os.Lstat(filepath.Join(dir, "Chart.yaml"))
-	return err == nil && !fi.IsDir()
 }
 
 func isYAMLName(name string) bool {
@@ -215,11 +198,11 @@ func (w *sourceWalk) dir(p, rel string, d os.DirEntry) error {
 	if w.owned.owns(rel) {
 		return filepath.SkipDir
 	}
-	if isChartDir(p) {
+	if kustscan.IsChartDir(p) {
 		w.charts = append(w.charts, rel)
 		return filepath.SkipDir
 	}
-	if kustomizationFile(p) != "" {
+	if kustscan.KustomizationFile(p) != "" {
 		w.kusts = append(w.kusts, rel)
 		w.kustDirs[rel] = true
 	}
@@ -274,20 +257,20 @@ func (rd *renderer) findReferences(kusts []string, explicit []SourceSpec) refere
 		}
 	}
 	for _, k := range scanned {
-		sc := newKustScan(r)
-		sc.scan(r.Abs(k), false)
-		for _, d := range sc.dirs {
+		sc := kustscan.New(r)
+		sc.Scan(r.Abs(k), false)
+		for _, d := range sc.Dirs {
 			if d != r.Abs(k) {
 				refs.dirs[r.Rel(d)] = true
 			}
 		}
-		for _, f := range sc.files {
+		for _, f := range sc.Files {
 			refs.files[r.Rel(f)] = true
 		}
-		for _, c := range sc.charts {
+		for _, c := range sc.Charts {
 			refs.dirs[r.Rel(c)] = true
 		}
-		if sc.rootIsComponent {
+		if sc.RootIsComponent {
 			refs.components[k] = true
 		}
 	}
@@ -327,10 +310,10 @@ func detectType(abs string) SourceType {
 	if err != nil || !fi.IsDir() {
 		return SourcePlain
 	}
-	if isChartDir(abs) {
+	if kustscan.IsChartDir(abs) {
 		return SourceHelm
 	}
-	if kustomizationFile(abs) != "" {
+	if kustscan.KustomizationFile(abs) != "" {
 		return SourceKustomize
 	}
 	return SourcePlain

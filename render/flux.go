@@ -99,7 +99,7 @@ func (g *gitops) kustomizationSource(o *Object, ref map[string]any) (string, boo
 	}
 	name := str(ref, "name")
 	for _, gen := range g.ofKind("ArtifactGenerator", ns) {
-		for _, a := range mapList(dig(gen.Doc, "spec", "artifacts")) {
+		for _, a := range yamldoc.MapList(dig(gen.Doc, "spec", "artifacts")) {
 			if str(a, "name") != name {
 				continue
 			}
@@ -115,11 +115,11 @@ func (g *gitops) kustomizationSource(o *Object, ref map[string]any) (string, boo
 // that the artifact is this repository's <rest> directory.
 func (g *gitops) artifactPrefix(o, gen *Object, a map[string]any) (string, bool, string, bool) {
 	aliases := map[string]map[string]any{}
-	for _, src := range mapList(dig(gen.Doc, "spec", "sources")) {
+	for _, src := range yamldoc.MapList(dig(gen.Doc, "spec", "sources")) {
 		aliases[str(src, "alias")] = src
 	}
 	prefix, set := "", false
-	for _, c := range mapList(a["copy"]) {
+	for _, c := range yamldoc.MapList(a["copy"]) {
 		from, to := str(c, "from"), str(c, "to")
 		alias, dir, ok := strings.Cut(strings.TrimPrefix(from, "@"), "/")
 		sub := strings.Trim(strings.TrimPrefix(to, "@artifact"), "/")
@@ -332,7 +332,7 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 		return e
 	}
 	hv, vals, fs, partial := g.releaseInputs(o, e)
-	for _, f := range strList(chartSpec["valuesFiles"]) {
+	for _, f := range yamldoc.StrList(chartSpec["valuesFiles"]) {
 		hv.ValuesFiles = append(hv.ValuesFiles, path.Join(rel, f))
 	}
 	if f := str(chartSpec, "valuesFile"); f != "" && len(hv.ValuesFiles) == 0 {

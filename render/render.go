@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/repofs"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
@@ -47,10 +48,8 @@ func fileRoot(root string, opts Options) (string, Options) {
 		if base == "Chart.yaml" {
 			spec = SourceSpec{Path: ".", Type: SourceHelm}
 		}
-		for _, k := range kustomizationNames {
-			if base == k {
-				spec = SourceSpec{Path: ".", Type: SourceKustomize}
-			}
+		if kustscan.IsKustomizationName(base) {
+			spec = SourceSpec{Path: ".", Type: SourceKustomize}
 		}
 		spec.Helm = opts.Helm
 		opts.Sources = []SourceSpec{spec}
@@ -316,10 +315,10 @@ func failureFinding(spec SourceSpec, err error) Finding {
 	if errors.As(err, &de) {
 		f.File, f.Line = de.file, de.line
 	}
-	var ke *kustomizeRefusal
+	var ke *kustscan.Refusal
 	if errors.As(err, &ke) {
-		f.Check = ke.check
-		f.File = ke.file
+		f.Check = ke.Check
+		f.File = ke.File
 	}
 	if c := fetchCheck(err); c != "" {
 		f.Check, f.Severity = c, fetchSeverity(c)

@@ -517,3 +517,34 @@ func (c *converter) countExpanded(n *yaml.Node, depth int) bool {
 	}
 	return true
 }
+
+// StrList is the strings of a field that holds a string or a list (other
+// items left out).
+func StrList(v any) []string {
+	var out []string
+	switch t := v.(type) {
+	case []any:
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+	case string:
+		out = append(out, t)
+	}
+	return out
+}
+
+// MapList is the mappings of a field that holds a list (other items left
+// out).
+func MapList(v any) []map[string]any {
+	var out []map[string]any
+	if l, ok := v.([]any); ok {
+		for _, e := range l {
+			if m, ok := e.(map[string]any); ok {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
