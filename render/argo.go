@@ -7,10 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/capreport/capreport/check"
-	"github.com/capreport/capreport/render/internal/appset"
 	"github.com/gobwas/glob"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/appset"
+	"github.com/capreport/capreport/render/internal/kustscan"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // Argo CD Applications are read as its repo-server generates manifests
@@ -74,7 +77,7 @@ func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs m
 	if bad != "" {
 		return nil, []Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, bad)}
 	}
-	tool, err := argoTool(s, g.rd.repo.abs(rel))
+	tool, err := argoTool(s, g.rd.repo.Abs(rel))
 	if err != "" {
 		return nil, []Finding{notFollowed(o, err)}
 	}
@@ -126,9 +129,9 @@ func argoTool(s map[string]any, dir string) (string, string) {
 		return "", "its source uses a config management plugin, which capreport does not run"
 	case len(named) == 1:
 		return named[0], ""
-	case kustomizationFile(dir) != "":
+	case kustscan.KustomizationFile(dir) != "":
 		return "kustomize", ""
-	case isChartDir(dir):
+	case kustscan.IsChartDir(dir):
 		return "helm", ""
 	}
 	return "directory", ""
@@ -151,10 +154,10 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 		hv.Namespace = DefaultNamespace
 	}
 	ignoreMissing, _ := h["ignoreMissingValueFiles"].(bool)
-	for _, f := range strList(h["valueFiles"]) {
+	for _, f := range yamldoc.StrList(h["valueFiles"]) {
 		p, why := g.argoValueFile(f, rel, refs)
 		if why == "" {
-			if _, err := os.Stat(g.rd.repo.abs(p)); err != nil {
+			if _, err := os.Stat(g.rd.repo.Abs(p)); err != nil {
 				why = fmt.Sprintf("value file %q does not exist", f)
 				if ignoreMissing {
 					continue
@@ -226,19 +229,19 @@ func (g *gitops) argoValueFile(f, rel string, refs map[string]map[string]any) (s
 // argoKustomize amends the source's kustomization with the Application's
 // overrides, as the repo-server's kustomize edit calls do.
 func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[string]any, []Finding) {
-	kf := kustomizationFile(g.rd.repo.abs(rel))
+	kf := kustscan.KustomizationFile(g.rd.repo.Abs(rel))
 	if kf == "" {
 		return nil, []Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, rel+" has no kustomization, which its kustomize source needs")}
 	}
-	data, err := g.rd.repo.readFile(kf)
+	data, err := g.rd.repo.ReadFile(kf)
 	if err != nil {
 		return nil, []Finding{gitopsFinding(o, check.RenderFailed, check.SeverityError, err.Error())}
 	}
-	raws, _, err := decodeStream(data, 1)
+	raws, _, err := yamldoc.Decode(data, 1)
 	if err != nil || len(raws) != 1 {
-		return nil, []Finding{gitopsFinding(o, check.RenderFailed, check.SeverityError, g.rd.repo.rel(kf)+" is not one YAML mapping")}
+		return nil, []Finding{gitopsFinding(o, check.RenderFailed, check.SeverityError, g.rd.repo.Rel(kf)+" is not one YAML mapping")}
 	}
-	doc := raws[0].doc
+	doc := raws[0].Doc
 	k := mapAt(s, "kustomize")
 	for _, f := range []string{"namePrefix", "nameSuffix", "namespace"} {
 		if v := str(k, f); v != "" {
@@ -251,7 +254,7 @@ func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[str
 			doc[field] = mergeMaps(cur, add)
 		}
 	}
-	if imgs := strList(k["images"]); len(imgs) > 0 {
+	if imgs := yamldoc.StrList(k["images"]); len(imgs) > 0 {
 		doc["images"] = mergeImages(doc["images"], imgs)
 	}
 	for _, f := range []string{"patches", "replicas", "components"} {
@@ -306,7 +309,7 @@ func mergeImages(cur any, overrides []string) []any {
 // hasJsonnet reports .jsonnet files the directory source would evaluate.
 func (g *gitops) hasJsonnet(rel string, recurse bool) bool {
 	found := false
-	root := g.rd.repo.abs(rel)
+	root := g.rd.repo.Abs(rel)
 	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil || found {
 			return filepath.SkipAll
@@ -402,25 +405,25 @@ func (t *repoTree) list() {
 	}
 	t.listed = true
 	n := 0
-	_ = filepath.WalkDir(t.r.root, func(p string, d os.DirEntry, err error) error {
+	_ = filepath.WalkDir(t.r.Root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if n++; n > maxTreeEntries {
 			return filepath.SkipAll
 		}
-		if p == t.r.root {
+		if p == t.r.Root {
 			return nil
 		}
 		if d.IsDir() {
 			if d.Name() == ".git" {
 				return filepath.SkipDir
 			}
-			t.dirs = append(t.dirs, t.r.rel(p))
+			t.dirs = append(t.dirs, t.r.Rel(p))
 			return nil
 		}
 		if d.Type().IsRegular() {
-			t.files = append(t.files, t.r.rel(p))
+			t.files = append(t.files, t.r.Rel(p))
 		}
 		return nil
 	})
@@ -429,5 +432,5 @@ func (t *repoTree) list() {
 func (t *repoTree) Dirs() []string  { t.list(); return t.dirs }
 func (t *repoTree) Files() []string { t.list(); return t.files }
 func (t *repoTree) ReadFile(rel string) ([]byte, error) {
-	return t.r.readFile(t.r.abs(rel))
+	return t.r.ReadFile(t.r.Abs(rel))
 }

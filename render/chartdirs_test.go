@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/capreport/capreport/render/internal/repofs"
 )
 
 // TestChartDirsReadsThroughRepo: chartDirs reads Chart.yaml files through
@@ -74,11 +76,11 @@ func TestChartDirsReadsThroughRepo(t *testing.T) {
 			if maxBytes == 0 {
 				maxBytes = DefaultMaxFileBytes
 			}
-			r, err := openRepo(root, maxBytes)
+			r, err := repofs.Open(root, maxBytes)
 			if err != nil {
 				t.Fatal(err)
 			}
-			tree := r.chartDirs(r.abs("chart"))
+			tree := chartDirs(r, r.Abs("chart"))
 			got := []string{}
 			for k := range tree.subs {
 				got = append(got, k)

@@ -10,28 +10,13 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/kustscan"
+	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
-
-// kustomizationNames are the file names krusty accepts, in its order.
-var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
 
 // skippedDirs are never descended into (besides hidden directories).
 var skippedDirs = map[string]bool{"vendor": true, "node_modules": true, "third_party": true, "bower_components": true}
-
-func kustomizationFile(dir string) string {
-	for _, n := range kustomizationNames {
-		p := filepath.Join(dir, n)
-		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
-			return p
-		}
-	}
-	return ""
-}
-
-func isChartDir(dir string) bool {
-	fi, err := os.Lstat(filepath.Join(dir, "Chart.yaml"))
-	return err == nil && !fi.IsDir()
-}
 
 func isYAMLName(name string) bool {
 	ext := strings.ToLower(filepath.Ext(name))
@@ -82,13 +67,13 @@ func (rd *renderer) explicitSources() ([]SourceSpec, []Finding) {
 		if p == "" {
 			p = "."
 		}
-		abs := r.abs(p)
-		if filepath.IsAbs(filepath.FromSlash(s.Path)) || !r.within(abs) {
+		abs := r.Abs(p)
+		if filepath.IsAbs(filepath.FromSlash(s.Path)) || !r.Within(abs) {
 			findings = append(findings, Finding{Check: check.PathEscape, Severity: check.SeverityError, Source: s.ID(),
 				Message: fmt.Sprintf("source %q leaves the repository root; not rendered", s.Path)})
 			continue
 		}
-		if _, err := r.resolve(abs); err != nil {
+		if _, err := r.Resolve(abs); err != nil {
 			if !reported[p] {
 				reported[p] = true
 				findings = append(findings, missingSourceFinding(s, p, err))
@@ -112,7 +97,7 @@ func (rd *renderer) explicitSources() ([]SourceSpec, []Finding) {
 func missingSourceFinding(s SourceSpec, p string, err error) Finding {
 	f := Finding{Check: check.SourceMissing, Severity: check.SeverityError, Source: s.ID(), File: p,
 		Message: fmt.Sprintf("source %q does not exist in the repository; not rendered", s.Path)}
-	if c := checkForPathError(err); c != "" {
+	if c := repofs.CheckFor(err); c != "" {
 		f.Check = c
 		f.Message = fmt.Sprintf("source %q: %v", s.Path, err)
 	}
@@ -158,7 +143,7 @@ func (w *sourceWalk) visit(p string, d os.DirEntry, err error) error {
 	if err != nil {
 		return nil
 	}
-	rel := w.r.rel(p)
+	rel := w.r.Rel(p)
 	switch {
 	case d.Type()&os.ModeSymlink != 0:
 		// Symlinks inside the root are not followed: their targets are
@@ -182,8 +167,8 @@ func (w *sourceWalk) symlink(p, rel string, d os.DirEntry) {
 	if fi, err := os.Stat(p); err != nil || (!fi.IsDir() && !isYAMLName(d.Name())) {
 		return
 	}
-	if _, err := w.r.resolve(p); err != nil {
-		if c := checkForPathError(err); c != "" {
+	if _, err := w.r.Resolve(p); err != nil {
+		if c := repofs.CheckFor(err); c != "" {
 			w.findings = append(w.findings, Finding{Check: c, Severity: check.SeverityError, File: rel, Source: rel,
 				Message: fmt.Sprintf("%s: refused: %v", rel, err)})
 		}
@@ -199,11 +184,11 @@ func (w *sourceWalk) dir(p, rel string, d os.DirEntry) error {
 	if w.owned.owns(rel) {
 		return filepath.SkipDir
 	}
-	if isChartDir(p) {
+	if kustscan.IsChartDir(p) {
 		w.charts = append(w.charts, rel)
 		return filepath.SkipDir
 	}
-	if kustomizationFile(p) != "" {
+	if kustscan.KustomizationFile(p) != "" {
 		w.kusts = append(w.kusts, rel)
 		w.kustDirs[rel] = true
 	}
@@ -258,20 +243,20 @@ func (rd *renderer) findReferences(kusts []string, explicit []SourceSpec) refere
 		}
 	}
 	for _, k := range scanned {
-		sc := newKustScan(r)
-		sc.scan(r.abs(k), false)
-		for _, d := range sc.dirs {
-			if d != r.abs(k) {
-				refs.dirs[r.rel(d)] = true
+		sc := kustscan.New(r)
+		sc.Scan(r.Abs(k), false)
+		for _, d := range sc.Dirs {
+			if d != r.Abs(k) {
+				refs.dirs[r.Rel(d)] = true
 			}
 		}
-		for _, f := range sc.files {
-			refs.files[r.rel(f)] = true
+		for _, f := range sc.Files {
+			refs.files[r.Rel(f)] = true
 		}
-		for _, c := range sc.charts {
-			refs.dirs[r.rel(c)] = true
+		for _, c := range sc.Charts {
+			refs.dirs[r.Rel(c)] = true
 		}
-		if sc.rootIsComponent {
+		if sc.RootIsComponent {
 			refs.components[k] = true
 		}
 	}
@@ -311,10 +296,10 @@ func detectType(abs string) SourceType {
 	if err != nil || !fi.IsDir() {
 		return SourcePlain
 	}
-	if isChartDir(abs) {
+	if kustscan.IsChartDir(abs) {
 		return SourceHelm
 	}
-	if kustomizationFile(abs) != "" {
+	if kustscan.KustomizationFile(abs) != "" {
 		return SourceKustomize
 	}
 	return SourcePlain
@@ -362,8 +347,8 @@ func (rd *renderer) plainFiles(abs string, d *deliverySpec) []string {
 // directory (hidden and vendor directories excepted).
 func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Object, []Finding, error) {
 	r := rd.repo
-	abs := r.abs(spec.Path)
-	real, err := r.resolve(abs)
+	abs := r.Abs(spec.Path)
+	real, err := r.Resolve(abs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -381,10 +366,10 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 	}
 	var objs []Object
 	for _, f := range files {
-		meta.covered = append(meta.covered, r.rel(f))
-		data, err := r.readFile(f)
+		meta.covered = append(meta.covered, r.Rel(f))
+		data, err := r.ReadFile(f)
 		if err != nil {
-			if fi.IsDir() && checkForPathError(err) != "" {
+			if fi.IsDir() && repofs.CheckFor(err) != "" {
 				// One bad file in a directory: report it, render the rest.
 				fd := failureFinding(spec, err)
 				fd.Severity = check.SeverityError
@@ -393,34 +378,34 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 			}
 			return nil, findings, err
 		}
-		rel := r.rel(f)
+		rel := r.Rel(f)
 		data, note := normalizeText(data)
 		if note != "" {
 			findings = append(findings, Finding{Check: check.YAMLEncoding, Severity: check.SeverityInfo, File: rel,
 				Message: fmt.Sprintf("%s: the file has %s; read as UTF-8 YAML with newline breaks (kubectl and other tools may read it differently)", rel, note)})
 		}
-		raws, problems, err := decodeStream(data, rd.opts.MaxObjects-len(objs))
+		raws, problems, err := yamldoc.Decode(data, rd.opts.MaxObjects-len(objs))
 		if err != nil {
 			return nil, findings, fmt.Errorf("%s: %w: more than %d objects", rel, err, rd.opts.MaxObjects)
 		}
 		for _, p := range problems {
-			f := Finding{Check: check.YAMLInvalid, Severity: check.SeverityError, File: rel, Line: p.line,
-				Message: fmt.Sprintf("%s:%d: document not decoded: %v", rel, p.line, p.err)}
-			if p.err == errAliasBudget {
+			f := Finding{Check: check.YAMLInvalid, Severity: check.SeverityError, File: rel, Line: p.Line,
+				Message: fmt.Sprintf("%s:%d: document not decoded: %v", rel, p.Line, p.Err)}
+			if p.Err == yamldoc.ErrAliasBudget {
 				f.Check = check.YAMLAliasBomb
-				f.Message = fmt.Sprintf("%s:%d: document refused: %v", rel, p.line, p.err)
+				f.Message = fmt.Sprintf("%s:%d: document refused: %v", rel, p.Line, p.Err)
 			}
 			findings = append(findings, f)
 		}
 		for _, raw := range raws {
-			o, ok := objectFromDoc(raw.doc)
+			o, ok := objectFromDoc(raw.Doc)
 			if !ok {
-				findings = append(findings, Finding{Check: check.NotAnObject, Severity: check.SeverityInfo, File: rel, Line: raw.line,
-					Message: fmt.Sprintf("%s:%d: document has no apiVersion or kind; skipped", rel, raw.line)})
+				findings = append(findings, Finding{Check: check.NotAnObject, Severity: check.SeverityInfo, File: rel, Line: raw.Line,
+					Message: fmt.Sprintf("%s:%d: document has no apiVersion or kind; skipped", rel, raw.Line)})
 				continue
 			}
-			o.Origin = Origin{Source: spec.ID(), SourceType: SourcePlain, File: rel, Line: raw.line, AnnotationLines: raw.annLines}
-			if len(raw.dupKeys) > 0 {
+			o.Origin = Origin{Source: spec.ID(), SourceType: SourcePlain, File: rel, Line: raw.Line, AnnotationLines: raw.AnnLines}
+			if len(raw.DupKeys) > 0 {
 				findings = append(findings, duplicateKeyFinding(rel, raw))
 			}
 			objs = append(objs, o)
@@ -457,7 +442,7 @@ func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Objec
 	if hv.Namespace == "" {
 		hv.Namespace = rd.opts.Helm.Namespace
 	}
-	req := helmRequest{chartDir: rd.repo.abs(spec.Path), values: hv, trusted: trusted, skipTests: true}
+	req := helmRequest{chartDir: rd.repo.Abs(spec.Path), values: hv, trusted: trusted, skipTests: true}
 	if d := spec.delivery; d != nil {
 		req.overFiles, req.setString, req.remote = d.helmOverFiles, d.helmSetString, d.remote
 	}
@@ -482,8 +467,8 @@ func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Objec
 
 // duplicateKeyFinding reports a document with a mapping key defined twice
 // (lines relative to the document's own start).
-func duplicateKeyFinding(rel string, raw rawObject) Finding {
-	return Finding{Check: check.YAMLDuplicateKey, Severity: check.SeverityWarning, File: rel, Line: raw.line,
+func duplicateKeyFinding(rel string, raw yamldoc.Raw) Finding {
+	return Finding{Check: check.YAMLDuplicateKey, Severity: check.SeverityWarning, File: rel, Line: raw.Line,
 		Message: fmt.Sprintf("%s:%d: a mapping key is defined twice: %s; the later value is used, as Helm and kustomize take it, but kubectl's strict decoding refuses the document",
-			rel, raw.line, strings.Join(raw.dupKeys, ", "))}
+			rel, raw.Line, strings.Join(raw.DupKeys, ", "))}
 }

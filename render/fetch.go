@@ -185,5 +185,5 @@ func (rd *renderer) templateDirs(req helmRequest) *chartTree {
 	if req.remote != nil {
 		return &chartTree{subs: map[string]*chartTree{}}
 	}
-	return rd.repo.chartDirs(req.chartDir)
+	return chartDirs(rd.repo, req.chartDir)
 }

@@ -14,6 +14,8 @@ import (
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/strvals"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // Flux objects are read as the kustomize-controller and helm-controller
@@ -98,7 +100,7 @@ func (g *gitops) kustomizationSource(o *Object, ref map[string]any) (string, boo
 	}
 	name := str(ref, "name")
 	for _, gen := range g.ofKind("ArtifactGenerator", ns) {
-		for _, a := range mapList(dig(gen.Doc, "spec", "artifacts")) {
+		for _, a := range yamldoc.MapList(dig(gen.Doc, "spec", "artifacts")) {
 			if str(a, "name") != name {
 				continue
 			}
@@ -114,11 +116,11 @@ func (g *gitops) kustomizationSource(o *Object, ref map[string]any) (string, boo
 // that the artifact is this repository's <rest> directory.
 func (g *gitops) artifactPrefix(o, gen *Object, a map[string]any) (string, bool, string, bool) {
 	aliases := map[string]map[string]any{}
-	for _, src := range mapList(dig(gen.Doc, "spec", "sources")) {
+	for _, src := range yamldoc.MapList(dig(gen.Doc, "spec", "sources")) {
 		aliases[str(src, "alias")] = src
 	}
 	prefix, set := "", false
-	for _, c := range mapList(a["copy"]) {
+	for _, c := range yamldoc.MapList(a["copy"]) {
 		from, to := str(c, "from"), str(c, "to")
 		alias, dir, ok := strings.Cut(strings.TrimPrefix(from, "@"), "/")
 		sub := strings.Trim(strings.TrimPrefix(to, "@artifact"), "/")
@@ -158,7 +160,7 @@ func (g *gitops) sourcePath(p string) (string, string) {
 	if rel = strings.TrimPrefix(rel, "/"); rel == "" {
 		rel = "."
 	}
-	if _, err := g.rd.repo.resolve(g.rd.repo.abs(rel)); err != nil {
+	if _, err := g.rd.repo.Resolve(g.rd.repo.Abs(rel)); err != nil {
 		return "", fmt.Sprintf("path %q does not exist in this repository", p)
 	}
 	return rel, ""
@@ -191,21 +193,21 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, bad))
 		return e
 	}
-	root := g.rd.repo.root
+	root := g.rd.repo.Root
 	gen := fluxkustomize.NewGeneratorWithIgnore(root, fluxIgnore, unstructured.Unstructured{Object: o.Doc})
-	data, _, _, err := gen.GenerateManifest(g.rd.repo.abs(rel))
+	data, _, _, err := gen.GenerateManifest(g.rd.repo.Abs(rel))
 	if err != nil {
 		e.findings = append(e.findings, gitopsFinding(o, check.RenderFailed, check.SeverityError,
 			"Flux cannot generate the kustomization of "+rel+": "+g.rd.tidy(err.Error())))
 		return e
 	}
-	raws, _, err := decodeStream(data, 1)
+	raws, _, err := yamldoc.Decode(data, 1)
 	if err != nil || len(raws) != 1 {
 		e.findings = append(e.findings, gitopsFinding(o, check.RenderFailed, check.SeverityError, "generated kustomization does not decode"))
 		return e
 	}
 	spec := SourceSpec{Path: rel, Type: SourceKustomize, Name: refOf(o), explicit: true,
-		delivery: &deliverySpec{kustDoc: raws[0].doc}}
+		delivery: &deliverySpec{kustDoc: raws[0].Doc}}
 	out := g.rd.renderWithLimits(g.ctx, spec)
 	if pb := mapAt(o.Doc, "spec", "postBuild"); pb != nil {
 		vars, fs, miss := g.fluxVars(o, pb)
@@ -331,7 +333,7 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 		return e
 	}
 	hv, vals, fs, partial := g.releaseInputs(o, e)
-	for _, f := range strList(chartSpec["valuesFiles"]) {
+	for _, f := range yamldoc.StrList(chartSpec["valuesFiles"]) {
 		hv.ValuesFiles = append(hv.ValuesFiles, path.Join(rel, f))
 	}
 	if f := str(chartSpec, "valuesFile"); f != "" && len(hv.ValuesFiles) == 0 {

@@ -6,6 +6,8 @@ import (
 
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
+
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // Remote charts of GitOps objects, followed only when fetching is on.
@@ -94,7 +96,7 @@ func (g *gitops) fluxRemoteChart(o *Object) (rc remoteChart, why string, miss, o
 		return rc, fmt.Sprintf("HelmRepository %s/%s is not among the rendered objects, so its URL is unknown", ns, str(src, "name")), true, true
 	}
 	rc = remoteChart{RepoURL: str(repo.Doc, "spec", "url"), Name: str(chartSpec, "chart"), Version: str(chartSpec, "version"),
-		ValuesFiles: strList(chartSpec["valuesFiles"])}
+		ValuesFiles: yamldoc.StrList(chartSpec["valuesFiles"])}
 	if f := str(chartSpec, "valuesFile"); f != "" && len(rc.ValuesFiles) == 0 {
 		rc.ValuesFiles = []string{f}
 	}
@@ -134,7 +136,7 @@ func (g *gitops) argoRemoteChart(o *Object, s map[string]any, i, n int, refs map
 	s = mergeMaps(s, nil)
 	if h := mapAt(s, "helm"); h != nil {
 		var kept []any
-		for _, f := range strList(h["valueFiles"]) {
+		for _, f := range yamldoc.StrList(h["valueFiles"]) {
 			if strings.HasPrefix(f, "$") || strings.Contains(f, "://") {
 				kept = append(kept, f)
 			} else {
@@ -169,7 +171,7 @@ func chartValuesFiles(chrt *chart.Chart, files []string) (map[string]any, error)
 		if data == nil {
 			return nil, fmt.Errorf("values file %q is not in chart %s", f, chrt.Name())
 		}
-		if err := checkYAMLAliases(data); err != nil {
+		if err := yamldoc.CheckAliases(data); err != nil {
 			return nil, fmt.Errorf("values file %q: %w", f, err)
 		}
 		v, err := chartutil.ReadValues(data)

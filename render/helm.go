@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/capreport/capreport/check"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
@@ -18,6 +17,10 @@ import (
 	"helm.sh/helm/v3/pkg/getter"
 	"helm.sh/helm/v3/pkg/strvals"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // errLibraryChart marks a chart that cannot be rendered on its own.
@@ -102,8 +105,8 @@ func (rd *renderer) loadChart(req helmRequest) (*chart.Chart, string, error) {
 		return c, req.remote.label(), err
 	}
 	r := rd.repo
-	chartRel := r.rel(req.chartDir)
-	if err := r.checkTree(req.chartDir); err != nil {
+	chartRel := r.Rel(req.chartDir)
+	if err := checkTree(r, req.chartDir); err != nil {
 		return nil, chartRel, err
 	}
 	if _, err := os.Stat(filepath.Join(req.chartDir, "Chart.yaml")); err != nil {
@@ -178,19 +181,19 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 		if req.remote != nil {
 			file = req.remote.label() + "/" + strings.SplitN(name, "/", 2)[1]
 		}
-		raws, problems, err := decodeStream([]byte(content), rd.opts.MaxObjects-len(out))
+		raws, problems, err := yamldoc.Decode([]byte(content), rd.opts.MaxObjects-len(out))
 		if err != nil {
-			if errors.Is(err, errTooManyObjects) {
-				return nil, findings, fmt.Errorf("%w: more than %d objects", errTooManyObjects, rd.opts.MaxObjects)
+			if errors.Is(err, yamldoc.ErrTooManyObjects) {
+				return nil, findings, fmt.Errorf("%w: more than %d objects", yamldoc.ErrTooManyObjects, rd.opts.MaxObjects)
 			}
 			return nil, findings, err
 		}
 		if len(problems) > 0 {
 			p := problems[0]
-			if errors.Is(p.err, errAliasBudget) {
-				return nil, findings, &docError{file: file, line: p.line, err: p.err}
+			if errors.Is(p.Err, yamldoc.ErrAliasBudget) {
+				return nil, findings, &docError{file: file, line: p.Line, err: p.Err}
 			}
-			return nil, findings, &docError{file: file, line: p.line, err: fmt.Errorf("YAML parse error on %s: %w", name, p.err)}
+			return nil, findings, &docError{file: file, line: p.Line, err: fmt.Errorf("YAML parse error on %s: %w", name, p.Err)}
 		}
 		objs, fs := templateObjects(raws, file, req)
 		out, findings = append(out, objs...), append(findings, fs...)
@@ -201,23 +204,23 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 // templateObjects keeps the objects of one rendered template that the
 // render installs (test hooks and, when asked, all hooks left out), with
 // findings for documents that are no object or repeat a key.
-func templateObjects(raws []rawObject, file string, req helmRequest) ([]helmObject, []Finding) {
+func templateObjects(raws []yamldoc.Raw, file string, req helmRequest) ([]helmObject, []Finding) {
 	var out []helmObject
 	var findings []Finding
 	for _, raw := range raws {
-		if isTestHook(raw.doc) && req.skipTests || req.skipHooks && hookOf(raw.doc) != "" {
+		if isTestHook(raw.Doc) && req.skipTests || req.skipHooks && hookOf(raw.Doc) != "" {
 			continue
 		}
-		if _, ok := objectFromDoc(raw.doc); !ok {
+		if _, ok := objectFromDoc(raw.Doc); !ok {
 			findings = append(findings, Finding{Check: check.NotAnObject, Severity: check.SeverityInfo,
-				Message: fmt.Sprintf("%s:%d: rendered document has no apiVersion or kind; skipped", file, raw.line),
-				File:    file, Line: raw.line})
+				Message: fmt.Sprintf("%s:%d: rendered document has no apiVersion or kind; skipped", file, raw.Line),
+				File:    file, Line: raw.Line})
 			continue
 		}
-		if len(raw.dupKeys) > 0 {
+		if len(raw.DupKeys) > 0 {
 			findings = append(findings, duplicateKeyFinding(file, raw))
 		}
-		out = append(out, helmObject{doc: raw.doc, file: file, line: raw.line, annLines: raw.annLines})
+		out = append(out, helmObject{doc: raw.Doc, file: file, line: raw.Line, annLines: raw.AnnLines})
 	}
 	return out, findings
 }
@@ -286,8 +289,8 @@ func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (string, error)
 		if trusted {
 			return f, checkValuesContent(r, f, true)
 		}
-		if !r.within(filepath.Clean(f)) {
-			return "", &pathError{rel: f, err: errEscape}
+		if !r.Within(filepath.Clean(f)) {
+			return "", &repofs.PathError{Rel: f, Err: repofs.ErrEscape}
 		}
 		return f, checkValuesContent(r, f, false)
 	}
@@ -299,11 +302,11 @@ func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (string, error)
 			}
 		}
 	}
-	candidates := []string{filepath.Join(chartDir, filepath.FromSlash(f)), filepath.Join(rd.scope, filepath.FromSlash(f)), r.abs(f)}
+	candidates := []string{filepath.Join(chartDir, filepath.FromSlash(f)), filepath.Join(rd.scope, filepath.FromSlash(f)), r.Abs(f)}
 	var escaped, missing error
 	for _, c := range candidates {
-		if !r.within(filepath.Clean(c)) {
-			escaped = &pathError{rel: f, err: errEscape}
+		if !r.Within(filepath.Clean(c)) {
+			escaped = &repofs.PathError{Rel: f, Err: repofs.ErrEscape}
 			continue
 		}
 		if _, err := os.Lstat(c); err != nil {
@@ -328,17 +331,17 @@ func checkValuesContent(r *repo, p string, trusted bool) error {
 		if serr != nil {
 			return serr
 		}
-		if fi.Size() > r.maxBytes {
-			return &pathError{rel: p, err: errTooLarge}
+		if fi.Size() > r.MaxBytes {
+			return &repofs.PathError{Rel: p, Err: repofs.ErrTooLarge}
 		}
 		data, err = os.ReadFile(p)
 	} else {
-		data, err = r.readFile(p)
+		data, err = r.ReadFile(p)
 	}
 	if err != nil {
 		return err
 	}
-	return checkYAMLAliases(data)
+	return yamldoc.CheckAliases(data)
 }
 
 // mergeMaps deep-merges b onto a (b wins), like Helm's -f merging.
@@ -387,10 +390,10 @@ type chartTree struct {
 // files are read through the repository, like every other read: one that
 // is too large or a symlink out of the root is not read, so its aliases,
 // or the subchart, are left out.
-func (r *repo) chartDirs(dir string) *chartTree {
+func chartDirs(r *repo, dir string) *chartTree {
 	t := &chartTree{dir: dir, subs: map[string]*chartTree{}}
 	aliases := map[string][]string{} // chart name -> aliases
-	if md, ok := r.chartMetadata(dir); ok {
+	if md, ok := chartMetadata(r, dir); ok {
 		for _, d := range md.Dependencies {
 			if d != nil && d.Alias != "" {
 				aliases[d.Name] = append(aliases[d.Name], d.Alias)
@@ -412,12 +415,12 @@ func (r *repo) chartDirs(dir string) *chartTree {
 				name = name[:i]
 			}
 		} else {
-			md, ok := r.chartMetadata(p)
+			md, ok := chartMetadata(r, p)
 			if !ok {
 				continue
 			}
 			name = md.Name
-			sub = r.chartDirs(p)
+			sub = chartDirs(r, p)
 		}
 		t.subs[name] = sub
 		t.subs[e.Name()] = sub
@@ -430,8 +433,8 @@ func (r *repo) chartDirs(dir string) *chartTree {
 
 // chartMetadata reads and decodes dir/Chart.yaml; ok is false when it
 // cannot be read from the repository or does not decode.
-func (r *repo) chartMetadata(dir string) (*chart.Metadata, bool) {
-	data, err := r.readFile(filepath.Join(dir, "Chart.yaml"))
+func chartMetadata(r *repo, dir string) (*chart.Metadata, bool) {
+	data, err := r.ReadFile(filepath.Join(dir, "Chart.yaml"))
 	if err != nil {
 		return nil, false
 	}
@@ -457,7 +460,7 @@ func (t *chartTree) templateFile(r *repo, key string) string {
 	}
 	rest := strings.Join(parts[i:], "/")
 	if strings.HasSuffix(cur.dir, ".tgz") {
-		return r.rel(cur.dir) + "/" + rest
+		return r.Rel(cur.dir) + "/" + rest
 	}
-	return path.Join(r.rel(cur.dir), rest)
+	return path.Join(r.Rel(cur.dir), rest)
 }

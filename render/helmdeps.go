@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/capreport/capreport/check"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
+
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/repofs"
 )
 
 // Dependencies are resolved as Helm's downloader builds them
@@ -151,12 +153,12 @@ func (rd *renderer) localDependency(chrt *chart.Chart, chartDir, chartRel string
 	rel := strings.TrimPrefix(d.Repository, "file://")
 	dir := filepath.Clean(filepath.Join(chartDir, filepath.FromSlash(rel)))
 	file := path.Join(chartRel, "Chart.yaml")
-	if filepath.IsAbs(rel) || !rd.repo.within(dir) {
+	if filepath.IsAbs(rel) || !rd.repo.Within(dir) {
 		return &Finding{Check: check.PathEscape, Severity: check.SeverityError, File: file,
 			Message: fmt.Sprintf("chart %s: dependency %s is %s, outside the repository root; not followed", chartRel, depName(d), d.Repository)}
 	}
-	if err := rd.repo.checkTree(dir); err != nil {
-		f := Finding{Check: checkForPathError(err), Severity: check.SeverityError, File: file,
+	if err := checkTree(rd.repo, dir); err != nil {
+		f := Finding{Check: repofs.CheckFor(err), Severity: check.SeverityError, File: file,
 			Message: fmt.Sprintf("chart %s: dependency %s at %s: %v", chartRel, depName(d), d.Repository, err)}
 		if f.Check == "" {
 			f.Check, f.Severity = check.HelmDependencyMissing, check.SeverityWarning

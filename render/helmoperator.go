@@ -105,7 +105,7 @@ func (g *gitops) helmOperatorRef(o *Object, ref map[string]any, chartRel string)
 	}
 	if fr := mapAt(ref, "chartFileRef"); fr != nil {
 		optional, _ := fr["optional"].(bool)
-		data, err := g.rd.repo.readFile(g.rd.repo.abs(chartRel + "/" + str(fr, "path")))
+		data, err := g.rd.repo.ReadFile(g.rd.repo.Abs(chartRel + "/" + str(fr, "path")))
 		if err != nil {
 			return "", fmt.Sprintf("valuesFrom chartFileRef %q: %v", str(fr, "path"), err), optional, false
 		}

@@ -51,7 +51,7 @@ func newWorkerPool(rd *renderer) *workerPool {
 	}
 	registerWireTypes()
 	return &workerPool{cmd: iso.Command,
-		init: workerInit{Root: rd.repo.root, Scope: rd.scope, Opts: rd.opts, MaxMemory: iso.MaxMemory}}
+		init: workerInit{Root: rd.repo.Root, Scope: rd.scope, Opts: rd.opts, MaxMemory: iso.MaxMemory}}
 }
 
 // get returns an idle worker or starts one.

@@ -2,20 +2,18 @@ package render
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path"
 	"path/filepath"
-	"regexp"
-
 	"strconv"
 	"strings"
 
-	"github.com/capreport/capreport/check"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/types"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/kustscan"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // Annotations krusty adds on request and capreport strips.
@@ -29,472 +27,44 @@ const (
 	helmAnnotationLinesAnnotation = "render.capreport.io/annotation-lines"
 )
 
-// kustomizeRefusal is a reason not to hand a kustomization to krusty at all.
-type kustomizeRefusal struct {
-	check string // finding check ID
-	file  string // root-relative kustomization (or config) file
-	msg   string
-}
-
-func (e *kustomizeRefusal) Error() string { return e.msg }
-
-// kustFile is one parsed kustomization.
-type kustFile struct {
-	file string // absolute
-	doc  map[string]any
-	// generated: no such file on disk (Flux generated it for a directory
-	// without one); the overlay provides it.
-	generated bool
-}
-
-// kustScan walks a kustomization and everything it refers to, without
-// building: it finds remote references, exec/container functions, paths
-// that leave the root, and collects what the tree uses (so discovery does
-// not render those pieces again).
-type kustScan struct {
-	r               *repo
-	seen            map[string]bool
-	kusts           map[string]*kustFile // by absolute dir
-	dirs            []string             // kustomization dirs visited, root first
-	files           []string             // files referenced inside their kustomization's tree
-	charts          []string             // local chart dirs used by helmCharts
-	refusals        []*kustomizeRefusal
-	rootIsComponent bool
-	root            string
-	// override replaces the kustomization read from disk in one directory
-	// (a GitOps object's generated or amended kustomization).
-	override map[string]*kustFile
-	// dropped are entries left out of the render (remote, outside the
-	// root, missing), by kustomization directory; each is also a refusal
-	// in partials.
-	dropped  map[string][]droppedEntry
-	partials []*kustomizeRefusal
-	// listedBy maps a resource file to the kustomization file listing it.
-	listedBy map[string]string
-	// fetch keeps remote bases and helmCharts repos for the build
-	// (--fetch); remote records that the build will fetch a base.
-	fetch, remote bool
-}
-
-// droppedEntry is one entry of a kustomization list field left out.
-type droppedEntry struct{ field, entry string }
-
-func newKustScan(r *repo) *kustScan {
-	return &kustScan{r: r, seen: map[string]bool{}, kusts: map[string]*kustFile{},
-		override: map[string]*kustFile{}, dropped: map[string][]droppedEntry{}, listedBy: map[string]string{}}
-}
-
-// droppable are the list fields whose unusable entries the render leaves
-// out instead of failing: what they would add is missing, the rest stands.
-var droppable = map[string]bool{"resources": true, "bases": true, "components": true, "crds": true}
-
-// entryOrDrop is entry for a droppable field: a remote, escaping or missing
-// entry is recorded as dropped rather than refusing the whole root.
-func (sc *kustScan) entryOrDrop(dir, kf, field, e string) string {
-	n := len(sc.refusals)
-	abs := sc.entry(dir, kf, field, e)
-	if len(sc.refusals) > n && droppable[field] {
-		ref := sc.refusals[n]
-		sc.refusals = sc.refusals[:n]
-		sc.partials = append(sc.partials, &kustomizeRefusal{check: check.PartialRender, file: ref.file,
-			msg: ref.msg + "; rendered without it, so what it adds is missing from this report"})
-		sc.dropped[dir] = append(sc.dropped[dir], droppedEntry{field, e})
-		return ""
-	}
-	if abs == "" && len(sc.refusals) == n && droppable[field] && !looksRemote(e) && !filepath.IsAbs(e) {
-		abs = filepath.Clean(filepath.Join(dir, filepath.FromSlash(e))) // missing: dropped below
-	}
-	if abs != "" && droppable[field] {
-		if _, err := os.Stat(abs); err != nil {
-			rel := sc.r.rel(kf)
-			sc.partials = append(sc.partials, &kustomizeRefusal{check: check.PartialRender, file: rel,
-				msg: fmt.Sprintf("%s: %s entry %q does not exist; rendered without it, so what it adds is missing from this report", rel, field, e)})
-			sc.dropped[dir] = append(sc.dropped[dir], droppedEntry{field, e})
-			return ""
-		}
-	}
-	return abs
-}
-
-var scpUser = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9-]*@`)
-
-// looksRemote mirrors what krusty would treat as a remote file (http/https
-// URL) or git repository (scheme, git::, user@host, github.com/...).
-func looksRemote(s string) bool {
-	s = strings.TrimSpace(s)
-	low := strings.ToLower(s)
-	return strings.Contains(s, "://") ||
-		strings.HasPrefix(low, "git::") ||
-		strings.HasPrefix(low, "github.com/") || strings.HasPrefix(low, "github.com:") ||
-		scpUser.MatchString(s)
-}
-
-func (sc *kustScan) refuse(check, file, format string, args ...any) {
-	sc.refusals = append(sc.refusals, &kustomizeRefusal{check: check, file: file, msg: fmt.Sprintf(format, args...)})
-}
-
-func strList(v any) []string {
-	var out []string
-	switch t := v.(type) {
-	case []any:
-		for _, e := range t {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-	case string:
-		out = append(out, t)
-	}
-	return out
-}
-
-func mapList(v any) []map[string]any {
-	var out []map[string]any
-	if l, ok := v.([]any); ok {
-		for _, e := range l {
-			if m, ok := e.(map[string]any); ok {
-				out = append(out, m)
-			}
-		}
-	}
-	return out
-}
-
-// entry resolves one path a kustomization refers to; "" if it must not or
-// cannot be followed.
-func (sc *kustScan) entry(dir, kf, field, e string) string {
-	rel := sc.r.rel(kf)
-	if looksRemote(e) && sc.fetch && remoteBaseAllowed(field, e) {
-		sc.remote = true
-		return "" // kept for krusty's own loader to fetch
-	}
-	if looksRemote(e) {
-		sc.refuse(check.RemoteBase, rel, "%s: %s entry %q is remote; capreport never fetches remote bases or files (vendor it into the repository)", rel, field, e)
-		return ""
-	}
-	if filepath.IsAbs(e) {
-		sc.refuse(check.PathEscape, rel, "%s: %s entry %q is an absolute path", rel, field, e)
-		return ""
-	}
-	abs := filepath.Clean(filepath.Join(dir, filepath.FromSlash(e)))
-	if !sc.r.within(abs) {
-		sc.refuse(check.PathEscape, rel, "%s: %s entry %q leaves the repository root %q (pass --root to read a wider checkout)", rel, field, e, filepath.Base(sc.r.root))
-		return ""
-	}
-	if _, err := sc.r.resolve(abs); err != nil {
-		if c := checkForPathError(err); c != "" {
-			sc.refuse(c, rel, "%s: %s entry %q: %v", rel, field, e, err)
-		}
-		return ""
-	}
-	return abs
-}
-
-// addFile records a referenced file; only files below the kustomization's
-// directory count (krusty's load restrictions refuse the others).
-func (sc *kustScan) addFile(dir, abs string) {
-	if abs == dir || strings.HasPrefix(abs, dir+string(filepath.Separator)) {
-		sc.files = append(sc.files, abs)
-		if k, ok := sc.kusts[dir]; ok && !k.generated {
-			if _, seen := sc.listedBy[abs]; !seen {
-				sc.listedBy[abs] = k.file
-			}
-		}
-	}
-}
-
-func (sc *kustScan) file(dir, kf, field, e string, plugin bool) {
-	if abs := sc.entry(dir, kf, field, e); abs != "" {
-		sc.addFile(dir, abs)
-		if plugin {
-			sc.checkFunctions(kf, abs, nil)
-		}
-	}
-}
-
-// read parses the kustomization file of dir; nil when there is none (krusty
-// reports it) or it is refused.
-func (sc *kustScan) read(dir string) *kustFile {
-	kf := kustomizationFile(dir)
-	if kf == "" {
-		return nil
-	}
-	rel := sc.r.rel(kf)
-	data, err := sc.r.readFile(kf)
-	if err != nil {
-		if c := checkForPathError(err); c != "" {
-			sc.refuse(c, rel, "%s: %v", rel, err)
-		}
-		return nil
-	}
-	raws, problems, err := decodeStream(data, 1)
-	if err != nil || len(problems) > 0 || len(raws) != 1 {
-		id := check.RenderFailed
-		if len(problems) > 0 && errors.Is(problems[0].err, errAliasBudget) {
-			id = check.YAMLAliasBomb
-		}
-		sc.refuse(id, rel, "%s: not a single YAML mapping", rel)
-		return nil
-	}
-	return &kustFile{file: kf, doc: raws[0].doc}
-}
-
-// scan visits the kustomization in dir and everything it lists, in the
-// order krusty reads them: what it builds on, the files it reads, the
-// functions it runs and the Helm charts it inflates.
-func (sc *kustScan) scan(dir string, plugin bool) {
-	if sc.seen[dir] {
-		return
-	}
-	sc.seen[dir] = true
-	if sc.root == "" {
-		sc.root = dir
-	}
-	k := sc.override[dir]
-	if k == nil {
-		if k = sc.read(dir); k == nil {
-			return
-		}
-	}
-	sc.dirs = append(sc.dirs, dir)
-	sc.kusts[dir] = k
-	if kind, _ := k.doc["kind"].(string); kind == "Component" && dir == sc.root {
-		sc.rootIsComponent = true
-	}
-	sc.scanBases(dir, k, plugin)
-	sc.scanFiles(dir, k)
-	sc.scanFunctions(dir, k)
-	sc.scanHelmCharts(dir, k)
-}
-
-// scanBases follows resources, bases and components (a directory is a
-// kustomization to scan, anything else a file) and lists the crds.
-func (sc *kustScan) scanBases(dir string, k *kustFile, plugin bool) {
-	kf, doc := k.file, k.doc
-	for _, field := range []string{"resources", "bases", "components"} {
-		for _, e := range strList(doc[field]) {
-			abs := sc.entryOrDrop(dir, kf, field, e)
-			if abs == "" {
-				continue
-			}
-			if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
-				sc.scan(abs, plugin)
-			} else {
-				sc.addFile(dir, abs)
-				if plugin {
-					sc.checkFunctions(kf, abs, nil)
-				}
-			}
-		}
-	}
-	for _, e := range strList(doc["crds"]) {
-		if abs := sc.entryOrDrop(dir, kf, "crds", e); abs != "" {
-			sc.addFile(dir, abs)
-		}
-	}
-}
-
-// scanFiles checks the other files the kustomization reads: configurations,
-// patches (an inline patch is not a path), replacements, the OpenAPI schema
-// and the generators' files and env files.
-func (sc *kustScan) scanFiles(dir string, k *kustFile) {
-	kf, doc := k.file, k.doc
-	for _, e := range strList(doc["configurations"]) {
-		sc.file(dir, kf, "configurations", e, false)
-	}
-	for _, e := range strList(doc["patchesStrategicMerge"]) {
-		if !strings.ContainsAny(e, "\n:{") {
-			sc.file(dir, kf, "patchesStrategicMerge", e, false)
-		}
-	}
-	for _, field := range []string{"patches", "patchesJson6902", "replacements"} {
-		for _, m := range mapList(doc[field]) {
-			if p, ok := m["path"].(string); ok && p != "" {
-				sc.file(dir, kf, field, p, false)
-			}
-		}
-	}
-	if m, ok := doc["openapi"].(map[string]any); ok {
-		if p, ok := m["path"].(string); ok && p != "" {
-			sc.file(dir, kf, "openapi", p, false)
-		}
-	}
-	for _, field := range []string{"configMapGenerator", "secretGenerator"} {
-		for _, m := range mapList(doc[field]) {
-			for _, f := range strList(m["files"]) {
-				if i := strings.Index(f, "="); i >= 0 {
-					f = f[i+1:]
-				}
-				sc.file(dir, kf, field, f, false)
-			}
-			for _, f := range append(strList(m["envs"]), strList(m["env"])...) {
-				sc.file(dir, kf, field, f, false)
-			}
-		}
-	}
-}
-
-// scanFunctions checks generators, transformers and validators: an inline
-// one, a file, or a directory scanned as a plugin kustomization.
-func (sc *kustScan) scanFunctions(dir string, k *kustFile) {
-	kf, doc := k.file, k.doc
-	for _, field := range []string{"generators", "transformers", "validators"} {
-		for _, e := range strList(doc[field]) {
-			if strings.Contains(e, "\n") {
-				sc.checkFunctions(kf, "", []byte(e))
-				continue
-			}
-			abs := sc.entry(dir, kf, field, e)
-			if abs == "" {
-				continue
-			}
-			if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
-				sc.scan(abs, true)
-			} else {
-				sc.addFile(dir, abs)
-				sc.checkFunctions(kf, abs, nil)
-			}
-		}
-	}
-}
-
-// scanHelmCharts finds each helmCharts entry's vendored chart; a remote one
-// is dropped from the build (the render is partial) instead of refusing it.
-func (sc *kustScan) scanHelmCharts(dir string, k *kustFile) {
-	kf, doc := k.file, k.doc
-	if _, ok := doc["helmChartInflationGenerator"]; ok {
-		rel := sc.r.rel(kf)
-		sc.refuse(check.KustomizePlugin, rel, "%s: helmChartInflationGenerator is not supported (use helmCharts with a chart vendored under charts/)", rel)
-	}
-	for _, hc := range mapList(doc["helmCharts"]) {
-		n := len(sc.refusals)
-		if d := sc.localChart(dir, kf, doc, hc); d != "" {
-			sc.charts = append(sc.charts, d)
-		} else if len(sc.refusals) > n && sc.refusals[n].check == check.HelmChartRemote {
-			ref := sc.refusals[n]
-			sc.refusals = sc.refusals[:n]
-			sc.partials = append(sc.partials, &kustomizeRefusal{check: check.HelmChartRemote, file: ref.file,
-				msg: ref.msg + "; rendered without it, so what it adds is missing from this report"})
-			name, _ := hc["name"].(string)
-			sc.dropped[dir] = append(sc.dropped[dir], droppedEntry{"helmCharts", name})
-		}
-	}
-}
-
-// localChart finds the vendored chart of a helmCharts entry.
-func (sc *kustScan) localChart(dir, kf string, doc, hc map[string]any) string {
-	rel := sc.r.rel(kf)
-	name, _ := hc["name"].(string)
-	version, _ := hc["version"].(string)
-	repoURL, _ := hc["repo"].(string)
-	home := "charts"
-	if g, ok := doc["helmGlobals"].(map[string]any); ok {
-		if h, ok := g["chartHome"].(string); ok && h != "" {
-			home = h
-		}
-	}
-	if name == "" {
-		sc.refuse(check.RenderFailed, rel, "%s: helmCharts entry without a name", rel)
-		return ""
-	}
-	homeAbs := sc.entry(dir, kf, "helmGlobals.chartHome", home)
-	if homeAbs != "" {
-		cands := []string{filepath.Join(homeAbs, name)}
-		if version != "" {
-			cands = append(cands, filepath.Join(homeAbs, name+"-"+version, name))
-		}
-		for _, c := range cands {
-			if !sc.r.within(filepath.Clean(c)) {
-				continue
-			}
-			if _, err := sc.r.resolve(c); err == nil && isChartDir(c) {
-				return c
-			}
-		}
-	}
-	where := repoURL
-	if where == "" {
-		where = "no repo"
-	}
-	if sc.fetch && repoURL != "" {
-		return "" // fetched when the entry is inflated
-	}
-	sc.refuse(check.HelmChartRemote, rel, "%s: helmCharts entry %q (%s, version %q) is not vendored under %s; capreport never pulls charts", rel, name, where, version, path.Join(path.Dir(rel), home))
-	return ""
-}
-
-// checkFunctions refuses KRM function configs (exec, container, starlark):
-// capreport never runs them.
-func (sc *kustScan) checkFunctions(kf, file string, inline []byte) {
-	rel := sc.r.rel(kf)
-	data := inline
-	where := rel + " (inline)"
-	if file != "" {
-		where = sc.r.rel(file)
-		var err error
-		if data, err = sc.r.readFile(file); err != nil {
-			return
-		}
-	}
-	raws, _, _ := decodeStream(data, 1000)
-	for _, raw := range raws {
-		md, _ := raw.doc["metadata"].(map[string]any)
-		ann, _ := md["annotations"].(map[string]any)
-		for _, key := range []string{"config.kubernetes.io/function", "config.k8s.io/function"} {
-			spec, ok := ann[key].(string)
-			if !ok {
-				continue
-			}
-			kind := "KRM"
-			for _, k := range []string{"exec", "container", "starlark"} {
-				if strings.Contains(spec, k+":") {
-					kind = k
-					break
-				}
-			}
-			sc.refuse(check.ExecFunction, where, "%s: %s function %q (%s) is configured; capreport never runs exec, container or starlark functions or plugins", where, kind, strings.TrimSpace(fmt.Sprint(raw.doc["kind"])), strings.Join(strings.Fields(spec), " "))
-		}
-	}
-}
-
 // renderKustomizeSource builds a kustomization with krusty in-process. A
 // remote, escaping or missing entry of a list field is left out of the
 // build (an in-memory copy of its kustomization) and the render is partial.
 func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]Object, []Finding, error) {
 	r := rd.repo
-	dir := r.abs(spec.Path)
+	dir := r.Abs(spec.Path)
 	sc := rd.newKustScan()
 	if d := spec.delivery; d != nil && d.kustDoc != nil {
-		kf := kustomizationFile(dir)
+		kf := kustscan.KustomizationFile(dir)
 		generated := kf == ""
 		if generated {
 			kf = filepath.Join(dir, "kustomization.yaml")
 		}
-		sc.override[dir] = &kustFile{file: kf, doc: d.kustDoc, generated: generated}
+		sc.Override[dir] = &kustscan.Kustomization{File: kf, Doc: d.kustDoc, Generated: generated}
 	}
-	sc.scan(dir, false)
+	sc.Scan(dir, false)
 	var findings []Finding
-	for _, ref := range sc.partials {
-		findings = append(findings, Finding{Check: ref.check, Severity: check.SeverityWarning, File: ref.file, Message: ref.msg})
+	for _, ref := range sc.Partials {
+		findings = append(findings, Finding{Check: ref.Check, Severity: check.SeverityWarning, File: ref.File, Message: ref.Msg})
 	}
-	if len(sc.refusals) > 0 {
-		for _, ref := range sc.refusals[1:] {
-			findings = append(findings, Finding{Check: ref.check, Severity: check.SeverityError, File: ref.file, Message: ref.msg})
+	if len(sc.Refusals) > 0 {
+		for _, ref := range sc.Refusals[1:] {
+			findings = append(findings, Finding{Check: ref.Check, Severity: check.SeverityError, File: ref.File, Message: ref.Msg})
 		}
-		return nil, findings, sc.refusals[0]
+		return nil, findings, sc.Refusals[0]
 	}
-	if sc.rootIsComponent {
+	if sc.RootIsComponent {
 		return nil, nil, fmt.Errorf("%s is a Component; it renders only as part of a kustomization", spec.Path)
 	}
-	meta.partial = len(sc.partials) > 0
-	meta.covered = sc.coveredPaths()
+	meta.partial = len(sc.Partials) > 0
+	meta.covered = sc.CoveredPaths()
 
 	overlay, fs, err := rd.rewriteKustomizations(sc)
 	findings = append(findings, fs...)
 	if err != nil {
 		return nil, findings, err
 	}
-	safe := sc.safeFS(overlay)
+	safe := rd.scanSafeFS(sc, overlay)
 	kopts := krusty.MakeDefaultOptions()
 	kopts.LoadRestrictions = types.LoadRestrictionsRootOnly
 	kopts.PluginConfig = types.DisabledPluginConfig()
@@ -513,12 +83,12 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 	if err != nil {
 		return nil, findings, err
 	}
-	raws, problems, err := decodeStream(out, rd.opts.MaxObjects)
+	raws, problems, err := yamldoc.Decode(out, rd.opts.MaxObjects)
 	if err != nil {
 		return nil, findings, fmt.Errorf("%w: more than %d objects", err, rd.opts.MaxObjects)
 	}
 	if len(problems) > 0 {
-		return nil, findings, fmt.Errorf("decoding krusty output: %w", problems[0].err)
+		return nil, findings, fmt.Errorf("decoding krusty output: %w", problems[0].Err)
 	}
 	return rd.kustomizeObjects(raws, spec, realDir, sc), findings, nil
 }
@@ -526,25 +96,25 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 // kustomizeObjects turns krusty's output into objects, each traced to the
 // file and line it came from (its origin annotation), or to the
 // kustomization when krusty generated it.
-func (rd *renderer) kustomizeObjects(raws []rawObject, spec SourceSpec, realDir string, sc *kustScan) []Object {
+func (rd *renderer) kustomizeObjects(raws []yamldoc.Raw, spec SourceSpec, realDir string, sc *kustscan.Scan) []Object {
 	r := rd.repo
 	lines := lineIndex{r: r, cache: map[string][]docPos{}}
 	objs := make([]Object, 0, len(raws))
 	for _, raw := range raws {
-		file, line, annLines := takeOrigin(raw.doc, realDir, r, &lines)
-		o, ok := objectFromDoc(raw.doc)
+		file, line, annLines := takeOrigin(raw.Doc, realDir, r, &lines)
+		o, ok := objectFromDoc(raw.Doc)
 		if !ok {
 			continue
 		}
 		if file == "" {
 			file = spec.Path
-			if kf := kustomizationFile(realDir); kf != "" {
-				file = r.rel(kf)
+			if kf := kustscan.KustomizationFile(realDir); kf != "" {
+				file = r.Rel(kf)
 			}
 		}
 		o.Origin = Origin{Source: spec.ID(), SourceType: SourceKustomize, File: file, Line: line, AnnotationLines: annLines}
-		if via, ok := sc.listedBy[r.abs(file)]; ok && spec.delivery != nil {
-			o.Origin.Via = r.rel(via)
+		if via, ok := sc.ListedBy[r.Abs(file)]; ok && spec.delivery != nil {
+			o.Origin.Via = r.Rel(via)
 		}
 		objs = append(objs, o)
 	}
@@ -552,106 +122,25 @@ func (rd *renderer) kustomizeObjects(raws []rawObject, spec SourceSpec, realDir 
 }
 
 // rewriteKustomizations returns the in-memory copy of every kustomization
-// the build reads: origin annotations asked for, helmCharts replaced by
-// files inflated with the Helm SDK, dropped entries left out.
-func (rd *renderer) rewriteKustomizations(sc *kustScan) (map[string][]byte, []Finding, error) {
+// the build reads (kustscan.Scan.Rewrite), helmCharts entries inflated
+// with the Helm SDK.
+func (rd *renderer) rewriteKustomizations(sc *kustscan.Scan) (map[string][]byte, []Finding, error) {
 	var findings []Finding
-	overlay := map[string][]byte{}
-	for kdir, k := range sc.kusts {
-		doc := mergeMaps(k.doc, nil)
-		bm := strList(doc["buildMetadata"])
-		if !containsString(bm, "originAnnotations") {
-			bm = append(bm, "originAnnotations")
-		}
-		doc["buildMetadata"] = toAnyList(bm)
-		dropEntries(doc, sc.dropped[kdir])
-		realDir, err := filepath.EvalSymlinks(kdir)
-		if err != nil {
-			return nil, findings, err
-		}
-		if charts := mapList(doc["helmCharts"]); len(charts) > 0 {
-			res := toAnyList(strList(doc["resources"]))
-			for i, hc := range charts {
-				data, fs, err := rd.inflateHelmChart(kdir, k, doc, hc)
-				findings = append(findings, fs...)
-				if err != nil {
-					return nil, findings, err
-				}
-				name := fmt.Sprintf("capreport-helmchart-%d.yaml", i)
-				overlay[filepath.Join(realDir, name)] = data
-				res = append(res, name)
-			}
-			doc["resources"] = res
-			delete(doc, "helmCharts")
-			delete(doc, "helmGlobals")
-		}
-		data, err := sigsyaml.Marshal(doc)
-		if err != nil {
-			return nil, findings, err
-		}
-		overlay[filepath.Join(realDir, filepath.Base(k.file))] = data
-	}
-	return overlay, findings, nil
-}
-
-// dropEntries removes dropped entries from their list fields; a
-// helmCharts entry is dropped by name.
-func dropEntries(doc map[string]any, dropped []droppedEntry) {
-	for _, d := range dropped {
-		l, _ := doc[d.field].([]any)
-		kept := make([]any, 0, len(l))
-		for _, e := range l {
-			if s, ok := e.(string); ok && s == d.entry {
-				continue
-			}
-			if m, ok := e.(map[string]any); ok && d.field == "helmCharts" && m["name"] == d.entry {
-				continue
-			}
-			kept = append(kept, e)
-		}
-		doc[d.field] = kept
-	}
-}
-
-// coveredPaths lists, root-relative, what the build reads as its parts.
-func (sc *kustScan) coveredPaths() []string {
-	var out []string
-	for _, d := range sc.dirs {
-		out = append(out, sc.r.rel(d))
-	}
-	for _, f := range sc.files {
-		out = append(out, sc.r.rel(f))
-	}
-	for _, c := range sc.charts {
-		out = append(out, sc.r.rel(c))
-	}
-	return out
-}
-
-func containsString(l []string, s string) bool {
-	for _, e := range l {
-		if e == s {
-			return true
-		}
-	}
-	return false
-}
-
-func toAnyList(l []string) []any {
-	out := make([]any, len(l))
-	for i, s := range l {
-		out[i] = s
-	}
-	return out
+	overlay, err := sc.Rewrite(func(dir string, k *kustscan.Kustomization, doc, hc map[string]any) ([]byte, error) {
+		data, fs, err := rd.inflateHelmChart(dir, k, doc, hc)
+		findings = append(findings, fs...)
+		return data, err
+	})
+	return overlay, findings, err
 }
 
 // inflateHelmChart renders one helmCharts entry with the Helm SDK and
 // returns a YAML stream whose objects carry their template origin.
-func (rd *renderer) inflateHelmChart(kdir string, k *kustFile, doc, hc map[string]any) ([]byte, []Finding, error) {
+func (rd *renderer) inflateHelmChart(kdir string, k *kustscan.Kustomization, doc, hc map[string]any) ([]byte, []Finding, error) {
 	sc := rd.newKustScan()
-	chartDir := sc.localChart(kdir, k.file, doc, hc)
-	if chartDir == "" && len(sc.refusals) > 0 {
-		return nil, nil, sc.refusals[0]
+	chartDir := sc.LocalChart(kdir, k.File, doc, hc)
+	if chartDir == "" && len(sc.Refusals) > 0 {
+		return nil, nil, sc.Refusals[0]
 	}
 	remote := helmChartsRemote(hc, chartDir)
 	hv := HelmValues{Namespace: rd.opts.Helm.Namespace}
@@ -662,9 +151,9 @@ func (rd *renderer) inflateHelmChart(kdir string, k *kustFile, doc, hc map[strin
 	if ns, _ := hc["namespace"].(string); ns != "" {
 		hv.Namespace = ns
 	}
-	for _, f := range append(strList(hc["valuesFile"]), strList(hc["additionalValuesFiles"])...) {
-		if looksRemote(f) {
-			return nil, nil, &kustomizeRefusal{check: check.RemoteBase, file: rd.repo.rel(k.file), msg: fmt.Sprintf("%s: helmCharts values file %q is remote; capreport never fetches it", rd.repo.rel(k.file), f)}
+	for _, f := range append(yamldoc.StrList(hc["valuesFile"]), yamldoc.StrList(hc["additionalValuesFiles"])...) {
+		if kustscan.LooksRemote(f) {
+			return nil, nil, &kustscan.Refusal{Check: check.RemoteBase, File: rd.repo.Rel(k.File), Msg: fmt.Sprintf("%s: helmCharts values file %q is remote; capreport never fetches it", rd.repo.Rel(k.File), f)}
 		}
 		hv.ValuesFiles = append(hv.ValuesFiles, filepath.Join(kdir, filepath.FromSlash(f)))
 	}
@@ -676,7 +165,7 @@ func (rd *renderer) inflateHelmChart(kdir string, k *kustFile, doc, hc map[strin
 	kv, _ := hc["kubeVersion"].(string)
 	hobjs, findings, err := rd.renderChart(helmRequest{
 		chartDir: chartDir, values: hv, inline: inline, remote: remote,
-		apiVersions: strList(hc["apiVersions"]), kubeVersion: kv,
+		apiVersions: yamldoc.StrList(hc["apiVersions"]), kubeVersion: kv,
 		skipTests: true, skipHooks: skipHooks,
 	})
 	if err != nil {
@@ -761,10 +250,10 @@ func takeOrigin(doc map[string]any, buildDir string, r *repo, lines *lineIndex) 
 		return "", 0, nil
 	}
 	abs := filepath.Clean(filepath.Join(buildDir, filepath.FromSlash(p)))
-	if !r.within(abs) {
+	if !r.Within(abs) {
 		return "", 0, nil
 	}
-	file := r.rel(abs)
+	file := r.Rel(abs)
 	if origin.Path == "" {
 		return file, 0, nil // generated: point at the kustomization that configured it
 	}
@@ -894,8 +383,8 @@ func (li *lineIndex) docs(abs string) []docPos {
 		return docs
 	}
 	var docs []docPos
-	if data, err := li.r.readFile(abs); err == nil {
-		raws, _, _ := decodeStream(data, DefaultMaxObjects)
+	if data, err := li.r.ReadFile(abs); err == nil {
+		raws, _, _ := yamldoc.Decode(data, DefaultMaxObjects)
 		for _, raw := range raws {
 			docs = append(docs, docPosOf(raw))
 		}
@@ -906,17 +395,17 @@ func (li *lineIndex) docs(abs string) []docPos {
 
 // docPosOf is where a decoded document stands: its kind, name and line, and the line and value of each of
 // its annotations.
-func docPosOf(raw rawObject) docPos {
-	k, _ := raw.doc["kind"].(string)
-	md, _ := raw.doc["metadata"].(map[string]any)
+func docPosOf(raw yamldoc.Raw) docPos {
+	k, _ := raw.Doc["kind"].(string)
+	md, _ := raw.Doc["metadata"].(map[string]any)
 	n, _ := md["name"].(string)
-	d := docPos{kind: k, name: n, line: raw.line}
-	if len(raw.annLines) == 0 {
+	d := docPos{kind: k, name: n, line: raw.Line}
+	if len(raw.AnnLines) == 0 {
 		return d
 	}
 	ann, _ := md["annotations"].(map[string]any)
-	d.ann = make(map[string]annPos, len(raw.annLines))
-	for key, l := range raw.annLines {
+	d.ann = make(map[string]annPos, len(raw.AnnLines))
+	for key, l := range raw.AnnLines {
 		if v, ok := ann[key]; ok {
 			d.ann[key] = annPos{line: l, value: annotationText(v)}
 		}

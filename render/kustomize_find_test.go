@@ -3,6 +3,8 @@ package render
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/capreport/capreport/render/internal/repofs"
 )
 
 // TestLineIndexFind: a built object is matched to a document of its own
@@ -33,12 +35,12 @@ func TestLineIndexFind(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
 			writeTree(t, root, map[string]string{"r.yaml": c.file})
-			r, err := openRepo(root, DefaultMaxFileBytes)
+			r, err := repofs.Open(root, DefaultMaxFileBytes)
 			if err != nil {
 				t.Fatal(err)
 			}
 			li := lineIndex{r: r, cache: map[string][]docPos{}}
-			d, ok := li.find(filepath.Join(r.root, "r.yaml"), c.kind, c.object)
+			d, ok := li.find(filepath.Join(r.Root, "r.yaml"), c.kind, c.object)
 			if c.wantLine == 0 {
 				if ok {
 					t.Errorf("matched %+v, want no match", d)

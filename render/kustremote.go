@@ -6,6 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/capreport/capreport/render/internal/kustscan"
+	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // Remote kustomize bases are fetched by krusty's own loader under
@@ -13,17 +17,6 @@ import (
 // given) into a directory it makes with os.MkdirTemp("", "kustomize-"),
 // and reads an https file with its own HTTP client. capreport lets the
 // build read those clones, and nothing else outside the root.
-
-// remoteBaseAllowed admits http(s) remote entries only: a file:// or ssh
-// URL would make the runner read its own disk or use its keys.
-func remoteBaseAllowed(field, e string) bool {
-	if field != "resources" && field != "bases" && field != "components" {
-		return false
-	}
-	low := strings.ToLower(strings.TrimSpace(e))
-	low = strings.TrimPrefix(low, "git::")
-	return strings.HasPrefix(low, "https://") || strings.HasPrefix(low, "http://") || strings.HasPrefix(low, "github.com/")
-}
 
 // cloneRoot is where krusty makes its clones.
 func cloneRoot() string {
@@ -62,14 +55,14 @@ func (fs *safeFS) readClone(p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, fs.r.maxBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, fs.r.MaxBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > fs.r.maxBytes {
-		return nil, fs.violate(&pathError{rel: p, err: errTooLarge, detail: fmt.Sprintf("limit %d", fs.r.maxBytes)})
+	if int64(len(data)) > fs.r.MaxBytes {
+		return nil, fs.violate(&repofs.PathError{Rel: p, Err: repofs.ErrTooLarge, Detail: fmt.Sprintf("limit %d", fs.r.MaxBytes)})
 	}
-	if err := checkYAMLAliases(data); err != nil {
+	if err := yamldoc.CheckAliases(data); err != nil {
 		return nil, fs.violate(&docError{file: p, err: err})
 	}
 	return data, nil
@@ -99,16 +92,16 @@ func helmChartsRemote(hc map[string]any, chartDir string) *remoteChart {
 }
 
 // newKustScan is a scan that keeps remote entries when fetching is on.
-func (rd *renderer) newKustScan() *kustScan {
-	sc := newKustScan(rd.repo)
-	sc.fetch = rd.fetchOn()
+func (rd *renderer) newKustScan() *kustscan.Scan {
+	sc := kustscan.New(rd.repo)
+	sc.Fetch = rd.fetchOn()
 	return sc
 }
 
-// safeFS is the filesystem the scanned build reads, with krusty's clones
-// readable when the scan kept a remote base.
-func (sc *kustScan) safeFS(overlay map[string][]byte) *safeFS {
-	fs := newSafeFS(sc.r, overlay)
-	fs.clones = sc.remote
+// scanSafeFS is the filesystem the scanned build reads, with krusty's
+// clones readable when the scan kept a remote base.
+func (rd *renderer) scanSafeFS(sc *kustscan.Scan, overlay map[string][]byte) *safeFS {
+	fs := newSafeFS(rd.repo, overlay)
+	fs.clones = sc.Remote
 	return fs
 }

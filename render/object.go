@@ -111,3 +111,19 @@ type SourceResult struct {
 	// Chain is the delivery of a source a GitOps object rendered.
 	Chain []Link `json:"chain,omitempty"`
 }
+
+// objectFromDoc fills an Object from a decoded document; ok is false when
+// the document lacks apiVersion or kind.
+func objectFromDoc(doc map[string]any) (Object, bool) {
+	apiVersion, _ := doc["apiVersion"].(string)
+	kind, _ := doc["kind"].(string)
+	if apiVersion == "" || kind == "" {
+		return Object{}, false
+	}
+	o := Object{APIVersion: apiVersion, Kind: kind, Doc: doc}
+	if md, ok := doc["metadata"].(map[string]any); ok {
+		o.Name, _ = md["name"].(string)
+		o.Namespace, _ = md["namespace"].(string)
+	}
+	return o, true
+}

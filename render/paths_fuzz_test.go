@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/capreport/capreport/render/internal/repofs"
 )
 
 // treeNames and treeTargets are what FuzzCheckTree's trees are made of:
@@ -56,7 +58,7 @@ func followAll(r *repo, dir string, budget *int) (escaped, endless bool) {
 		if err != nil {
 			continue // dangling: the loader fails, reads nothing
 		}
-		if !r.within(real) {
+		if !r.Within(real) {
 			return true, false
 		}
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
@@ -88,15 +90,15 @@ func FuzzCheckTree(f *testing.F) {
 	root := filepath.Join(base, "root")
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		buildTree(t, root, outside, ops)
-		r, err := openRepo(root, 1<<20)
+		r, err := repofs.Open(root, 1<<20)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.checkTree(r.root) != nil {
+		if checkTree(r, r.Root) != nil {
 			return
 		}
 		budget := 10000
-		if esc, end := followAll(r, r.root, &budget); esc || end {
+		if esc, end := followAll(r, r.Root, &budget); esc || end {
 			t.Fatalf("checkTree accepted a tree whose full walk escapes (%v) or never ends (%v): ops %v", esc, end, ops)
 		}
 	})

@@ -11,8 +11,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/capreport/capreport/check"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/kustscan"
+	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // renderer holds what every source render shares.
@@ -26,28 +30,6 @@ type renderer struct {
 	pool *workerPool
 	// fx fetches what sources point at when Options.Fetch allows it.
 	fx fetchState
-}
-
-func openRepo(root string, maxBytes int64) (*repo, error) {
-	if root == "" {
-		root = "."
-	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return nil, fmt.Errorf("render root %q: %w", root, err)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("render root %q: %w", root, err)
-	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return nil, fmt.Errorf("render root %q: %w", root, err)
-	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("render root %q is not a directory", root)
-	}
-	return &repo{root: real, maxBytes: maxBytes}, nil
 }
 
 // fileRoot turns a file argument into its directory plus one explicit
@@ -67,10 +49,8 @@ func fileRoot(root string, opts Options) (string, Options) {
 		if base == "Chart.yaml" {
 			spec = SourceSpec{Path: ".", Type: SourceHelm}
 		}
-		for _, k := range kustomizationNames {
-			if base == k {
-				spec = SourceSpec{Path: ".", Type: SourceKustomize}
-			}
+		if kustscan.IsKustomizationName(base) {
+			spec = SourceSpec{Path: ".", Type: SourceKustomize}
 		}
 		spec.Helm = opts.Helm
 		opts.Sources = []SourceSpec{spec}
@@ -123,13 +103,13 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 func newRenderer(path string, opts Options) (*renderer, error) {
 	if opts.Root == "" {
 		root, o := fileRoot(path, opts)
-		r, err := openRepo(root, o.MaxFileBytes)
+		r, err := repofs.Open(root, o.MaxFileBytes)
 		if err != nil {
 			return nil, err
 		}
-		return &renderer{repo: r, opts: o, scope: r.root}, nil
+		return &renderer{repo: r, opts: o, scope: r.Root}, nil
 	}
-	r, err := openRepo(opts.Root, opts.MaxFileBytes)
+	r, err := repofs.Open(opts.Root, opts.MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -140,8 +120,8 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("path %q: %w", path, err)
 	}
-	if !r.within(abs) {
-		return nil, fmt.Errorf("path %q is outside the repository root %s", path, r.root)
+	if !r.Within(abs) {
+		return nil, fmt.Errorf("path %q is outside the repository root %s", path, r.Root)
 	}
 	rd := &renderer{repo: r, opts: opts, scope: abs}
 	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
@@ -149,7 +129,7 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 		if len(opts.Sources) == 0 {
 			_, fo := fileRoot(abs, opts)
 			spec := fo.Sources[0]
-			spec.Path = r.rel(filepath.Join(rd.scope, filepath.FromSlash(spec.Path)))
+			spec.Path = r.Rel(filepath.Join(rd.scope, filepath.FromSlash(spec.Path)))
 			rd.opts.Sources = []SourceSpec{spec}
 		}
 	}
@@ -285,7 +265,7 @@ func (rd *renderer) renderSource(spec SourceSpec) sourceOut {
 	if len(objs) > rd.opts.MaxObjects {
 		res.Status = StatusFailed
 		res.Reason = fmt.Sprintf("more than %d objects", rd.opts.MaxObjects)
-		findings = append(findings, failureFinding(spec, fmt.Errorf("%w: %s", errTooManyObjects, res.Reason)))
+		findings = append(findings, failureFinding(spec, fmt.Errorf("%w: %s", yamldoc.ErrTooManyObjects, res.Reason)))
 		objs = nil
 	}
 	res.Objects = len(objs)
@@ -306,7 +286,7 @@ const maxMessage = 2000
 // tidy makes a message root-relative and bounded.
 func (rd *renderer) tidy(msg string) string {
 	if rd.repo != nil {
-		msg = strings.ReplaceAll(msg, rd.repo.root+string(filepath.Separator), "")
+		msg = strings.ReplaceAll(msg, rd.repo.Root+string(filepath.Separator), "")
 	}
 	if i := strings.Index(msg, "nested reference name: "); i >= 0 {
 		name := strings.TrimSuffix(strings.SplitN(msg[i+len("nested reference name: "):], ":", 2)[0], " ")
@@ -327,19 +307,19 @@ func (rd *renderer) tidy(msg string) string {
 func failureFinding(spec SourceSpec, err error) Finding {
 	f := Finding{Check: check.RenderFailed, Severity: check.SeverityError, Source: spec.ID(),
 		Message: fmt.Sprintf("%s %s failed to render: %v", spec.Type, spec.ID(), err)}
-	var pe *pathError
+	var pe *repofs.PathError
 	if errors.As(err, &pe) {
-		f.Check = checkForPathError(err)
-		f.File = pe.rel
+		f.Check = repofs.CheckFor(err)
+		f.File = pe.Rel
 	}
 	var de *docError
 	if errors.As(err, &de) {
 		f.File, f.Line = de.file, de.line
 	}
-	var ke *kustomizeRefusal
+	var ke *kustscan.Refusal
 	if errors.As(err, &ke) {
-		f.Check = ke.check
-		f.File = ke.file
+		f.Check = ke.Check
+		f.File = ke.File
 	}
 	if c := fetchCheck(err); c != "" {
 		f.Check, f.Severity = c, fetchSeverity(c)
@@ -349,9 +329,9 @@ func failureFinding(spec SourceSpec, err error) Finding {
 		f.Cause = me.cause
 	}
 	switch {
-	case errors.Is(err, errAliasBudget):
+	case errors.Is(err, yamldoc.ErrAliasBudget):
 		f.Check = check.YAMLAliasBomb
-	case errors.Is(err, errTooManyObjects):
+	case errors.Is(err, yamldoc.ErrTooManyObjects):
 		f.Check = check.TooManyObjects
 	}
 	return f

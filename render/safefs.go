@@ -8,6 +8,9 @@ import (
 	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // safeFS is the filesystem krusty sees: the disk, read-only, confined to
@@ -61,9 +64,9 @@ func (fs *safeFS) check(p string) (string, error) {
 	if real, ok := fs.clonePath(abs); ok {
 		return real, nil
 	}
-	real, err := fs.r.resolve(abs)
+	real, err := fs.r.Resolve(abs)
 	if err != nil {
-		var pe *pathError
+		var pe *repofs.PathError
 		if errors.As(err, &pe) {
 			return "", fs.violate(err)
 		}
@@ -90,8 +93,8 @@ func (fs *safeFS) Open(p string) (filesys.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !fi.IsDir() && fi.Size() > fs.r.maxBytes {
-		return nil, fs.violate(&pathError{rel: fs.r.rel(real), err: errTooLarge, detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), fs.r.maxBytes)})
+	if !fi.IsDir() && fi.Size() > fs.r.MaxBytes {
+		return nil, fs.violate(&repofs.PathError{Rel: fs.r.Rel(real), Err: repofs.ErrTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), fs.r.MaxBytes)})
 	}
 	return fs.disk.Open(real)
 }
@@ -163,8 +166,8 @@ func (fs *safeFS) Glob(pattern string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !fs.r.within(filepath.Clean(abs)) {
-		return nil, fs.violate(&pathError{rel: pattern, err: errEscape})
+	if !fs.r.Within(filepath.Clean(abs)) {
+		return nil, fs.violate(&repofs.PathError{Rel: pattern, Err: repofs.ErrEscape})
 	}
 	matches, err := fs.disk.Glob(abs)
 	if err != nil {
@@ -190,16 +193,16 @@ func (fs *safeFS) ReadFile(p string) ([]byte, error) {
 	if _, ok := fs.clonePath(real); ok {
 		return fs.readClone(real)
 	}
-	data, err := fs.r.readFile(real)
+	data, err := fs.r.ReadFile(real)
 	if err != nil {
-		var pe *pathError
+		var pe *repofs.PathError
 		if errors.As(err, &pe) {
 			return nil, fs.violate(err)
 		}
 		return nil, err
 	}
-	if err := checkYAMLAliases(data); err != nil {
-		return nil, fs.violate(&docError{file: fs.r.rel(real), line: 0, err: err})
+	if err := yamldoc.CheckAliases(data); err != nil {
+		return nil, fs.violate(&docError{file: fs.r.Rel(real), line: 0, err: err})
 	}
 	return data, nil
 }

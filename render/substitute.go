@@ -11,6 +11,8 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/fluxcd/pkg/envsubst"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // Flux postBuild substitution, as kustomize-controller runs it on every
@@ -114,12 +116,12 @@ func substituteObject(o *Object, vars map[string]string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	raws, problems, err := decodeStream([]byte(out), 1)
+	raws, problems, err := yamldoc.Decode([]byte(out), 1)
 	if err != nil || len(problems) > 0 || len(raws) != 1 {
 		return nil, errors.New("the substituted object is not one YAML document")
 	}
 	origin := o.Origin
-	n, ok := objectFromDoc(raws[0].doc)
+	n, ok := objectFromDoc(raws[0].Doc)
 	if !ok {
 		return nil, errors.New("the substituted object has no apiVersion or kind")
 	}

@@ -6,15 +6,16 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 func substObject(t testing.TB, yaml string) Object {
 	t.Helper()
-	raws, _, err := decodeStream([]byte(yaml), 1)
+	raws, _, err := yamldoc.Decode([]byte(yaml), 1)
 	if err != nil || len(raws) != 1 {
 		t.Fatalf("fixture: %v", err)
 	}
-	o, ok := objectFromDoc(raws[0].doc)
+	o, ok := objectFromDoc(raws[0].Doc)
 	if !ok {
 		t.Fatal("fixture is not an object")
 	}
@@ -105,11 +106,11 @@ func FuzzSubstitute(f *testing.F) {
 	f.Add("x: ${a:?required}", "b", "1")
 	f.Fuzz(func(t *testing.T, text, name, value string) {
 		doc := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: f\ndata:\n  v: " + quoteYAML(text) + "\n"
-		raws, _, err := decodeStream([]byte(doc), 1)
+		raws, _, err := yamldoc.Decode([]byte(doc), 1)
 		if err != nil || len(raws) != 1 {
 			return
 		}
-		o, ok := objectFromDoc(raws[0].doc)
+		o, ok := objectFromDoc(raws[0].Doc)
 		if !ok {
 			return
 		}

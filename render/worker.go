@@ -60,7 +60,7 @@ func serveWorker() int {
 		return 2
 	}
 	limitWorker(init.MaxMemory)
-	rd := &renderer{repo: &repo{root: init.Root, maxBytes: init.Opts.MaxFileBytes}, opts: init.Opts, scope: init.Scope}
+	rd := &renderer{repo: &repo{Root: init.Root, MaxBytes: init.Opts.MaxFileBytes}, opts: init.Opts, scope: init.Scope}
 	for {
 		var req workerRequest
 		if err := dec.Decode(&req); err != nil {

@@ -22,7 +22,7 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # others (every target's seeds also run in go test ./...).
 targets=(
   "./render FuzzSchemaRefs"
-  "./render FuzzKustomizeRewrite"
+  "./render/internal/kustscan FuzzKustomizeRewrite"
   "./render FuzzCheckTree"
   "./config FuzzRanges"
   "./analyze FuzzAnnotations"

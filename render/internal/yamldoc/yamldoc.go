@@ -1,4 +1,9 @@
-package render
+// Package yamldoc decodes the YAML streams render reads into JSON-like
+// documents, with the line of each document and annotation, and bounds what
+// aliases may expand to. It is apart from render so that what reads
+// kustomizations with it can be fuzzed in a test binary without Helm and
+// krusty.
+package yamldoc
 
 import (
 	"bytes"
@@ -20,8 +25,8 @@ const (
 	maxYAMLDepth   = 1000
 )
 
-// errAliasBudget marks a document refused because its aliases expand too far.
-var errAliasBudget = errors.New("YAML aliases expand beyond the limit (alias bomb?)")
+// ErrAliasBudget marks a document refused because its aliases expand too far.
+var ErrAliasBudget = errors.New("YAML aliases expand beyond the limit (alias bomb?)")
 
 // segment is one YAML document of a stream, with the 1-based line of the
 // stream on which its text starts.
@@ -79,35 +84,35 @@ func isDocMarker(l []byte) bool {
 	return false
 }
 
-// rawObject is one decoded Kubernetes-like document (or List item).
-type rawObject struct {
-	doc  map[string]any
-	line int // 1-based line in the stream
-	// annLines is the 1-based line in the stream of each
+// Raw is one decoded Kubernetes-like document (or List item).
+type Raw struct {
+	Doc  map[string]any
+	Line int // 1-based line in the stream
+	// AnnLines is the 1-based line in the stream of each
 	// metadata.annotations key; nil when there are none.
-	annLines map[string]int
-	// dupKeys are mapping keys the document defines twice ("key (lines a
+	AnnLines map[string]int
+	// DupKeys are mapping keys the document defines twice ("key (lines a
 	// and b)"), the later value taken as Helm's and kustomize's decoders
 	// take it; kubectl's strict decoding refuses such a document.
-	dupKeys []string
+	DupKeys []string
 }
 
-// docProblem is a document that was skipped, with why.
-type docProblem struct {
-	line int
-	err  error
+// Problem is a document that was skipped, with why.
+type Problem struct {
+	Line int
+	Err  error
 }
 
-// decodeStream decodes every document of a YAML stream into objects. Empty
+// Decode decodes every document of a YAML stream into objects. Empty
 // documents are dropped; List kinds are expanded into their items. A
 // document that fails to parse or convert is reported in problems and the
 // rest of the stream still decodes. maxObjects bounds the result; when it
-// is exceeded decodeStream stops and returns errTooManyObjects.
-func decodeStream(data []byte, maxObjects int) (objs []rawObject, problems []docProblem, err error) {
+// is exceeded Decode stops and returns ErrTooManyObjects.
+func Decode(data []byte, maxObjects int) (objs []Raw, problems []Problem, err error) {
 	for _, seg := range splitDocuments(data) {
 		root, perr := parseSegment(seg)
 		if perr != nil {
-			problems = append(problems, docProblem{line: seg.line, err: perr})
+			problems = append(problems, Problem{Line: seg.line, Err: perr})
 			continue
 		}
 		if root == nil {
@@ -120,7 +125,7 @@ func decodeStream(data []byte, maxObjects int) (objs []rawObject, problems []doc
 		}
 		objs = append(objs, got...)
 		if len(objs) > maxObjects {
-			return nil, problems, errTooManyObjects
+			return nil, problems, ErrTooManyObjects
 		}
 	}
 	return objs, problems, nil
@@ -148,29 +153,29 @@ func parseSegment(seg segment) (*yaml.Node, error) {
 
 // segmentObjects converts the parsed document root of seg into its object, or a List's items; a document
 // that does not convert, or is not a mapping, is a problem at the root's line.
-func segmentObjects(seg segment, root *yaml.Node) ([]rawObject, *docProblem) {
+func segmentObjects(seg segment, root *yaml.Node) ([]Raw, *Problem) {
 	c := newConverter(root)
 	c.base = seg.line - 1
 	line := seg.line + root.Line - 1
 	v, err := c.convert(root, 0)
 	if err != nil {
-		return nil, &docProblem{line: line, err: err}
+		return nil, &Problem{Line: line, Err: err}
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, &docProblem{line: line, err: fmt.Errorf("document is a %s, not a mapping", nodeKind(root))}
+		return nil, &Problem{Line: line, Err: fmt.Errorf("document is a %s, not a mapping", nodeKind(root))}
 	}
 	items, ok := listItems(m)
 	if !ok {
-		return []rawObject{{doc: m, line: line, annLines: annotationLines(root, seg.line), dupKeys: c.dupKeys}}, nil
+		return []Raw{{Doc: m, Line: line, AnnLines: annotationLines(root, seg.line), DupKeys: c.dupKeys}}, nil
 	}
 	return listObjects(seg, root, items, c.dupKeys), nil
 }
 
 // listObjects turns the items of a List document into objects, each with the line of its own node (the
 // List's, when the nodes and the converted items do not line up); items that are not mappings are dropped.
-func listObjects(seg segment, root *yaml.Node, items []any, dupKeys []string) []rawObject {
-	var objs []rawObject
+func listObjects(seg segment, root *yaml.Node, items []any, dupKeys []string) []Raw {
+	var objs []Raw
 	itemNodes := listItemNodes(root)
 	for i, it := range items {
 		im, ok := it.(map[string]any)
@@ -183,12 +188,13 @@ func listObjects(seg segment, root *yaml.Node, items []any, dupKeys []string) []
 			l = seg.line + itemNodes[i].Line - 1
 			al = annotationLines(itemNodes[i], seg.line)
 		}
-		objs = append(objs, rawObject{doc: im, line: l, annLines: al, dupKeys: dupKeys})
+		objs = append(objs, Raw{Doc: im, Line: l, AnnLines: al, DupKeys: dupKeys})
 	}
 	return objs
 }
 
-var errTooManyObjects = errors.New("too many objects")
+// ErrTooManyObjects is Decode's error when a stream holds more than maxObjects.
+var ErrTooManyObjects = errors.New("too many objects")
 
 // listItems reports whether m is a List kind (kind "List" or "*List") with
 // an items array.
@@ -373,7 +379,7 @@ func (c *converter) convert(n *yaml.Node, depth int) (any, error) {
 	}
 	c.budget--
 	if c.budget < 0 {
-		return nil, errAliasBudget
+		return nil, ErrAliasBudget
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -518,10 +524,10 @@ func scalarValue(n *yaml.Node) (any, error) {
 	return n.Value, nil
 }
 
-// checkYAMLAliases parses a YAML stream and refuses it if any document's
+// CheckAliases parses a YAML stream and refuses it if any document's
 // aliases expand beyond the budget. It is used on files handed to krusty,
 // whose own decoder would expand them. Parse errors are left to the caller.
-func checkYAMLAliases(data []byte) error {
+func CheckAliases(data []byte) error {
 	if !bytes.ContainsRune(data, '*') || !bytes.ContainsRune(data, '&') {
 		return nil
 	}
@@ -532,7 +538,7 @@ func checkYAMLAliases(data []byte) error {
 		}
 		c := &converter{budget: countNodes(&doc, 0) + aliasAllowance}
 		if !c.countExpanded(&doc, 0) {
-			return errAliasBudget
+			return ErrAliasBudget
 		}
 	}
 	return nil
@@ -556,18 +562,33 @@ func (c *converter) countExpanded(n *yaml.Node, depth int) bool {
 	return true
 }
 
-// objectFromDoc fills an Object from a decoded document; ok is false when
-// the document lacks apiVersion or kind.
-func objectFromDoc(doc map[string]any) (Object, bool) {
-	apiVersion, _ := doc["apiVersion"].(string)
-	kind, _ := doc["kind"].(string)
-	if apiVersion == "" || kind == "" {
-		return Object{}, false
+// StrList is the strings of a field that holds a string or a list (other
+// items left out).
+func StrList(v any) []string {
+	var out []string
+	switch t := v.(type) {
+	case []any:
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+	case string:
+		out = append(out, t)
 	}
-	o := Object{APIVersion: apiVersion, Kind: kind, Doc: doc}
-	if md, ok := doc["metadata"].(map[string]any); ok {
-		o.Name, _ = md["name"].(string)
-		o.Namespace, _ = md["namespace"].(string)
+	return out
+}
+
+// MapList is the mappings of a field that holds a list (other items left
+// out).
+func MapList(v any) []map[string]any {
+	var out []map[string]any
+	if l, ok := v.([]any); ok {
+		for _, e := range l {
+			if m, ok := e.(map[string]any); ok {
+				out = append(out, m)
+			}
+		}
 	}
-	return o, true
+	return out
 }

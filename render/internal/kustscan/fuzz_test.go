@@ -1,4 +1,4 @@
-package render
+package kustscan
 
 import (
 	"os"
@@ -8,11 +8,14 @@ import (
 	"testing"
 
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // kustFuzzTree is the repository FuzzKustomizeRewrite rewrites in: built
 // once per worker, with a file and a directory outside the root.
-func kustFuzzTree(f *testing.F) (*repo, string) {
+func kustFuzzTree(f *testing.F) (*repofs.Repo, string) {
 	base := f.TempDir()
 	root := filepath.Join(base, "root")
 	files := map[string]string{
@@ -35,11 +38,11 @@ func kustFuzzTree(f *testing.F) (*repo, string) {
 	if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(root, "app", "link")); err != nil {
 		f.Fatal(err)
 	}
-	r, err := openRepo(root, 1<<20)
+	r, err := repofs.Open(root, 1<<20)
 	if err != nil {
 		f.Fatal(err)
 	}
-	return r, filepath.Join(r.root, "app")
+	return r, filepath.Join(r.Root, "app")
 }
 
 // gitUser is the user@ that makes krusty read an entry as an SCP-style git
@@ -50,13 +53,13 @@ var gitUser = regexp.MustCompile(`^(?i:git::)?[a-zA-Z][a-zA-Z0-9-]*@`)
 // localEntry reports whether e, listed in the kustomization of dir, is a
 // path that exists inside the root, symlinks evaluated, and nothing that
 // could be fetched.
-func localEntry(r *repo, dir, e string) bool {
+func localEntry(r *repofs.Repo, dir, e string) bool {
 	t := strings.TrimSpace(e)
 	if strings.Contains(e, "://") || gitUser.MatchString(t) || strings.HasPrefix(strings.ToLower(t), "git") || filepath.IsAbs(e) {
 		return false
 	}
 	real, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(e)))
-	return err == nil && r.within(real)
+	return err == nil && r.Within(real)
 }
 
 // FuzzKustomizeRewrite: whatever a kustomization lists, the copy the build
@@ -74,7 +77,6 @@ func FuzzKustomizeRewrite(f *testing.F) {
 	} {
 		f.Add(s[0], s[1], s[2], s[3], uint8(0))
 	}
-	rd := &renderer{repo: r, opts: DefaultOptions()}
 	fields := []string{"resources", "bases", "components", "crds"}
 	f.Fuzz(func(t *testing.T, e0, e1, e2, e3 string, shape uint8) {
 		doc := map[string]any{"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization"}
@@ -83,13 +85,16 @@ func FuzzKustomizeRewrite(f *testing.F) {
 			l, _ := doc[field].([]any)
 			doc[field] = append(l, e)
 		}
-		sc := newKustScan(r)
-		sc.override[dir] = &kustFile{file: filepath.Join(dir, "kustomization.yaml"), doc: doc}
-		sc.scan(dir, false)
-		if len(sc.refusals) > 0 {
+		sc := New(r)
+		sc.Override[dir] = &Kustomization{File: filepath.Join(dir, "kustomization.yaml"), Doc: doc}
+		sc.Scan(dir, false)
+		if len(sc.Refusals) > 0 {
 			return // the root is refused, nothing is built
 		}
-		overlay, _, err := rd.rewriteKustomizations(sc)
+		overlay, err := sc.Rewrite(func(string, *Kustomization, map[string]any, map[string]any) ([]byte, error) {
+			t.Fatal("no kustomization of this tree has helmCharts")
+			return nil, nil
+		})
 		if err != nil {
 			return
 		}
@@ -99,12 +104,18 @@ func FuzzKustomizeRewrite(f *testing.F) {
 				t.Fatalf("%s: the rewrite is not YAML: %v", p, err)
 			}
 			for _, field := range fields {
-				for _, e := range strList(k[field]) {
+				for _, e := range yamldoc.StrList(k[field]) {
 					if !localEntry(r, filepath.Dir(p), e) {
-						t.Fatalf("%s: %s keeps %q\n%s", r.rel(p), field, e, data)
+						t.Fatalf("%s: %s keeps %q\n%s", r.Rel(p), field, e, data)
 					}
 				}
 			}
 		}
 	})
+}
+
+// hpaDoc is a minimal HPA manifest (render's test helper of the same name).
+func hpaDoc(name, max string) string {
+	return "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: " + name +
+		"\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: " + name + "\n  minReplicas: 1\n  maxReplicas: " + max + "\n"
 }

@@ -1,4 +1,4 @@
-package render
+package yamldoc
 
 import (
 	"errors"
@@ -15,29 +15,29 @@ type decodeCase struct {
 	lines    []int          // line of each object
 	first    map[string]any // the first object, if checked
 	problems []int          // lines of documents that failed
-	check    func(t *testing.T, objs []rawObject)
+	check    func(t *testing.T, objs []Raw)
 }
 
 func (c decodeCase) run(t *testing.T) {
-	objs, problems, err := decodeStream([]byte(c.in), 100)
+	objs, problems, err := Decode([]byte(c.in), 100)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var lines []int
 	for _, o := range objs {
-		lines = append(lines, o.line)
+		lines = append(lines, o.Line)
 	}
 	if !reflect.DeepEqual(lines, c.lines) {
 		t.Errorf("lines %v, want %v", lines, c.lines)
 	}
 	var plines []int
 	for _, p := range problems {
-		plines = append(plines, p.line)
+		plines = append(plines, p.Line)
 	}
 	if !reflect.DeepEqual(plines, c.problems) {
 		t.Errorf("problem lines %v, want %v (%v)", plines, c.problems, problems)
 	}
-	if c.first != nil && (len(objs) == 0 || !reflect.DeepEqual(objs[0].doc, c.first)) {
+	if c.first != nil && (len(objs) == 0 || !reflect.DeepEqual(objs[0].Doc, c.first)) {
 		t.Errorf("first object %#v, want %#v", objs, c.first)
 	}
 	if c.check != nil {
@@ -71,10 +71,10 @@ func TestDecodeStream(t *testing.T) {
 
 func TestDecodeStreamObjectLimit(t *testing.T) {
 	in := strings.Repeat("---\nkind: A\n", 11)
-	if _, _, err := decodeStream([]byte(in), 10); !errors.Is(err, errTooManyObjects) {
-		t.Errorf("err %v, want errTooManyObjects", err)
+	if _, _, err := Decode([]byte(in), 10); !errors.Is(err, ErrTooManyObjects) {
+		t.Errorf("err %v, want ErrTooManyObjects", err)
 	}
-	if objs, _, err := decodeStream([]byte(in), 11); err != nil || len(objs) != 11 {
+	if objs, _, err := Decode([]byte(in), 11); err != nil || len(objs) != 11 {
 		t.Errorf("%d objects, err %v", len(objs), err)
 	}
 }
@@ -101,21 +101,21 @@ func TestAliasBombBoundedMemory(t *testing.T) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	objs, problems, err := decodeStream(bomb, 100)
-	errAlias := checkYAMLAliases(bomb)
+	objs, problems, err := Decode(bomb, 100)
+	errAlias := CheckAliases(bomb)
 	runtime.ReadMemStats(&after)
-	if err != nil || len(objs) != 0 || len(problems) != 1 || !errors.Is(problems[0].err, errAliasBudget) {
+	if err != nil || len(objs) != 0 || len(problems) != 1 || !errors.Is(problems[0].Err, ErrAliasBudget) {
 		t.Fatalf("objs %d, problems %v, err %v: want the bomb refused", len(objs), problems, err)
 	}
-	if !errors.Is(errAlias, errAliasBudget) {
-		t.Errorf("checkYAMLAliases: %v", errAlias)
+	if !errors.Is(errAlias, ErrAliasBudget) {
+		t.Errorf("CheckAliases: %v", errAlias)
 	}
 	if d := after.TotalAlloc - before.TotalAlloc; d > 64<<20 {
 		t.Errorf("refusing the bomb allocated %d MB, want < 64 MB", d>>20)
 	}
 	// Legitimate anchors stay well within the budget.
 	ok := "kind: A\nx: &x {a: 1, b: [1, 2, 3]}\ny: *x\nz: [*x, *x, *x]\n"
-	if objs, problems, err := decodeStream([]byte(ok), 10); err != nil || len(problems) != 0 || len(objs) != 1 {
+	if objs, problems, err := Decode([]byte(ok), 10); err != nil || len(problems) != 0 || len(objs) != 1 {
 		t.Errorf("legit anchors: %v %v", problems, err)
 	}
 }
@@ -134,30 +134,29 @@ func FuzzDecodeStream(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		objs, problems, err := decodeStream(data, 50)
-		if err != nil && !errors.Is(err, errTooManyObjects) {
+		objs, problems, err := Decode(data, 50)
+		if err != nil && !errors.Is(err, ErrTooManyObjects) {
 			t.Fatalf("unexpected error %v", err)
 		}
 		lines := strings.Count(string(data), "\n") + 1
 		for _, o := range objs {
-			if o.doc == nil || o.line < 1 || o.line > lines {
-				t.Fatalf("object %v at line %d of %d", o.doc, o.line, lines)
+			if o.Doc == nil || o.Line < 1 || o.Line > lines {
+				t.Fatalf("object %v at line %d of %d", o.Doc, o.Line, lines)
 			}
-			objectFromDoc(o.doc)
-			md, _ := o.doc["metadata"].(map[string]any)
+			md, _ := o.Doc["metadata"].(map[string]any)
 			ann, _ := md["annotations"].(map[string]any)
-			for k, l := range o.annLines {
+			for k, l := range o.AnnLines {
 				if _, ok := ann[k]; !ok || l < 1 || l > lines {
 					t.Fatalf("annotation %q at line %d of %d, annotations %v", k, l, lines, ann)
 				}
 			}
 		}
 		for _, p := range problems {
-			if p.err == nil || p.line < 1 {
+			if p.Err == nil || p.Line < 1 {
 				t.Fatalf("problem %+v", p)
 			}
 		}
-		_ = checkYAMLAliases(data)
+		_ = CheckAliases(data)
 		segs := splitDocuments(data)
 		total := 0
 		for _, s := range segs {

@@ -1,0 +1,110 @@
+package kustscan
+
+import (
+	"fmt"
+	"path/filepath"
+
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/capreport/capreport/render/internal/yamldoc"
+)
+
+// Inflate renders one helmCharts entry (hc) of the kustomization k in dir,
+// whose document is doc, into a YAML stream; render does it with the Helm
+// SDK, which this package does not link.
+type Inflate func(dir string, k *Kustomization, doc, hc map[string]any) ([]byte, error)
+
+// Rewrite returns the in-memory copy of every kustomization the build
+// reads, by absolute path: origin annotations asked for, helmCharts
+// replaced by the files inflate makes, dropped entries left out.
+func (sc *Scan) Rewrite(inflate Inflate) (map[string][]byte, error) {
+	overlay := map[string][]byte{}
+	for kdir, k := range sc.kusts {
+		doc := make(map[string]any, len(k.Doc))
+		for key, v := range k.Doc {
+			doc[key] = v
+		}
+		bm := yamldoc.StrList(doc["buildMetadata"])
+		if !containsString(bm, "originAnnotations") {
+			bm = append(bm, "originAnnotations")
+		}
+		doc["buildMetadata"] = toAnyList(bm)
+		dropEntries(doc, sc.dropped[kdir])
+		realDir, err := filepath.EvalSymlinks(kdir)
+		if err != nil {
+			return nil, err
+		}
+		if charts := yamldoc.MapList(doc["helmCharts"]); len(charts) > 0 {
+			res := toAnyList(yamldoc.StrList(doc["resources"]))
+			for i, hc := range charts {
+				data, err := inflate(kdir, k, doc, hc)
+				if err != nil {
+					return nil, err
+				}
+				name := fmt.Sprintf("capreport-helmchart-%d.yaml", i)
+				overlay[filepath.Join(realDir, name)] = data
+				res = append(res, name)
+			}
+			doc["resources"] = res
+			delete(doc, "helmCharts")
+			delete(doc, "helmGlobals")
+		}
+		data, err := sigsyaml.Marshal(doc)
+		if err != nil {
+			return nil, err
+		}
+		overlay[filepath.Join(realDir, filepath.Base(k.File))] = data
+	}
+	return overlay, nil
+}
+
+// dropEntries removes dropped entries from their list fields; a
+// helmCharts entry is dropped by name.
+func dropEntries(doc map[string]any, dropped []droppedEntry) {
+	for _, d := range dropped {
+		l, _ := doc[d.field].([]any)
+		kept := make([]any, 0, len(l))
+		for _, e := range l {
+			if s, ok := e.(string); ok && s == d.entry {
+				continue
+			}
+			if m, ok := e.(map[string]any); ok && d.field == "helmCharts" && m["name"] == d.entry {
+				continue
+			}
+			kept = append(kept, e)
+		}
+		doc[d.field] = kept
+	}
+}
+
+// CoveredPaths lists, root-relative, what the build reads as its parts.
+func (sc *Scan) CoveredPaths() []string {
+	var out []string
+	for _, d := range sc.Dirs {
+		out = append(out, sc.r.Rel(d))
+	}
+	for _, f := range sc.Files {
+		out = append(out, sc.r.Rel(f))
+	}
+	for _, c := range sc.Charts {
+		out = append(out, sc.r.Rel(c))
+	}
+	return out
+}
+
+func containsString(l []string, s string) bool {
+	for _, e := range l {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+func toAnyList(l []string) []any {
+	out := make([]any, len(l))
+	for i, s := range l {
+		out[i] = s
+	}
+	return out
+}
