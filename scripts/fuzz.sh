@@ -23,7 +23,7 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 targets=(
   "./render FuzzSchemaRefs"
   "./render/internal/kustscan FuzzKustomizeRewrite"
-  "./render FuzzCheckTree"
+  "./render/internal/repofs FuzzCheckTree"
   "./config FuzzRanges"
   "./analyze FuzzAnnotations"
   "./analyze FuzzExtract"

@@ -1,11 +1,9 @@
-package render
+package repofs
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/capreport/capreport/render/internal/repofs"
 )
 
 // treeNames and treeTargets are what FuzzCheckTree's trees are made of:
@@ -44,7 +42,7 @@ func buildTree(t *testing.T, root, outside string, ops []byte) {
 // followAll walks dir as Helm's loader does, following every symlink, and
 // reports whether it reached anything outside root or went on past budget
 // entries (a cycle).
-func followAll(r *repo, dir string, budget *int) (escaped, endless bool) {
+func followAll(r *Repo, dir string, budget *int) (escaped, endless bool) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return false, false
@@ -70,7 +68,7 @@ func followAll(r *repo, dir string, budget *int) (escaped, endless bool) {
 	return false, false
 }
 
-// FuzzCheckTree: on any tree of files, directories and symlinks, checkTree
+// FuzzCheckTree: on any tree of files, directories and symlinks, CheckTree
 // returns, and when it accepts the tree, a walk that follows every symlink
 // (Helm's loader) stays inside the root and ends.
 func FuzzCheckTree(f *testing.F) {
@@ -90,23 +88,23 @@ func FuzzCheckTree(f *testing.F) {
 	root := filepath.Join(base, "root")
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		buildTree(t, root, outside, ops)
-		r, err := repofs.Open(root, 1<<20)
+		r, err := Open(root, 1<<20)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if checkTree(r, r.Root) != nil {
+		if r.CheckTree(r.Root, nil) != nil {
 			return
 		}
 		budget := 10000
 		if esc, end := followAll(r, r.Root, &budget); esc || end {
-			t.Fatalf("checkTree accepted a tree whose full walk escapes (%v) or never ends (%v): ops %v", esc, end, ops)
+			t.Fatalf("CheckTree accepted a tree whose full walk escapes (%v) or never ends (%v): ops %v", esc, end, ops)
 		}
 	})
 }
 
 // memTempDir is a temporary directory in memory (/dev/shm) where the
 // machine has one: each input rebuilds a small tree, and on a disk the
-// file system calls, not checkTree, would set the pace.
+// file system calls, not CheckTree, would set the pace.
 func memTempDir(f *testing.F) string {
 	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
 		if dir, err := os.MkdirTemp("/dev/shm", "capreport-fuzz-"); err == nil {
