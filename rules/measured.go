@@ -18,9 +18,18 @@ func withMeasured(m map[string]contract.Assumption, as analyze.Assumptions) map[
 		if rec == nil || !ok {
 			continue
 		}
-		a.Measured = &contract.Measured{Query: rec.Query, Window: rec.Window, Quantile: rec.Quantile,
-			Samples: rec.Samples, At: rec.At.UTC().Format(time.RFC3339)}
+		a.Measured = MeasuredOf(rec)
 		m[key] = a
 	}
 	return m
+}
+
+// MeasuredOf is calibrate's record as the contracts write it (the report's
+// assumptions, list's inventory): the time in UTC, RFC 3339; nil for nil.
+func MeasuredOf(rec *config.Measurement) *contract.Measured {
+	if rec == nil {
+		return nil
+	}
+	return &contract.Measured{Query: rec.Query, Window: rec.Window, Quantile: rec.Quantile,
+		Samples: rec.Samples, At: rec.At.UTC().Format(time.RFC3339)}
 }

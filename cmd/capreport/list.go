@@ -139,15 +139,6 @@ func behaviorJSON(b *autoscalingv2.HorizontalPodAutoscalerBehavior) json.RawMess
 	return out
 }
 
-// measurementOf is calibrate's record as the contract writes it.
-func measurementOf(m *config.Measurement) *contract.Measured {
-	if m == nil {
-		return nil
-	}
-	return &contract.Measured{Query: m.Query, Window: m.Window, Quantile: m.Quantile, Samples: m.Samples,
-		At: m.At.Format(time.RFC3339Nano)}
-}
-
 func newListOutput(res *render.Result, inv *analyze.Inventory) listOutput {
 	out := listOutput{SchemaVersion: contract.InventorySchemaVersion, Autoscalers: []contract.InventoryAutoscaler{},
 		Skipped: []contract.InventorySkipped{}, Sources: inventorySources(res.Sources), Findings: []contract.InventoryFinding{}}
@@ -238,7 +229,7 @@ func assumptionRows(a analyze.Assumptions) []contract.InventoryAssumption {
 	measured := map[string]*config.Measurement{"deadTimeSeconds": a.DeadTime.Measured, "podRate": a.PodRate.Measured,
 		"demand": a.Demand.Measured, "overload": a.Overload.Measured}
 	for i := range rows {
-		rows[i].Measured = measurementOf(measured[rows[i].Key])
+		rows[i].Measured = rules.MeasuredOf(measured[rows[i].Key])
 	}
 	return rows
 }

@@ -2,6 +2,7 @@ package housestyle
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"os"
@@ -89,7 +90,7 @@ func goList(t *testing.T, root string) []listedPackage {
 		t.Fatalf("go list: %v", err)
 	}
 	var pkgs []listedPackage
-	dec := json.NewDecoder(strings.NewReader(string(out)))
+	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
 		var p listedPackage
 		if err := dec.Decode(&p); err == io.EOF {
