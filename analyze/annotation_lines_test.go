@@ -100,14 +100,14 @@ func renderAnnotatedStream(t *testing.T) []render.Object {
 
 // findingLine returns the line of the one finding of check whose message
 // contains sub.
-func findingLine(t *testing.T, fs []Finding, check, sub string) int {
+func findingLine(t *testing.T, fs []check.Finding, check, sub string) int {
 	t.Helper()
 	for _, f := range fs {
 		if f.Check == check && strings.Contains(f.Message, sub) {
-			if f.File != "all.yaml" {
-				t.Errorf("%s %q: file %q, want all.yaml", check, sub, f.File)
+			if f.File() != "all.yaml" {
+				t.Errorf("%s %q: file %q, want all.yaml", check, sub, f.File())
 			}
-			return f.Line
+			return f.Line()
 		}
 	}
 	t.Errorf("no %s finding with %q in %+v", check, sub, fs)

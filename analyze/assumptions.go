@@ -18,9 +18,9 @@ var knownAnnotations = map[string]bool{PartitionsAnnotation: true}
 // object's when unknown), and the value falls through to the next layer;
 // an unknown capreport.io/ key is a finding too (most are typos of a real
 // key). Each value set records that same line, which pick reports as Where.
-func parseAnnotations(ann map[string]string, o render.Origin, what string) (config.Assumptions, []Finding) {
+func parseAnnotations(ann map[string]string, o render.Origin, what string) (config.Assumptions, []check.Finding) {
 	var a config.Assumptions
-	var fs []Finding
+	var fs []check.Finding
 	keys := make([]string, 0, len(ann))
 	for k := range ann {
 		if strings.HasPrefix(k, AnnotationPrefix) {
@@ -68,8 +68,8 @@ func annotationNames() []string {
 
 // parseIgnores collects ignore-check.capreport.io/<ID> annotations into
 // into; an empty check ID or reason is a finding and is not recorded.
-func parseIgnores(ann map[string]string, o render.Origin, what string, into map[string]string) []Finding {
-	var fs []Finding
+func parseIgnores(ann map[string]string, o render.Origin, what string, into map[string]string) []check.Finding {
+	var fs []check.Finding
 	keys := make([]string, 0)
 	for k := range ann {
 		if strings.HasPrefix(k, IgnoreAnnotationPrefix) {

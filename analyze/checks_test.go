@@ -100,15 +100,15 @@ type analyzeCheckCase struct {
 }
 
 // allFindings gathers the inventory's findings and every autoscaler's.
-func allFindings(inv *Inventory) []Finding {
-	fs := append([]Finding(nil), inv.Findings...)
+func allFindings(inv *Inventory) []check.Finding {
+	fs := append([]check.Finding(nil), inv.Findings...)
 	for _, a := range inv.Autoscalers {
 		fs = append(fs, a.Findings...)
 	}
 	return fs
 }
 
-func extractStream(t *testing.T, s string) []Finding {
+func extractStream(t *testing.T, s string) []check.Finding {
 	t.Helper()
 	objs, err := decodeObjects(checksFile, []byte(s))
 	if err != nil {
@@ -119,7 +119,7 @@ func extractStream(t *testing.T, s string) []Finding {
 
 func (c analyzeCheckCase) run(t *testing.T) {
 	fs := extractStream(t, c.trigger)
-	var got *Finding
+	var got *check.Finding
 	for i := range fs {
 		if fs[i].Check == c.check {
 			got = &fs[i]
@@ -132,8 +132,8 @@ func (c analyzeCheckCase) run(t *testing.T) {
 	if got.Severity != c.severity {
 		t.Errorf("trigger: %s severity %q, want %q (the default in rules/checks_registry.go)", c.check, got.Severity, c.severity)
 	}
-	if line := docLine(t, c.trigger, c.doc); got.File != checksFile || got.Line != line {
-		t.Errorf("trigger: %s at %s:%d, want %s:%d", c.check, got.File, got.Line, checksFile, line)
+	if line := docLine(t, c.trigger, c.doc); got.File() != checksFile || got.Line() != line {
+		t.Errorf("trigger: %s at %s:%d, want %s:%d", c.check, got.File(), got.Line(), checksFile, line)
 	}
 	if !strings.Contains(got.Message, c.text) {
 		t.Errorf("trigger: %s message %q does not mention %q", c.check, got.Message, c.text)
@@ -142,7 +142,7 @@ func (c analyzeCheckCase) run(t *testing.T) {
 	// The quiet twin is valid: no finding of this check, no error at all.
 	for _, f := range extractStream(t, c.quiet) {
 		if f.Check == c.check || f.Severity == check.SeverityError {
-			t.Errorf("quiet twin: unexpected %s finding at %s:%d: %s", f.Check, f.File, f.Line, f.Message)
+			t.Errorf("quiet twin: unexpected %s finding at %s:%d: %s", f.Check, f.File(), f.Line(), f.Message)
 		}
 	}
 }

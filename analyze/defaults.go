@@ -16,7 +16,7 @@ const maxListedDefaults = 20
 // annotations gets two findings, not two per workload. A default matters
 // only where a bill rests on it (saturating and backlog signals, priced);
 // an autoscaler that ignores assumption-default is left out.
-func defaultFindings(as []Autoscaler) []Finding {
+func defaultFindings(as []Autoscaler) []check.Finding {
 	var dead, rate []*Autoscaler
 	for i := range as {
 		a := &as[i]
@@ -33,15 +33,15 @@ func defaultFindings(as []Autoscaler) []Finding {
 			rate = append(rate, a)
 		}
 	}
-	var fs []Finding
+	var fs []check.Finding
 	if len(dead) > 0 {
-		fs = append(fs, Finding{Check: check.AssumptionDefault, Severity: check.SeverityWarning,
+		fs = append(fs, check.Finding{Check: check.AssumptionDefault, Severity: check.SeverityWarning,
 			Message: fmt.Sprintf("dead time not given for %s; each uses the default %s: %s",
 				countOf(len(dead)), dead[0].Assumptions.DeadTime.Value, listIDs(dead)),
 			Remediation: "measure it with capreport calibrate --prometheus URL, or set defaults.deadTime or workloads[].deadTime in .capreport.yaml, or annotate capreport.io/dead-time (e.g. \"60s\")"})
 	}
 	if len(rate) > 0 {
-		fs = append(fs, Finding{Check: check.AssumptionDefault, Severity: check.SeverityWarning,
+		fs = append(fs, check.Finding{Check: check.AssumptionDefault, Severity: check.SeverityWarning,
 			Message: fmt.Sprintf("pod rate not given for %s; each uses the default (%g/s for a saturating signal, %g/s otherwise): %s",
 				countOf(len(rate)), DefaultPodRateSaturating, DefaultPodRateOther, listIDs(rate)),
 			Remediation: "measure it with capreport calibrate --prometheus URL, or set workloads[].podRate in .capreport.yaml, or annotate capreport.io/pod-rate (requests or messages per second one pod serves)"})

@@ -20,7 +20,7 @@ func Extract(objects []render.Object, cfg *config.Config) *Inventory {
 	if cfg == nil {
 		cfg = config.Default()
 	}
-	inv := &Inventory{Autoscalers: []Autoscaler{}, Skipped: []SkippedObject{}, Findings: []Finding{}}
+	inv := &Inventory{Autoscalers: []Autoscaler{}, Skipped: []SkippedObject{}, Findings: []check.Finding{}}
 	ix := newTargetIndex(objects)
 	var found []pending
 	for i := range objects {
@@ -180,7 +180,7 @@ func finish(a *Autoscaler, target *render.Object, ix *targetIndex, cfg *config.C
 	a.Findings = append(a.Findings, fs...)
 	var tgAnn config.Assumptions
 	if a.Target.Found {
-		var tfs []Finding
+		var tfs []check.Finding
 		tgAnn, tfs = parseAnnotations(a.Target.Annotations, a.Target.Origin, refString(a.Target.Kind, a.Target.Name))
 		a.Findings = append(a.Findings, tfs...)
 	}
@@ -289,7 +289,7 @@ func newAutoscaler(o *render.Object) *Autoscaler {
 		Namespace:  o.Namespace,
 		Origin:     o.Origin,
 		Metrics:    []Metric{},
-		Findings:   []Finding{},
+		Findings:   []check.Finding{},
 		doc:        o.Doc,
 	}
 }

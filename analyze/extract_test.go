@@ -136,7 +136,7 @@ func (w want) check(t *testing.T, a *Autoscaler) {
 		}
 	}
 	for _, f := range a.Findings {
-		if f.File == "" || f.Severity == "" || f.Message == "" {
+		if f.File() == "" || f.Severity == "" || f.Message == "" {
 			t.Errorf("%s: finding without place, severity or message: %+v", w.id, f)
 		}
 	}
@@ -152,7 +152,7 @@ func findAutoscaler(inv *Inventory, id string) *Autoscaler {
 }
 
 // hasFinding matches "check" or "check: message substring".
-func hasFinding(fs []Finding, spec string) bool {
+func hasFinding(fs []check.Finding, spec string) bool {
 	check, sub, _ := strings.Cut(spec, ": ")
 	for _, f := range fs {
 		if f.Check == check && strings.Contains(f.Message, sub) {
@@ -162,7 +162,7 @@ func hasFinding(fs []Finding, spec string) bool {
 	return false
 }
 
-func findingList(fs []Finding) string {
+func findingList(fs []check.Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
 		b.WriteString("\n\t" + f.Check + ": " + f.Message)
@@ -440,8 +440,8 @@ func TestExtractAnnotations(t *testing.T) {
 	}
 	bad := findAutoscaler(inv, "ann/HorizontalPodAutoscaler/bad")
 	for _, f := range bad.Findings {
-		if f.Check == check.InvalidAnnotation && (f.File != "annotations.yaml" || f.Line != 46) {
-			t.Errorf("finding place %s:%d, want annotations.yaml:46", f.File, f.Line)
+		if f.Check == check.InvalidAnnotation && (f.File() != "annotations.yaml" || f.Line() != 46) {
+			t.Errorf("finding place %s:%d, want annotations.yaml:46", f.File(), f.Line())
 		}
 	}
 	if bad.Assumptions.DeadTime.From != FromDefault || bad.Ignores != nil {
@@ -568,7 +568,7 @@ func TestExtractMalformed(t *testing.T) {
 // assumption-default, or whose bill needs no dead time, is left out.
 func TestDefaultFindingsGrouped(t *testing.T) {
 	inv := Extract(loadObjects(t, "hpa-versions.yaml"), nil)
-	var dead, rate []Finding
+	var dead, rate []check.Finding
 	for _, f := range inv.Findings {
 		switch {
 		case f.Check == check.AssumptionDefault && strings.HasPrefix(f.Message, "dead time not given for "):

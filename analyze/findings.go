@@ -4,19 +4,18 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render"
 )
 
 // findingAt builds a finding located at an object's origin.
-func findingAt(o render.Origin, check, severity, remediation, format string, args ...any) Finding {
-	return Finding{
-		Check:       check,
+func findingAt(o render.Origin, id, severity, remediation, format string, args ...any) check.Finding {
+	return check.Finding{
+		Check:       id,
 		Severity:    severity,
 		Message:     fmt.Sprintf(format, args...),
 		Remediation: remediation,
-		File:        o.File,
-		Line:        o.Line,
-	}
+		Location:    check.At(o.File, o.Line)}
 }
 
 // annotationOrigin returns o located at annotation key's own line when

@@ -21,7 +21,7 @@ func FuzzAnnotations(f *testing.F) {
 		o := render.Origin{File: "f.yaml", Line: 3}
 		a, fs := parseAnnotations(map[string]string{key: value}, o, "x")
 		for _, f := range fs {
-			if f.File != "f.yaml" || f.Line != 3 || f.Message == "" {
+			if f.File() != "f.yaml" || f.Line() != 3 || f.Message == "" {
 				t.Fatalf("finding without place: %+v", f)
 			}
 		}

@@ -39,6 +39,7 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
 )
@@ -70,7 +71,7 @@ type Inventory struct {
 	// cannot be decoded), each with the reason.
 	Skipped []SkippedObject `json:"skipped"`
 	// Findings that belong to no single autoscaler.
-	Findings []Finding `json:"findings"`
+	Findings []check.Finding `json:"findings"`
 }
 
 // SkippedObject is an object recognized and deliberately not priced.
@@ -81,17 +82,6 @@ type SkippedObject struct {
 	Namespace  string        `json:"namespace,omitempty"`
 	Origin     render.Origin `json:"origin"`
 	Reason     string        `json:"reason"`
-}
-
-// Finding is a problem tied to a place in the repository. Check is a stable
-// ID (the IDs this package raises are the Check* constants).
-type Finding struct {
-	Check       string `json:"check"`
-	Severity    string `json:"severity"`
-	Message     string `json:"message"`
-	Remediation string `json:"remediation,omitempty"`
-	File        string `json:"file,omitempty"`
-	Line        int    `json:"line,omitempty"`
 }
 
 // Autoscaler is one HPA or ScaledObject, with what it scales and on what.
@@ -134,7 +124,7 @@ type Autoscaler struct {
 	// Whether they are honoured is config.Checks.AllowIgnores.
 	Ignores map[string]string `json:"ignores,omitempty"`
 	// Findings about this autoscaler.
-	Findings []Finding `json:"findings"`
+	Findings []check.Finding `json:"findings"`
 
 	doc map[string]any // the manifest, while extracting
 }

@@ -75,7 +75,7 @@ type kedaResult struct {
 	hpaName  string
 	metrics  []Metric
 	keda     *KEDA
-	findings []Finding
+	findings []check.Finding
 	unpriced string
 }
 
@@ -108,13 +108,13 @@ type soTranslation struct {
 }
 
 // add records a finding that leaves the autoscaler priced.
-func (t *soTranslation) add(f Finding) {
+func (t *soTranslation) add(f check.Finding) {
 	t.findings = append(t.findings, f)
 }
 
 // refuse records a finding that leaves the autoscaler unpriced; the first
 // one gives the reason.
-func (t *soTranslation) refuse(f Finding) {
+func (t *soTranslation) refuse(f check.Finding) {
 	t.add(f)
 	if t.unpriced == "" {
 		t.unpriced = f.Message

@@ -65,8 +65,8 @@ spec:
 				if !strings.Contains(f.Message, want) {
 					t.Errorf("%s: %q lacks %q", key, f.Message, want)
 				}
-				if f.File != "all.yaml" || f.Line == 0 {
-					t.Errorf("%s: at %s:%d", key, f.File, f.Line)
+				if f.File() != "all.yaml" || f.Line() == 0 {
+					t.Errorf("%s: at %s:%d", key, f.File(), f.Line())
 				}
 			}
 		}

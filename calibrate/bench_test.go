@@ -107,7 +107,7 @@ func BenchmarkCalibrate500(b *testing.B) {
 		}
 		for _, r := range rs {
 			if len(r.Values) != 3 || r.Values[1].Text != "80" {
-				b.Fatalf("%s: values %+v findings %v", r.Workload.Ref(), r.Values, r.Findings)
+				b.Fatalf("%s: values %+v findings %v", r.Workload.Ref(), r.Values, r.Unwritten)
 			}
 		}
 	}

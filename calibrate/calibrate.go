@@ -110,22 +110,22 @@ type Value struct {
 	Record config.Measurement
 }
 
-// Finding is a measurement that was not written, and why.
-type Finding struct {
+// Unwritten is a measurement that was not written, and why.
+type Unwritten struct {
 	Workload string // namespace/Kind/name of the target
 	Key      config.Key
 	Message  string
 }
 
-func (f Finding) String() string {
+func (f Unwritten) String() string {
 	return fmt.Sprintf("%s: %s: %s", f.Workload, f.Key.YAMLName(), f.Message)
 }
 
 // Result is what one workload's measurement gave.
 type Result struct {
-	Workload Workload
-	Values   []Value
-	Findings []Finding
+	Workload  Workload
+	Values    []Value
+	Unwritten []Unwritten
 	// Notes say how a value was cross-checked; they do not stop a write.
 	Notes []string
 }

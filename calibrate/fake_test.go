@@ -104,8 +104,8 @@ func TestFakeEmptyResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 1 || len(rs[0].Values) != 0 || len(rs[0].Findings) != 1 ||
-		rs[0].Findings[0].Key != config.KeyDeadTime || !strings.Contains(rs[0].Findings[0].Message, "no pods found") {
+	if len(rs) != 1 || len(rs[0].Values) != 0 || len(rs[0].Unwritten) != 1 ||
+		rs[0].Unwritten[0].Key != config.KeyDeadTime || !strings.Contains(rs[0].Unwritten[0].Message, "no pods found") {
 		t.Fatalf("results = %+v", rs)
 	}
 }

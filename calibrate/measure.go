@@ -198,7 +198,7 @@ func queryError(q string, err error) error {
 func (d *nsData) measure(ctx context.Context, src Source, w Workload, pods map[string]bool, o Options) (Result, error) {
 	r := Result{Workload: w}
 	find := func(k config.Key, format string, args ...any) {
-		r.Findings = append(r.Findings, Finding{Workload: w.Ref(), Key: k, Message: fmt.Sprintf(format, args...)})
+		r.Unwritten = append(r.Unwritten, Unwritten{Workload: w.Ref(), Key: k, Message: fmt.Sprintf(format, args...)})
 	}
 	if len(pods) == 0 {
 		find(config.KeyDeadTime, "no pods found through kube_pod_owner over %s; is kube-state-metrics scraped, and does the namespace match?", windowName(o.Since))

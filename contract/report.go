@@ -1,8 +1,6 @@
 package contract
 
 import (
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/capreport/capreport/check"
@@ -75,74 +73,14 @@ type Source struct {
 	Chain []Link `json:"chain,omitempty"`
 }
 
-// Link is one GitOps object (Flux Kustomization or HelmRelease, Argo CD
-// Application or ApplicationSet) of a delivery chain, where it stands.
-type Link struct {
-	File      string `json:"file"`
-	Line      int    `json:"line,omitempty"`
-	Kind      string `json:"kind"`
-	Namespace string `json:"namespace,omitempty"`
-	Name      string `json:"name"`
-}
-
-// String reads "file Kind namespace/name".
-func (l Link) String() string {
-	name := l.Name
-	if l.Namespace != "" {
-		name = l.Namespace + "/" + name
-	}
-	return l.File + " " + l.Kind + " " + name
-}
-
-// Location points into the repository.
-type Location struct {
-	File string `json:"file"`
-	Line int    `json:"line,omitempty"`
-	// Source is the chart, overlay or file that rendered the object.
-	Source string `json:"source,omitempty"`
-	// Via is the kustomization or chart that brought File in, for an
-	// object a GitOps object delivered.
-	Via string `json:"via,omitempty"`
-	// Chain lists the GitOps objects that delivered the object, outermost
-	// first.
-	Chain []Link `json:"chain,omitempty"`
-	// Partial: the render left something out; the object may differ in
-	// the cluster.
-	Partial bool `json:"partial,omitempty"`
-}
-
-// ChainString is the delivery in one line: each GitOps object, then the
-// kustomization or chart that brought the file in, then the file, joined
-// by " → " ("" when not delivered).
-func (l Location) ChainString() string {
-	if len(l.Chain) == 0 {
-		return ""
-	}
-	parts := make([]string, 0, len(l.Chain)+2)
-	for _, c := range l.Chain {
-		parts = append(parts, c.String())
-	}
-	if l.Via != "" && l.Via != l.File {
-		parts = append(parts, l.Via)
-	}
-	if l.File != "" {
-		parts = append(parts, l.File)
-	}
-	return strings.Join(parts, " → ")
-}
-
-// String formats the location as file:line (source), the source left out
-// when it is the file itself.
-func (l Location) String() string {
-	s := l.File
-	if l.Line > 0 {
-		s += ":" + strconv.Itoa(l.Line)
-	}
-	if l.Source != "" && l.Source != l.File {
-		s += " (" + l.Source + ")"
-	}
-	return s
-}
+// Link, Location, Finding and Basis are check's: the report's findings are
+// the very values render, analyze and the ledger raise.
+type (
+	Link     = check.Link
+	Location = check.Location
+	Finding  = check.Finding
+	Basis    = check.Basis
+)
 
 // Ref names a Kubernetes object.
 type Ref struct {
@@ -347,44 +285,9 @@ type Timeline struct {
 	Wait     []float64 `json:"waitSeconds,omitempty"`
 }
 
-// Finding is one failed check.
-type Finding struct {
-	Check       string    `json:"check"`
-	Severity    string    `json:"severity"`
-	Message     string    `json:"message"`
-	Remediation string    `json:"remediation,omitempty"`
-	Location    *Location `json:"location,omitempty"`
-	// Ignored findings stay in the report with the reason given in the
-	// ignore-check.capreport.io/<ID> annotation; they never fail the run.
-	Ignored      bool   `json:"ignored,omitempty"`
-	IgnoreReason string `json:"ignoreReason,omitempty"`
-	// RestsOn names the assumptions that decide the finding, each with
-	// where its value came from; empty for findings that need none (a dead
-	// band, a dangling target, an invalid object).
-	RestsOn []Basis `json:"restsOn,omitempty"`
-	// RestsOnDefaults: a deciding assumption is a built-in default, so the
-	// finding is at most a warning (unless failOnDefaults / --strict).
-	RestsOnDefaults bool `json:"restsOnDefaults,omitempty"`
-}
-
-// Basis is one assumption a finding rests on.
-type Basis struct {
-	Assumption string `json:"assumption"` // a key of Workload.Assumptions
-	Value      string `json:"value"`
-	From       string `json:"from"` // as Assumption.From
-}
-
 // ReasonRestsOnDefaults is the verdict reason of a workload whose only
 // failures rest on built-in defaults.
 const ReasonRestsOnDefaults = "rests on defaults"
-
-// Capped reports a finding that a built-in default demoted: its check
-// fails by default, and it stands as a warning only because a default
-// decides it.
-func (f Finding) Capped() bool {
-	info, _ := check.Lookup(f.Check)
-	return f.RestsOnDefaults && f.Severity == check.SeverityWarning && info.Severity == check.SeverityError
-}
 
 // Summary is the measurement in a few words, as list and explain show it:
 // "measured p90 over 7d, 312 pods, 2026-12-01"; "" when m is nil. key is

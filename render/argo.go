@@ -62,31 +62,31 @@ func (g *gitops) expandApplication(o *Object) *expansion {
 }
 
 // applicationSource renders one source of an Application.
-func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*sourceOut, []Finding) {
+func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*sourceOut, []check.Finding) {
 	repoURL := str(s, "repoURL")
 	if c := str(s, "chart"); c != "" && g.rd.fetchOn() {
 		return g.argoRemoteChart(o, s, i, n, refs, destNS)
 	}
 	if c := str(s, "chart"); c != "" {
-		return nil, []Finding{notFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, which capreport does not fetch", c, str(s, "targetRevision"), repoURL))}
+		return nil, []check.Finding{notFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, which capreport does not fetch", c, str(s, "targetRevision"), repoURL))}
 	}
 	if !g.repoURLs.matches(repoURL) {
-		return nil, []Finding{notFollowed(o, fmt.Sprintf("its source %s is another repository (list this repository's URLs under repository.urls in .capreport.yaml, or pass --repo-url, if it is this one)", repoURL))}
+		return nil, []check.Finding{notFollowed(o, fmt.Sprintf("its source %s is another repository (list this repository's URLs under repository.urls in .capreport.yaml, or pass --repo-url, if it is this one)", repoURL))}
 	}
 	rel, bad := g.sourcePath(str(s, "path"))
 	if bad != "" {
-		return nil, []Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, bad)}
+		return nil, []check.Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, bad)}
 	}
 	tool, err := argoTool(s, g.rd.repo.Abs(rel))
 	if err != "" {
-		return nil, []Finding{notFollowed(o, err)}
+		return nil, []check.Finding{notFollowed(o, err)}
 	}
 	name := refOf(o)
 	if n > 1 {
 		name = fmt.Sprintf("%s#%d", name, i)
 	}
 	spec := SourceSpec{Path: rel, Name: name, explicit: true, delivery: &deliverySpec{namespace: destNS}}
-	var findings []Finding
+	var findings []check.Finding
 	switch tool {
 	case "helm":
 		spec.Type = SourceHelm
@@ -140,9 +140,9 @@ func argoTool(s map[string]any, dir string) (string, string) {
 // argoHelm fills a chart render: release name (the Application's name by
 // default), namespace, value files ($ref/... from another source), values
 // or valuesObject over them, parameters last.
-func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[string]map[string]any, destNS string, spec *SourceSpec) []Finding {
+func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[string]map[string]any, destNS string, spec *SourceSpec) []check.Finding {
 	h := mapAt(s, "helm")
-	var findings []Finding
+	var findings []check.Finding
 	hv := HelmValues{ReleaseName: str(h, "releaseName"), Namespace: str(h, "namespace")}
 	if hv.ReleaseName == "" {
 		hv.ReleaseName = o.Name
@@ -228,18 +228,18 @@ func (g *gitops) argoValueFile(f, rel string, refs map[string]map[string]any) (s
 
 // argoKustomize amends the source's kustomization with the Application's
 // overrides, as the repo-server's kustomize edit calls do.
-func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[string]any, []Finding) {
+func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[string]any, []check.Finding) {
 	kf := kustscan.KustomizationFile(g.rd.repo.Abs(rel))
 	if kf == "" {
-		return nil, []Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, rel+" has no kustomization, which its kustomize source needs")}
+		return nil, []check.Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, rel+" has no kustomization, which its kustomize source needs")}
 	}
 	data, err := g.rd.repo.ReadFile(kf)
 	if err != nil {
-		return nil, []Finding{gitopsFinding(o, check.RenderFailed, check.SeverityError, err.Error())}
+		return nil, []check.Finding{gitopsFinding(o, check.RenderFailed, check.SeverityError, err.Error())}
 	}
 	raws, _, err := yamldoc.Decode(data, 1)
 	if err != nil || len(raws) != 1 {
-		return nil, []Finding{gitopsFinding(o, check.RenderFailed, check.SeverityError, g.rd.repo.Rel(kf)+" is not one YAML mapping")}
+		return nil, []check.Finding{gitopsFinding(o, check.RenderFailed, check.SeverityError, g.rd.repo.Rel(kf)+" is not one YAML mapping")}
 	}
 	doc := raws[0].Doc
 	k := mapAt(s, "kustomize")
@@ -353,10 +353,10 @@ func globMatch(pattern, s string) bool {
 func (g *gitops) expandApplicationSet(o *Object) *expansion {
 	e := &expansion{}
 	res := appset.Expand(o.Doc, g.repoTree(), appset.Options{IsThisRepo: g.repoURLs.matches})
-	for _, f := range res.Findings {
+	for _, f := range res.Problems {
 		// The generator's messages name the ApplicationSet already.
-		e.findings = append(e.findings, Finding{Check: appsetCheck(f.Check), Severity: f.Severity,
-			File: o.Origin.File, Line: o.Origin.Line, Source: o.Origin.Source,
+		e.findings = append(e.findings, check.Finding{Check: appsetCheck(f.Check), Severity: f.Severity,
+			Location: check.At(o.Origin.File, o.Origin.Line), Source: o.Origin.Source,
 			Message: fmt.Sprintf("%s:%d: %s", o.Origin.File, o.Origin.Line, f.Message)})
 	}
 	for _, doc := range res.Applications {

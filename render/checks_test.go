@@ -64,16 +64,16 @@ type renderCheckCase struct {
 	severity string // registry default; "" when not asserted (see the comment at the case)
 	trigger  checkInput
 	quiet    checkInput
-	source   string // Finding.Source
-	file     string // Finding.File; "" when the code gives none
-	line     int    // Finding.Line; 0 when the code gives none
+	source   string // check.Finding.Source
+	file     string // check.Finding.File; "" when the code gives none
+	line     int    // check.Finding.Line; 0 when the code gives none
 	lineMax  int    // when set, Line must lie in [line, lineMax]
 	text     string // a substring of the message
 }
 
 func (c renderCheckCase) run(t *testing.T) {
 	res := c.trigger.render(t)
-	var got []Finding
+	var got []check.Finding
 	for _, f := range res.Findings {
 		if f.Check == c.check {
 			got = append(got, f)
@@ -89,17 +89,17 @@ func (c renderCheckCase) run(t *testing.T) {
 	if f.Source != c.source {
 		t.Errorf("trigger: %s source %q, want %q", c.check, f.Source, c.source)
 	}
-	if c.file != "" && f.File != c.file {
-		t.Errorf("trigger: %s file %q, want %q", c.check, f.File, c.file)
+	if c.file != "" && f.File() != c.file {
+		t.Errorf("trigger: %s file %q, want %q", c.check, f.File(), c.file)
 	}
 	switch {
 	case c.lineMax > 0:
-		if f.Line < c.line || f.Line > c.lineMax {
-			t.Errorf("trigger: %s line %d, want within %d..%d", c.check, f.Line, c.line, c.lineMax)
+		if f.Line() < c.line || f.Line() > c.lineMax {
+			t.Errorf("trigger: %s line %d, want within %d..%d", c.check, f.Line(), c.line, c.lineMax)
 		}
 	case c.line > 0:
-		if f.Line != c.line {
-			t.Errorf("trigger: %s line %d, want %d", c.check, f.Line, c.line)
+		if f.Line() != c.line {
+			t.Errorf("trigger: %s line %d, want %d", c.check, f.Line(), c.line)
 		}
 	}
 	if !strings.Contains(f.Message, c.text) {
@@ -110,7 +110,7 @@ func (c renderCheckCase) run(t *testing.T) {
 	res = c.quiet.render(t)
 	for _, f := range res.Findings {
 		if f.Check == c.check || f.Severity == "error" {
-			t.Errorf("quiet twin: unexpected %s finding [%s] %s:%d: %s", f.Check, f.Source, f.File, f.Line, f.Message)
+			t.Errorf("quiet twin: unexpected %s finding [%s] %s:%d: %s", f.Check, f.Source, f.File(), f.Line(), f.Message)
 		}
 	}
 	if len(res.Sources) == 0 {

@@ -37,7 +37,7 @@ func looksLikeManifest(data []byte) bool {
 // discover lists the sources: explicit ones first (they own their paths),
 // then what a walk of the rest of the root finds, less what kustomizations
 // and value sets refer to, sorted by path and value-set name.
-func (rd *renderer) discover() ([]SourceSpec, []Finding) {
+func (rd *renderer) discover() ([]SourceSpec, []check.Finding) {
 	explicit, findings := rd.explicitSources()
 	w := &sourceWalk{r: rd.repo, scope: rd.scope, maxBytes: rd.opts.MaxFileBytes, owned: ownedPaths(explicit), kustDirs: map[string]bool{}}
 	_ = filepath.WalkDir(rd.scope, w.visit)
@@ -57,10 +57,10 @@ func (rd *renderer) discover() ([]SourceSpec, []Finding) {
 // explicitSources checks opts.Sources: each one inside the root and present
 // is kept, with a clean path and its type detected; the others are
 // findings (a missing path once, however many value sets name it).
-func (rd *renderer) explicitSources() ([]SourceSpec, []Finding) {
+func (rd *renderer) explicitSources() ([]SourceSpec, []check.Finding) {
 	r := rd.repo
 	var explicit []SourceSpec
-	var findings []Finding
+	var findings []check.Finding
 	reported := map[string]bool{}
 	for _, s := range rd.opts.Sources {
 		p := filepath.ToSlash(filepath.Clean(filepath.FromSlash(s.Path)))
@@ -69,7 +69,7 @@ func (rd *renderer) explicitSources() ([]SourceSpec, []Finding) {
 		}
 		abs := r.Abs(p)
 		if filepath.IsAbs(filepath.FromSlash(s.Path)) || !r.Within(abs) {
-			findings = append(findings, Finding{Check: check.PathEscape, Severity: check.SeverityError, Source: s.ID(),
+			findings = append(findings, check.Finding{Check: check.PathEscape, Severity: check.SeverityError, Source: s.ID(),
 				Message: fmt.Sprintf("source %q leaves the repository root; not rendered", s.Path)})
 			continue
 		}
@@ -94,8 +94,8 @@ func (rd *renderer) explicitSources() ([]SourceSpec, []Finding) {
 // root-relative) does not resolve. The message names the path as
 // configured: the runner's absolute directory means nothing to the reader
 // of a report.
-func missingSourceFinding(s SourceSpec, p string, err error) Finding {
-	f := Finding{Check: check.SourceMissing, Severity: check.SeverityError, Source: s.ID(), File: p,
+func missingSourceFinding(s SourceSpec, p string, err error) check.Finding {
+	f := check.Finding{Check: check.SourceMissing, Severity: check.SeverityError, Source: s.ID(), Location: check.At(p, 0),
 		Message: fmt.Sprintf("source %q does not exist in the repository; not rendered", s.Path)}
 	if c := repofs.CheckFor(err); c != "" {
 		f.Check = c
@@ -135,7 +135,7 @@ type sourceWalk struct {
 
 	charts, kusts, plains []string
 	kustDirs              map[string]bool
-	findings              []Finding
+	findings              []check.Finding
 }
 
 // visit is the filepath.WalkDirFunc of the walk.
@@ -169,7 +169,7 @@ func (w *sourceWalk) symlink(p, rel string, d os.DirEntry) {
 	}
 	if _, err := w.r.Resolve(p); err != nil {
 		if c := repofs.CheckFor(err); c != "" {
-			w.findings = append(w.findings, Finding{Check: c, Severity: check.SeverityError, File: rel, Source: rel,
+			w.findings = append(w.findings, check.Finding{Check: c, Severity: check.SeverityError, Location: check.At(rel, 0), Source: rel,
 				Message: fmt.Sprintf("%s: refused: %v", rel, err)})
 		}
 	}
@@ -345,7 +345,7 @@ func (rd *renderer) plainFiles(abs string, d *deliverySpec) []string {
 
 // renderPlainSource renders a plain file, or every YAML file under a
 // directory (hidden and vendor directories excepted).
-func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Object, []Finding, error) {
+func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Object, []check.Finding, error) {
 	r := rd.repo
 	abs := r.Abs(spec.Path)
 	real, err := r.Resolve(abs)
@@ -357,7 +357,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 		return nil, nil, err
 	}
 	var files []string
-	var findings []Finding
+	var findings []check.Finding
 	if fi.IsDir() {
 		files = rd.plainFiles(abs, spec.delivery)
 		meta.covered = append(meta.covered, spec.Path)
@@ -381,7 +381,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 		rel := r.Rel(f)
 		data, note := normalizeText(data)
 		if note != "" {
-			findings = append(findings, Finding{Check: check.YAMLEncoding, Severity: check.SeverityInfo, File: rel,
+			findings = append(findings, check.Finding{Check: check.YAMLEncoding, Severity: check.SeverityInfo, Location: check.At(rel, 0),
 				Message: fmt.Sprintf("%s: the file has %s; read as UTF-8 YAML with newline breaks (kubectl and other tools may read it differently)", rel, note)})
 		}
 		raws, problems, err := yamldoc.Decode(data, rd.opts.MaxObjects-len(objs))
@@ -389,7 +389,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 			return nil, findings, fmt.Errorf("%s: %w: more than %d objects", rel, err, rd.opts.MaxObjects)
 		}
 		for _, p := range problems {
-			f := Finding{Check: check.YAMLInvalid, Severity: check.SeverityError, File: rel, Line: p.Line,
+			f := check.Finding{Check: check.YAMLInvalid, Severity: check.SeverityError, Location: check.At(rel, p.Line),
 				Message: fmt.Sprintf("%s:%d: document not decoded: %v", rel, p.Line, p.Err)}
 			if p.Err == yamldoc.ErrAliasBudget {
 				f.Check = check.YAMLAliasBomb
@@ -400,7 +400,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 		for _, raw := range raws {
 			o, ok := objectFromDoc(raw.Doc)
 			if !ok {
-				findings = append(findings, Finding{Check: check.NotAnObject, Severity: check.SeverityInfo, File: rel, Line: raw.Line,
+				findings = append(findings, check.Finding{Check: check.NotAnObject, Severity: check.SeverityInfo, Location: check.At(rel, raw.Line),
 					Message: fmt.Sprintf("%s:%d: document has no apiVersion or kind; skipped", rel, raw.Line)})
 				continue
 			}
@@ -418,7 +418,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 	return objs, findings, nil
 }
 
-func hasErrorFinding(fs []Finding) bool {
+func hasErrorFinding(fs []check.Finding) bool {
 	for _, f := range fs {
 		if f.Severity == check.SeverityError {
 			return true
@@ -428,7 +428,7 @@ func hasErrorFinding(fs []Finding) bool {
 }
 
 // renderHelmSource renders a chart source.
-func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Object, []Finding, error) {
+func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Object, []check.Finding, error) {
 	hv := spec.Helm
 	trusted := false
 	if !spec.explicit {
@@ -467,8 +467,8 @@ func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Objec
 
 // duplicateKeyFinding reports a document with a mapping key defined twice
 // (lines relative to the document's own start).
-func duplicateKeyFinding(rel string, raw yamldoc.Raw) Finding {
-	return Finding{Check: check.YAMLDuplicateKey, Severity: check.SeverityWarning, File: rel, Line: raw.Line,
+func duplicateKeyFinding(rel string, raw yamldoc.Raw) check.Finding {
+	return check.Finding{Check: check.YAMLDuplicateKey, Severity: check.SeverityWarning, Location: check.At(rel, raw.Line),
 		Message: fmt.Sprintf("%s:%d: a mapping key is defined twice: %s; the later value is used, as Helm and kustomize take it, but kubectl's strict decoding refuses the document",
 			rel, raw.Line, strings.Join(raw.DupKeys, ", "))}
 }

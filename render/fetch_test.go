@@ -65,10 +65,10 @@ func objectNamed(res *Result, kind, name string) *Object {
 	return nil
 }
 
-func findingsOf(res *Result, check string) []Finding {
-	var out []Finding
+func findingsOf(res *Result, id string) []check.Finding {
+	var out []check.Finding
 	for _, f := range res.Findings {
-		if f.Check == check {
+		if f.Check == id {
 			out = append(out, f)
 		}
 	}

@@ -227,9 +227,9 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 // fluxVars gathers postBuild variables: each substituteFrom ConfigMap or
 // Secret in order, then the inline substitute map over them; newlines are
 // removed from values, as kustomize-controller does.
-func (g *gitops) fluxVars(o *Object, pb map[string]any) (map[string]string, []Finding, bool) {
+func (g *gitops) fluxVars(o *Object, pb map[string]any) (map[string]string, []check.Finding, bool) {
 	vars := map[string]string{}
-	var findings []Finding
+	var findings []check.Finding
 	miss := false
 	refs, _ := pb["substituteFrom"].([]any)
 	for _, r := range refs {
@@ -351,7 +351,7 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 // renderRelease renders a chart as a release installs it: hv's release
 // name, namespace and value files, vals over them; fs are the release's
 // findings, and partial marks a render that left a values reference out.
-func (g *gitops) renderRelease(o *Object, rel string, hv HelmValues, vals map[string]any, fs []Finding, partial bool) sourceOut {
+func (g *gitops) renderRelease(o *Object, rel string, hv HelmValues, vals map[string]any, fs []check.Finding, partial bool) sourceOut {
 	spec := SourceSpec{Path: rel, Type: SourceHelm, Name: refOf(o), explicit: true, Helm: hv,
 		delivery: &deliverySpec{helmOverFiles: vals, namespace: hv.Namespace}}
 	out := g.rd.renderWithLimits(g.ctx, spec)
@@ -416,7 +416,7 @@ func (g *gitops) helmReleaseChart(o *Object) (map[string]any, string, bool) {
 // with, wherever the chart comes from: the release name, the target
 // namespace (else the release's own) and the composed values. A missing
 // reference marks e.
-func (g *gitops) releaseInputs(o *Object, e *expansion) (HelmValues, map[string]any, []Finding, bool) {
+func (g *gitops) releaseInputs(o *Object, e *expansion) (HelmValues, map[string]any, []check.Finding, bool) {
 	vals, fs, partial, miss := g.helmReleaseValues(o)
 	e.lookupMiss = e.lookupMiss || miss
 	ns := str(o.Doc, "spec", "targetNamespace")
@@ -430,9 +430,9 @@ func (g *gitops) releaseInputs(o *Object, e *expansion) (HelmValues, map[string]
 // or one value at targetPath), then spec.values over them, as
 // helm-controller's ChartValuesFromReferences does. A missing reference is
 // skipped when optional, else a finding and the render is partial.
-func (g *gitops) helmReleaseValues(o *Object) (map[string]any, []Finding, bool, bool) {
+func (g *gitops) helmReleaseValues(o *Object) (map[string]any, []check.Finding, bool, bool) {
 	result := map[string]any{}
-	var findings []Finding
+	var findings []check.Finding
 	partial, miss := false, false
 	refs, _ := dig(o.Doc, "spec", "valuesFrom").([]any)
 	for _, r := range refs {

@@ -79,7 +79,7 @@ type expansion struct {
 	// generated are objects it yields without a render (the Applications of
 	// an ApplicationSet).
 	generated []Object
-	findings  []Finding // about the GitOps object itself
+	findings  []check.Finding // about the GitOps object itself
 	// lookupMiss: a referenced object (GitRepository, ConfigMap, HelmChart)
 	// was not found, so a later pass, with more objects known, may differ.
 	lookupMiss bool
@@ -106,7 +106,7 @@ type gitops struct {
 	known    []Object
 	byKindNS map[string][]int
 	repoURLs repoMatcher
-	findings []Finding
+	findings []check.Finding
 	memo     map[string]*expansion
 	tree     *repoTree
 }
@@ -421,8 +421,8 @@ func dedupeDeliveries(outs []sourceOut, res *Result) []sourceOut {
 			}
 			if isAutoscalerKind(&o) && !reported[key+o.Origin.ChainString()] {
 				reported[key+o.Origin.ChainString()] = true
-				res.Findings = append(res.Findings, Finding{Check: check.DuplicateDelivery, Severity: check.SeverityWarning,
-					File: o.Origin.File, Line: o.Origin.Line, Source: o.Origin.Source,
+				res.Findings = append(res.Findings, check.Finding{Check: check.DuplicateDelivery, Severity: check.SeverityWarning,
+					Location: check.At(o.Origin.File, o.Origin.Line), Source: o.Origin.Source,
 					Message: fmt.Sprintf("%s %s is delivered more than once; the cluster holds one object, written by whichever applies last: %s; and %s",
 						o.Kind, nsName(o.Namespace, o.Name), prev.Origin.ChainString(), o.Origin.ChainString())})
 			}
@@ -454,14 +454,14 @@ func nsName(ns, name string) string {
 }
 
 // gitopsFinding is a finding about a GitOps object, at its place.
-func gitopsFinding(o *Object, check, severity, msg string) Finding {
-	return Finding{Check: check, Severity: severity, File: o.Origin.File, Line: o.Origin.Line, Source: o.Origin.Source,
+func gitopsFinding(o *Object, id, severity, msg string) check.Finding {
+	return check.Finding{Check: id, Severity: severity, Location: check.At(o.Origin.File, o.Origin.Line), Source: o.Origin.Source,
 		Message: fmt.Sprintf("%s:%d: %s %s: %s", o.Origin.File, o.Origin.Line, o.Kind, nsName(o.Namespace, o.Name), msg)}
 }
 
 // notFollowed is the finding for a GitOps object capreport cannot follow
 // offline; the summary counts them.
-func notFollowed(o *Object, why string) Finding {
+func notFollowed(o *Object, why string) check.Finding {
 	return gitopsFinding(o, check.GitOpsNotFollowed, check.SeverityWarning, "not followed: "+why)
 }
 

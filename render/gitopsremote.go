@@ -7,6 +7,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -127,7 +128,7 @@ func ociRepositoryChart(src *Object) remoteChart {
 
 // argoRemoteChart renders an Application source with chart + repoURL +
 // targetRevision, as the repo-server pulls and templates it.
-func (g *gitops) argoRemoteChart(o *Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*sourceOut, []Finding) {
+func (g *gitops) argoRemoteChart(o *Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*sourceOut, []check.Finding) {
 	repoURL := str(s, "repoURL")
 	if !strings.Contains(repoURL, "://") {
 		repoURL = "oci://" + repoURL

@@ -16,14 +16,14 @@ const maxGroupNames = 50
 // a dependency that 116 charts lack is one finding, not 116, and the
 // renders that failed for lack of it join it. Findings without a Cause,
 // or whose cause touches one source, are kept as they are.
-func groupByCause(in []Finding) []Finding {
+func groupByCause(in []check.Finding) []check.Finding {
 	members := map[string][]int{}
 	for i, f := range in {
 		if f.Cause != "" {
 			members[f.Cause] = append(members[f.Cause], i)
 		}
 	}
-	out := make([]Finding, 0, len(in))
+	out := make([]check.Finding, 0, len(in))
 	done := map[string]bool{}
 	for _, f := range in {
 		idx := members[f.Cause]
@@ -40,7 +40,7 @@ func groupByCause(in []Finding) []Finding {
 	return out
 }
 
-func distinctSources(in []Finding, idx []int) int {
+func distinctSources(in []check.Finding, idx []int) int {
 	seen := map[string]bool{}
 	for _, i := range idx {
 		seen[in[i].Source] = true
@@ -51,9 +51,9 @@ func distinctSources(in []Finding, idx []int) int {
 // foldGroup makes one finding of a group: the most specific check (a
 // render failure is the consequence, not the cause), the highest
 // severity, and the sources with how many findings each had.
-func foldGroup(in []Finding, idx []int) Finding {
+func foldGroup(in []check.Finding, idx []int) check.Finding {
 	first := in[idx[0]]
-	g := Finding{Check: check.RenderFailed, Severity: check.SeverityInfo, File: first.File, Line: first.Line, Cause: first.Cause}
+	g := check.Finding{Check: check.RenderFailed, Severity: check.SeverityInfo, Location: first.Location, Cause: first.Cause}
 	counts := map[string]int{}
 	failed := map[string]bool{}
 	var order []string

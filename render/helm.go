@@ -65,7 +65,7 @@ type helmObject struct {
 // output, of the first line of the object's document (its first key).
 // For templates without leading conditionals it matches the source line.
 // Annotation lines are in the same rendered output.
-func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []Finding, error) {
+func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []check.Finding, error) {
 	chrt, chartRel, err := rd.loadChart(req)
 	if err != nil {
 		return nil, nil, err
@@ -120,9 +120,9 @@ func (rd *renderer) loadChart(req helmRequest) (*chart.Chart, string, error) {
 }
 
 // renderLoaded renders a loaded chart with its values.
-func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel string, vals map[string]any) ([]helmObject, []Finding, error) {
+func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel string, vals map[string]any) ([]helmObject, []check.Finding, error) {
 	r := rd.repo
-	var findings []Finding
+	var findings []check.Finding
 	caps := chartutil.DefaultCapabilities.Copy()
 	kv := rd.opts.KubeVersion
 	if req.kubeVersion != "" {
@@ -204,17 +204,17 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 // templateObjects keeps the objects of one rendered template that the
 // render installs (test hooks and, when asked, all hooks left out), with
 // findings for documents that are no object or repeat a key.
-func templateObjects(raws []yamldoc.Raw, file string, req helmRequest) ([]helmObject, []Finding) {
+func templateObjects(raws []yamldoc.Raw, file string, req helmRequest) ([]helmObject, []check.Finding) {
 	var out []helmObject
-	var findings []Finding
+	var findings []check.Finding
 	for _, raw := range raws {
 		if isTestHook(raw.Doc) && req.skipTests || req.skipHooks && hookOf(raw.Doc) != "" {
 			continue
 		}
 		if _, ok := objectFromDoc(raw.Doc); !ok {
-			findings = append(findings, Finding{Check: check.NotAnObject, Severity: check.SeverityInfo,
-				Message: fmt.Sprintf("%s:%d: rendered document has no apiVersion or kind; skipped", file, raw.Line),
-				File:    file, Line: raw.Line})
+			findings = append(findings, check.Finding{Check: check.NotAnObject, Severity: check.SeverityInfo,
+				Message:  fmt.Sprintf("%s:%d: rendered document has no apiVersion or kind; skipped", file, raw.Line),
+				Location: check.At(file, raw.Line)})
 			continue
 		}
 		if len(raw.DupKeys) > 0 {

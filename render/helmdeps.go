@@ -58,13 +58,13 @@ func missingCause(d *chart.Dependency) string {
 // not vendor: file:// ones from inside the root, remote ones when fetching
 // is on. It returns the findings and the enabled dependencies still
 // missing.
-func (rd *renderer) resolveDependencies(chrt *chart.Chart, chartDir, chartRel string, vals map[string]any) ([]Finding, []*chart.Dependency) {
+func (rd *renderer) resolveDependencies(chrt *chart.Chart, chartDir, chartRel string, vals map[string]any) ([]check.Finding, []*chart.Dependency) {
 	missing := unvendored(chrt)
 	if len(missing) == 0 {
 		return nil, nil
 	}
 	missing = enabledDependencies(chrt, missing, vals)
-	var findings, fs []Finding
+	var findings, fs []check.Finding
 	var remote []*chart.Dependency
 	for _, d := range missing {
 		if !strings.HasPrefix(d.Repository, "file://") {
@@ -149,16 +149,16 @@ func tagsEnable(names []string, tags chartutil.Values) bool {
 }
 
 // localDependency loads a file:// dependency that stays inside the root.
-func (rd *renderer) localDependency(chrt *chart.Chart, chartDir, chartRel string, d *chart.Dependency) *Finding {
+func (rd *renderer) localDependency(chrt *chart.Chart, chartDir, chartRel string, d *chart.Dependency) *check.Finding {
 	rel := strings.TrimPrefix(d.Repository, "file://")
 	dir := filepath.Clean(filepath.Join(chartDir, filepath.FromSlash(rel)))
 	file := path.Join(chartRel, "Chart.yaml")
 	if filepath.IsAbs(rel) || !rd.repo.Within(dir) {
-		return &Finding{Check: check.PathEscape, Severity: check.SeverityError, File: file,
+		return &check.Finding{Check: check.PathEscape, Severity: check.SeverityError, Location: check.At(file, 0),
 			Message: fmt.Sprintf("chart %s: dependency %s is %s, outside the repository root; not followed", chartRel, depName(d), d.Repository)}
 	}
 	if err := checkTree(rd.repo, dir); err != nil {
-		f := Finding{Check: repofs.CheckFor(err), Severity: check.SeverityError, File: file,
+		f := check.Finding{Check: repofs.CheckFor(err), Severity: check.SeverityError, Location: check.At(file, 0),
 			Message: fmt.Sprintf("chart %s: dependency %s at %s: %v", chartRel, depName(d), d.Repository, err)}
 		if f.Check == "" {
 			f.Check, f.Severity = check.HelmDependencyMissing, check.SeverityWarning
@@ -167,14 +167,14 @@ func (rd *renderer) localDependency(chrt *chart.Chart, chartDir, chartRel string
 	}
 	sub, err := loader.LoadDir(dir)
 	if err != nil {
-		return &Finding{Check: check.RenderFailed, Severity: check.SeverityError, File: file,
+		return &check.Finding{Check: check.RenderFailed, Severity: check.SeverityError, Location: check.At(file, 0),
 			Message: fmt.Sprintf("chart %s: dependency %s at %s does not load: %v", chartRel, depName(d), d.Repository, rd.tidy(err.Error()))}
 	}
 	chrt.AddDependency(sub)
 	return nil
 }
 
-func missingDependencyFinding(d *chart.Dependency, chartRel string, fetching bool) Finding {
+func missingDependencyFinding(d *chart.Dependency, chartRel string, fetching bool) check.Finding {
 	repo := d.Repository
 	if repo == "" {
 		repo = "no repository"
@@ -183,7 +183,7 @@ func missingDependencyFinding(d *chart.Dependency, chartRel string, fetching boo
 	if fetching {
 		why = "it could not be fetched (see the fetch finding)"
 	}
-	return Finding{Check: check.HelmDependencyMissing, Severity: check.SeverityWarning, File: path.Join(chartRel, "Chart.yaml"),
+	return check.Finding{Check: check.HelmDependencyMissing, Severity: check.SeverityWarning, Location: check.At(path.Join(chartRel, "Chart.yaml"), 0),
 		Cause: missingCause(d),
 		Message: fmt.Sprintf("chart %s declares dependency %s (%s, version %q) but %s/charts does not vendor it; %s",
 			chartRel, depName(d), repo, d.Version, chartRel, why)}
@@ -219,12 +219,12 @@ func (rd *renderer) maxDependencies() int {
 
 // manyMissingFinding is one finding for a chart that lacks more
 // dependencies than are worth a finding each.
-func manyMissingFinding(deps []*chart.Dependency, chartRel string, max int) Finding {
+func manyMissingFinding(deps []*chart.Dependency, chartRel string, max int) check.Finding {
 	names := make([]string, 0, 10)
 	for _, d := range deps[:10] {
 		names = append(names, depName(d))
 	}
-	return Finding{Check: check.HelmDependencyMissing, Severity: check.SeverityWarning, File: path.Join(chartRel, "Chart.yaml"),
+	return check.Finding{Check: check.HelmDependencyMissing, Severity: check.SeverityWarning, Location: check.At(path.Join(chartRel, "Chart.yaml"), 0),
 		Message: fmt.Sprintf("chart %s declares %d dependencies that charts/ does not vendor (more than %d): %s and %d more",
 			chartRel, len(deps), max, strings.Join(names, ", "), len(deps)-len(names))}
 }

@@ -13,22 +13,22 @@ import (
 
 // fetchDependencies downloads the remote dependencies of one chart and
 // adds them to it; it returns its findings and the ones still missing.
-func (rd *renderer) fetchDependencies(chrt *chart.Chart, chartRel string, deps []*chart.Dependency) ([]Finding, []*chart.Dependency) {
+func (rd *renderer) fetchDependencies(chrt *chart.Chart, chartRel string, deps []*chart.Dependency) ([]check.Finding, []*chart.Dependency) {
 	file := path.Join(chartRel, "Chart.yaml")
 	if !lockFileFresh(chrt) {
-		return []Finding{{Check: check.FetchDigest, Severity: check.SeverityError, File: path.Join(chartRel, "Chart.lock"),
+		return []check.Finding{{Check: check.FetchDigest, Severity: check.SeverityError, Location: check.At(path.Join(chartRel, "Chart.lock"), 0),
 			Message: fmt.Sprintf("chart %s: the lock file (Chart.lock) is out of sync with the dependencies file (Chart.yaml), so Helm refuses to build it and nothing was fetched; run `helm dependency update` and commit Chart.lock", chartRel)}}, deps
 	}
 	if max := rd.opts.Fetch.MaxDependencies; len(deps) > max {
-		return []Finding{{Check: check.FetchLimit, Severity: check.SeverityError, File: file,
+		return []check.Finding{{Check: check.FetchLimit, Severity: check.SeverityError, Location: check.At(file, 0),
 			Message: fmt.Sprintf("chart %s declares %d dependencies to fetch, more than the %d capreport fetches for one chart; none was fetched", chartRel, len(deps), max)}}, deps
 	}
-	var findings []Finding
+	var findings []check.Finding
 	var still []*chart.Dependency
 	for _, d := range deps {
 		ref, why := dependencyRef(chrt, d)
 		if why != "" {
-			findings = append(findings, Finding{Check: check.FetchFailed, Severity: check.SeverityWarning, File: file,
+			findings = append(findings, check.Finding{Check: check.FetchFailed, Severity: check.SeverityWarning, Location: check.At(file, 0),
 				Message: fmt.Sprintf("chart %s: dependency %s: %s", chartRel, depName(d), why)})
 			still = append(still, d)
 			continue
@@ -39,7 +39,7 @@ func (rd *renderer) fetchDependencies(chrt *chart.Chart, chartRel string, deps [
 			if id == "" {
 				id = check.FetchFailed
 			}
-			findings = append(findings, Finding{Check: id, Severity: fetchSeverity(id), File: file,
+			findings = append(findings, check.Finding{Check: id, Severity: fetchSeverity(id), Location: check.At(file, 0),
 				Cause:   fmt.Sprintf("dependency %s (%s) could not be fetched: %s", depName(d), ref.String(), rd.tidy(err.Error())),
 				Message: fmt.Sprintf("chart %s: dependency %s: %s", chartRel, depName(d), rd.tidy(err.Error()))})
 			still = append(still, d)

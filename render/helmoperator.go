@@ -53,9 +53,9 @@ func (g *gitops) expandHelmOperatorRelease(o *Object) *expansion {
 
 // helmOperatorValues merges valuesFrom (ConfigMap and Secret keys, files
 // of the chart) in order, then spec.values.
-func (g *gitops) helmOperatorValues(o *Object, chartRel string) (map[string]any, []Finding, bool, bool) {
+func (g *gitops) helmOperatorValues(o *Object, chartRel string) (map[string]any, []check.Finding, bool, bool) {
 	result := map[string]any{}
-	var findings []Finding
+	var findings []check.Finding
 	partial, miss := false, false
 	refs, _ := dig(o.Doc, "spec", "valuesFrom").([]any)
 	for _, r := range refs {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/check"
 )
 
 // copyTree copies a fixture directory into dst (regular files only).
@@ -169,10 +171,10 @@ func (c hostileCase) run(t *testing.T) {
 	}
 }
 
-func dumpFindings(fs []Finding) string {
+func dumpFindings(fs []check.Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
-		fmt.Fprintf(&b, "  %s [%s] %s: %s\n", f.Check, f.Source, f.File, f.Message)
+		fmt.Fprintf(&b, "  %s [%s] %s: %s\n", f.Check, f.Source, f.File(), f.Message)
 	}
 	return b.String()
 }

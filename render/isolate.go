@@ -262,8 +262,8 @@ const maxLogFindings = 10
 // logFindings turns what the render libraries printed while rendering spec
 // (kustomize's deprecation notices, Helm's coalesce warnings) into warnings
 // on the source, one per distinct line.
-func (rd *renderer) logFindings(spec SourceSpec, printed workerLog) []Finding {
-	var out []Finding
+func (rd *renderer) logFindings(spec SourceSpec, printed workerLog) []check.Finding {
+	var out []check.Finding
 	seen := map[string]bool{}
 	more := printed.dropped
 	for _, l := range printed.lines {
@@ -276,7 +276,7 @@ func (rd *renderer) logFindings(spec SourceSpec, printed workerLog) []Finding {
 			more++
 			continue
 		}
-		out = append(out, Finding{Check: check.RenderLog, Severity: check.SeverityWarning, Source: spec.ID(),
+		out = append(out, check.Finding{Check: check.RenderLog, Severity: check.SeverityWarning, Source: spec.ID(),
 			Message: rd.tidy(fmt.Sprintf("%s %s: the renderer printed: %s", spec.Type, spec.ID(), l))})
 	}
 	if more > 0 && len(out) > 0 {

@@ -146,7 +146,7 @@ func TestIsolatedLogBecomesFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs []Finding
+	var logs []check.Finding
 	for _, f := range res.Findings {
 		if f.Check == check.RenderLog {
 			logs = append(logs, f)
@@ -199,8 +199,8 @@ func compareIsolated(t *testing.T, dir string) {
 	}
 }
 
-func withoutLog(fs []Finding) []Finding {
-	var out []Finding
+func withoutLog(fs []check.Finding) []check.Finding {
+	var out []check.Finding
 	for _, f := range fs {
 		if f.Check != check.RenderLog {
 			out = append(out, f)

@@ -30,7 +30,7 @@ const (
 // renderKustomizeSource builds a kustomization with krusty in-process. A
 // remote, escaping or missing entry of a list field is left out of the
 // build (an in-memory copy of its kustomization) and the render is partial.
-func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]Object, []Finding, error) {
+func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]Object, []check.Finding, error) {
 	r := rd.repo
 	dir := r.Abs(spec.Path)
 	sc := rd.newKustScan()
@@ -43,13 +43,13 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 		sc.Override[dir] = &kustscan.Kustomization{File: kf, Doc: d.kustDoc, Generated: generated}
 	}
 	sc.Scan(dir, false)
-	var findings []Finding
+	var findings []check.Finding
 	for _, ref := range sc.Partials {
-		findings = append(findings, Finding{Check: ref.Check, Severity: check.SeverityWarning, File: ref.File, Message: ref.Msg})
+		findings = append(findings, check.Finding{Check: ref.Check, Severity: check.SeverityWarning, Location: check.At(ref.File, 0), Message: ref.Msg})
 	}
 	if len(sc.Refusals) > 0 {
 		for _, ref := range sc.Refusals[1:] {
-			findings = append(findings, Finding{Check: ref.Check, Severity: check.SeverityError, File: ref.File, Message: ref.Msg})
+			findings = append(findings, check.Finding{Check: ref.Check, Severity: check.SeverityError, Location: check.At(ref.File, 0), Message: ref.Msg})
 		}
 		return nil, findings, sc.Refusals[0]
 	}
@@ -124,8 +124,8 @@ func (rd *renderer) kustomizeObjects(raws []yamldoc.Raw, spec SourceSpec, realDi
 // rewriteKustomizations returns the in-memory copy of every kustomization
 // the build reads (kustscan.Scan.Rewrite), helmCharts entries inflated
 // with the Helm SDK.
-func (rd *renderer) rewriteKustomizations(sc *kustscan.Scan) (map[string][]byte, []Finding, error) {
-	var findings []Finding
+func (rd *renderer) rewriteKustomizations(sc *kustscan.Scan) (map[string][]byte, []check.Finding, error) {
+	var findings []check.Finding
 	overlay, err := sc.Rewrite(func(dir string, k *kustscan.Kustomization, doc, hc map[string]any) ([]byte, error) {
 		data, fs, err := rd.inflateHelmChart(dir, k, doc, hc)
 		findings = append(findings, fs...)
@@ -136,7 +136,7 @@ func (rd *renderer) rewriteKustomizations(sc *kustscan.Scan) (map[string][]byte,
 
 // inflateHelmChart renders one helmCharts entry with the Helm SDK and
 // returns a YAML stream whose objects carry their template origin.
-func (rd *renderer) inflateHelmChart(kdir string, k *kustscan.Kustomization, doc, hc map[string]any) ([]byte, []Finding, error) {
+func (rd *renderer) inflateHelmChart(kdir string, k *kustscan.Kustomization, doc, hc map[string]any) ([]byte, []check.Finding, error) {
 	sc := rd.newKustScan()
 	chartDir := sc.LocalChart(kdir, k.File, doc, hc)
 	if chartDir == "" && len(sc.Refusals) > 0 {

@@ -3,7 +3,10 @@
 // through krusty, and plain multi-document YAML. Each object keeps its origin.
 package render
 
-import "github.com/capreport/capreport/contract"
+import (
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/contract"
+)
 
 // SourceType names how a source is rendered.
 type SourceType string
@@ -81,31 +84,15 @@ const (
 	StatusDelivered Status = "delivered"
 )
 
-// Finding is a problem met while discovering or rendering, tied to a place.
-type Finding struct {
-	Check    string `json:"check"`    // stable ID, e.g. "render-failed", "remote-base"
-	Severity string `json:"severity"` // check.SeverityError, check.SeverityWarning or check.SeverityInfo
-	Message  string `json:"message"`
-	File     string `json:"file,omitempty"`
-	Line     int    `json:"line,omitempty"`
-	// Source is the ID of the source the finding belongs to (Origin.Source
-	// form), empty for findings of discovery as a whole.
-	Source string `json:"source,omitempty"`
-	// Cause groups findings with one cause across sources (a dependency
-	// that many charts lack): Render folds them into one finding. It reads
-	// as the subject of a sentence.
-	Cause string `json:"-"`
-}
-
 // SourceResult reports what happened to one source.
 type SourceResult struct {
-	Path     string     `json:"path"`
-	Type     SourceType `json:"type"`
-	ValueSet string     `json:"valueSet,omitempty"`
-	Status   Status     `json:"status"`
-	Reason   string     `json:"reason,omitempty"`
-	Objects  int        `json:"objects"`
-	Findings []Finding  `json:"findings,omitempty"`
+	Path     string          `json:"path"`
+	Type     SourceType      `json:"type"`
+	ValueSet string          `json:"valueSet,omitempty"`
+	Status   Status          `json:"status"`
+	Reason   string          `json:"reason,omitempty"`
+	Objects  int             `json:"objects"`
+	Findings []check.Finding `json:"findings,omitempty"`
 	// Partial: the source rendered without something it refers to.
 	Partial bool `json:"partial,omitempty"`
 	// Chain is the delivery of a source a GitOps object rendered.

@@ -1,6 +1,10 @@
 package render
 
-import "time"
+import (
+	"time"
+
+	"github.com/capreport/capreport/check"
+)
 
 // HelmValues are the values a chart is rendered with, in `helm template`
 // terms.
@@ -198,5 +202,5 @@ func (o Options) withDefaults() Options {
 type Result struct {
 	Objects  []Object
 	Sources  []SourceResult
-	Findings []Finding
+	Findings []check.Finding
 }

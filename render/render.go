@@ -213,17 +213,17 @@ func (rd *renderer) failedOut(spec SourceSpec, id string, err error) sourceOut {
 	if id == check.RenderCancelled {
 		severity = check.SeverityWarning // the run was interrupted; the source is not at fault
 	}
-	f := Finding{Check: id, Severity: severity, Source: spec.ID(),
+	f := check.Finding{Check: id, Severity: severity, Source: spec.ID(),
 		Message: rd.tidy(fmt.Sprintf("%s %s: %v", spec.Type, spec.ID(), err))}
 	return sourceOut{result: SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name,
-		Status: StatusFailed, Reason: rd.tidy(err.Error()), Findings: []Finding{f}}}
+		Status: StatusFailed, Reason: rd.tidy(err.Error()), Findings: []check.Finding{f}}}
 }
 
 // renderSource renders one source and fills its SourceResult.
 func (rd *renderer) renderSource(spec SourceSpec) sourceOut {
 	var (
 		objs     []Object
-		findings []Finding
+		findings []check.Finding
 		err      error
 		meta     renderMeta
 	)
@@ -304,22 +304,22 @@ func (rd *renderer) tidy(msg string) string {
 
 // failureFinding turns the error that stopped a source into a finding with
 // the most specific check ID available.
-func failureFinding(spec SourceSpec, err error) Finding {
-	f := Finding{Check: check.RenderFailed, Severity: check.SeverityError, Source: spec.ID(),
+func failureFinding(spec SourceSpec, err error) check.Finding {
+	f := check.Finding{Check: check.RenderFailed, Severity: check.SeverityError, Source: spec.ID(),
 		Message: fmt.Sprintf("%s %s failed to render: %v", spec.Type, spec.ID(), err)}
 	var pe *repofs.PathError
 	if errors.As(err, &pe) {
 		f.Check = repofs.CheckFor(err)
-		f.File = pe.Rel
+		f.Location = check.At(pe.Rel, 0)
 	}
 	var de *docError
 	if errors.As(err, &de) {
-		f.File, f.Line = de.file, de.line
+		f.Location = check.At(de.file, de.line)
 	}
 	var ke *kustscan.Refusal
 	if errors.As(err, &ke) {
 		f.Check = ke.Check
-		f.File = ke.File
+		f.Location = check.At(ke.File, 0)
 	}
 	if c := fetchCheck(err); c != "" {
 		f.Check, f.Severity = c, fetchSeverity(c)

@@ -32,12 +32,12 @@ import (
 // schemaRefFinding is the finding for a chart whose values schema refers
 // outside itself (it is then rendered without schema validation); nil when
 // it refers nowhere else.
-func schemaRefFinding(c *chart.Chart, chartRel string) *Finding {
+func schemaRefFinding(c *chart.Chart, chartRel string) *check.Finding {
 	refs := outsideSchemaRefs(c)
 	if len(refs) == 0 {
 		return nil
 	}
-	return &Finding{Check: check.SchemaRef, Severity: check.SeverityWarning, File: chartRel + "/values.schema.json",
+	return &check.Finding{Check: check.SchemaRef, Severity: check.SeverityWarning, Location: check.At(chartRel+"/values.schema.json", 0),
 		Message: fmt.Sprintf("%s: values.schema.json refers outside itself (%s); capreport never fetches or reads those, so the values were not validated against the schema",
 			chartRel, strings.Join(refs, ", "))}
 }

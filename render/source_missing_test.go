@@ -18,13 +18,13 @@ func TestSourceMissingOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []Finding
+	var got []check.Finding
 	for _, f := range res.Findings {
 		if f.Check == check.SourceMissing {
 			got = append(got, f)
 		}
 	}
-	if len(got) != 1 || strings.Contains(got[0].Message, root) || got[0].File != "charts/api" {
+	if len(got) != 1 || strings.Contains(got[0].Message, root) || got[0].File() != "charts/api" {
 		t.Errorf("findings %+v; want one, at charts/api, without %s", got, root)
 	}
 }

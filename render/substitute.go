@@ -38,11 +38,11 @@ const maxSubstitutedBytes = 4 << 20
 // substituteAll substitutes vars into every object of a Kustomization's
 // build and returns the findings: variables left unresolved (grouped per
 // Kustomization), invalid names, refusals.
-func substituteAll(ks *Object, objs []Object, vars map[string]string) []Finding {
-	var findings []Finding
+func substituteAll(ks *Object, objs []Object, vars map[string]string) []check.Finding {
+	var findings []check.Finding
 	for name := range vars {
 		if !varNamePattern.MatchString(name) {
-			return []Finding{gitopsFinding(ks, check.GitOpsSubstitution, check.SeverityError,
+			return []check.Finding{gitopsFinding(ks, check.GitOpsSubstitution, check.SeverityError,
 				fmt.Sprintf("postBuild variable %q is not a valid name (%s); Flux refuses the build, so nothing was substituted", name, varNamePattern))}
 		}
 	}
@@ -54,8 +54,8 @@ func substituteAll(ks *Object, objs []Object, vars map[string]string) []Finding 
 		}
 		missing, err := substituteObject(o, vars)
 		if err != nil {
-			findings = append(findings, Finding{Check: check.GitOpsSubstitution, Severity: check.SeverityError,
-				File: o.Origin.File, Line: o.Origin.Line, Source: o.Origin.Source,
+			findings = append(findings, check.Finding{Check: check.GitOpsSubstitution, Severity: check.SeverityError,
+				Location: check.At(o.Origin.File, o.Origin.Line), Source: o.Origin.Source,
 				Message: fmt.Sprintf("%s:%d: %s %s: postBuild substitution of %s failed: %v; left as built", o.Origin.File, o.Origin.Line, o.Kind, o.Name, refOf(ks), err)})
 			continue
 		}

@@ -6,7 +6,6 @@ package rules
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"sync"
 	"time"
@@ -75,16 +74,9 @@ func Build(ctx context.Context, root string, rendered *render.Result, inv *analy
 				Partial: s.Partial, Chain: s.Chain,
 			})
 		}
-		for _, f := range rendered.Findings {
-			r.Findings = append(r.Findings, contract.Finding{
-				Check: f.Check, Severity: f.Severity, Message: f.Message,
-				Location: locationOf(f.File, f.Line, ""),
-			})
-		}
+		r.Findings = append(r.Findings, rendered.Findings...)
 	}
-	for _, f := range inv.Findings {
-		r.Findings = append(r.Findings, fromAnalyze(f))
-	}
+	r.Findings = append(r.Findings, inv.Findings...)
 	r.Findings = append(r.Findings, unknownCheckIDs(cfg)...)
 	r.Findings = filterChecks(r.Findings, cfg.Checks)
 	contract.SortByID(r.Workloads)
@@ -126,32 +118,17 @@ func priceAll(ctx context.Context, in []analyze.Autoscaler, out []contract.Workl
 // name no check: a typo there silently selects nothing.
 func unknownCheckIDs(cfg *config.Config) []contract.Finding {
 	var out []contract.Finding
-	info, _ := check.Lookup(check.UnknownCheck)
 	for _, list := range []struct {
 		key string
 		ids []string
 	}{{"include", cfg.Checks.Include}, {"exclude", cfg.Checks.Exclude}} {
 		for _, id := range list.ids {
 			if _, ok := check.Lookup(id); !ok {
-				out = append(out, contract.Finding{Check: check.UnknownCheck, Severity: info.Severity,
-					Message:     fmt.Sprintf("checks.%s names %q, which is not a check", list.key, id),
-					Remediation: info.Remediation, Location: locationOf(cfg.File, cfg.Checks.Lines[id], "")})
+				f := check.Raise(check.UnknownCheck, "checks.%s names %q, which is not a check", list.key, id)
+				f.Location = check.At(cfg.File, cfg.Checks.Lines[id])
+				out = append(out, f)
 			}
 		}
 	}
 	return out
-}
-
-func locationOf(file string, line int, source string) *contract.Location {
-	if file == "" {
-		return nil
-	}
-	return &contract.Location{File: file, Line: line, Source: source}
-}
-
-func fromAnalyze(f analyze.Finding) contract.Finding {
-	return contract.Finding{
-		Check: f.Check, Severity: f.Severity, Message: f.Message,
-		Remediation: f.Remediation, Location: locationOf(f.File, f.Line, ""),
-	}
 }

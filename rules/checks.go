@@ -23,9 +23,9 @@ func checksFor(a *analyze.Autoscaler, w *contract.Workload, in inputs) []contrac
 	var out []contract.Finding
 	adder := func(basis map[string][]string) func(string, string, ...any) {
 		return func(id, format string, args ...any) {
-			info, _ := check.Lookup(id)
-			out = append(out, contract.Finding{Check: id, Severity: info.Severity, Message: fmt.Sprintf(format, args...),
-				Remediation: info.Remediation, RestsOn: basisOf(basis[id], w.Assumptions)})
+			f := check.Raise(id, format, args...)
+			f.RestsOn = basisOf(basis[id], w.Assumptions)
+			out = append(out, f)
 		}
 	}
 	add := adder(nil)
@@ -156,10 +156,9 @@ func applyIgnores(fs []contract.Finding, ignores map[string]string, checks confi
 		}
 		slices.Sort(ids)
 		for _, id := range ids {
-			info, _ := check.Lookup(check.IgnoreWithoutReason)
-			fs = append(fs, contract.Finding{Check: check.IgnoreWithoutReason, Severity: info.Severity,
-				Message:     fmt.Sprintf("ignore-check.capreport.io/%s is not honoured: the configuration forbids ignores (checks.allowIgnores: false)", id),
-				Remediation: "Fix the finding instead, or allow ignores in .capreport.yaml."})
+			f := check.Raise(check.IgnoreWithoutReason, "ignore-check.capreport.io/%s is not honoured: the configuration forbids ignores (checks.allowIgnores: false)", id)
+			f.Remediation = "Fix the finding instead, or allow ignores in .capreport.yaml."
+			fs = append(fs, f)
 		}
 		return fs
 	}
@@ -170,10 +169,7 @@ func applyIgnores(fs []contract.Finding, ignores map[string]string, checks confi
 	}
 	for _, id := range slices.Sorted(maps.Keys(ignores)) {
 		if _, ok := check.Lookup(id); !ok {
-			info, _ := check.Lookup(check.UnknownCheck)
-			fs = append(fs, contract.Finding{Check: check.UnknownCheck, Severity: info.Severity,
-				Message:     fmt.Sprintf("ignore-check.capreport.io/%s names no check, so it ignores nothing", id),
-				Remediation: info.Remediation})
+			fs = append(fs, check.Raise(check.UnknownCheck, "ignore-check.capreport.io/%s names no check, so it ignores nothing", id))
 		}
 	}
 	return fs

@@ -30,10 +30,8 @@ func price(a *analyze.Autoscaler, cfg *config.Config, opts Options) contract.Wor
 		MaxReplicas: a.HPA.MaxReplicas,
 		Metrics:     metricsOf(a),
 		Assumptions: withMeasured(assumptionsOf(a.Assumptions), a.Assumptions),
-		Findings:    []contract.Finding{},
-	}
-	for _, f := range a.Findings {
-		w.Findings = append(w.Findings, fromAnalyze(f))
+		// A copy: the ledger adds to and annotates its workload's findings.
+		Findings: append([]contract.Finding{}, a.Findings...),
 	}
 	in := inputsOf(a)
 	switch {

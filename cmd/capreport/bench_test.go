@@ -11,16 +11,17 @@ import (
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/genrepo"
 	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/rules"
 )
 
-// pipeline runs render, extraction and pricing on a directory.
-func pipeline(b *testing.B, dir string) *contract.Report {
-	rp, err := loadRepo(context.Background(), dir, &renderFlags{})
+// runPipeline runs render, extraction and pricing on a directory.
+func runPipeline(b *testing.B, dir string) *contract.Report {
+	rp, err := pipeline.Load(context.Background(), []string{dir}, pipeline.Settings{Isolate: true})
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := rules.Build(context.Background(), dir, rp.rendered, rp.inv, rp.cfg, rules.Options{})
+	r, err := rules.Build(context.Background(), dir, rp.Rendered, rp.Inventory, rp.Config, rules.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func benchPipeline(b *testing.B, dir string) {
 	var n int
 	cpu0, wall0 := testutil.CPUTime(), time.Now()
 	for b.Loop() {
-		n = len(pipeline(b, dir).Workloads)
+		n = len(runPipeline(b, dir).Workloads)
 	}
 	wall, cpu := time.Since(wall0), testutil.CPUTime()-cpu0
 	if n == 0 {
@@ -71,7 +72,7 @@ func BenchmarkPlotsVsSimulations(b *testing.B) {
 	if err := genrepo.Write(dir, 1000); err != nil {
 		b.Fatal(err)
 	}
-	rp, err := loadRepo(context.Background(), dir, &renderFlags{})
+	rp, err := pipeline.Load(context.Background(), []string{dir}, pipeline.Settings{Isolate: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func BenchmarkPlotsVsSimulations(b *testing.B) {
 	var n int
 	for b.Loop() {
 		c0 := testutil.CPUTime()
-		r, err := rules.Build(context.Background(), dir, rp.rendered, rp.inv, rp.cfg, rules.Options{})
+		r, err := rules.Build(context.Background(), dir, rp.Rendered, rp.Inventory, rp.Config, rules.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -108,7 +109,7 @@ func pricedRepo(b *testing.B, n int) contract.Report {
 	if err := genrepo.Write(dir, n); err != nil {
 		b.Fatal(err)
 	}
-	r := pipeline(b, dir)
+	r := runPipeline(b, dir)
 	if len(r.Workloads) != n {
 		b.Fatalf("priced %d autoscalers of %d", len(r.Workloads), n)
 	}
@@ -162,28 +163,28 @@ func benchPerAutoscaler(b *testing.B, n int, write func() error) {
 // (release rel in demo, with capreport-values.yaml when the case has one),
 // outside any timed loop: the real autoscalers, with the maxReplicas,
 // targets and overloads that real charts ship.
-func corpusRepos(b *testing.B) []*repo {
+func corpusRepos(b *testing.B) []*pipeline.Repo {
 	b.Helper()
 	corpus := testutil.Corpus(b)
 	ents, err := os.ReadDir(corpus)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var repos []*repo
+	var repos []*pipeline.Repo
 	for _, e := range ents {
 		if !e.IsDir() {
 			continue
 		}
 		dir := filepath.Join(corpus, e.Name())
-		f := &renderFlags{releaseName: "rel", namespace: "demo"}
+		s := pipeline.Settings{ReleaseName: "rel", Namespace: "demo", Isolate: true}
 		if _, err := os.Stat(filepath.Join(dir, "capreport-values.yaml")); err == nil {
-			f.values = []string{filepath.Join(dir, "capreport-values.yaml")}
+			s.Values = []string{filepath.Join(dir, "capreport-values.yaml")}
 		}
-		rp, err := loadRepo(context.Background(), dir, f)
+		rp, err := pipeline.Load(context.Background(), []string{dir}, s)
 		if err != nil {
 			b.Fatal(err)
 		}
-		rp.root = dir
+		rp.Root = dir
 		repos = append(repos, rp)
 	}
 	return repos
@@ -209,22 +210,22 @@ func BenchmarkPricingGenerated(b *testing.B) {
 	if err := genrepo.Write(dir, 300); err != nil {
 		b.Fatal(err)
 	}
-	rp, err := loadRepo(context.Background(), dir, &renderFlags{})
+	rp, err := pipeline.Load(context.Background(), []string{dir}, pipeline.Settings{Isolate: true})
 	if err != nil {
 		b.Fatal(err)
 	}
-	rp.root = dir
-	repos := []*repo{rp}
+	rp.Root = dir
+	repos := []*pipeline.Repo{rp}
 	b.Run("all", func(b *testing.B) { benchPricing(b, repos, rules.Options{}) })
 	b.Run("text", func(b *testing.B) { benchPricing(b, repos, rules.Options{NoRoundsCurve: true}) })
 }
 
 // benchPricing runs rules.Build over repos in the loop and reports the
 // pricing's CPU time per autoscaler.
-func benchPricing(b *testing.B, repos []*repo, opts rules.Options) {
+func benchPricing(b *testing.B, repos []*pipeline.Repo, opts rules.Options) {
 	n := 0
 	for _, rp := range repos {
-		n += len(rp.inv.Autoscalers)
+		n += len(rp.Inventory.Autoscalers)
 	}
 	if n == 0 {
 		b.Fatal("no autoscaler to price")
@@ -232,7 +233,7 @@ func benchPricing(b *testing.B, repos []*repo, opts rules.Options) {
 	cpu0 := testutil.CPUTime()
 	for b.Loop() {
 		for _, rp := range repos {
-			if _, err := rules.Build(context.Background(), rp.root, rp.rendered, rp.inv, rp.cfg, opts); err != nil {
+			if _, err := rules.Build(context.Background(), rp.Root, rp.Rendered, rp.Inventory, rp.Config, opts); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -6,9 +6,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// minRenderMemory is the least memory a render worker starts in.
-const minRenderMemory = 64 << 20
-
 // byteSize is a flag holding a number of bytes, written as a Kubernetes
 // quantity ("768Mi", "2Gi", "500M") as in a container's memory limit.
 type byteSize int64

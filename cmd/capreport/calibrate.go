@@ -16,6 +16,8 @@ import (
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/calibrate"
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/pipeline"
 )
 
 // calibrateOptions are the flags of `capreport calibrate`, and what tests
@@ -117,11 +119,11 @@ func runCalibrate(o *calibrateOptions) error {
 	if err != nil {
 		return flagErrorf("prometheus", "%v", err)
 	}
-	rp, err := loadRepo(ctx, o.path, &o.render)
+	rp, err := pipeline.Load(ctx, []string{o.path}, o.render.settings(nil, contract.Tool{}, nil))
 	if err != nil {
 		return err
 	}
-	ws := calibrationTargets(rp.inv, rp.cfg)
+	ws := calibrationTargets(rp.Inventory, rp.Config)
 	counted := &calibrate.Counting{Source: src}
 	opts := calibrate.Options{Now: o.now(), Since: since, Step: o.step, Quantile: o.quantile,
 		MinPods: o.minPods, MinSamples: o.minSamples}
@@ -209,7 +211,7 @@ func reportCalibration(ios *streams, results []calibrate.Result) {
 			fmt.Fprintf(ios.ErrOut, "%s: %s %s (%s)\n", r.Workload.Ref(), v.Key.YAMLName(), v.Text,
 				v.Record.Summary(config.SampleUnit(v.Key)))
 		}
-		for _, f := range r.Findings {
+		for _, f := range r.Unwritten {
 			fmt.Fprintf(ios.ErrOut, "finding: %s\n", f)
 		}
 		for _, n := range r.Notes {
@@ -219,8 +221,8 @@ func reportCalibration(ios *streams, results []calibrate.Result) {
 }
 
 // writeCalibration edits the configuration file, or prints the diff.
-func writeCalibration(ios *streams, o *calibrateOptions, rp *repo, results []calibrate.Result, workloads int) error {
-	file := rp.cfg.File
+func writeCalibration(ios *streams, o *calibrateOptions, rp *pipeline.Repo, results []calibrate.Result, workloads int) error {
+	file := rp.Config.File
 	if file == "" {
 		file = filepath.Join(o.path, config.FileName)
 	}

@@ -1,19 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/report/diff"
 )
 
@@ -22,6 +16,7 @@ type diffOptions struct {
 	ios      *streams
 	ctx      context.Context // the command's, set before runF
 	git      gitRunner
+	version  string // the build's, which the reports name
 	path     string
 	render   renderFlags
 	baseRef  string
@@ -36,7 +31,7 @@ var diffFormats = []string{"markdown", "json", "text"}
 // newDiffCmd builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
 func newDiffCmd(f *factory, runF func(*diffOptions) error) *cobra.Command {
-	o := &diffOptions{ios: f.ios, git: f.git}
+	o := &diffOptions{ios: f.ios, git: f.git, version: f.version}
 	cmd := &cobra.Command{
 		Use:   "diff [PATH] (--base-ref REF | --base-dir DIR | --base-json FILE)",
 		Short: "Compare the autoscalers' bills of a base and a head: the pull-request comment",
@@ -85,12 +80,13 @@ func runDiff(o *diffOptions) error {
 
 	// Only the JSON diff carries the workloads whole, rounds curve included.
 	o.render.noPlotCurves = o.format != "json"
+	s := o.render.settings(ios, toolOf(o.version), o.git)
 	var head *contract.Report
 	var err error
 	if o.headJSON != "" {
 		head, err = readReport(o.headJSON)
 	} else {
-		head, _, err = buildReport(ctx, ios, o.path, &o.render)
+		head, _, err = pipeline.Build(ctx, []string{o.path}, s)
 	}
 	if err != nil {
 		return err
@@ -101,9 +97,9 @@ func runDiff(o *diffOptions) error {
 	case o.baseJSON != "":
 		base, err = readReport(o.baseJSON)
 	case o.baseDir != "":
-		base, _, err = buildReport(ctx, ios, filepath.Clean(o.baseDir), &o.render)
+		base, _, err = pipeline.Build(ctx, []string{filepath.Clean(o.baseDir)}, s)
 	default:
-		base, _, err = reportAtRef(ctx, ios, o.git, "base-ref", o.path, o.baseRef, &o.render)
+		base, _, err = pipeline.BuildAtRef(ctx, o.path, o.baseRef, "base-ref", s)
 	}
 	if err != nil {
 		return err
@@ -129,99 +125,4 @@ func runDiff(o *diffOptions) error {
 		return &checksFailedError{failed: res.Counts.NewFailures}
 	}
 	return nil
-}
-
-// reportAtRef prices path as it was at a git revision: it checks the
-// revision out into a temporary detached worktree of the repository that
-// holds path, renders the same relative path there, and removes the
-// worktree, so the user's checkout and index are never touched.
-// The configuration is the revision's (nil when PATH did not exist there).
-func reportAtRef(ctx context.Context, ios *streams, git gitRunner, flag, path, ref string, f *renderFlags) (*contract.Report, *config.Config, error) {
-	if strings.HasPrefix(ref, "-") {
-		// It would reach git as an option.
-		return nil, nil, flagErrorf(flag, "%q is not a git revision", ref)
-	}
-	if _, err := exec.LookPath("git"); err != nil {
-		return nil, nil, flagErrorf(flag, "needs git on PATH; use --base-dir or --base-json without it")
-	}
-	abs, err := filepath.Abs(path)
-	if err == nil {
-		abs, err = filepath.EvalSymlinks(abs)
-	}
-	if err != nil {
-		return nil, nil, &usageError{msg: fmt.Sprintf("%s: no such file or directory", path)}
-	}
-	top, err := git(ctx, abs, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return nil, nil, flagErrorf(flag, "%s is not inside a git repository (%v)", path, err)
-	}
-	if top, err = filepath.EvalSymlinks(top); err != nil {
-		return nil, nil, err
-	}
-	rel, err := filepath.Rel(top, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return nil, nil, fmt.Errorf("%s is outside its repository %s", path, top)
-	}
-	// Resolve first: the error names the revision, and the worktree is
-	// then created from a hash that cannot be mistaken for anything else.
-	sha, err := git(ctx, top, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
-	if err != nil {
-		return nil, nil, flagErrorf(flag, "%q is not a commit of %s", ref, top)
-	}
-
-	tmp, err := os.MkdirTemp("", "capreport-base-")
-	if err != nil {
-		return nil, nil, err
-	}
-	wt := filepath.Join(tmp, "worktree")
-	defer func() {
-		// Clean up even when the run was cancelled: a stale worktree would
-		// stay registered in the user's repository.
-		cctx := context.WithoutCancel(ctx)
-		if _, err := git(cctx, top, "worktree", "remove", "--force", wt); err != nil {
-			fmt.Fprintf(ios.ErrOut, "capreport: warning: removing the base worktree %s: %v\n", wt, err)
-			_ = os.RemoveAll(tmp)
-			_, _ = git(cctx, top, "worktree", "prune")
-		}
-		_ = os.RemoveAll(tmp)
-	}()
-	if _, err := git(ctx, top, "worktree", "add", "--detach", "--quiet", wt, sha); err != nil {
-		return nil, nil, fmt.Errorf("check out --%s %s: %w", flag, ref, err)
-	}
-
-	at := filepath.Join(wt, rel)
-	display := path + "@" + ref
-	if _, err := os.Stat(at); errors.Is(err, os.ErrNotExist) {
-		// The pull request adds PATH: every autoscaler under it is new.
-		fmt.Fprintf(ios.ErrOut, "capreport: %s does not exist at %s; its report there is empty\n", path, ref)
-		return &contract.Report{SchemaVersion: contract.SchemaVersion, Tool: contract.Tool{Name: "capreport", Version: version},
-			Root: display, Workloads: []contract.Workload{},
-			Sources: []contract.Source{}, Findings: []contract.Finding{}}, nil, nil
-	}
-	r, cfg, err := buildReport(ctx, ios, at, f)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", display, err)
-	}
-	r.Root = display
-	return r, cfg, nil
-}
-
-// git runs one git command in dir without a shell and returns its trimmed
-// stdout; the error carries git's stderr. Hooks are disabled: a checkout
-// must not run the repository's post-checkout hook on a pull request's
-// behalf.
-func git(ctx context.Context, dir string, args ...string) (string, error) {
-	full := append([]string{"-C", dir, "-c", "core.hooksPath=" + os.DevNull}, args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	return strings.TrimSpace(stdout.String()), nil
 }

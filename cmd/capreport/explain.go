@@ -11,24 +11,26 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/report"
 )
 
 // explainOptions are the inputs of `capreport explain`.
 type explainOptions struct {
-	ios    *streams
-	ctx    context.Context // the command's, set before runF
-	render renderFlags
-	id     string
-	path   string
-	format string
+	ios     *streams
+	ctx     context.Context // the command's, set before runF
+	render  renderFlags
+	version string // the build's, which the report names
+	id      string
+	path    string
+	format  string
 }
 
 // newExplainCmd prints one workload's whole bill with its timeline. runF,
 // when set, receives the parsed options instead of running (flag-parsing
 // tests).
 func newExplainCmd(f *factory, runF func(*explainOptions) error) *cobra.Command {
-	o := &explainOptions{ios: f.ios}
+	o := &explainOptions{ios: f.ios, version: f.version}
 	cmd := &cobra.Command{
 		Use: "explain ID [PATH]",
 		Example: "  capreport explain shop/HorizontalPodAutoscaler/web ./deploy\n" +
@@ -65,7 +67,7 @@ func runExplain(o *explainOptions) error {
 	// The text bill prints timelines, not the rounds curve; JSON is the
 	// workload whole.
 	o.render.noPlotCurves = o.format != "json"
-	r, _, err := buildReport(o.ctx, ios, path, &o.render)
+	r, _, err := pipeline.Build(o.ctx, []string{path}, o.render.settings(ios, toolOf(o.version), nil))
 	if err != nil {
 		return err
 	}

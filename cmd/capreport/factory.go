@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"time"
+
+	"github.com/capreport/capreport/pipeline"
 )
 
 // factory is what the commands take from the process: the streams, the
@@ -35,7 +37,7 @@ func newFactory(ios *streams) *factory {
 		ios:     ios,
 		now:     time.Now,
 		ghDeps:  ghDeps{env: os.LookupEnv},
-		git:     git,
+		git:     pipeline.RunGit,
 		version: version,
 		prof:    &profiler{},
 	}

@@ -87,6 +87,15 @@ func clearRender(t *testing.T, r *renderFlags) {
 	r.fetchFlags, r.stdin = nil, nil
 }
 
+// sameVersion checks that the options got the factory's version, which
+// the reports they build name.
+func sameVersion(t *testing.T, f *factory, v string) {
+	t.Helper()
+	if v == "" || v != f.version {
+		t.Errorf("options hold version %q, the factory %q", v, f.version)
+	}
+}
+
 // sameStreams checks that the options got the factory's streams.
 func sameStreams(t *testing.T, f *factory, ios *streams) {
 	t.Helper()
@@ -105,7 +114,8 @@ func TestRootFlags(t *testing.T) {
 			t.Error("stdin is not the factory's")
 		}
 		clearRender(t, &o.render)
-		o.ios, o.ctx, o.git = nil, nil, nil
+		sameVersion(t, f, o.version)
+		o.ios, o.ctx, o.git, o.version = nil, nil, nil, ""
 	}, []flagCase[rootOptions]{
 		{name: "defaults", want: rootOptions{paths: []string{"."}, render: defaultRender, format: "text"}},
 		{name: "flags", args: []string{"a", "b", "-o", "json", "--out", "rep", "--fail-on", "warning", "--pretty",
@@ -174,7 +184,8 @@ func TestDiffFlags(t *testing.T) {
 			t.Error("context or git runner missing")
 		}
 		clearRender(t, &o.render)
-		o.ios, o.ctx, o.git = nil, nil, nil
+		sameVersion(t, f, o.version)
+		o.ios, o.ctx, o.git, o.version = nil, nil, nil, ""
 	}, []flagCase[diffOptions]{
 		{name: "base ref", args: []string{"deploy/prod/", "--base-ref", "origin/main", "-f", "v.yaml", "--set", "a=b", "-o", "json", "--head-json", "h.json"},
 			want: diffOptions{path: "deploy/prod", baseRef: "origin/main", format: "json", headJSON: "h.json",
@@ -221,7 +232,8 @@ func TestExplainFlags(t *testing.T) {
 			t.Error("context missing")
 		}
 		clearRender(t, &o.render)
-		o.ios, o.ctx = nil, nil
+		sameVersion(t, f, o.version)
+		o.ios, o.ctx, o.version = nil, nil, ""
 	}, []flagCase[explainOptions]{
 		{name: "id", args: []string{"web"}, want: explainOptions{id: "web", format: "text", render: defaultRender}},
 		{name: "id and path", args: []string{"shop/HorizontalPodAutoscaler/web", "deploy", "-o", "json", "--config", "c.yaml"},

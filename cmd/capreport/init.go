@@ -11,6 +11,8 @@ import (
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/pipeline"
 )
 
 // initOptions are the inputs of `capreport init`.
@@ -56,11 +58,11 @@ func runInit(o *initOptions) error {
 			return &usageError{msg: fmt.Sprintf("%s exists; use --force to overwrite it or --stdout to print", target)}
 		}
 	}
-	rp, err := loadRepo(ctx, path, &o.render)
+	rp, err := pipeline.Load(ctx, []string{path}, o.render.settings(nil, contract.Tool{}, nil))
 	if err != nil {
 		return err
 	}
-	body := initConfig(rp.inv, ciValueSets(ctx, path, rp))
+	body := initConfig(rp.Inventory, ciValueSets(ctx, path, rp))
 	// The file must load: a template that the tool itself rejects would be
 	// a poor first experience.
 	if _, err := config.Parse(config.FileName, body); err != nil {
@@ -73,7 +75,7 @@ func runInit(o *initOptions) error {
 	if err := os.WriteFile(target, body, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "wrote %s: %d workload(s); fill in the commented values you have measured\n%s", target, len(rp.inv.Autoscalers), fillSummary(rp.inv))
+	fmt.Fprintf(ios.ErrOut, "wrote %s: %d workload(s); fill in the commented values you have measured\n%s", target, len(rp.Inventory.Autoscalers), fillSummary(rp.Inventory))
 	return nil
 }
 

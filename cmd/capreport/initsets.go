@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/render"
 )
 
@@ -34,17 +35,17 @@ type ciValueSet struct {
 // ciValueSets renders, for each chart that yields no autoscaler with its
 // defaults, every ci/*-values.yaml beside it (the value sets chart
 // monorepos test with) and keeps those that yield one.
-func ciValueSets(ctx context.Context, path string, rp *repo) []ciValueSet {
+func ciValueSets(ctx context.Context, path string, rp *pipeline.Repo) []ciValueSet {
 	have := map[string]bool{}
-	for _, a := range rp.inv.Autoscalers {
+	for _, a := range rp.Inventory.Autoscalers {
 		have[strings.SplitN(a.Origin.Source, "@", 2)[0]] = true
 	}
-	root, err := filepath.Abs(rp.root)
+	root, err := filepath.Abs(rp.Root)
 	if err != nil {
 		return nil
 	}
 	var out []ciValueSet
-	for _, s := range rp.rendered.Sources {
+	for _, s := range rp.Rendered.Sources {
 		if s.Type != render.SourceHelm || have[s.Path] || s.ValueSet != "" || len(s.Chain) > 0 {
 			continue
 		}
@@ -63,16 +64,16 @@ func ciValueSets(ctx context.Context, path string, rp *repo) []ciValueSet {
 
 // autoscalersWith counts the autoscalers a chart renders with one values
 // file.
-func autoscalersWith(ctx context.Context, rp *repo, chart, name, values string) int {
+func autoscalersWith(ctx context.Context, rp *pipeline.Repo, chart, name, values string) int {
 	opts := render.DefaultOptions()
-	opts.Root = rp.root
-	opts.Isolation = (&renderFlags{renderMemory: render.DefaultSourceMemory}).isolation()
+	opts.Root = rp.Root
+	opts.Isolation = pipeline.WorkerIsolation(render.DefaultSourceMemory)
 	opts.Sources = []render.SourceSpec{{Path: chart, Type: render.SourceHelm, Name: name, Helm: render.HelmValues{ValuesFiles: []string{values}}}}
-	res, err := render.Render(ctx, filepath.Join(rp.root, filepath.FromSlash(chart)), opts)
+	res, err := render.Render(ctx, filepath.Join(rp.Root, filepath.FromSlash(chart)), opts)
 	if err != nil {
 		return 0
 	}
-	return len(analyze.Extract(res.Objects, rp.cfg).Autoscalers)
+	return len(analyze.Extract(res.Objects, rp.Config).Autoscalers)
 }
 
 // relToConfig makes a root-relative path relative to the config file's

@@ -20,6 +20,7 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/render"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/rules"
@@ -71,11 +72,11 @@ func runList(o *listOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	rp, err := loadRepo(ctx, o.path, &o.render)
+	rp, err := pipeline.Load(ctx, []string{o.path}, o.render.settings(nil, contract.Tool{}, nil))
 	if err != nil {
 		return err
 	}
-	out := newListOutput(rp.rendered, rp.inv)
+	out := newListOutput(rp.Rendered, rp.Inventory)
 	if o.format == "json" {
 		enc := json.NewEncoder(ios.Out)
 		enc.SetIndent("", "  ")
@@ -86,7 +87,7 @@ func runList(o *listOptions) error {
 	if err != nil {
 		return err
 	}
-	if n := failedSources(rp.rendered); n > 0 {
+	if n := failedSources(rp.Rendered); n > 0 {
 		return &sourcesFailedError{failed: n}
 	}
 	return nil
@@ -119,7 +120,7 @@ func inventorySources(in []render.SourceResult) []contract.InventorySource {
 			Reason: s.Reason, Objects: s.Objects, Partial: s.Partial, Chain: s.Chain}
 		for _, f := range s.Findings {
 			is.Findings = append(is.Findings, contract.InventorySourceFinding{Check: f.Check, Severity: f.Severity,
-				Message: f.Message, File: f.File, Line: f.Line, Source: f.Source})
+				Message: f.Message, File: f.File(), Line: f.Line(), Source: f.Source})
 		}
 		out = append(out, is)
 	}
@@ -166,7 +167,7 @@ func newListOutput(res *render.Result, inv *analyze.Inventory) listOutput {
 			la.Metrics = append(la.Metrics, lm)
 		}
 		for _, f := range a.Findings {
-			la.Findings = append(la.Findings, contract.InventoryFinding(f))
+			la.Findings = append(la.Findings, inventoryFinding(f))
 		}
 		out.Autoscalers = append(out.Autoscalers, la)
 	}
@@ -175,10 +176,10 @@ func newListOutput(res *render.Result, inv *analyze.Inventory) listOutput {
 			Source: placeOf(s.Origin), Reason: s.Reason})
 	}
 	for _, f := range res.Findings {
-		out.Findings = append(out.Findings, contract.InventoryFinding{Check: f.Check, Severity: f.Severity, Message: f.Message, File: f.File, Line: f.Line})
+		out.Findings = append(out.Findings, inventoryFinding(f))
 	}
 	for _, f := range inv.Findings {
-		out.Findings = append(out.Findings, contract.InventoryFinding(f))
+		out.Findings = append(out.Findings, inventoryFinding(f))
 	}
 	return out
 }
@@ -532,4 +533,11 @@ func assumptionOrigin(r contract.InventoryAssumption) string {
 		from += " (" + r.Measured.Summary(strings.TrimSuffix(r.Key, "Seconds")) + ")"
 	}
 	return from
+}
+
+// inventoryFinding is a finding as the inventory writes it: flat, with its
+// file and line beside the message.
+func inventoryFinding(f check.Finding) contract.InventoryFinding {
+	return contract.InventoryFinding{Check: f.Check, Severity: f.Severity, Message: f.Message,
+		Remediation: f.Remediation, File: f.File(), Line: f.Line()}
 }

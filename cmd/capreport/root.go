@@ -12,6 +12,7 @@ import (
 
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/pipeline"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -49,7 +50,7 @@ func execute(args []string, f *factory) int {
 // options of the main job instead of running it (flag-parsing tests).
 func newRootCmd(f *factory, runF func(*rootOptions) error) *cobra.Command {
 	ios, prof := f.ios, f.prof
-	o := &rootOptions{ios: ios, git: f.git}
+	o := &rootOptions{ios: ios, git: f.git, version: f.version}
 	root := &cobra.Command{
 		Use:   "capreport [PATH...]",
 		Short: "Price the Kubernetes autoscalers of a repository before they ship",
@@ -111,16 +112,17 @@ func newRootCmd(f *factory, runF func(*rootOptions) error) *cobra.Command {
 
 // rootOptions are the inputs of `capreport [PATH...]`, the main job.
 type rootOptions struct {
-	ios    *streams
-	ctx    context.Context // the command's, set before runF
-	git    gitRunner
-	paths  []string
-	render renderFlags
-	format string
-	out    string
-	failOn string
-	ref    string
-	pretty bool
+	ios     *streams
+	ctx     context.Context // the command's, set before runF
+	git     gitRunner
+	version string // the build's, which the report names
+	paths   []string
+	render  renderFlags
+	format  string
+	out     string
+	failOn  string
+	ref     string
+	pretty  bool
 }
 
 var reportFormats = []string{"text", "json", "markdown", "html", "sarif"}
@@ -161,9 +163,9 @@ func runRoot(o *rootOptions) error {
 	case o.ref != "" && len(paths) > 1:
 		return flagErrorf("ref", "takes one PATH, not %d", len(paths))
 	case o.ref != "":
-		r, cfg, err = reportAtRef(ctx, ios, o.git, "ref", paths[0], o.ref, &o.render)
+		r, cfg, err = pipeline.BuildAtRef(ctx, paths[0], o.ref, "ref", o.render.settings(ios, toolOf(o.version), o.git))
 	default:
-		r, cfg, err = buildReportOf(ctx, ios, paths, &o.render)
+		r, cfg, err = pipeline.Build(ctx, paths, o.render.settings(ios, toolOf(o.version), o.git))
 	}
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/report/diff"
 	"github.com/capreport/capreport/rules"
 )
@@ -19,12 +20,12 @@ import (
 // holds for diff (only its JSON carries whole workloads) and explain's text.
 func TestRoundsCurveOnlyWhereShown(t *testing.T) {
 	dir := filepath.Join(testutil.RepoRoot(t), "examples", "shop")
-	rp, err := loadRepo(context.Background(), dir, &renderFlags{})
+	rp, err := pipeline.Load(context.Background(), []string{dir}, pipeline.Settings{Isolate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	price := func(noCurve bool) contract.Report {
-		r, err := rules.Build(context.Background(), dir, rp.rendered, rp.inv, rp.cfg, rules.Options{NoRoundsCurve: noCurve, NoPhiCurve: noCurve})
+		r, err := rules.Build(context.Background(), dir, rp.Rendered, rp.Inventory, rp.Config, rules.Options{NoRoundsCurve: noCurve, NoPhiCurve: noCurve})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,75 +1,17 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/report/plot"
-	"github.com/capreport/capreport/rules"
 )
-
-// buildReport renders and prices a repository; a progress bar goes to a
-// terminal's stderr once the run has taken more than a second.
-func buildReport(ctx context.Context, ios *streams, path string, f *renderFlags) (*contract.Report, *config.Config, error) {
-	return buildReportOf(ctx, ios, []string{path}, f)
-}
-
-// buildReportOf renders and prices several paths as one repository.
-func buildReportOf(ctx context.Context, ios *streams, paths []string, f *renderFlags) (*contract.Report, *config.Config, error) {
-	rp, err := loadRepos(ctx, paths, f)
-	if err != nil {
-		return nil, nil, err
-	}
-	path := reportPath(paths)
-	opts := rules.Options{Tool: contract.Tool{Name: "capreport", Version: version}, FailOnDefaults: f.strict, NoRoundsCurve: f.noPlotCurves, NoPhiCurve: f.noPlotCurves}
-	if ios.IsStderrTTY() {
-		start := time.Now()
-		var bar *progressbar.ProgressBar
-		opts.Progress = func(done, total int) {
-			if bar == nil && time.Since(start) > time.Second {
-				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(ios.ErrOut),
-					progressbar.OptionSetDescription("simulating"), progressbar.OptionClearOnFinish())
-			}
-			if bar != nil {
-				_ = bar.Set(done)
-			}
-		}
-	}
-	r, err := rules.Build(ctx, path, rp.rendered, rp.inv, rp.cfg, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	if filepath.Clean(rp.root) != filepath.Clean(path) && path != stdinPath {
-		r.RepoRoot = filepath.ToSlash(rp.root)
-	}
-	return r, rp.cfg, nil
-}
-
-// reportPath is what a report says it priced: the one PATH, or the
-// directory that holds them all.
-func reportPath(paths []string) string {
-	if len(paths) == 1 {
-		return paths[0]
-	}
-	common := filepath.Dir(paths[0])
-	for _, p := range paths[1:] {
-		for common != "." && common != string(filepath.Separator) && !strings.HasPrefix(p, common+string(filepath.Separator)) {
-			common = filepath.Dir(common)
-		}
-	}
-	return common
-}
 
 // formatOptions are the command-line choices every format reads.
 type formatOptions struct {

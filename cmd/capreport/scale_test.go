@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/internal/genrepo"
+	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/rules"
 )
 
@@ -21,11 +22,11 @@ func TestMaxReportBytesHolds10000Autoscalers(t *testing.T) {
 	if err := genrepo.Write(dir, n); err != nil {
 		t.Fatal(err)
 	}
-	rp, err := loadRepo(context.Background(), dir, &renderFlags{})
+	rp, err := pipeline.Load(context.Background(), []string{dir}, pipeline.Settings{Isolate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := rules.Build(context.Background(), dir, rp.rendered, rp.inv, rp.cfg, rules.Options{})
+	r, err := rules.Build(context.Background(), dir, rp.Rendered, rp.Inventory, rp.Config, rules.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

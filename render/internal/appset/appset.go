@@ -7,11 +7,11 @@
 // It follows argoproj/argo-cd v3.6 (applicationset/generators,
 // applicationset/utils, applicationset/controllers/template). Generators that
 // need a cluster or a remote API (clusters, clusterDecisionResource,
-// scmProvider, pullRequest, plugin) yield nothing here and a finding says so.
+// scmProvider, pullRequest, plugin) yield nothing here and a problem says so.
 //
 // Everything is bounded: the number of Applications, the parameter sets a
 // matrix or merge materializes, the output of each template and the total
-// work, so that a hostile ApplicationSet finishes quickly with a finding.
+// work, so that a hostile ApplicationSet finishes quickly with a problem.
 package appset
 
 import (
@@ -44,21 +44,21 @@ type Options struct {
 	NewGitFileGlobbing bool
 }
 
-// Finding is one thing the expansion could not do as the cluster would, or refused to do.
-type Finding struct {
+// Problem is one thing the expansion could not do as the cluster would, or refused to do.
+type Problem struct {
 	Check    string // "appset-generator-unsupported", "appset-too-many", "appset-template", "appset-invalid", "appset-other-repo"
 	Severity string // "error", "warning" or "info"
 	Message  string // names the ApplicationSet, the generator, and why
 }
 
 // Result is what an ApplicationSet delivers: Application documents, sorted by name as the controller
-// applies them, and the findings.
+// applies them, and the problems.
 type Result struct {
 	Applications []map[string]any // full Application documents (apiVersion argoproj.io/v1alpha1, kind Application, metadata, spec)
-	Findings     []Finding
+	Problems     []Problem
 }
 
-// Finding checks.
+// Problem checks.
 const (
 	CheckUnsupported = "appset-generator-unsupported"
 	CheckTooMany     = "appset-too-many"
@@ -67,7 +67,7 @@ const (
 	CheckOtherRepo   = "appset-other-repo"
 )
 
-// Finding severities.
+// Problem severities.
 const (
 	SeverityError   = "error"
 	SeverityWarning = "warning"
@@ -85,7 +85,7 @@ func Expand(appSet map[string]any, repo Repo, opts Options) (res Result) {
 	defer func() {
 		// A panic here is a bug of ours; it must not take the caller down with it.
 		if r := recover(); r != nil {
-			res = Result{Findings: []Finding{{
+			res = Result{Problems: []Problem{{
 				Check:    CheckInvalid,
 				Severity: SeverityError,
 				Message:  fmt.Sprintf("capreport internal error while expanding an ApplicationSet: %v", r),
@@ -95,7 +95,7 @@ func Expand(appSet map[string]any, repo Repo, opts Options) (res Result) {
 	if opts.MaxApplications <= 0 {
 		opts.MaxApplications = defaultMaxApplications
 	}
-	e := &expander{repo: repo, opts: opts, work: workBudget, readLeft: maxReadBytes, seen: map[Finding]bool{}}
+	e := &expander{repo: repo, opts: opts, work: workBudget, readLeft: maxReadBytes, seen: map[Problem]bool{}}
 	s, err := e.readSpec(appSet)
 	if err != nil {
 		return e.fail(err)
@@ -111,7 +111,7 @@ func Expand(appSet map[string]any, repo Repo, opts Options) (res Result) {
 	}
 	apps = e.validate(apps)
 	sort.SliceStable(apps, func(i, j int) bool { return appName(apps[i]) < appName(apps[j]) })
-	return Result{Applications: apps, Findings: e.findings}
+	return Result{Applications: apps, Problems: e.problems}
 }
 
 // generateAll runs the top-level generators in order, rendering each parameter set as it comes so that
@@ -150,18 +150,18 @@ func (e *expander) generateAll(s *appSetSpec) ([]map[string]any, error) {
 	return apps, nil
 }
 
-// find records a finding once; a matrix meets the same unsupported child once per parameter set of its
-// first child, and one finding says it all.
+// find records a problem once; a matrix meets the same unsupported child once per parameter set of its
+// first child, and one problem says it all.
 func (e *expander) find(check, severity, format string, args ...any) {
-	f := Finding{Check: check, Severity: severity, Message: "ApplicationSet " + e.set + ": " + fmt.Sprintf(format, args...)}
+	f := Problem{Check: check, Severity: severity, Message: "ApplicationSet " + e.set + ": " + fmt.Sprintf(format, args...)}
 	if e.seen[f] {
 		return
 	}
 	e.seen[f] = true
-	e.findings = append(e.findings, f)
+	e.problems = append(e.problems, f)
 }
 
-// fail turns an error that stops the expansion into the finding that explains it, with no Application.
+// fail turns an error that stops the expansion into the problem that explains it, with no Application.
 func (e *expander) fail(err error) Result {
 	check, ours := CheckInvalid, false
 	var f *fatal
@@ -173,7 +173,7 @@ func (e *expander) fail(err error) Result {
 		consequence = "capreport renders none of its Applications"
 	}
 	e.find(check, SeverityError, "%s; %s", err.Error(), consequence)
-	return Result{Findings: e.findings}
+	return Result{Problems: e.problems}
 }
 
 func appName(app map[string]any) string {

@@ -22,8 +22,8 @@ func TestCorpusBasicAppSet(t *testing.T) {
 	res := Expand(mustYAML(t, string(data)), newRepo(nil), Options{
 		IsThisRepo: func(u string) bool { return u == repoURL },
 	})
-	if len(res.Findings) != 0 {
-		t.Errorf("unexpected findings:\n%s", dumpFindings(res.Findings))
+	if len(res.Problems) != 0 {
+		t.Errorf("unexpected problems:\n%s", dumpFindings(res.Problems))
 	}
 	wantSources := []any{
 		map[string]any{"repoURL": repoURL, "ref": "local-files"},

@@ -18,7 +18,7 @@ func fuzzRepo(content string) memRepo {
 }
 
 // FuzzExpand feeds Expand arbitrary ApplicationSets (and one file of the repository). Property: no panic
-// (Expand would report it as an internal error), at most MaxApplications Applications, every finding
+// (Expand would report it as an internal error), at most MaxApplications Applications, every problem
 // well-formed, and a bounded time.
 func FuzzExpand(f *testing.F) {
 	for _, c := range append(expandCases(), patchCases()...) {
@@ -47,12 +47,12 @@ func FuzzExpand(f *testing.F) {
 		if len(res.Applications) > 20 {
 			t.Errorf("%d Applications, more than MaxApplications", len(res.Applications))
 		}
-		for _, fd := range res.Findings {
+		for _, fd := range res.Problems {
 			if strings.Contains(fd.Message, "internal error") {
 				t.Fatalf("panic inside Expand: %s", fd.Message)
 			}
 			if fd.Check == "" || fd.Severity == "" || fd.Message == "" {
-				t.Errorf("malformed finding %+v", fd)
+				t.Errorf("malformed problem %+v", fd)
 			}
 		}
 		for _, a := range res.Applications {

@@ -12,7 +12,7 @@ import (
 )
 
 // gitGen is upstream's GitGenerator.GenerateParams, on this repository's tree instead of a clone of
-// repoURL at revision. A repoURL that names another repository yields nothing, with a finding.
+// repoURL at revision. A repoURL that names another repository yields nothing, with a problem.
 func (e *expander) gitGen(where string, spec map[string]any, out sink) (unknown bool, err error) {
 	repoURL, err := str(spec, "repoURL", where)
 	if err != nil {

@@ -86,13 +86,13 @@ type genCase struct {
 	want       []map[string]any // nil with wantErr
 	anyOrder   bool             // compare as sets (upstream's ElementsMatch)
 	wantErr    string           // substring of the error
-	wantFind   []string         // checks of the findings
+	wantFind   []string         // checks of the problems
 }
 
 func (c genCase) run(t *testing.T) {
 	t.Helper()
 	e := &expander{repo: c.repo, goTemplate: c.goTemplate, options: c.options, work: workBudget,
-		readLeft: maxReadBytes, seen: map[Finding]bool{}, set: "argocd/test",
+		readLeft: maxReadBytes, seen: map[Problem]bool{}, set: "argocd/test",
 		opts: Options{IsThisRepo: isThisRepo, MaxApplications: 1000, NewGitFileGlobbing: c.newGlob}}
 	raw := mustYAML(t, c.generator)
 	budget := maxInputNodes
@@ -121,7 +121,7 @@ func (c genCase) run(t *testing.T) {
 	if len(got) != len(c.want) || (len(got) > 0 && !reflect.DeepEqual(got, c.want)) {
 		t.Errorf("params:\n got %s\nwant %s", dump(got), dump(c.want))
 	}
-	assertChecks(t, e.findings, c.wantFind)
+	assertChecks(t, e.problems, c.wantFind)
 }
 
 func sortParams(ps []map[string]any) {
@@ -136,21 +136,21 @@ func dump(v any) string {
 	return "\n" + string(b)
 }
 
-func assertChecks(t *testing.T, findings []Finding, want []string) {
+func assertChecks(t *testing.T, problems []Problem, want []string) {
 	t.Helper()
 	var got []string
-	for _, f := range findings {
+	for _, f := range problems {
 		got = append(got, f.Check)
 	}
 	sort.Strings(got)
 	w := append([]string(nil), want...)
 	sort.Strings(w)
 	if strings.Join(got, ",") != strings.Join(w, ",") {
-		t.Errorf("finding checks = %v, want %v\n%s", got, w, dumpFindings(findings))
+		t.Errorf("problem checks = %v, want %v\n%s", got, w, dumpFindings(problems))
 	}
 }
 
-func dumpFindings(fs []Finding) string {
+func dumpFindings(fs []Problem) string {
 	var b strings.Builder
 	for _, f := range fs {
 		fmt.Fprintf(&b, "  %s %s: %s\n", f.Severity, f.Check, f.Message)
@@ -158,7 +158,7 @@ func dumpFindings(fs []Finding) string {
 	return b.String()
 }
 
-// expandCase runs Expand on an ApplicationSet (YAML) and checks the Applications and findings.
+// expandCase runs Expand on an ApplicationSet (YAML) and checks the Applications and problems.
 type expandCase struct {
 	name     string
 	appSet   string
@@ -166,8 +166,8 @@ type expandCase struct {
 	max      int
 	names    []string                                  // names of the Applications, in order
 	check    func(t *testing.T, apps []map[string]any) // more checks, optional
-	wantFind []string                                  // checks of the findings
-	contains string                                    // a substring some finding's message must hold
+	wantFind []string                                  // checks of the problems
+	contains string                                    // a substring some problem's message must hold
 }
 
 func (c expandCase) run(t *testing.T) {
@@ -178,11 +178,11 @@ func (c expandCase) run(t *testing.T) {
 		names = append(names, appName(a))
 	}
 	if strings.Join(names, ",") != strings.Join(c.names, ",") {
-		t.Errorf("applications = %v, want %v\n%s", names, c.names, dumpFindings(res.Findings))
+		t.Errorf("applications = %v, want %v\n%s", names, c.names, dumpFindings(res.Problems))
 	}
-	assertChecks(t, res.Findings, c.wantFind)
-	if c.contains != "" && !strings.Contains(dumpFindings(res.Findings), c.contains) {
-		t.Errorf("no finding mentions %q:\n%s", c.contains, dumpFindings(res.Findings))
+	assertChecks(t, res.Problems, c.wantFind)
+	if c.contains != "" && !strings.Contains(dumpFindings(res.Problems), c.contains) {
+		t.Errorf("no problem mentions %q:\n%s", c.contains, dumpFindings(res.Problems))
 	}
 	if c.check != nil {
 		c.check(t, res.Applications)

@@ -31,13 +31,13 @@ func appSetWith(goTemplate bool, generators []any, name string) map[string]any {
 	}
 }
 
-// hostileCase is an ApplicationSet built to cost too much; it must finish fast with a finding.
+// hostileCase is an ApplicationSet built to cost too much; it must finish fast with a problem.
 type hostileCase struct {
 	name      string
 	appSet    map[string]any
 	repo      memRepo
 	maxApps   int      // at most this many Applications
-	wantCheck []string // a finding with one of these checks (none: no finding needed)
+	wantCheck []string // a problem with one of these checks (none: no problem needed)
 }
 
 func (c hostileCase) run(t *testing.T) {
@@ -60,16 +60,16 @@ func (c hostileCase) run(t *testing.T) {
 		t.Errorf("%d Applications, want at most %d", len(res.Applications), c.maxApps)
 	}
 	found := len(c.wantCheck) == 0
-	for _, f := range res.Findings {
+	for _, f := range res.Problems {
 		found = found || slices.Contains(c.wantCheck, f.Check)
 		if strings.Contains(f.Message, "internal error") {
 			t.Errorf("internal error: %s", f.Message)
 		}
 	}
 	if !found {
-		t.Errorf("no %s finding:\n%s", c.wantCheck, dumpFindings(res.Findings))
+		t.Errorf("no %s problem:\n%s", c.wantCheck, dumpFindings(res.Problems))
 	}
-	t.Logf("%v, %d Applications, %d findings", elapsed, len(res.Applications), len(res.Findings))
+	t.Logf("%v, %d Applications, %d problems", elapsed, len(res.Applications), len(res.Problems))
 }
 
 func TestHostile(t *testing.T) {
@@ -173,8 +173,8 @@ func TestMillionMatrix(t *testing.T) {
 		if len(res.Applications) != defaultMaxApplications {
 			t.Errorf("goTemplate %v: %d Applications, want %d", goTemplate, len(res.Applications), defaultMaxApplications)
 		}
-		if len(res.Findings) != 1 || res.Findings[0].Check != CheckTooMany {
-			t.Errorf("goTemplate %v: findings\n%s", goTemplate, dumpFindings(res.Findings))
+		if len(res.Problems) != 1 || res.Problems[0].Check != CheckTooMany {
+			t.Errorf("goTemplate %v: problems\n%s", goTemplate, dumpFindings(res.Problems))
 		}
 		t.Logf("goTemplate %v: %v, %d MiB allocated", goTemplate, elapsed, (after.TotalAlloc-before.TotalAlloc)>>20)
 	}
@@ -224,7 +224,7 @@ func TestLargeButLegit(t *testing.T) {
 	if elapsed > 5*time.Second {
 		t.Errorf("took %v", elapsed)
 	}
-	if len(res.Applications) != 1000 || len(res.Findings) != 0 {
-		t.Errorf("%d Applications, findings:\n%s", len(res.Applications), dumpFindings(res.Findings))
+	if len(res.Applications) != 1000 || len(res.Problems) != 0 {
+		t.Errorf("%d Applications, problems:\n%s", len(res.Applications), dumpFindings(res.Problems))
 	}
 }

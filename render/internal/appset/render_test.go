@@ -8,7 +8,7 @@ import (
 
 func testExpander(goTemplate bool, options ...string) *expander {
 	return &expander{goTemplate: goTemplate, options: options, work: workBudget, readLeft: maxReadBytes,
-		outLeft: maxAppBytes, seen: map[Finding]bool{}, set: "argocd/test", opts: Options{MaxApplications: 1000}}
+		outLeft: maxAppBytes, seen: map[Problem]bool{}, set: "argocd/test", opts: Options{MaxApplications: 1000}}
 }
 
 // replaceCase is one string rendered with one parameter set (upstream's TestRenderTemplateParams and

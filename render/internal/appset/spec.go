@@ -24,8 +24,8 @@ type expander struct {
 	readLeft int // bytes the git files generator may still read
 	eng      *engine
 
-	findings []Finding
-	seen     map[Finding]bool
+	problems []Problem
+	seen     map[Problem]bool
 }
 
 // appSetSpec is the part of an ApplicationSet the expansion reads.

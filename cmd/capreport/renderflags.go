@@ -1,0 +1,145 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/pipeline"
+	"github.com/capreport/capreport/render"
+)
+
+// renderFlags are helm template's flags for the charts capreport discovers,
+// plus the configuration file; every command that renders takes them.
+type renderFlags struct {
+	values      []string
+	set         []string
+	releaseName string
+	namespace   string
+	kubeVersion string
+	configFile  string
+	root        string
+	repoURLs    []string
+	apiVersions []string
+	strict      bool
+	// renderTimeout and renderMemory bound each source's render worker.
+	renderTimeout time.Duration
+	renderMemory  byteSize
+	// include and exclude replace the config's checks.include/exclude.
+	include, exclude []string
+	// stdin is read for the PATH "-".
+	stdin io.Reader
+	// fetch downloads what the repository points at; fetchFlags tells
+	// whether --fetch was given (it then wins over the config's fetch:).
+	fetch        bool
+	cacheDir     string
+	fetchTimeout time.Duration
+	fetchFlags   *pflag.FlagSet
+	// noPlotCurves is set by a command whose output shows neither the
+	// rounds curve nor the Φ curve (rules.Options.NoRoundsCurve and
+	// NoPhiCurve); it is not a flag.
+	noPlotCurves bool
+}
+
+func (f *renderFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&f.values, "values", "f", nil, "values file for discovered charts (repeatable, merged in order)")
+	fl.StringArrayVar(&f.set, "set", nil, "k=v value for discovered charts (repeatable, like helm --set)")
+	fl.StringVar(&f.releaseName, "release-name", "", "release name for discovered charts (default \"capreport\")")
+	fl.StringVarP(&f.namespace, "namespace", "n", "", "namespace for discovered charts (default \"default\")")
+	fl.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version charts render for (default 1.34.0, or the config's cluster.kubeVersion)")
+	fl.StringVar(&f.configFile, "config", "", "configuration file (default: PATH/.capreport.yaml, else ROOT/.capreport.yaml, when present)")
+	fl.StringVar(&f.root, "root", "", "repository root: bounds what may be read, and paths are shown relative to it (default: the top of the git work tree holding PATH, else PATH)")
+	fl.StringArrayVar(&f.repoURLs, "repo-url", nil, "a git URL that names this repository, for Flux GitRepositories and Argo CD sources (repeatable; the checkout's remotes are added)")
+	fl.BoolVar(&f.strict, "strict", false, "findings that rest on built-in defaults fail like any other (like failOnDefaults: true); by default they are at most warnings")
+	fl.StringArrayVarP(&f.apiVersions, "api-versions", "a", nil, "API version charts see in .Capabilities.APIVersions, on top of the defaults (repeatable, like helm template -a)")
+	fl.StringSliceVar(&f.include, "include", nil, "run only these checks (IDs from capreport checks; repeatable or comma-separated; replaces the config's checks.include)")
+	fl.StringSliceVar(&f.exclude, "exclude", nil, "never run these checks (repeatable or comma-separated; replaces the config's checks.exclude)")
+	f.renderMemory = render.DefaultSourceMemory
+	fl.DurationVar(&f.renderTimeout, "render-timeout", render.DefaultSourceTimeout, "time one source may take to render before it is stopped")
+	fl.Var(&f.renderMemory, "render-memory", "memory one source's render may hold before it is stopped (e.g. 768Mi, 2Gi)")
+	fl.BoolVar(&f.fetch, "fetch", false, "download chart dependencies, remote charts (Helm repositories, OCI registries) and remote kustomize bases, through the cache (default off: nothing is fetched; also .capreport.yaml fetch:)")
+	fl.StringVar(&f.cacheDir, "cache-dir", "", "content-addressed cache of fetched charts (default: capreport in the user cache directory)")
+	fl.DurationVar(&f.fetchTimeout, "fetch-timeout", render.DefaultFetchRunTimeout, "time all of a run's fetches may take together")
+	f.fetchFlags = fl
+}
+
+// settings are the flags as the pipeline takes them; tool is who the
+// report says made it, ios where progress and warnings go.
+func (f *renderFlags) settings(ios *streams, tool contract.Tool, git gitRunner) pipeline.Settings {
+	s := pipeline.Settings{
+		Values: f.values, Set: f.set, ReleaseName: f.releaseName, Namespace: f.namespace,
+		KubeVersion: f.kubeVersion, ConfigFile: f.configFile, Root: f.root,
+		RepoURLs: f.repoURLs, APIVersions: f.apiVersions, Strict: f.strict,
+		RenderTimeout: f.renderTimeout, RenderMemory: int64(f.renderMemory), Isolate: true,
+		Include: f.include, Exclude: f.exclude, Stdin: f.stdin,
+		CacheDir: f.cacheDir, FetchTimeout: f.fetchTimeout,
+		NoPlotCurves: f.noPlotCurves, Tool: tool, Git: git,
+	}
+	if f.fetchFlags != nil && f.fetchFlags.Changed("fetch") {
+		s.Fetch = &f.fetch
+	}
+	if ios != nil {
+		s.Warnings = ios.ErrOut
+		s.Progress = progressBar(ios)
+	}
+	return s
+}
+
+// progressBar draws the pricing's progress on a terminal's stderr once
+// the run has taken more than a second; nil when stderr is no terminal.
+func progressBar(ios *streams) func(done, total int) {
+	if !ios.IsStderrTTY() {
+		return nil
+	}
+	start := time.Now()
+	var bar *progressbar.ProgressBar
+	return func(done, total int) {
+		if bar == nil && time.Since(start) > time.Second {
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(ios.ErrOut),
+				progressbar.OptionSetDescription("simulating"), progressbar.OptionClearOnFinish())
+		}
+		if bar != nil {
+			_ = bar.Set(done)
+		}
+	}
+}
+
+// toolOf is the tool a report names: capreport at the build's version.
+func toolOf(version string) contract.Tool { return contract.Tool{Name: "capreport", Version: version} }
+
+// argPath is the PATH argument, "." when absent.
+func argPath(args []string) string {
+	if len(args) == 0 {
+		return "."
+	}
+	return cleanPath(args[0])
+}
+
+// argPaths are the PATH arguments, "." when there are none.
+func argPaths(args []string) []string {
+	if len(args) == 0 {
+		return []string{"."}
+	}
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = cleanPath(a)
+	}
+	return out
+}
+
+// cleanPath cleans a path argument; "-" (standard input) stays as it is.
+func cleanPath(p string) string {
+	if p == pipeline.StdinPath {
+		return p
+	}
+	return filepath.Clean(p)
+}
+
+var errNoWorkload = errors.New("no such workload")

@@ -1,0 +1,129 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
+)
+
+// BuildAtRef prices path as it was at a git revision: it checks the
+// revision out into a temporary detached worktree of the repository that
+// holds path, builds the same relative path there, and removes the
+// worktree, so the user's checkout and index are never touched. flag
+// names the option that gave ref, for errors. The configuration is the
+// revision's (nil when PATH did not exist there).
+func BuildAtRef(ctx context.Context, path, ref, flag string, s Settings) (*contract.Report, *config.Config, error) {
+	git := s.Git
+	if git == nil {
+		git = RunGit
+	}
+	warn := s.Warnings
+	if warn == nil {
+		warn = io.Discard
+	}
+	top, rel, sha, err := resolveRef(ctx, git, path, ref, flag)
+	if err != nil {
+		return nil, nil, err
+	}
+	tmp, err := os.MkdirTemp("", "capreport-base-")
+	if err != nil {
+		return nil, nil, err
+	}
+	wt := filepath.Join(tmp, "worktree")
+	defer func() {
+		// Clean up even when the run was cancelled: a stale worktree would
+		// stay registered in the user's repository.
+		cctx := context.WithoutCancel(ctx)
+		if _, err := git(cctx, top, "worktree", "remove", "--force", wt); err != nil {
+			fmt.Fprintf(warn, "capreport: warning: removing the base worktree %s: %v\n", wt, err)
+			_ = os.RemoveAll(tmp)
+			_, _ = git(cctx, top, "worktree", "prune")
+		}
+		_ = os.RemoveAll(tmp)
+	}()
+	if _, err := git(ctx, top, "worktree", "add", "--detach", "--quiet", wt, sha); err != nil {
+		return nil, nil, fmt.Errorf("check out --%s %s: %w", flag, ref, err)
+	}
+
+	at := filepath.Join(wt, rel)
+	display := path + "@" + ref
+	if _, err := os.Stat(at); errors.Is(err, os.ErrNotExist) {
+		// The pull request adds PATH: every autoscaler under it is new.
+		fmt.Fprintf(warn, "capreport: %s does not exist at %s; its report there is empty\n", path, ref)
+		return &contract.Report{SchemaVersion: contract.SchemaVersion, Tool: s.Tool,
+			Root: display, Workloads: []contract.Workload{},
+			Sources: []contract.Source{}, Findings: []contract.Finding{}}, nil, nil
+	}
+	r, cfg, err := Build(ctx, []string{at}, s)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", display, err)
+	}
+	r.Root = display
+	return r, cfg, nil
+}
+
+// resolveRef finds the work tree that holds path, path's place in it and
+// the commit ref names, refusing what git would read as an option.
+func resolveRef(ctx context.Context, git func(context.Context, string, ...string) (string, error), path, ref, flag string) (top, rel, sha string, err error) {
+	if strings.HasPrefix(ref, "-") {
+		// It would reach git as an option.
+		return "", "", "", inputErrorf(flag, "%q is not a git revision", ref)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return "", "", "", inputErrorf(flag, "needs git on PATH; use --base-dir or --base-json without it")
+	}
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	if err != nil {
+		return "", "", "", &InputError{Msg: fmt.Sprintf("%s: no such file or directory", path)}
+	}
+	top, err = git(ctx, abs, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", "", "", inputErrorf(flag, "%s is not inside a git repository (%v)", path, err)
+	}
+	if top, err = filepath.EvalSymlinks(top); err != nil {
+		return "", "", "", err
+	}
+	rel, err = filepath.Rel(top, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", "", "", fmt.Errorf("%s is outside its repository %s", path, top)
+	}
+	// Resolve first: the error names the revision, and the worktree is
+	// then created from a hash that cannot be mistaken for anything else.
+	sha, err = git(ctx, top, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	if err != nil {
+		return "", "", "", inputErrorf(flag, "%q is not a commit of %s", ref, top)
+	}
+	return top, rel, sha, nil
+}
+
+// RunGit runs one git command in dir without a shell and returns its
+// trimmed stdout; the error carries git's stderr. Hooks are disabled: a
+// checkout must not run the repository's post-checkout hook on a pull
+// request's behalf.
+func RunGit(ctx context.Context, dir string, args ...string) (string, error) {
+	full := append([]string{"-C", dir, "-c", "core.hooksPath=" + os.DevNull}, args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("git %s: %s", args[0], msg)
+	}
+	return strings.TrimSpace(stdout.String()), nil
+}
