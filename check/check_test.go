@@ -1,43 +1,17 @@
 package check
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // declaredIDs are the check IDs check.go declares: every string constant
 // but the severities.
 func declaredIDs(t *testing.T) map[string]string {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), "check.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[string]string{}
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
-			continue
-		}
-		for _, s := range g.Specs {
-			v := s.(*ast.ValueSpec)
-			lit, ok := v.Values[0].(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				t.Fatalf("%s: not a string literal", v.Names[0])
-			}
-			val, _ := strconv.Unquote(lit.Value)
-			switch val {
-			case SeverityError, SeverityWarning, SeverityInfo:
-				continue
-			}
-			ids[v.Names[0].Name] = val
-		}
-	}
-	return ids
+	return testutil.StringConsts(t, "check.go", SeverityError, SeverityWarning, SeverityInfo)
 }
 
 // Every check any layer can raise has a complete registry entry (SARIF

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,20 +10,8 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/internal/testutil"
 )
-
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 const gitConfig = "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = git@github.com:example/deploy.git\n[remote \"fork\"]\n\turl = https://github.com/me/deploy\n[branch \"main\"]\n\tremote = origin\n"
 
@@ -34,13 +21,13 @@ const gitConfig = "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = git@gith
 func TestGitRemoteURLs(t *testing.T) {
 	want := []string{"git@github.com:example/deploy.git", "https://github.com/me/deploy"}
 	checkout := t.TempDir()
-	writeTree(t, checkout, map[string]string{".git/config": gitConfig})
+	testutil.WriteTree(t, checkout, map[string]string{".git/config": gitConfig})
 	if got := gitRemoteURLs(checkout); !slices.Equal(got, want) {
 		t.Errorf("checkout: %q, want %q", got, want)
 	}
 	wt := t.TempDir()
-	writeTree(t, wt, map[string]string{".git": "gitdir: " + filepath.Join(checkout, ".git", "worktrees", "wt") + "\n"})
-	writeTree(t, checkout, map[string]string{".git/worktrees/wt/commondir": "../..\n"})
+	testutil.WriteTree(t, wt, map[string]string{".git": "gitdir: " + filepath.Join(checkout, ".git", "worktrees", "wt") + "\n"})
+	testutil.WriteTree(t, checkout, map[string]string{".git/worktrees/wt/commondir": "../..\n"})
 	if got := gitRemoteURLs(wt); !slices.Equal(got, want) {
 		t.Errorf("worktree: %q, want %q", got, want)
 	}
@@ -52,7 +39,7 @@ func TestGitRemoteURLs(t *testing.T) {
 // Bad settings are refused before anything renders, naming the flag.
 func TestSettingsRefused(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"hpa.yaml": hpaYAML})
+	testutil.WriteTree(t, dir, map[string]string{"hpa.yaml": hpaYAML})
 	for _, tc := range []struct {
 		name string
 		s    Settings
@@ -83,7 +70,7 @@ const hpaYAML = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmeta
 // one repository reported at that directory.
 func TestBuild(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a/hpa.yaml": hpaYAML, "b/other.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n"})
+	testutil.WriteTree(t, dir, map[string]string{"a/hpa.yaml": hpaYAML, "b/other.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n"})
 	tool := contract.Tool{Name: "capreport", Version: "v9.9.9"}
 	r, cfg, err := Build(context.Background(), []string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}, Settings{Tool: tool})
 	if err != nil {

@@ -138,7 +138,7 @@ func TestCalibrateAgainstPrometheus(t *testing.T) {
 	url := promtest.Start(t, om)
 
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"app.yaml": calibrateManifests, ".capreport.yaml": calibrateConfig})
+	testutil.WriteTree(t, dir, map[string]string{"app.yaml": calibrateManifests, ".capreport.yaml": calibrateConfig})
 	cfgPath := filepath.Join(dir, ".capreport.yaml")
 	args := []string{"calibrate", dir, "--root", dir, "--prometheus", url, "--since", "1d"}
 	runCal := func(extra ...string) (string, string) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // init on a chart monorepo whose chart prices nothing on its defaults
@@ -16,7 +17,7 @@ func TestInitWritesCIValueSets(t *testing.T) {
 	hpa := "{{- if .Values.autoscaling.enabled }}\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n" +
 		"  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: {{ .Release.Name }}}\n  minReplicas: 1\n  maxReplicas: 5\n" +
 		"  metrics:\n    - type: Resource\n      resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}\n{{- end }}\n"
-	writeFiles(t, dir, map[string]string{
+	testutil.WriteTree(t, dir, map[string]string{
 		"charts/web/Chart.yaml":             "apiVersion: v2\nname: web\nversion: 1.0.0\n",
 		"charts/web/values.yaml":            "autoscaling:\n  enabled: false\n",
 		"charts/web/templates/hpa.yaml":     hpa,

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -153,7 +154,7 @@ func TestListJSONMatchesInventorySchema(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	measured := t.TempDir()
-	writeFiles(t, measured, map[string]string{"app.yaml": readMeasuredApp(t), ".capreport.yaml": measuredTestConfig})
+	testutil.WriteTree(t, measured, map[string]string{"app.yaml": readMeasuredApp(t), ".capreport.yaml": measuredTestConfig})
 	for _, dir := range []string{
 		filepath.Join("..", "..", "examples", "shop"),
 		measured, // measured records

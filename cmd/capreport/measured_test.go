@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 const measuredTestConfig = `workloads:
@@ -21,7 +23,7 @@ const measuredTestConfig = `workloads:
 // a measured value says how it was measured.
 func TestMeasuredOriginShown(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"app.yaml": readMeasuredApp(t), ".capreport.yaml": measuredTestConfig})
+	testutil.WriteTree(t, dir, map[string]string{"app.yaml": readMeasuredApp(t), ".capreport.yaml": measuredTestConfig})
 	const want = "measured p90 over 7d, 312 pods, 2026-12-01"
 	for _, args := range [][]string{
 		{"list", dir, "--root", dir},

@@ -3,24 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/capreport/capreport/internal/testutil"
+)
 
 const rootTestHPA = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 1\n  maxReplicas: 4\n"
 
@@ -29,7 +17,7 @@ const rootTestHPA = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n
 // and every path is relative to it.
 func TestOverlayInsideCheckout(t *testing.T) {
 	top := t.TempDir()
-	writeFiles(t, top, map[string]string{
+	testutil.WriteTree(t, top, map[string]string{
 		".git/config":                      "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = git@github.com:example/deploy.git\n",
 		"base/kustomization.yaml":          "resources:\n  - hpa.yaml\n",
 		"base/hpa.yaml":                    rootTestHPA,
@@ -58,7 +46,7 @@ func TestOverlayInsideCheckout(t *testing.T) {
 // --root gives the reader the bases.
 func TestOverlayRootFlag(t *testing.T) {
 	top := t.TempDir()
-	writeFiles(t, top, map[string]string{
+	testutil.WriteTree(t, top, map[string]string{
 		"base/kustomization.yaml":          "resources:\n  - hpa.yaml\n",
 		"base/hpa.yaml":                    rootTestHPA,
 		"overlays/prod/kustomization.yaml": "namespace: prod\nresources:\n  - ../../base\n",
@@ -81,7 +69,7 @@ func TestOverlayRootFlag(t *testing.T) {
 // capreport list exits 1 when a source failed to render.
 func TestListExitsOnFailedSource(t *testing.T) {
 	top := t.TempDir()
-	writeFiles(t, top, map[string]string{
+	testutil.WriteTree(t, top, map[string]string{
 		"c/Chart.yaml":       "apiVersion: v2\nname: c\nversion: 0.1.0\n",
 		"c/templates/x.yaml": "{{ fail \"broken\" }}\n",
 		"ok/hpa.yaml":        rootTestHPA,

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // raisers reads every production Go file of the module and returns, for
@@ -75,30 +76,7 @@ func raisers(t *testing.T, root string) map[string][]string {
 // constants but the severities) to their values.
 func checkConstants(t *testing.T, path string) map[string]string {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
-			continue
-		}
-		for _, s := range g.Specs {
-			v := s.(*ast.ValueSpec)
-			lit, ok := v.Values[0].(*ast.BasicLit)
-			if !ok {
-				continue
-			}
-			switch val := strings.Trim(lit.Value, "\""); val {
-			case check.SeverityError, check.SeverityWarning, check.SeverityInfo:
-			default:
-				out[v.Names[0].Name] = val
-			}
-		}
-	}
-	return out
+	return testutil.StringConsts(t, path, check.SeverityError, check.SeverityWarning, check.SeverityInfo)
 }
 
 // namedIDs lists the check.X selectors in body, leaving out those that

@@ -37,3 +37,18 @@ func Corpus(tb testing.TB) string {
 	}
 	return corpus
 }
+
+// WriteTree writes files (slash paths relative to root, with their
+// contents) under root, making the directories they need.
+func WriteTree(tb testing.TB, root string, files map[string]string) {
+	tb.Helper()
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
