@@ -498,7 +498,3 @@ func assumptionFrom(key string, a contract.Assumption) string {
 	}
 	return from
 }
-
-// ImagesMarkdown shows hosted plots inline, one per line (the report's
-// and the diff's details).
-func ImagesMarkdown(ims []Image) string { return mdoc.Images(ims) }
