@@ -202,19 +202,6 @@ func summaryLine(s contract.Summary) string {
 		s.Errors, plural(s.Errors, "error", "errors"), s.Warnings, plural(s.Warnings, "warning", "warnings"))
 }
 
-// ellipsize cuts s to at most n runes, so one absurd manifest name cannot
-// blow a table column or the comment budget.
-func ellipsize(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
 // joinNonEmpty joins the non-empty parts.
 func joinNonEmpty(sep string, parts ...string) string {
 	var kept []string

@@ -21,46 +21,25 @@ func TestNum(t *testing.T) {
 	}
 }
 
-func TestEscapers(t *testing.T) {
-	for _, tc := range []struct {
-		in, md, html, term string
-	}{
-		{"plain-name.v2", "plain-name.v2", "plain-name.v2", "plain-name.v2"},
-		{"<b>&</b>", "&lt;b&gt;&amp;&lt;/b&gt;", "&lt;b&gt;&amp;&lt;/b&gt;", "<b>&</b>"},
-		{"@org/team", "@\u200dorg/team", "@\u200dorg/team", "@org/team"},
-		{"a|b\nc", `a\|b c`, "a|b c", "a|b c"},
-		{`trailing\`, `trailing\\`, `trailing\`, `trailing\`},
-		{"[x](javascript:y)", `\[x\](javascript:y)`, "[x](javascript:y)", "[x](javascript:y)"},
-		{"`tick` *em* _u_ $m$ ~s~ #1 !", "\\`tick\\` \\*em\\* \\_u\\_ \\$m\\$ \\~s\\~ \\#\u200d1 \\!", "`tick` *em* _u_ $m$ ~s~ #\u200d1 !", "`tick` *em* _u_ $m$ ~s~ #1 !"},
-		// GitHub's references and autolinks, broken by a joiner.
-		{"org/repo#45 GH-7", "org/repo\\#\u200d45 GH-\u200d7", "org/repo#\u200d45 GH-\u200d7", "org/repo#45 GH-7"},
-		{"see https://evil.example/t.png", "see https:\u200d//evil.example/t.png", "see https:\u200d//evil.example/t.png", "see https://evil.example/t.png"},
-		{"go to WWW.evil.example", "go to WWW\u200d.evil.example", "go to WWW\u200d.evil.example", "go to WWW.evil.example"},
-		{"esc\x1b[31m", "esc\ufffd\\[31m", "esc\ufffd[31m", `esc\u001b[31m`},
-		{"rtl\u202eoverride", "rtl\ufffdoverride", "rtl\ufffdoverride", `rtl\u202eoverride`},
-		{`q"'`, "q&quot;'", "q&quot;&#39;", `q"'`},
+// TerminalSafe shows controls escaped and keeps a line on one line; the
+// Markdown and HTML escapers are mdoc's and tested there.
+func TestTerminalSafe(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain-name.v2", "plain-name.v2"},
+		{"<b>&</b>", "<b>&</b>"},
+		{"@org/team", "@org/team"},
+		{"a|b\nc", "a|b c"},
+		{"tab\there\r", "tab here "},
+		{"esc\x1b[31m", `esc\u001b[31m`},
+		{"rtl\u202eoverride", `rtl\u202eoverride`},
+		{"c1\u009b", `c1\u009b`},
 	} {
-		if got := mdText(tc.in); got != tc.md {
-			t.Errorf("mdText(%q) = %q, want %q", tc.in, got, tc.md)
-		}
-		if got := htmlText(tc.in); got != tc.html {
-			t.Errorf("htmlText(%q) = %q, want %q", tc.in, got, tc.html)
-		}
-		if got := termText(tc.in); got != tc.term {
-			t.Errorf("termText(%q) = %q, want %q", tc.in, got, tc.term)
+		if got := TerminalSafe(tc.in); got != tc.want {
+			t.Errorf("TerminalSafe(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 	if got := safetext.MermaidLabel(`a "b" ` + "```" + ` c@d`); got != "a _b_ ___ c_d" {
 		t.Errorf("MermaidLabel = %q", got)
-	}
-}
-
-func TestEllipsize(t *testing.T) {
-	if got := ellipsize("ééééé", 3); got != "éé…" {
-		t.Errorf("ellipsize = %q", got)
-	}
-	if got := ellipsize("abc", 3); got != "abc" {
-		t.Errorf("ellipsize = %q", got)
 	}
 }
 

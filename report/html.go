@@ -25,8 +25,7 @@ import (
 // a second line of defence.
 func HTML(r contract.Report, o Options) ([]byte, error) {
 	o = o.withDefaults()
-	d := buildMarkdown(r, o, pageMedium{})
-	md := d.assemble(d.full())
+	md := buildMarkdown(r, o, pageMedium{}).doc.String()
 
 	gm := goldmark.New(
 		goldmark.WithExtensions(extension.Table, extension.Strikethrough),
@@ -57,7 +56,7 @@ func HTML(r contract.Report, o Options) ([]byte, error) {
 // uploaded images are not part of it.
 type pageMedium struct{}
 
-func (pageMedium) detailsAttr() string { return " open" }
+func (pageMedium) openDetails() bool { return true }
 
 func (pageMedium) writePlots(b *strings.Builder, w contract.Workload, o Options, _ bool) {
 	for i := range o.SVGPlots[w.ID] {

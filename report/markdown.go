@@ -8,20 +8,20 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/contract"
-	"github.com/capreport/capreport/report/internal/fit"
+	"github.com/capreport/capreport/report/internal/mdoc"
 )
 
 // Marker is the hidden first line of every comment body; the GitHub client
 // finds its sticky comment by it.
-const Marker = "<!-- capreport -->"
+const Marker = mdoc.Marker
 
 // GitHubCommentLimit is GitHub's limit on a comment body, in characters.
-const GitHubCommentLimit = 65536
+const GitHubCommentLimit = mdoc.GitHubCommentLimit
 
 // Caps on manifest text inside the comment, so one absurd name or message
 // cannot take the budget of the whole comment.
 const (
-	maxIDRunes      = 120
+	maxIDRunes      = mdoc.MaxIDRunes
 	maxMessageRunes = 600
 	maxScaleEvents  = 24
 )
@@ -36,145 +36,47 @@ const (
 // says what was cut.
 func Markdown(r contract.Report, o Options) ([]byte, error) {
 	o = o.withDefaults()
-	d := buildMarkdown(r, o, commentMedium{})
-	return []byte(d.fit(o.MaxChars)), nil
-}
-
-// mdDoc is the comment in pieces, rendered once; fit assembles the largest
-// version under the budget from them.
-type mdDoc struct {
-	head       string   // marker, title, headline, note
-	limitName  string   // the budget, for the notice
-	ledgerHead string   // table header
-	rows       []string // one per workload, worst first
-	details    []string // parallel to rows; "" when a workload has none
-	findings   string   // findings outside any workload
-	gitops     string   // GitOps objects not followed, above the details
-	srcHead    string
-	srcFailed  []string // failed sources first: they explain missing workloads
-	srcOther   []string
-	foot       string
-}
-
-// cut says how much of a mdDoc to keep.
-type cut struct {
-	details    int  // details kept, from the worst workload down
-	rows       int  // ledger rows kept
-	srcOtherOK bool // rendered/skipped sources kept
-}
-
-func (d *mdDoc) full() cut {
-	return cut{details: len(d.details), rows: len(d.rows), srcOtherOK: true}
-}
-
-// notice is the line that says what was cut; "" when nothing was.
-func (d *mdDoc) notice(c cut) string {
-	var parts []string
-	if n := countDetails(d.details[c.details:]); n > 0 {
-		parts = append(parts, fmt.Sprintf("the details of %d %s", n, plural(n, "autoscaler", "autoscalers")))
-	}
-	if !c.srcOtherOK && len(d.srcOther) > 0 {
-		parts = append(parts, fmt.Sprintf("%d rendered %s", len(d.srcOther), plural(len(d.srcOther), "source", "sources")))
-	}
-	if n := len(d.rows) - c.rows; n > 0 {
-		parts = append(parts, fmt.Sprintf("%d ledger %s", n, plural(n, "row", "rows")))
-	}
-	return fit.Notice(d.limitName, parts, "The JSON and HTML reports carry everything.")
-}
-
-func countDetails(ds []string) int {
-	n := 0
-	for _, s := range ds {
-		if s != "" {
-			n++
-		}
-	}
-	return n
-}
-
-// assemble joins the kept pieces.
-func (d *mdDoc) assemble(c cut) string {
-	var b strings.Builder
-	b.WriteString(d.head)
-	b.WriteString(d.notice(c))
-	fit.WriteList(&b, d.ledgerHead, d.rows, c.rows, func(n int) string {
-		return fmt.Sprintf("\n…and %d more %s, worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
-	})
-	b.WriteString(d.gitops)
-	for _, s := range d.details[:c.details] {
-		b.WriteString(s)
-	}
-	b.WriteString(d.findings)
-	if len(d.srcFailed)+len(d.srcOther) > 0 {
-		b.WriteString(d.srcHead)
-		for _, s := range d.srcFailed {
-			b.WriteString(s)
-		}
-		if c.srcOtherOK {
-			for _, s := range d.srcOther {
-				b.WriteString(s)
-			}
-		} else if len(d.srcOther) > 0 {
-			fmt.Fprintf(&b, "| | …and %d more | | | |\n", len(d.srcOther))
-		}
-		b.WriteString("\n</details>\n\n")
-	}
-	b.WriteString(d.foot)
-	return b.String()
-}
-
-// fit returns the largest assembly under limit bytes, cutting in the
-// documented order. Bytes bound characters however GitHub counts them.
-func (d *mdDoc) fit(limit int) string {
-	s, ok := fit.Fit(limit, d.assemble, d.full(),
+	b := buildMarkdown(r, o, commentMedium{})
+	// When every cut is made, only the findings outside any workload or
+	// the failed sources can still be too long: the head and the notice
+	// stay, the rest is cut at a line (the Doc's Overflow).
+	return []byte(b.doc.Fit(o.MaxChars,
 		// 1. Details, least bad first: keep the longest prefix that fits.
-		fit.Prefix(func(c *cut) *int { return &c.details }),
+		mdoc.Prefix(b.details),
 		// 2. Sources that rendered: failed ones stay, they explain gaps.
-		fit.Drop(func(c *cut) { c.srcOtherOK = false }),
+		mdoc.Drop(b.sources),
 		// 3. Ledger rows beyond what fits collapse into one line.
-		fit.Prefix(func(c *cut) *int { return &c.rows }),
-	)
-	if ok {
-		return s
-	}
-	// 4. Only the findings outside any workload or failed sources can still
-	// be too long: keep the head and notice, cut the rest at a line.
-	return fit.AtLine(s, limit, len(d.head), "\n\n…cut: the rest of this comment did not fit; see the JSON report.\n")
+		mdoc.Prefix(b.ledger),
+	)), nil
+}
+
+// mdBody is the report's Markdown document with the blocks Markdown cuts.
+type mdBody struct {
+	doc                      *mdoc.Doc
+	ledger, details, sources *mdoc.Block
 }
 
 // medium is where a Markdown body is read: the pull-request comment
 // (commentMedium) or the HTML page (html.go's pageMedium). The text is the
 // same; how details open and how pictures are shown differ.
 type medium interface {
-	// detailsAttr is the attribute a workload's <details> opens with.
-	detailsAttr() string
+	// openDetails says whether a workload's <details> start open.
+	openDetails() bool
 	// writePlots writes a workload's pictures; withChart says it is among
 	// the workloads the budget gives a chart.
 	writePlots(b *strings.Builder, w contract.Workload, o Options, withChart bool)
 }
 
 // buildMarkdown renders every piece for the medium m.
-func buildMarkdown(r contract.Report, o Options, m medium) *mdDoc {
-	d := &mdDoc{}
-	ws := WorstFirst(r.Workloads)
-
-	var h strings.Builder
-	h.WriteString(Marker + "\n")
-	fmt.Fprintf(&h, "## %s\n\n", mdText(o.Title))
-	h.WriteString(headline(r.Summary) + "\n\n")
+func buildMarkdown(r contract.Report, o Options, m medium) mdBody {
+	lead := []string{headline(r.Summary)}
 	if r.Root != "" {
-		fmt.Fprintf(&h, "Scanned %s.\n\n", mdText(ellipsize(r.Root, maxIDRunes)))
+		lead = append(lead, fmt.Sprintf("Scanned %s.", mdoc.Capped(r.Root, maxIDRunes)))
 	}
-	if o.Note != "" {
-		h.WriteString(strings.TrimSpace(o.Note) + "\n\n")
-	}
-	d.head = h.String()
-	d.limitName = o.LimitName
-
-	d.ledgerHead = "| Verdict | Autoscaler | Signal | Bill | Latency target | Findings |\n|---|---|---|---|---|---|\n"
+	var rows, details []string
 	charts := 0
-	for _, w := range ws {
-		d.rows = append(d.rows, ledgerRow(w))
+	for _, w := range WorstFirst(r.Workloads) {
+		rows = append(rows, ledgerRow(w))
 		withChart := false
 		if o.MaxCharts > 0 && charts < o.MaxCharts && w.Verdict != contract.VerdictUnpriced {
 			if tl, _ := chartTimeline(w); tl != nil {
@@ -182,54 +84,86 @@ func buildMarkdown(r contract.Report, o Options, m medium) *mdDoc {
 				charts++
 			}
 		}
-		d.details = append(d.details, workloadDetails(w, o, withChart, m))
+		details = append(details, workloadDetails(w, o, withChart, m))
 	}
-
+	b := mdBody{
+		ledger: mdoc.Ledger("| Verdict | Autoscaler | Signal | Bill | Latency target | Findings |\n|---|---|---|---|---|---|\n", rows,
+			func(n int) string {
+				return fmt.Sprintf("\n…and %d more %s, worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
+			}),
+		details: mdoc.Details(details),
+		sources: sourcesBlock(r.Sources),
+	}
 	gitops, others := splitNotFollowed(r.Findings)
-	if len(gitops) > 0 {
-		var f strings.Builder
-		fmt.Fprintf(&f, "\n### %d GitOps %s not followed\n\nWhat %s is missing from this report.\n\n",
-			len(gitops), plural(len(gitops), "object", "objects"), plural(len(gitops), "it delivers", "they deliver"))
-		writeMdFindings(&f, gitops)
-		f.WriteString("\n")
-		d.gitops = f.String()
-	}
-	if len(others) > 0 {
-		var f strings.Builder
-		f.WriteString("### Findings outside any autoscaler\n\n")
-		writeMdFindings(&f, others)
-		f.WriteString("\n")
-		d.findings = f.String()
-	}
-
-	if len(r.Sources) > 0 {
-		failed := 0
-		for _, s := range r.Sources {
-			row := fmt.Sprintf("| %s %s | %s | %s | %d | %s |\n", statusIcon(s.Status), mdText(s.Status),
-				mdText(ellipsize(sourceName(s), maxIDRunes)), mdText(s.Type), s.Objects,
-				mdText(ellipsize(s.Reason, maxMessageRunes)))
-			if s.Status == "failed" {
-				failed++
-				d.srcFailed = append(d.srcFailed, row)
-			} else {
-				d.srcOther = append(d.srcOther, row)
-			}
-		}
-		d.srcHead = fmt.Sprintf("<details><summary>Sources: %d rendered, %d failed</summary>\n\n| Status | Source | Type | Objects | Reason |\n|---|---|---|---:|---|\n",
-			len(r.Sources)-failed, failed)
-	}
-
-	// A <sub> line is a paragraph with inline HTML: GitHub parses the
-	// Markdown inside it, so its text is escaped as Markdown.
-	var foot strings.Builder
-	foot.WriteString("<sub>")
-	foot.WriteString(mdText(joinNonEmpty(" ", r.Tool.Name, r.Tool.Version)))
+	foot := []string{mdoc.Text(joinNonEmpty(" ", r.Tool.Name, r.Tool.Version))}
 	if r.GeneratedAt != "" {
-		foot.WriteString(" · " + mdText(r.GeneratedAt))
+		foot = append(foot, mdoc.Text(r.GeneratedAt))
 	}
-	foot.WriteString(" · " + mdText(contract.SchemaVersion) + "</sub>\n")
-	d.foot = foot.String()
-	return d
+	b.doc = &mdoc.Doc{
+		Title:     mdoc.Text(o.Title),
+		Lead:      lead,
+		Note:      o.Note,
+		Blocks:    []*mdoc.Block{b.ledger, mdoc.Fixed(gitopsMarkdown(gitops)), b.details, mdoc.Fixed(findingsMarkdown(others)), b.sources},
+		Foot:      append(foot, mdoc.Text(contract.SchemaVersion)),
+		LimitName: o.LimitName,
+		Whole:     "The JSON and HTML reports carry everything.",
+		Overflow:  "\n\n…cut: the rest of this comment did not fit; see the JSON report.\n",
+	}
+	return b
+}
+
+// gitopsMarkdown lists the GitOps objects not followed, above the details;
+// "" without any.
+func gitopsMarkdown(gitops []contract.Finding) string {
+	if len(gitops) == 0 {
+		return ""
+	}
+	var f strings.Builder
+	fmt.Fprintf(&f, "\n### %d GitOps %s not followed\n\nWhat %s is missing from this report.\n\n",
+		len(gitops), plural(len(gitops), "object", "objects"), plural(len(gitops), "it delivers", "they deliver"))
+	writeMdFindings(&f, gitops)
+	f.WriteString("\n")
+	return f.String()
+}
+
+// findingsMarkdown lists the findings outside any workload; "" without
+// any.
+func findingsMarkdown(others []contract.Finding) string {
+	if len(others) == 0 {
+		return ""
+	}
+	var f strings.Builder
+	f.WriteString("### Findings outside any autoscaler\n\n")
+	writeMdFindings(&f, others)
+	f.WriteString("\n")
+	return f.String()
+}
+
+// sourcesBlock is the closed table of sources, the failed first: they
+// explain missing workloads, so no cut removes them.
+func sourcesBlock(sources []contract.Source) *mdoc.Block {
+	var failed, other []string
+	for _, s := range sources {
+		row := fmt.Sprintf("| %s %s | %s | %s | %d | %s |\n", statusIcon(s.Status), mdoc.Text(s.Status),
+			mdoc.Capped(sourceName(s), maxIDRunes), mdoc.Text(s.Type), s.Objects,
+			mdoc.Capped(s.Reason, maxMessageRunes))
+		if s.Status == "failed" {
+			failed = append(failed, row)
+		} else {
+			other = append(other, row)
+		}
+	}
+	return &mdoc.Block{
+		Head: fmt.Sprintf("<details><summary>Sources: %d rendered, %d failed</summary>\n\n| Status | Source | Type | Objects | Reason |\n|---|---|---|---:|---|\n",
+			len(other), len(failed)),
+		Items: append(failed, other...),
+		Keep:  len(failed),
+		More:  func(n int) string { return fmt.Sprintf("| | …and %d more | | | |\n", n) },
+		End:   "\n</details>\n\n",
+		Noun: func(n int) string {
+			return fmt.Sprintf("%d rendered %s", n, plural(n, "source", "sources"))
+		},
+	}
 }
 
 // headline is the one line every body keeps, from rules' counts.
@@ -297,7 +231,7 @@ func latencyCell(l *contract.LatencyCheck) string {
 	if l.Met {
 		icon = "✅"
 	}
-	return fmt.Sprintf("%s %s vs %s (%s)", icon, secs(l.ExpectedSeconds), secs(l.TargetSeconds), mdText(l.Basis))
+	return fmt.Sprintf("%s %s vs %s (%s)", icon, secs(l.ExpectedSeconds), secs(l.TargetSeconds), mdoc.Text(l.Basis))
 }
 
 // findingsCell counts live findings by severity for the ledger.
@@ -321,14 +255,14 @@ func findingsCell(fs []contract.Finding) string {
 
 func ledgerRow(w contract.Workload) string {
 	return fmt.Sprintf("| %s %s | %s | %s | %s | %s | %s |\n",
-		verdictIcon(w.Verdict), mdText(verdictText(w)), mdText(ellipsize(w.ID, maxIDRunes)), mdText(w.Signal),
-		mdText(ellipsize(billKey(w), maxMessageRunes)), latencyCell(w.Latency), findingsCell(w.Findings))
+		verdictIcon(w.Verdict), mdoc.Text(verdictText(w)), mdoc.Capped(w.ID, maxIDRunes), mdoc.Text(w.Signal),
+		mdoc.Capped(billKey(w), maxMessageRunes), latencyCell(w.Latency), findingsCell(w.Findings))
 }
 
 // workloadDetails is the <details> block with one workload's full bill.
 func workloadDetails(w contract.Workload, o Options, withChart bool, m medium) string {
 	var b strings.Builder
-	writeDetailsHead(&b, w, m.detailsAttr())
+	writeDetailsHead(&b, w, m.openDetails())
 	writeBill(&b, w)
 	m.writePlots(&b, w, o, withChart)
 	if len(w.Findings) > 0 {
@@ -343,17 +277,16 @@ func workloadDetails(w contract.Workload, o Options, withChart bool, m medium) s
 
 // writeDetailsHead opens a workload's <details> block and writes what it
 // scales and on what: target, source, delivery, metrics and latency target.
-func writeDetailsHead(b *strings.Builder, w contract.Workload, open string) {
-	fmt.Fprintf(b, "<details%s><summary>%s <b>%s</b>: %s · %s</summary>\n\n", open, verdictIcon(w.Verdict),
-		htmlText(ellipsize(w.ID, maxIDRunes)), htmlText(verdictText(w)), htmlText(w.Signal))
+func writeDetailsHead(b *strings.Builder, w contract.Workload, open bool) {
+	b.WriteString(mdoc.OpenDetails(open, verdictIcon(w.Verdict), w.ID, verdictText(w), w.Signal))
 
 	found := "found"
 	if !w.TargetFound {
 		found = "**not found**"
 	}
 	fmt.Fprintf(b, "**Target** %s (%s) · **Source** %s · **Replicas** %d..%d\n\n",
-		mdText(ellipsize(refString(w.Target), maxIDRunes)), found,
-		mdText(ellipsize(w.Source.String(), maxMessageRunes)), w.MinReplicas, w.MaxReplicas)
+		mdoc.Capped(refString(w.Target), maxIDRunes), found,
+		mdoc.Capped(w.Source.String(), maxMessageRunes), w.MinReplicas, w.MaxReplicas)
 	b.WriteString(deliveryMarkdown(w.Source))
 	if len(w.Metrics) > 0 {
 		var ms []string
@@ -362,7 +295,7 @@ func writeDetailsHead(b *strings.Builder, w contract.Workload, open string) {
 			if m.Trigger != "" {
 				s += " (KEDA " + m.Trigger + ")"
 			}
-			ms = append(ms, mdText(ellipsize(s, maxIDRunes))+" → "+mdText(m.Signal))
+			ms = append(ms, mdoc.Capped(s, maxIDRunes)+" → "+mdoc.Text(m.Signal))
 		}
 		fmt.Fprintf(b, "**Metrics** %s\n\n", strings.Join(ms, "; "))
 	}
@@ -384,7 +317,7 @@ func writeBill(b *strings.Builder, w contract.Workload) {
 		if reason == "" {
 			reason = "no bill"
 		}
-		fmt.Fprintf(b, "**Not priced:** %s\n\n", mdText(ellipsize(reason, maxMessageRunes)))
+		fmt.Fprintf(b, "**Not priced:** %s\n\n", mdoc.Capped(reason, maxMessageRunes))
 	}
 }
 
@@ -394,24 +327,21 @@ func writeBill(b *strings.Builder, w contract.Workload) {
 // the uploaded images.
 type commentMedium struct{}
 
-func (commentMedium) detailsAttr() string { return "" }
+func (commentMedium) openDetails() bool { return false }
 
 func (commentMedium) writePlots(b *strings.Builder, w contract.Workload, o Options, withChart bool) {
 	if withChart {
-		tl, title := chartTimeline(w)
-		if ch := mermaidChart(tl, title); ch != "" {
-			b.WriteString(ch + "\n")
-		}
+		b.WriteString(mermaidChart(chartTimeline(w)))
 	}
 	if paths := o.Plots[w.ID]; len(paths) > 0 {
 		var links []string
 		for _, p := range paths {
 			u := url.URL{Path: p}
-			links = append(links, fmt.Sprintf("[%s](%s)", mdText(p), u.EscapedPath()))
+			links = append(links, fmt.Sprintf("[%s](%s)", mdoc.Text(p), u.EscapedPath()))
 		}
 		fmt.Fprintf(b, "**Plots** %s\n\n", strings.Join(links, " · "))
 	}
-	b.WriteString(ImagesMarkdown(o.Images[w.ID]))
+	b.WriteString(mdoc.Images(o.Images[w.ID]))
 }
 
 // writeMdAssumptions writes the table of inputs the bill was computed from,
@@ -423,7 +353,7 @@ func writeMdAssumptions(b *strings.Builder, as map[string]contract.Assumption) {
 	b.WriteString("**Assumptions**\n\n| Input | Value | From |\n|---|---|---|\n")
 	for _, k := range sortedKeys(as) {
 		a := as[k]
-		fmt.Fprintf(b, "| %s | %s | %s |\n", mdText(ellipsize(k, maxIDRunes)), mdText(ellipsize(a.Value, maxIDRunes)), assumptionFrom(k, a))
+		fmt.Fprintf(b, "| %s | %s | %s |\n", mdoc.Capped(k, maxIDRunes), mdoc.Capped(a.Value, maxIDRunes), assumptionFrom(k, a))
 	}
 	b.WriteString("\n")
 }
@@ -511,40 +441,25 @@ func writeTimeBill(b *strings.Builder, t *contract.TimeBill) {
 // writeMdFindings lists findings worst first with their fix and location.
 func writeMdFindings(b *strings.Builder, fs []contract.Finding) {
 	for _, f := range sortedFindings(fs) {
-		icon, sev := severityIcon(f.Severity), mdText(f.Severity)
+		icon, sev := severityIcon(f.Severity), mdoc.Text(f.Severity)
 		if f.Ignored {
 			icon, sev = "🔕", "ignored "+sev
 		}
-		fmt.Fprintf(b, "- %s **%s** %s: %s", icon, sev, mdText(f.Check), mdText(ellipsize(f.Message, maxMessageRunes)))
+		fmt.Fprintf(b, "- %s **%s** %s: %s", icon, sev, mdoc.Text(f.Check), mdoc.Capped(f.Message, maxMessageRunes))
 		if f.Ignored && f.IgnoreReason != "" {
-			fmt.Fprintf(b, " (ignored: %s)", mdText(ellipsize(f.IgnoreReason, maxMessageRunes)))
+			fmt.Fprintf(b, " (ignored: %s)", mdoc.Capped(f.IgnoreReason, maxMessageRunes))
 		}
 		if f.Remediation != "" {
-			fmt.Fprintf(b, "<br>**Fix:** %s", mdText(ellipsize(f.Remediation, maxMessageRunes)))
+			fmt.Fprintf(b, "<br>**Fix:** %s", mdoc.Capped(f.Remediation, maxMessageRunes))
 		}
 		if len(f.RestsOn) > 0 {
-			fmt.Fprintf(b, "<br>**Rests on:** %s", mdText(ellipsize(RestsOnText(f), maxMessageRunes)))
+			fmt.Fprintf(b, "<br>**Rests on:** %s", mdoc.Capped(RestsOnText(f), maxMessageRunes))
 		}
 		if f.Location != nil && f.Location.File != "" {
-			fmt.Fprintf(b, "<br>at %s", mdText(ellipsize(f.Location.String(), maxMessageRunes)))
+			fmt.Fprintf(b, "<br>at %s", mdoc.Capped(f.Location.String(), maxMessageRunes))
 		}
 		b.WriteString("\n")
 	}
-}
-
-// ImagesMarkdown shows hosted plots inline, one per line (the report's
-// and the diff's details).
-func ImagesMarkdown(ims []Image) string {
-	var b strings.Builder
-	for _, im := range ims {
-		u, err := url.Parse(im.URL)
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
-			continue // only absolute web links; never javascript: or data:
-		}
-		link := strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(u.String())
-		fmt.Fprintf(&b, "![%s](%s)\n\n", mdText(ellipsize(im.Alt, maxIDRunes)), link)
-	}
-	return b.String()
 }
 
 // verdictText is the verdict with its reason ("warn (rests on defaults)").
@@ -560,7 +475,7 @@ func verdictText(w contract.Workload) string {
 func deliveryMarkdown(l contract.Location) string {
 	var b strings.Builder
 	if chain := l.ChainString(); chain != "" {
-		fmt.Fprintf(&b, "**Delivered by** %s\n\n", mdText(ellipsize(chain, maxMessageRunes)))
+		fmt.Fprintf(&b, "**Delivered by** %s\n\n", mdoc.Capped(chain, maxMessageRunes))
 	}
 	if l.Partial {
 		b.WriteString("**Partial render:** the source was rendered without something it refers to; see the findings.\n\n")
@@ -571,15 +486,15 @@ func deliveryMarkdown(l contract.Location) string {
 // assumptionFrom is the From cell of an assumption: provenance (a default
 // in bold), where it was set, and how a measured value was measured.
 func assumptionFrom(key string, a contract.Assumption) string {
-	from := mdText(a.From)
+	from := mdoc.Text(a.From)
 	if a.From == "default" {
 		from = "**default**"
 	}
 	if a.Where != nil && a.Where.File != "" {
-		from += " (" + mdText(ellipsize(a.Where.String(), maxIDRunes)) + ")"
+		from += " (" + mdoc.Capped(a.Where.String(), maxIDRunes) + ")"
 	}
 	if m := a.Measured.Summary(key); m != "" {
-		from += ", " + mdText(m)
+		from += ", " + mdoc.Text(m)
 	}
 	return from
 }

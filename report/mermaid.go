@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/report/internal/mdoc"
 	"github.com/capreport/capreport/report/internal/mermaid"
 )
 
@@ -32,7 +33,7 @@ func chartTimeline(w contract.Workload) (*contract.Timeline, string) {
 // mermaidChart renders a Timeline as a Mermaid xychart-beta block (GitHub
 // renders it in comments; no image hosting, works for forks): the replicas,
 // then the pods needed when the timeline has them, with a caption that
-// names the colours (xychart-beta draws no legend). It returns "" when the
+// names the colours, as mdoc.Chart embeds it. It returns "" when the
 // series is unusable, rather than a chart that would not parse.
 func mermaidChart(tl *contract.Timeline, title string) string {
 	if tl == nil {
@@ -47,11 +48,7 @@ func mermaidChart(tl *contract.Timeline, title string) string {
 		ch.Lines = append(ch.Lines, mermaid.Series{T: tl.T, V: tl.Needed})
 		caption += "; " + mermaid.Palette[1].Name + ": pods needed"
 	}
-	s := ch.String()
-	if s == "" {
-		return ""
-	}
-	return s + "\n" + upperFirst(caption) + ". " + mermaid.EnvelopeNote + "\n"
+	return mdoc.Chart(ch, upperFirst(caption)+".")
 }
 
 // upperFirst starts a caption with a capital.

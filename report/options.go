@@ -7,9 +7,11 @@
 // saved JSON file.
 package report
 
+import "github.com/capreport/capreport/report/internal/mdoc"
+
 // DefaultMaxChars keeps a Markdown body under GitHub's 65,536-character
 // comment limit with room for a marker or a footer the caller may add.
-const DefaultMaxChars = 65000
+const DefaultMaxChars = mdoc.DefaultMaxChars
 
 // defaultMaxCharts is how many workloads get an inline Mermaid chart: enough
 // to show the worst offenders, few enough that the comment stays readable.
@@ -52,13 +54,12 @@ type Options struct {
 	LimitName string
 }
 
-// Image is one hosted picture: alternative text and an absolute URL.
-type Image struct {
-	Alt, URL string
-}
+// Image is one hosted picture: alternative text and an absolute URL. It is
+// the Markdown builder's, shared with the pull-request diff (diff.Image).
+type Image = mdoc.Image
 
 // DefaultLimitName is the budget a comment is cut to.
-const DefaultLimitName = "GitHub's 65,536-character comment limit"
+const DefaultLimitName = mdoc.DefaultLimitName
 
 // DefaultOptions returns the options every format uses when none are set.
 func DefaultOptions() Options {

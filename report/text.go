@@ -9,7 +9,14 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/report/internal/safetext"
 )
+
+// TerminalSafe makes manifest text safe to print on a terminal (control
+// characters and bidi overrides shown escaped), for Text and for callers
+// outside the package that format a line of their own; the rules are
+// safetext's, shared with the pull-request diff.
+func TerminalSafe(s string) string { return safetext.Terminal(s) }
 
 // ANSI colours. All codes have the same length so tabwriter, which counts
 // bytes, keeps coloured columns aligned.
@@ -73,7 +80,7 @@ func Text(r contract.Report, o Options) ([]byte, error) {
 	p := painter(o.Color)
 	var buf bytes.Buffer
 
-	fmt.Fprintf(&buf, "%s %s\n\n", p.paint(ansiBold, "capreport"), termText(r.Root))
+	fmt.Fprintf(&buf, "%s %s\n\n", p.paint(ansiBold, "capreport"), TerminalSafe(r.Root))
 
 	ws := WorstFirst(r.Workloads)
 	if len(ws) == 0 {
@@ -85,8 +92,8 @@ func Text(r contract.Report, o Options) ([]byte, error) {
 		// bytes, and equal overhead keeps the columns aligned.
 		fmt.Fprintf(tw, "%s\tWORKLOAD\tSIGNAL\tLATENCY\tBILL\n", p.paint(ansiBold, "VERDICT"))
 		for _, w := range ws {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.verdict(w.Verdict), termText(w.ID),
-				termText(w.Signal), latencyKey(w.Latency), termText(billKey(w)))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.verdict(w.Verdict), TerminalSafe(w.ID),
+				TerminalSafe(w.Signal), latencyKey(w.Latency), TerminalSafe(billKey(w)))
 		}
 		if err := tw.Flush(); err != nil {
 			return nil, fmt.Errorf("text ledger: %w", err)
@@ -106,9 +113,9 @@ func Text(r contract.Report, o Options) ([]byte, error) {
 			buf.WriteString("\nFindings\n")
 			wroteHeader = true
 		}
-		fmt.Fprintf(&buf, "\n  %s  %s  at %s%s\n", p.verdict(w.Verdict), termText(w.ID), termText(w.Source.String()), reasonSuffix(w))
+		fmt.Fprintf(&buf, "\n  %s  %s  at %s%s\n", p.verdict(w.Verdict), TerminalSafe(w.ID), TerminalSafe(w.Source.String()), reasonSuffix(w))
 		if chain := w.Source.ChainString(); chain != "" {
-			fmt.Fprintf(&buf, "    delivered by %s\n", termText(chain))
+			fmt.Fprintf(&buf, "    delivered by %s\n", TerminalSafe(chain))
 		}
 		writeTextFindings(&buf, p, w.Findings, "    ")
 	}
@@ -122,8 +129,8 @@ func Text(r contract.Report, o Options) ([]byte, error) {
 		tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "  %s\tSOURCE\tTYPE\tOBJECTS\tREASON\n", p.paint(ansiBold, "STATUS"))
 		for _, s := range r.Sources {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\n", p.status(s.Status), termText(sourceName(s)),
-				termText(s.Type), s.Objects, termText(s.Reason))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\n", p.status(s.Status), TerminalSafe(sourceName(s)),
+				TerminalSafe(s.Type), s.Objects, TerminalSafe(s.Reason))
 		}
 		if err := tw.Flush(); err != nil {
 			return nil, fmt.Errorf("text sources: %w", err)
@@ -144,7 +151,7 @@ func TextFooter(r contract.Report) string {
 	if r.Tool.Name == "" {
 		return ""
 	}
-	return "\n" + termText(strings.TrimSpace(r.Tool.Name+" "+r.Tool.Version+" "+r.GeneratedAt)) + "\n"
+	return "\n" + TerminalSafe(strings.TrimSpace(r.Tool.Name+" "+r.Tool.Version+" "+r.GeneratedAt)) + "\n"
 }
 
 // trimTrailingSpace drops the padding tabwriter leaves after an empty last
@@ -166,19 +173,19 @@ func writeTextFindings(w io.Writer, p painter, fs []contract.Finding, indent str
 			sev = p.paint(ansiGrey, "ignored")
 		}
 		pad := strings.Repeat(" ", max(0, len("warning")-len(visibleSeverity(f))))
-		fmt.Fprintf(w, "%s%s%s  %s: %s\n", indent, sev, pad, termText(f.Check), termText(f.Message))
+		fmt.Fprintf(w, "%s%s%s  %s: %s\n", indent, sev, pad, TerminalSafe(f.Check), TerminalSafe(f.Message))
 		cont := indent + strings.Repeat(" ", len("warning")+2)
 		if f.Ignored && f.IgnoreReason != "" {
-			fmt.Fprintf(w, "%signored: %s\n", cont, termText(f.IgnoreReason))
+			fmt.Fprintf(w, "%signored: %s\n", cont, TerminalSafe(f.IgnoreReason))
 		}
 		if f.Remediation != "" {
-			fmt.Fprintf(w, "%sfix: %s\n", cont, termText(f.Remediation))
+			fmt.Fprintf(w, "%sfix: %s\n", cont, TerminalSafe(f.Remediation))
 		}
 		if len(f.RestsOn) > 0 {
-			fmt.Fprintf(w, "%srests on: %s\n", cont, termText(RestsOnText(f)))
+			fmt.Fprintf(w, "%srests on: %s\n", cont, TerminalSafe(RestsOnText(f)))
 		}
 		if f.Location != nil && f.Location.File != "" {
-			fmt.Fprintf(w, "%sat %s\n", cont, termText(f.Location.String()))
+			fmt.Fprintf(w, "%sat %s\n", cont, TerminalSafe(f.Location.String()))
 		}
 	}
 }
@@ -227,5 +234,5 @@ func reasonSuffix(w contract.Workload) string {
 	if w.VerdictReason == "" {
 		return ""
 	}
-	return " — " + termText(w.VerdictReason)
+	return " — " + TerminalSafe(w.VerdictReason)
 }

@@ -63,17 +63,17 @@ func chartChanges(r Result) []int {
 // mermaidPair draws base and head replicas on one time axis as two line
 // series of an xychart-beta block; each is read as a step function of its
 // own sample times, so runs sampled differently share the axis.
-func mermaidPair(base, head *contract.Timeline, title string) string {
+func mermaidPair(base, head *contract.Timeline, title string) mermaid.XYChart {
 	return mermaid.XYChart{
 		Title: title, YTitle: "pods",
 		Lines: []mermaid.Series{
 			{T: base.T, V: mermaid.Counts(base.Replicas)},
 			{T: head.T, V: mermaid.Counts(head.Replicas)},
 		},
-	}.String()
+	}
 }
 
 // chartCaption names the lines' colours: xychart-beta draws no legend.
 func chartCaption() string {
-	return fmt.Sprintf("Lines: %s base, %s head. %s", mermaid.Palette[0].Name, mermaid.Palette[1].Name, mermaid.EnvelopeNote)
+	return fmt.Sprintf("Lines: %s base, %s head.", mermaid.Palette[0].Name, mermaid.Palette[1].Name)
 }

@@ -590,7 +590,8 @@ var seconds = units.Duration
 // num formats figures the same way the report does.
 var num = units.Number
 
-func kText(k float64) string { return num(k) + "x" }
+// kText formats a design overload or a step, as the report does.
+var kText = units.Multiple
 
 func cmpFloat(a, b float64) int {
 	switch {
@@ -602,9 +603,5 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// plural picks the word for n, as the report does.
+var plural = units.Plural

@@ -5,8 +5,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/contract"
-	"github.com/capreport/capreport/report"
-	"github.com/capreport/capreport/report/internal/fit"
+	"github.com/capreport/capreport/report/internal/mdoc"
 )
 
 // Options tunes Markdown; the zero value means the defaults.
@@ -14,30 +13,34 @@ type Options struct {
 	// Title heads the comment; default "capreport".
 	Title string
 	// MaxChars bounds the body in bytes (never fewer than the characters
-	// GitHub counts); default report.DefaultMaxChars, which leaves room
-	// under GitHub's 65,536 for a caller's footer.
+	// GitHub counts); default report.DefaultMaxChars (the same budget),
+	// which leaves room under GitHub's 65,536 for a caller's footer.
 	MaxChars int
 	// NoChart leaves the Mermaid charts out.
 	NoChart bool
 	// Images maps an autoscaler's id to hosted plots of its head, shown in
 	// its details.
-	Images map[string][]report.Image
+	Images map[string][]Image
 	// Note is a Markdown paragraph kept under the headline whatever is cut.
 	Note string
 	// LimitName names the budget in the "cut to fit" notice; default
-	// report.DefaultLimitName.
+	// report.DefaultLimitName (the same name).
 	LimitName string
 }
+
+// Image is one hosted picture: alternative text and an absolute URL. It is
+// the same type as report.Image, from the Markdown builder both share.
+type Image = mdoc.Image
 
 func (o Options) withDefaults() Options {
 	if o.Title == "" {
 		o.Title = "capreport"
 	}
 	if o.MaxChars <= 0 {
-		o.MaxChars = report.DefaultMaxChars
+		o.MaxChars = mdoc.DefaultMaxChars
 	}
 	if o.LimitName == "" {
-		o.LimitName = report.DefaultLimitName
+		o.LimitName = mdoc.DefaultLimitName
 	}
 	return o
 }
@@ -45,7 +48,7 @@ func (o Options) withDefaults() Options {
 // Caps on manifest text in the comment, so one absurd name cannot take the
 // budget of the whole comment.
 const (
-	maxIDRunes    = 120
+	maxIDRunes    = mdoc.MaxIDRunes
 	maxWordsRunes = 400
 	maxFigRunes   = 200
 )
@@ -59,64 +62,68 @@ const (
 // last rows (to one line saying how many).
 func Markdown(r Result, o Options) ([]byte, error) {
 	o = o.withDefaults()
-	d := buildDoc(r, o)
-	return []byte(d.fit(o.MaxChars)), nil
+	b := buildDoc(r, o)
+	// Only an absurd limit (smaller than the headline and the foot) is not
+	// met by the cuts: the Doc has no Overflow, so the body is then cut at
+	// a rune boundary rather than exceed it.
+	return []byte(b.doc.Fit(o.MaxChars,
+		// 1. Details, the last listed first.
+		mdoc.Prefix(b.details),
+		// 2. Charts, the last (the least bad change) first, once no
+		// details are left.
+		mdoc.Prefix(b.charts),
+		// 3. Ledger rows beyond what fits collapse into one line.
+		mdoc.Prefix(b.ledger),
+	)), nil
 }
 
-type doc struct {
-	head, ledgerHead string
-	limitName        string
-	rows, details    []string // parallel, in Result order
-	charts           []string // the worst changes first
-	foot             string
+// body is the comment's Markdown document with the blocks Markdown cuts.
+type body struct {
+	doc                     *mdoc.Doc
+	ledger, charts, details *mdoc.Block
 }
 
-type keep struct {
-	rows, details, charts int
-}
-
-func buildDoc(r Result, o Options) *doc {
-	d := &doc{}
-	var h strings.Builder
-	h.WriteString(report.Marker + "\n")
-	fmt.Fprintf(&h, "## %s\n\n", mdText(ellipsize(o.Title, maxIDRunes)))
-	h.WriteString("**" + headline(r.Counts) + "**")
+// buildDoc renders every piece of the comment: the ledger and the details
+// in Result order, the charts of the worst changes first.
+func buildDoc(r Result, o Options) body {
+	lead := "**" + headline(r.Counts) + "**"
 	if r.Counts.Unchanged > 0 {
-		fmt.Fprintf(&h, " · %d unchanged", r.Counts.Unchanged)
+		lead += fmt.Sprintf(" · %d unchanged", r.Counts.Unchanged)
 	}
-	h.WriteString("\n\n")
 	s := r.Head.Summary
-	fmt.Fprintf(&h, "Head: %d %s — ❌ %d fail · ⚠️ %d warn · ✅ %d pass · ⚪ %d unpriced (base: %d fail).\n\n",
-		s.Autoscalers, plural(s.Autoscalers, "autoscaler", "autoscalers"), s.Fail, s.Warn, s.Pass, s.Unpriced, r.Base.Summary.Fail)
-	if o.Note != "" {
-		h.WriteString(strings.TrimSpace(o.Note) + "\n\n")
-	}
-	d.head = h.String()
-	d.limitName = o.LimitName
-
-	if len(r.Changes) > 0 {
-		d.ledgerHead = "| | Autoscaler | Verdict | Key figure | What changed |\n|---|---|---|---|---|\n"
-	}
+	var rows, ds, cs []string
 	for _, c := range r.Changes {
-		d.rows = append(d.rows, fmt.Sprintf("| %s | %s | %s | %s | %s |\n", changeIcon(c), mdText(ellipsize(c.ID, maxIDRunes)),
-			mdText(verdictCell(c)), mdText(ellipsize(keyCell(c), maxFigRunes)), mdText(ellipsize(c.Summary, maxWordsRunes))))
-		d.details = append(d.details, details(c, o.Images[c.ID]))
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |\n", changeIcon(c), mdoc.Capped(c.ID, maxIDRunes),
+			mdoc.Text(verdictCell(c)), mdoc.Capped(keyCell(c), maxFigRunes), mdoc.Capped(c.Summary, maxWordsRunes)))
+		ds = append(ds, details(c, o.Images[c.ID]))
 	}
 	for _, i := range chartChanges(r) {
 		if o.NoChart {
 			break
 		}
 		c := r.Changes[i]
-		b, hd, title, _ := chartPair(c)
-		d.charts = append(d.charts, fmt.Sprintf("### %s Replicas before and after: %s\n\n%s\n%s\n\n",
-			changeIcon(c), mdText(ellipsize(c.ID, maxIDRunes)), mermaidPair(b, hd, title), chartCaption()))
+		base, head, title, _ := chartPair(c)
+		cs = append(cs, fmt.Sprintf("### %s Replicas before and after: %s\n\n%s",
+			changeIcon(c), mdoc.Capped(c.ID, maxIDRunes), mdoc.Chart(mermaidPair(base, head, title), chartCaption())))
 	}
-	// A <sub> line is a paragraph with inline HTML: GitHub parses the
-	// Markdown inside it, so its text is escaped as Markdown.
-	d.foot = fmt.Sprintf("<sub>%s · base %s → head %s · %s</sub>\n",
-		mdText(strings.TrimSpace(r.Head.Tool.Name+" "+r.Head.Tool.Version)),
-		mdText(ellipsize(orDash(r.Base.Root), maxIDRunes)), mdText(ellipsize(orDash(r.Head.Root), maxIDRunes)), SchemaVersion)
-	return d
+	b := body{ledger: mdoc.Ledger("| | Autoscaler | Verdict | Key figure | What changed |\n|---|---|---|---|---|\n", rows, func(n int) string {
+		return fmt.Sprintf("\n…and %d more changed %s, listed worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
+	})}
+	b.charts = &mdoc.Block{Items: cs, Noun: func(n int) string { return fmt.Sprintf("%d %s", n, plural(n, "chart", "charts")) }}
+	b.details = mdoc.Details(ds)
+	b.doc = &mdoc.Doc{
+		Title: mdoc.Capped(o.Title, maxIDRunes),
+		Lead: []string{lead, fmt.Sprintf("Head: %d %s — ❌ %d fail · ⚠️ %d warn · ✅ %d pass · ⚪ %d unpriced (base: %d fail).",
+			s.Autoscalers, plural(s.Autoscalers, "autoscaler", "autoscalers"), s.Fail, s.Warn, s.Pass, s.Unpriced, r.Base.Summary.Fail)},
+		Note:   o.Note,
+		Blocks: []*mdoc.Block{b.ledger, b.charts, b.details},
+		Foot: []string{mdoc.Text(strings.TrimSpace(r.Head.Tool.Name + " " + r.Head.Tool.Version)),
+			"base " + mdoc.Capped(orDash(r.Base.Root), maxIDRunes) + " → head " + mdoc.Capped(orDash(r.Head.Root), maxIDRunes),
+			SchemaVersion},
+		LimitName: o.LimitName,
+		Whole:     "The JSON diff carries everything.",
+	}
+	return b
 }
 
 // headline is the line the comment always keeps.
@@ -226,10 +233,9 @@ func orDash(s string) string {
 }
 
 // details is one autoscaler's <details> block with every changed figure.
-func details(c Change, images []report.Image) string {
+func details(c Change, images []Image) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<details><summary>%s <b>%s</b>: %s</summary>\n\n", changeIcon(c),
-		htmlText(ellipsize(c.ID, maxIDRunes)), htmlText(verdictCell(c)))
+	b.WriteString(mdoc.OpenDetails(false, changeIcon(c), c.ID, verdictCell(c)))
 	w := c.Head
 	if w == nil {
 		w = c.Base
@@ -239,68 +245,16 @@ func details(c Change, images []report.Image) string {
 		if w.Source.Line > 0 {
 			loc = fmt.Sprintf("%s:%d", loc, w.Source.Line)
 		}
-		fmt.Fprintf(&b, "**Source** %s\n\n", mdText(ellipsize(loc, maxFigRunes)))
+		fmt.Fprintf(&b, "**Source** %s\n\n", mdoc.Capped(loc, maxFigRunes))
 	}
 	b.WriteString("| Figure | Before | After | Change |\n|---|---:|---:|---:|\n")
 	for _, f := range c.Figures {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdText(ellipsize(f.Label, maxFigRunes)),
-			mdText(ellipsize(f.BeforeText, maxFigRunes)), mdText(ellipsize(f.AfterText, maxFigRunes)), mdText(f.Delta))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdoc.Capped(f.Label, maxFigRunes),
+			mdoc.Capped(f.BeforeText, maxFigRunes), mdoc.Capped(f.AfterText, maxFigRunes), mdoc.Text(f.Delta))
 	}
-	if ims := report.ImagesMarkdown(images); ims != "" {
+	if ims := mdoc.Images(images); ims != "" {
 		b.WriteString("\n" + ims)
 	}
 	b.WriteString("\n</details>\n\n")
 	return b.String()
-}
-
-// notice says what was cut; "" when nothing was.
-func (d *doc) notice(k keep) string {
-	var parts []string
-	if n := len(d.details) - k.details; n > 0 {
-		parts = append(parts, fmt.Sprintf("the details of %d %s", n, plural(n, "autoscaler", "autoscalers")))
-	}
-	if n := len(d.charts) - k.charts; n > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", n, plural(n, "chart", "charts")))
-	}
-	if n := len(d.rows) - k.rows; n > 0 {
-		parts = append(parts, fmt.Sprintf("%d ledger %s", n, plural(n, "row", "rows")))
-	}
-	return fit.Notice(d.limitName, parts, "The JSON diff carries everything.")
-}
-
-func (d *doc) assemble(k keep) string {
-	var b strings.Builder
-	b.WriteString(d.head)
-	b.WriteString(d.notice(k))
-	fit.WriteList(&b, d.ledgerHead, d.rows, k.rows, func(n int) string {
-		return fmt.Sprintf("\n…and %d more changed %s, listed worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
-	})
-	for _, s := range d.charts[:k.charts] {
-		b.WriteString(s)
-	}
-	for _, s := range d.details[:k.details] {
-		b.WriteString(s)
-	}
-	b.WriteString(d.foot)
-	return b.String()
-}
-
-// fit assembles the largest body under limit, cutting in the documented
-// order.
-func (d *doc) fit(limit int) string {
-	s, ok := fit.Fit(limit, d.assemble, keep{rows: len(d.rows), details: len(d.details), charts: len(d.charts)},
-		// 1. Details, the last listed first.
-		fit.Prefix(func(k *keep) *int { return &k.details }),
-		// 2. Charts, the last (the least bad change) first, once no
-		// details are left.
-		fit.Prefix(func(k *keep) *int { return &k.charts }),
-		// 3. Ledger rows beyond what fits collapse into one line.
-		fit.Prefix(func(k *keep) *int { return &k.rows }),
-	)
-	if ok {
-		return s
-	}
-	// Only an absurd limit gets here (smaller than the headline and the
-	// foot): cut at a rune boundary rather than exceed it.
-	return fit.AtRune(s, limit)
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
-	"github.com/capreport/capreport/report"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -111,7 +110,7 @@ func TestMermaidChart(t *testing.T) {
 	}
 	base.Replicas[123] = 99 // a one-sample spike must survive down-sampling
 	head := &contract.Timeline{T: []int{0, 2000, 3000}, Replicas: []int32{5, 40, 7}}
-	ch := mermaidPair(base, head, `Replicas "after" a 30x step`)
+	ch := mermaidPair(base, head, `Replicas "after" a 30x step`).String()
 	lines := regexp.MustCompile(`(?m)^    line \[(.*)\]$`).FindAllStringSubmatch(ch, -1)
 	if len(lines) != 2 {
 		t.Fatalf("want two line series:\n%s", ch)
@@ -244,7 +243,7 @@ func TestMarkdownSizeLimit(t *testing.T) {
 func TestMarkdownImagesAndNote(t *testing.T) {
 	id := "shop/HorizontalPodAutoscaler/web"
 	o := Options{
-		Images: map[string][]report.Image{id: {{Alt: "Replicas", URL: "https://github.com/o/r/raw/abc/pr-1/web.png"}}},
+		Images: map[string][]Image{id: {{Alt: "Replicas", URL: "https://github.com/o/r/raw/abc/pr-1/web.png"}}},
 		Note:   "📎 Plots are in [the run's artifacts](https://github.com/o/r/actions/runs/1).",
 	}
 	out, _ := Markdown(pullRequest(), o)

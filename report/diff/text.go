@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/capreport/capreport/report/internal/safetext"
 )
 
 // Text renders the comparison for a terminal: the headline, then one block
@@ -19,11 +21,11 @@ func Text(r Result) ([]byte, error) {
 	}
 	buf.WriteString("\n")
 	for _, c := range r.Changes {
-		fmt.Fprintf(&buf, "\n%s  %s  %s\n", strings.ToUpper(textVerdict(c)), termText(c.ID), termText(verdictCell(c)))
-		fmt.Fprintf(&buf, "  %s\n", termText(c.Summary))
+		fmt.Fprintf(&buf, "\n%s  %s  %s\n", strings.ToUpper(textVerdict(c)), safetext.Terminal(c.ID), safetext.Terminal(verdictCell(c)))
+		fmt.Fprintf(&buf, "  %s\n", safetext.Terminal(c.Summary))
 		tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 		for _, f := range c.Figures {
-			fmt.Fprintf(tw, "    %s\t%s\t→ %s\t%s\n", termText(f.Label), termText(f.BeforeText), termText(f.AfterText), f.Delta)
+			fmt.Fprintf(tw, "    %s\t%s\t→ %s\t%s\n", safetext.Terminal(f.Label), safetext.Terminal(f.BeforeText), safetext.Terminal(f.AfterText), f.Delta)
 		}
 		if err := tw.Flush(); err != nil {
 			return nil, err
