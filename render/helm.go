@@ -109,7 +109,7 @@ func (rd *renderer) loadChart(req helmRequest) (*chart.Chart, string, error) {
 	if err := checkTree(r, req.chartDir); err != nil {
 		return nil, chartRel, err
 	}
-	if _, err := os.Stat(filepath.Join(req.chartDir, "Chart.yaml")); err != nil {
+	if _, err := r.Stat(filepath.Join(req.chartDir, "Chart.yaml")); err != nil {
 		return nil, chartRel, fmt.Errorf("%s: no Chart.yaml: %w", chartRel, err)
 	}
 	chrt, err := loader.LoadDir(req.chartDir)
@@ -309,7 +309,7 @@ func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (string, error)
 			escaped = &repofs.PathError{Rel: f, Err: repofs.ErrEscape}
 			continue
 		}
-		if _, err := os.Lstat(c); err != nil {
+		if _, err := r.Lstat(c); err != nil {
 			if missing == nil {
 				missing = fmt.Errorf("not found in the chart directory nor the root")
 			}
@@ -400,7 +400,7 @@ func chartDirs(r *repo, dir string) *chartTree {
 			}
 		}
 	}
-	ents, err := os.ReadDir(filepath.Join(dir, "charts"))
+	ents, err := r.ReadDir(filepath.Join(dir, "charts"))
 	if err != nil {
 		return t
 	}

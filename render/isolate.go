@@ -50,8 +50,10 @@ func newWorkerPool(rd *renderer) *workerPool {
 		iso.MaxMemory = DefaultSourceMemory
 	}
 	registerWireTypes()
+	opts := rd.opts
+	opts.FS = nil // the disk: a worker opens it again (gob cannot carry a file system)
 	return &workerPool{cmd: iso.Command,
-		init: workerInit{Root: rd.repo.Root, Scope: rd.scope, Opts: rd.opts, MaxMemory: iso.MaxMemory}}
+		init: workerInit{Root: rd.repo.Root, Scope: rd.scope, Opts: opts, MaxMemory: iso.MaxMemory}}
 }
 
 // get returns an idle worker or starts one.
