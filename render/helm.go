@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/cli/values"
 	"helm.sh/helm/v3/pkg/engine"
@@ -112,7 +111,7 @@ func (rd *renderer) loadChart(req helmRequest) (*chart.Chart, string, error) {
 	if _, err := r.Stat(filepath.Join(req.chartDir, "Chart.yaml")); err != nil {
 		return nil, chartRel, fmt.Errorf("%s: no Chart.yaml: %w", chartRel, err)
 	}
-	chrt, err := loader.LoadDir(req.chartDir)
+	chrt, err := loadChartDir(r, req.chartDir)
 	if err != nil {
 		return nil, chartRel, fmt.Errorf("loading chart %s: %w", chartRel, err)
 	}
