@@ -28,7 +28,8 @@ func (r *Repo) Absolute(p string) (string, error) {
 
 // EvalSymlinks is filepath.EvalSymlinks on disk. A file system without
 // symlinks returns p cleaned when it exists, else the error
-// filepath.EvalSymlinks gives for a missing path.
+// filepath.EvalSymlinks gives for a missing path: it names the first
+// missing prefix.
 func (r *Repo) EvalSymlinks(p string) (string, error) {
 	if r.disk {
 		return filepath.EvalSymlinks(p)
@@ -37,25 +38,29 @@ func (r *Repo) EvalSymlinks(p string) (string, error) {
 	if r.fs.Exists(p) {
 		return p, nil
 	}
-	return "", r.missing("lstat", p)
+	prefix, err := r.missing(p)
+	if err == syscall.ENOTDIR {
+		return "", err
+	}
+	return "", &fs.PathError{Op: "lstat", Path: prefix, Err: err}
 }
 
-// missing is the error os.Lstat gives for p, which does not exist: the
-// first missing prefix, or a prefix that is a file.
-func (r *Repo) missing(op, p string) error {
+// missing finds why p does not exist: the first missing prefix of p and
+// ENOENT, or ENOTDIR when a prefix is a file.
+func (r *Repo) missing(p string) (string, error) {
 	sep := string(filepath.Separator)
 	cur := sep
 	parts := strings.Split(strings.TrimPrefix(p, sep), sep)
 	for i, part := range parts {
 		cur = filepath.Join(cur, part)
 		if !r.fs.Exists(cur) {
-			return &fs.PathError{Op: op, Path: cur, Err: syscall.ENOENT}
+			return cur, syscall.ENOENT
 		}
 		if i < len(parts)-1 && !r.fs.IsDir(cur) {
-			return syscall.ENOTDIR
+			return cur, syscall.ENOTDIR
 		}
 	}
-	return &fs.PathError{Op: op, Path: p, Err: syscall.ENOENT}
+	return p, syscall.ENOENT
 }
 
 // Stat is os.Stat on disk; elsewhere what the file system says of p.
@@ -78,7 +83,8 @@ func (r *Repo) Lstat(p string) (fs.FileInfo, error) {
 func (r *Repo) info(op, p string) (fs.FileInfo, error) {
 	p = filepath.Clean(p)
 	if !r.fs.Exists(p) {
-		return nil, r.missing(op, p)
+		_, err := r.missing(p)
+		return nil, &fs.PathError{Op: op, Path: p, Err: err}
 	}
 	if r.fs.IsDir(p) {
 		return fileInfo{name: filepath.Base(p), mode: fs.ModeDir | 0o755}, nil
