@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/render"
 )
@@ -65,6 +67,7 @@ func ciValueSets(ctx context.Context, path string, rp *repo) []ciValueSet {
 // file.
 func autoscalersWith(ctx context.Context, rp *repo, chart, name, values string) int {
 	opts := render.DefaultOptions()
+	opts.FS = filesys.MakeFsOnDisk()
 	opts.Root = rp.root
 	opts.Isolation = (&renderFlags{renderMemory: render.DefaultSourceMemory}).isolation()
 	opts.Sources = []render.SourceSpec{{Path: chart, Type: render.SourceHelm, Name: name, Helm: render.HelmValues{ValuesFiles: []string{values}}}}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"helm.sh/helm/v3/pkg/strvals"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/check"
@@ -229,6 +230,7 @@ func renderRepo(ctx context.Context, path string, f *renderFlags) (*repo, error)
 // renderOptions are the flags' render options for a repository at root.
 func (f *renderFlags) renderOptions(root string) render.Options {
 	opts := render.DefaultOptions()
+	opts.FS = filesys.MakeFsOnDisk() // the repository on disk, rendered in worker processes
 	opts.Root = root
 	opts.SourceTimeout = f.renderTimeout
 	opts.Isolation = f.isolation()
