@@ -21,12 +21,18 @@ const memRoot = "/repo"
 // memFS is an in-memory file system holding files under memRoot.
 func memFS(t testing.TB, files map[string]string) filesys.FileSystem {
 	t.Helper()
+	return memFSAt(t, memRoot, files)
+}
+
+// memFSAt is an in-memory file system holding files under root.
+func memFSAt(t testing.TB, root string, files map[string]string) filesys.FileSystem {
+	t.Helper()
 	fsys := filesys.MakeFsInMemory()
-	if err := fsys.MkdirAll(memRoot); err != nil {
+	if err := fsys.MkdirAll(root); err != nil {
 		t.Fatal(err)
 	}
 	for name, content := range files {
-		if err := fsys.WriteFile(memPath(name), []byte(content)); err != nil {
+		if err := fsys.WriteFile(path.Join(root, name), []byte(content)); err != nil {
 			t.Fatalf("writing %s: %v", name, err)
 		}
 	}

@@ -14,8 +14,8 @@ import (
 )
 
 // memFSFromDir copies the regular files of dir into an in-memory file
-// system, under memRoot.
-func memFSFromDir(t testing.TB, dir string) filesys.FileSystem {
+// system, under root.
+func memFSFromDir(t testing.TB, dir, root string) filesys.FileSystem {
 	t.Helper()
 	files := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -36,12 +36,12 @@ func memFSFromDir(t testing.TB, dir string) filesys.FileSystem {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return memFS(t, files)
+	return memFSAt(t, root, files)
 }
 
 // sameOnDiskAndInMemory renders the repository at root, from path inside
-// it, once from the disk and once from a copy in memory, and wants the
-// same result.
+// it, once from the disk and once from a copy in memory (in a directory of
+// the same name, which messages may quote), and wants the same result.
 func sameOnDiskAndInMemory(t *testing.T, root, path string, opts Options) *Result {
 	t.Helper()
 	disk := opts
@@ -52,9 +52,9 @@ func sameOnDiskAndInMemory(t *testing.T, root, path string, opts Options) *Resul
 		t.Fatal(err)
 	}
 	mem := opts
-	mem.FS = memFSFromDir(t, root)
-	mem.Root = memRoot
-	got, err := Render(context.Background(), memPath(path), mem)
+	mem.Root = "/" + filepath.Base(root)
+	mem.FS = memFSFromDir(t, root, mem.Root)
+	got, err := Render(context.Background(), filepath.Join(mem.Root, filepath.FromSlash(path)), mem)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,8 @@ func deterministic(res *Result) *Result {
 // TestSameOnDiskAndInMemory: the GitOps fixtures (Flux's generator on disk
 // against its copy over the Repo in memory, Argo CD's directory sources,
 // ApplicationSet git generators, the Helm Operator), the extraction
-// fixture, and (without -short) every case of the chart and GitOps
+// fixture, the hostile fixtures (their symlinks, made by
+// TestHostileFixtures, aside), and (without -short) every case of the chart and GitOps
 // corpora render the same from the disk and from memory.
 func TestSameOnDiskAndInMemory(t *testing.T) {
 	type sameCase struct {
@@ -106,6 +107,13 @@ func TestSameOnDiskAndInMemory(t *testing.T) {
 		"argo-features":             {root: filepath.Join(fixtures, "gitops", "argo-features"), path: ".", urls: []string{"https://github.com/example/argo-features.git"}},
 		"helm-operator-get-started": {root: filepath.Join(fixtures, "gitops", "helm-operator-get-started"), path: ".", urls: []string{"git@github.com:fluxcd/helm-operator-get-started"}},
 		"extract":                   {root: filepath.Join(fixtures, "extract", "repo"), path: "."},
+	}
+	hostile, err := os.ReadDir(filepath.Join(fixtures, "hostile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range hostile {
+		cases["hostile/"+e.Name()] = sameCase{root: filepath.Join(fixtures, "hostile", e.Name()), path: "."}
 	}
 	if dir, ok := findCorpus(); ok && !testing.Short() {
 		for _, c := range parseCorpusREADME(t, dir) {
