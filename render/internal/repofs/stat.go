@@ -80,6 +80,7 @@ func (r *Repo) Lstat(p string) (fs.FileInfo, error) {
 }
 
 // info is the file information of p in a file system without symlinks.
+// A file's size is read when asked for: listing a directory reads nothing.
 func (r *Repo) info(op, p string) (fs.FileInfo, error) {
 	p = filepath.Clean(p)
 	if !r.fs.Exists(p) {
@@ -89,22 +90,29 @@ func (r *Repo) info(op, p string) (fs.FileInfo, error) {
 	if r.fs.IsDir(p) {
 		return fileInfo{name: filepath.Base(p), mode: fs.ModeDir | 0o755}, nil
 	}
-	data, err := r.fs.ReadFile(p)
-	if err != nil {
-		return nil, &fs.PathError{Op: op, Path: p, Err: err}
-	}
-	return fileInfo{name: filepath.Base(p), size: int64(len(data)), mode: 0o644}, nil
+	return fileInfo{name: filepath.Base(p), mode: 0o644, fs: r.fs, path: p}, nil
 }
 
-// fileInfo describes a file or directory of a file system without them.
+// fileInfo describes a file or directory of a file system without
+// symlinks; a file's size is the length of its content.
 type fileInfo struct {
 	name string
-	size int64
 	mode fs.FileMode
+	fs   FS
+	path string // a file's
 }
 
-func (fi fileInfo) Name() string       { return fi.name }
-func (fi fileInfo) Size() int64        { return fi.size }
+func (fi fileInfo) Name() string { return fi.name }
+func (fi fileInfo) Size() int64 {
+	if fi.fs == nil {
+		return 0
+	}
+	data, err := fi.fs.ReadFile(fi.path)
+	if err != nil {
+		return 0
+	}
+	return int64(len(data))
+}
 func (fi fileInfo) Mode() fs.FileMode  { return fi.mode }
 func (fi fileInfo) ModTime() time.Time { return time.Time{} }
 func (fi fileInfo) IsDir() bool        { return fi.mode.IsDir() }
