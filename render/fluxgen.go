@@ -224,6 +224,7 @@ func (g *fluxGen) amend(kus *kustypes.Kustomization, dir string) error {
 		return fmt.Errorf("unable to get patchesStrategicMerge: %w", err)
 	}
 	for _, p := range sm {
+		//lint:ignore SA1019 Flux's generator fills the deprecated field; krusty still reads it
 		kus.PatchesStrategicMerge = append(kus.PatchesStrategicMerge, kustypes.PatchStrategicMerge(p.Raw))
 	}
 	js, err := fluxList[fluxapi.JSON6902Patch](g.ks, "patchesJson6902")
@@ -235,6 +236,7 @@ func (g *fluxGen) amend(kus *kustypes.Kustomization, dir string) error {
 		if err != nil {
 			return err
 		}
+		//lint:ignore SA1019 Flux's generator fills the deprecated field; krusty still reads it
 		kus.PatchesJson6902 = append(kus.PatchesJson6902, kustypes.Patch{Patch: string(patch), Target: adaptSelector(&p.Target)})
 	}
 	images, err := fluxList[fluxapi.Image](g.ks, "images")
