@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
@@ -102,5 +103,33 @@ func TestEveryReadGoesThroughTheFS(t *testing.T) {
 	sort.Strings(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("read\n  %v\nwant\n  %v", got, want)
+	}
+}
+
+// diskWrapper is a wrapper of the disk that says so.
+type diskWrapper struct{ filesys.FileSystem }
+
+func (diskWrapper) OnDisk() bool { return true }
+
+// A file system that reads the disk and says so (OnDisk) has its symlinks
+// evaluated and refused like the disk's, and renders in-process.
+func TestOnDiskWrapperKeepsSymlinkChecks(t *testing.T) {
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "repo")
+	writeTree(t, root, map[string]string{"ok/cm.yaml": checksCM})
+	writeTree(t, tmp, map[string]string{"secret.yaml": checksCM})
+	symlink(t, filepath.Join(tmp, "secret.yaml"), filepath.Join(root, "leak.yaml"))
+	opts := isolated(DefaultOptions())
+	opts.FS = diskWrapper{filesys.MakeFsOnDisk()}
+	res, err := Render(context.Background(), root, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	escaped := false
+	for _, f := range res.Findings {
+		escaped = escaped || f.Check == check.SymlinkEscape && f.File == "leak.yaml"
+	}
+	if !escaped || !hasObject(res, "ConfigMap", "", "cm") {
+		t.Errorf("want leak.yaml refused and ok/cm.yaml rendered: %+v %s", res.Sources, dumpFindings(res.Findings))
 	}
 }

@@ -67,10 +67,9 @@ func fileRoot(r *repo, root string, opts Options) (string, Options) {
 // becomes the root and the file (or, for Chart.yaml and kustomization
 // files, their directory) the only source. With opts.Root set, that
 // directory is the repository root and path only says what to report.
-// Both are paths of opts.FS (the disk unless set). The
-// error is only for an unusable root or path: every per-source problem is
-// a Finding and a SourceResult status, and one failing source never stops
-// the others.
+// Both are paths of opts.FS (the disk unless set). The error is only for
+// an unusable root or path: every per-source problem is a Finding and a
+// SourceResult status, and one failing source never stops the others.
 func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 	opts = opts.withDefaults()
 	if opts.Fetch.Enabled && opts.Fetch.Deadline.IsZero() {
