@@ -25,7 +25,9 @@ import (
 type Isolation struct {
 	// Command starts a worker: a program that calls IsWorker and
 	// ServeWorker first thing (capreport itself). Empty: render in-process,
-	// bounded only by the timeout, which then cannot stop the work.
+	// bounded only by the timeout, which then cannot stop the work. A
+	// worker reads the repository from the disk, so with an Options.FS
+	// other than filesys.MakeFsOnDisk() the render is in-process too.
 	Command []string
 	// MaxMemory is the memory one worker may hold (0: DefaultSourceMemory).
 	MaxMemory int64
