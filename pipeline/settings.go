@@ -12,6 +12,7 @@ import (
 
 	"helm.sh/helm/v3/pkg/strvals"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/kustomize/api/filesys"
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
@@ -142,6 +143,7 @@ func (s *Settings) applyChecks(cfg *config.Config) {
 // root, on top of the config's.
 func (s *Settings) renderOptions(root string, cfg *config.Config) render.Options {
 	opts := render.DefaultOptions()
+	opts.FS = filesys.MakeFsOnDisk() // the repository on disk, rendered in worker processes
 	opts.Root = root
 	opts.SourceTimeout = s.RenderTimeout
 	opts.Isolation = s.isolation()

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"context"
 	"reflect"
 	"testing"
 )
@@ -15,12 +14,7 @@ type annotationLinesCase struct {
 }
 
 func (c annotationLinesCase) run(t *testing.T) {
-	root := t.TempDir()
-	writeTree(t, root, c.files)
-	res, err := Render(context.Background(), root, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := renderMem(t, c.files, ".", DefaultOptions())
 	got := map[string]Origin{}
 	for _, o := range res.Objects {
 		got[o.Kind+"/"+o.Name] = o.Origin

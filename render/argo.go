@@ -2,7 +2,7 @@ package render
 
 import (
 	"fmt"
-	"os"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"strings"
@@ -77,7 +77,7 @@ func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs m
 	if bad != "" {
 		return nil, []check.Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, bad)}
 	}
-	tool, err := argoTool(s, g.rd.repo.Abs(rel))
+	tool, err := argoTool(g.rd.repo, s, g.rd.repo.Abs(rel))
 	if err != "" {
 		return nil, []check.Finding{notFollowed(o, err)}
 	}
@@ -115,7 +115,7 @@ func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs m
 // argoTool chooses the source's tool as the repo-server does: the one the
 // source names, else Kustomize when the directory has a kustomization,
 // Helm when it has Chart.yaml, else a plain directory.
-func argoTool(s map[string]any, dir string) (string, string) {
+func argoTool(r *repo, s map[string]any, dir string) (string, string) {
 	var named []string
 	for _, t := range []string{"kustomize", "helm", "directory", "plugin"} {
 		if _, ok := s[t]; ok && s[t] != nil {
@@ -129,9 +129,9 @@ func argoTool(s map[string]any, dir string) (string, string) {
 		return "", "its source uses a config management plugin, which capreport does not run"
 	case len(named) == 1:
 		return named[0], ""
-	case kustscan.KustomizationFile(dir) != "":
+	case kustscan.KustomizationFile(r, dir) != "":
 		return "kustomize", ""
-	case kustscan.IsChartDir(dir):
+	case kustscan.IsChartDir(r, dir):
 		return "helm", ""
 	}
 	return "directory", ""
@@ -157,7 +157,7 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 	for _, f := range yamldoc.StrList(h["valueFiles"]) {
 		p, why := g.argoValueFile(f, rel, refs)
 		if why == "" {
-			if _, err := os.Stat(g.rd.repo.Abs(p)); err != nil {
+			if _, err := g.rd.repo.Stat(g.rd.repo.Abs(p)); err != nil {
 				why = fmt.Sprintf("value file %q does not exist", f)
 				if ignoreMissing {
 					continue
@@ -229,7 +229,7 @@ func (g *gitops) argoValueFile(f, rel string, refs map[string]map[string]any) (s
 // argoKustomize amends the source's kustomization with the Application's
 // overrides, as the repo-server's kustomize edit calls do.
 func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[string]any, []check.Finding) {
-	kf := kustscan.KustomizationFile(g.rd.repo.Abs(rel))
+	kf := kustscan.KustomizationFile(g.rd.repo, g.rd.repo.Abs(rel))
 	if kf == "" {
 		return nil, []check.Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, rel+" has no kustomization, which its kustomize source needs")}
 	}
@@ -310,7 +310,7 @@ func mergeImages(cur any, overrides []string) []any {
 func (g *gitops) hasJsonnet(rel string, recurse bool) bool {
 	found := false
 	root := g.rd.repo.Abs(rel)
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+	_ = g.rd.repo.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || found {
 			return filepath.SkipAll
 		}
@@ -405,7 +405,7 @@ func (t *repoTree) list() {
 	}
 	t.listed = true
 	n := 0
-	_ = filepath.WalkDir(t.r.Root, func(p string, d os.DirEntry, err error) error {
+	_ = t.r.WalkDir(t.r.Root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}

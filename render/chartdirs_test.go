@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
 	"github.com/capreport/capreport/render/internal/repofs"
 )
 
@@ -76,7 +78,7 @@ func TestChartDirsReadsThroughRepo(t *testing.T) {
 			if maxBytes == 0 {
 				maxBytes = DefaultMaxFileBytes
 			}
-			r, err := repofs.Open(root, maxBytes)
+			r, err := repofs.Open(filesys.MakeFsOnDisk(), true, root, maxBytes)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/internal/testutil"
 )
@@ -26,30 +28,48 @@ type checkInput struct {
 	ctx   func() context.Context
 }
 
-// render writes the input under <tmp>/repo, with <tmp>/outside next to it,
-// and renders the repository.
+// render renders the input: in memory (memRepo) unless it needs the disk
+// (a setup making symlinks, worker processes, fetching).
 func (in checkInput) render(t *testing.T) *Result {
 	t.Helper()
-	tmp := t.TempDir()
-	root := filepath.Join(tmp, "repo")
-	outside := filepath.Join(tmp, "outside")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeTree(t, root, in.files)
-	writeTree(t, outside, map[string]string{
-		"secret.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: secret\n",
-	})
-	if in.setup != nil {
-		in.setup(t, root, outside)
-	}
+	opts := in.options()
+	return in.renderOn(t, in.setup != nil || len(opts.Isolation.Command) > 0 || opts.Fetch.Enabled)
+}
+
+func (in checkInput) options() Options {
 	opts := DefaultOptions()
 	if in.opts != nil {
 		in.opts(&opts)
 	}
+	return opts
+}
+
+// renderOn renders the input from the disk (written under <tmp>/repo, with
+// <tmp>/outside next to it) or from memory (under memRoot).
+func (in checkInput) renderOn(t *testing.T, disk bool) *Result {
+	t.Helper()
+	opts := in.options()
 	ctx := context.Background()
 	if in.ctx != nil {
 		ctx = in.ctx()
+	}
+	root := memRoot
+	if disk {
+		tmp := t.TempDir()
+		root = filepath.Join(tmp, "repo")
+		outside := filepath.Join(tmp, "outside")
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeTree(t, root, in.files)
+		writeTree(t, outside, map[string]string{
+			"secret.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: secret\n",
+		})
+		if in.setup != nil {
+			in.setup(t, root, outside)
+		}
+	} else {
+		opts.FS = memFS(t, in.files)
 	}
 	res, err := Render(ctx, root, opts)
 	if err != nil {
@@ -217,6 +237,43 @@ func aliasDoc(levels int) string {
 
 func TestRenderChecks(t *testing.T) {
 	testutil.SkipIfShort(t)
+	cases := renderCheckCases(t)
+	seen := map[string]bool{}
+	for _, c := range cases {
+		seen[c.check] = true
+		t.Run(c.name, c.run)
+	}
+	// render-panic needs a library to panic; no input does so without
+	// changing the renderer, so it is not in the table.
+	for _, id := range renderCheckIDs {
+		if !seen[id] && id != check.RenderPanic {
+			t.Errorf("check %s has no case", id)
+		}
+	}
+}
+
+// TestRenderChecksSameOnDisk: every input of TestRenderChecks that it
+// renders in memory renders the same from the disk.
+func TestRenderChecksSameOnDisk(t *testing.T) {
+	testutil.SkipIfShort(t)
+	for _, c := range renderCheckCases(t) {
+		for side, in := range map[string]checkInput{"trigger": c.trigger, "quiet": c.quiet} {
+			opts := in.options()
+			if in.setup != nil || len(opts.Isolation.Command) > 0 || opts.Fetch.Enabled {
+				continue
+			}
+			t.Run(c.name+"/"+side, func(t *testing.T) {
+				want, got := deterministic(in.renderOn(t, true)), deterministic(in.renderOn(t, false))
+				if d := cmp.Diff(want, got); d != "" {
+					t.Errorf("in memory (+) the render differs from the disk's (-):\n%s", d)
+				}
+			})
+		}
+	}
+}
+
+// renderCheckCases are TestRenderChecks' inputs.
+func renderCheckCases(t *testing.T) []renderCheckCase {
 	const (
 		invalidDoc = "apiVersion: v1\nkind: [unclosed\nmetadata:\n  name: broken\n"
 		fixedDoc   = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: broken\n"
@@ -456,19 +513,7 @@ func TestRenderChecks(t *testing.T) {
 		},
 	}
 	cases = append(cases, gitopsCheckCases()...)
-	cases = append(cases, fetchCheckCases(t)...)
-	seen := map[string]bool{}
-	for _, c := range cases {
-		seen[c.check] = true
-		t.Run(c.name, c.run)
-	}
-	// render-panic needs a library to panic; no input does so without
-	// changing the renderer, so it is not in the table.
-	for _, id := range renderCheckIDs {
-		if !seen[id] && id != check.RenderPanic {
-			t.Errorf("check %s has no case", id)
-		}
-	}
+	return append(cases, fetchCheckCases(t)...)
 }
 
 // renderCheckIDs are the checks render raises, each of which needs a case.

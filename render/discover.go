@@ -2,7 +2,7 @@ package render
 
 import (
 	"fmt"
-	"os"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -40,7 +40,7 @@ func looksLikeManifest(data []byte) bool {
 func (rd *renderer) discover() ([]SourceSpec, []check.Finding) {
 	explicit, findings := rd.explicitSources()
 	w := &sourceWalk{r: rd.repo, scope: rd.scope, maxBytes: rd.opts.MaxFileBytes, owned: ownedPaths(explicit), kustDirs: map[string]bool{}}
-	_ = filepath.WalkDir(rd.scope, w.visit)
+	_ = rd.repo.WalkDir(rd.scope, w.visit)
 	findings = append(findings, w.findings...)
 
 	refs := rd.findReferences(w.kusts, explicit)
@@ -83,7 +83,7 @@ func (rd *renderer) explicitSources() ([]SourceSpec, []check.Finding) {
 		s.Path = p
 		s.explicit = true
 		if s.Type == "" {
-			s.Type = detectType(abs)
+			s.Type = detectType(r, abs)
 		}
 		explicit = append(explicit, s)
 	}
@@ -138,14 +138,14 @@ type sourceWalk struct {
 	findings              []check.Finding
 }
 
-// visit is the filepath.WalkDirFunc of the walk.
-func (w *sourceWalk) visit(p string, d os.DirEntry, err error) error {
+// visit is the fs.WalkDirFunc of the walk.
+func (w *sourceWalk) visit(p string, d fs.DirEntry, err error) error {
 	if err != nil {
 		return nil
 	}
 	rel := w.r.Rel(p)
 	switch {
-	case d.Type()&os.ModeSymlink != 0:
+	case d.Type()&fs.ModeSymlink != 0:
 		// Symlinks inside the root are not followed: their targets are
 		// discovered where they live.
 		w.symlink(p, rel, d)
@@ -160,11 +160,11 @@ func (w *sourceWalk) visit(p string, d os.DirEntry, err error) error {
 // symlink reports a link that escapes the root if it would have been a
 // source (a YAML file outside kustomizations, a directory); a
 // kustomization reports its own.
-func (w *sourceWalk) symlink(p, rel string, d os.DirEntry) {
+func (w *sourceWalk) symlink(p, rel string, d fs.DirEntry) {
 	if w.kustDirs[path.Dir(rel)] || w.owned.owns(rel) {
 		return
 	}
-	if fi, err := os.Stat(p); err != nil || (!fi.IsDir() && !isYAMLName(d.Name())) {
+	if fi, err := w.r.Stat(p); err != nil || (!fi.IsDir() && !isYAMLName(d.Name())) {
 		return
 	}
 	if _, err := w.r.Resolve(p); err != nil {
@@ -177,18 +177,18 @@ func (w *sourceWalk) symlink(p, rel string, d os.DirEntry) {
 
 // dir records a chart (whose templates, values, ci/ and charts/ belong to
 // it) or a Kustomize root, and skips hidden, vendored and owned directories.
-func (w *sourceWalk) dir(p, rel string, d os.DirEntry) error {
+func (w *sourceWalk) dir(p, rel string, d fs.DirEntry) error {
 	if p != w.scope && (strings.HasPrefix(d.Name(), ".") || skippedDirs[d.Name()]) {
 		return filepath.SkipDir
 	}
 	if w.owned.owns(rel) {
 		return filepath.SkipDir
 	}
-	if kustscan.IsChartDir(p) {
+	if kustscan.IsChartDir(w.r, p) {
 		w.charts = append(w.charts, rel)
 		return filepath.SkipDir
 	}
-	if kustscan.KustomizationFile(p) != "" {
+	if kustscan.KustomizationFile(w.r, p) != "" {
 		w.kusts = append(w.kusts, rel)
 		w.kustDirs[rel] = true
 	}
@@ -198,7 +198,7 @@ func (w *sourceWalk) dir(p, rel string, d os.DirEntry) error {
 // file records a visible YAML file that looks like a manifest, outside
 // owned paths and kustomization directories. A file over the size limit
 // is kept unread, so that its refusal is reported when it is rendered.
-func (w *sourceWalk) file(p, rel string, d os.DirEntry) {
+func (w *sourceWalk) file(p, rel string, d fs.DirEntry) {
 	if !d.Type().IsRegular() || !isYAMLName(d.Name()) || strings.HasPrefix(d.Name(), ".") {
 		return
 	}
@@ -213,7 +213,7 @@ func (w *sourceWalk) file(p, rel string, d os.DirEntry) {
 		w.plains = append(w.plains, rel)
 		return
 	}
-	data, err := os.ReadFile(p)
+	data, err := w.r.ReadFile(p)
 	if err == nil {
 		data, _ = normalizeText(data)
 	}
@@ -291,15 +291,15 @@ func (w *sourceWalk) unreferenced(refs references) []SourceSpec {
 	return specs
 }
 
-func detectType(abs string) SourceType {
-	fi, err := os.Stat(abs)
+func detectType(r *repo, abs string) SourceType {
+	fi, err := r.Stat(abs)
 	if err != nil || !fi.IsDir() {
 		return SourcePlain
 	}
-	if kustscan.IsChartDir(abs) {
+	if kustscan.IsChartDir(r, abs) {
 		return SourceHelm
 	}
-	if kustscan.KustomizationFile(abs) != "" {
+	if kustscan.KustomizationFile(r, abs) != "" {
 		return SourceKustomize
 	}
 	return SourcePlain
@@ -315,7 +315,7 @@ func (rd *renderer) plainFiles(abs string, d *deliverySpec) []string {
 		dir = d.dir
 	}
 	var files []string
-	_ = filepath.WalkDir(abs, func(p string, e os.DirEntry, err error) error {
+	_ = rd.repo.WalkDir(abs, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
@@ -352,7 +352,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 	if err != nil {
 		return nil, nil, err
 	}
-	fi, err := os.Stat(real)
+	fi, err := r.Stat(real)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -193,9 +193,7 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, bad))
 		return e
 	}
-	root := g.rd.repo.Root
-	gen := fluxkustomize.NewGeneratorWithIgnore(root, fluxIgnore, unstructured.Unstructured{Object: o.Doc})
-	data, _, _, err := gen.GenerateManifest(g.rd.repo.Abs(rel))
+	data, err := g.fluxManifest(o, rel)
 	if err != nil {
 		e.findings = append(e.findings, gitopsFinding(o, check.RenderFailed, check.SeverityError,
 			"Flux cannot generate the kustomization of "+rel+": "+g.rd.tidy(err.Error())))
@@ -222,6 +220,19 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 	}
 	e.outs = append(e.outs, out)
 	return e
+}
+
+// fluxManifest is the kustomization Flux's generator builds for rel: the
+// generator itself on disk, which it reads directly, else its copy over
+// the Repo (fluxgen.go).
+func (g *gitops) fluxManifest(o *Object, rel string) ([]byte, error) {
+	r := g.rd.repo
+	if !r.OnDisk() {
+		return fluxGenerateManifest(r, o.Doc, fluxIgnore, r.Abs(rel))
+	}
+	gen := fluxkustomize.NewGeneratorWithIgnore(r.Root, fluxIgnore, unstructured.Unstructured{Object: o.Doc})
+	data, _, _, err := gen.GenerateManifest(r.Abs(rel))
+	return data, err
 }
 
 // fluxVars gathers postBuild variables: each substituteFrom ConfigMap or

@@ -24,9 +24,7 @@ func TestAppSetMillionApplications(t *testing.T) {
 		"          - list:\n              elements:\n" + strings.ReplaceAll(elems.String(), "n:", "m:") +
 		"  template:\n    metadata:\n      name: 'a-{{.n}}-{{.m}}'\n    spec:\n      project: default\n      destination:\n        namespace: 'ns-{{.n}}-{{.m}}'\n" +
 		"      source:\n        repoURL: " + testRepoURL + "\n        path: apps\n"
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{"argocd/boom.yaml": appset, "apps/cm.yaml": checksCM})
-	opts := DefaultOptions()
+	opts, root := inMemory(t, map[string]string{"argocd/boom.yaml": appset, "apps/cm.yaml": checksCM}, DefaultOptions())
 	withRepoURL(&opts)
 	runtime.GC()
 	var before, after runtime.MemStats

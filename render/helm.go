@@ -3,18 +3,15 @@ package render
 import (
 	"errors"
 	"fmt"
-	"os"
+	"net/url"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/cli/values"
 	"helm.sh/helm/v3/pkg/engine"
-	"helm.sh/helm/v3/pkg/getter"
 	"helm.sh/helm/v3/pkg/strvals"
 	sigsyaml "sigs.k8s.io/yaml"
 
@@ -109,10 +106,10 @@ func (rd *renderer) loadChart(req helmRequest) (*chart.Chart, string, error) {
 	if err := checkTree(r, req.chartDir); err != nil {
 		return nil, chartRel, err
 	}
-	if _, err := os.Stat(filepath.Join(req.chartDir, "Chart.yaml")); err != nil {
+	if _, err := r.Stat(filepath.Join(req.chartDir, "Chart.yaml")); err != nil {
 		return nil, chartRel, fmt.Errorf("%s: no Chart.yaml: %w", chartRel, err)
 	}
-	chrt, err := loader.LoadDir(req.chartDir)
+	chrt, err := loadChartDir(r, req.chartDir)
 	if err != nil {
 		return nil, chartRel, fmt.Errorf("loading chart %s: %w", chartRel, err)
 	}
@@ -241,23 +238,19 @@ func (e *docError) Error() string {
 func (e *docError) Unwrap() error { return e.err }
 
 // helmValues merges value files (in order), --set pairs and inline values
-// with `helm template` semantics. Value files are checked before Helm reads
-// them: inside the root (unless trusted and absolute), no symlink escape,
-// within the size limit, no alias bomb.
+// with `helm template` semantics. Value files are read through the
+// repository: inside the root (unless trusted), no symlink escape, within
+// the size limit, no alias bomb.
 func (rd *renderer) helmValues(req helmRequest) (map[string]any, error) {
-	var files []string
+	var files []valuesData
 	for _, f := range req.values.ValuesFiles {
-		p, err := rd.valuesFile(req.chartDir, f, req.trusted)
+		v, err := rd.valuesFile(req.chartDir, f, req.trusted)
 		if err != nil {
 			return nil, fmt.Errorf("values file %q: %w", f, err)
 		}
-		files = append(files, p)
+		files = append(files, v)
 	}
-	vo := values.Options{ValueFiles: files, Values: req.values.Set, StringValues: req.setString}
-	if req.overFiles != nil {
-		vo = values.Options{ValueFiles: files}
-	}
-	vals, err := vo.MergeValues(getter.Providers{})
+	vals, err := mergeValueFiles(files)
 	if err != nil {
 		return nil, err
 	}
@@ -273,6 +266,8 @@ func (rd *renderer) helmValues(req helmRequest) (map[string]any, error) {
 				return nil, fmt.Errorf("parameter %q: %w", s, err)
 			}
 		}
+	} else if err := setValues(vals, req.values.Set, req.setString); err != nil {
+		return nil, err
 	}
 	if req.inline != nil {
 		vals = mergeMaps(vals, req.inline)
@@ -280,25 +275,63 @@ func (rd *renderer) helmValues(req helmRequest) (map[string]any, error) {
 	return vals, nil
 }
 
-// valuesFile resolves a value file path: relative paths are looked up in
-// the working directory (trusted, command-line values only), then in the
-// chart directory, then in the root.
-func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (string, error) {
+// valuesData is a value file, read.
+type valuesData struct {
+	path string
+	data []byte
+}
+
+// mergeValueFiles merges value files in order, as Helm's
+// values.Options.MergeValues does with -f files.
+func mergeValueFiles(files []valuesData) (map[string]any, error) {
+	base := map[string]any{}
+	for _, f := range files {
+		if _, err := url.Parse(f.path); err != nil {
+			return nil, err // as Helm's readFile, which takes a path for a URL
+		}
+		cur := map[string]any{}
+		if err := sigsyaml.Unmarshal(f.data, &cur); err != nil {
+			return nil, fmt.Errorf("failed to parse %s: %w", f.path, err)
+		}
+		base = mergeMaps(base, cur)
+	}
+	return base, nil
+}
+
+// setValues applies --set, then --set-string pairs, as MergeValues does.
+func setValues(vals map[string]any, set, setString []string) error {
+	for _, s := range set {
+		if err := strvals.ParseInto(s, vals); err != nil {
+			return fmt.Errorf("failed parsing --set data: %w", err)
+		}
+	}
+	for _, s := range setString {
+		if err := strvals.ParseIntoString(s, vals); err != nil {
+			return fmt.Errorf("failed parsing --set-string data: %w", err)
+		}
+	}
+	return nil
+}
+
+// valuesFile resolves and reads a value file: relative paths are looked
+// up in the working directory (trusted, command-line values only, on
+// disk), then in the chart directory, then in the root.
+func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (valuesData, error) {
 	r := rd.repo
 	if filepath.IsAbs(f) {
 		if trusted {
-			return f, checkValuesContent(r, f, true)
+			return readValues(r, f, true)
 		}
 		if !r.Within(filepath.Clean(f)) {
-			return "", &repofs.PathError{Rel: f, Err: repofs.ErrEscape}
+			return valuesData{}, &repofs.PathError{Rel: f, Err: repofs.ErrEscape}
 		}
-		return f, checkValuesContent(r, f, false)
+		return readValues(r, f, false)
 	}
-	if trusted {
+	if trusted && r.OnDisk() {
 		// Command-line paths are relative to the working directory.
 		if abs, err := filepath.Abs(f); err == nil {
-			if _, err := os.Stat(abs); err == nil {
-				return abs, checkValuesContent(r, abs, true)
+			if _, err := r.Stat(abs); err == nil {
+				return readValues(r, abs, true)
 			}
 		}
 	}
@@ -309,39 +342,32 @@ func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (string, error)
 			escaped = &repofs.PathError{Rel: f, Err: repofs.ErrEscape}
 			continue
 		}
-		if _, err := os.Lstat(c); err != nil {
+		if _, err := r.Lstat(c); err != nil {
 			if missing == nil {
 				missing = fmt.Errorf("not found in the chart directory nor the root")
 			}
 			continue
 		}
-		return c, checkValuesContent(r, c, false)
+		return readValues(r, c, false)
 	}
 	if escaped != nil {
-		return "", escaped
+		return valuesData{}, escaped
 	}
-	return "", missing
+	return valuesData{}, missing
 }
 
-func checkValuesContent(r *repo, p string, trusted bool) error {
-	var data []byte
-	var err error
+// readValues reads a value file (a trusted one from anywhere its file
+// system reaches) and refuses an alias bomb.
+func readValues(r *repo, p string, trusted bool) (valuesData, error) {
+	read := r.ReadFile
 	if trusted {
-		fi, serr := os.Stat(p)
-		if serr != nil {
-			return serr
-		}
-		if fi.Size() > r.MaxBytes {
-			return &repofs.PathError{Rel: p, Err: repofs.ErrTooLarge}
-		}
-		data, err = os.ReadFile(p)
-	} else {
-		data, err = r.ReadFile(p)
+		read = r.ReadTrusted
 	}
+	data, err := read(p)
 	if err != nil {
-		return err
+		return valuesData{path: p}, err
 	}
-	return yamldoc.CheckAliases(data)
+	return valuesData{path: p, data: data}, yamldoc.CheckAliases(data)
 }
 
 // mergeMaps deep-merges b onto a (b wins), like Helm's -f merging.
@@ -400,7 +426,7 @@ func chartDirs(r *repo, dir string) *chartTree {
 			}
 		}
 	}
-	ents, err := os.ReadDir(filepath.Join(dir, "charts"))
+	ents, err := r.ReadDir(filepath.Join(dir, "charts"))
 	if err != nil {
 		return t
 	}

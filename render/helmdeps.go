@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 
 	"github.com/capreport/capreport/check"
@@ -165,7 +164,7 @@ func (rd *renderer) localDependency(chrt *chart.Chart, chartDir, chartRel string
 		}
 		return &f
 	}
-	sub, err := loader.LoadDir(dir)
+	sub, err := loadChartDir(rd.repo, dir)
 	if err != nil {
 		return &check.Finding{Check: check.RenderFailed, Severity: check.SeverityError, Location: check.At(file, 0),
 			Message: fmt.Sprintf("chart %s: dependency %s at %s does not load: %v", chartRel, depName(d), d.Repository, rd.tidy(err.Error()))}

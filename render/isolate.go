@@ -25,7 +25,9 @@ import (
 type Isolation struct {
 	// Command starts a worker: a program that calls IsWorker and
 	// ServeWorker first thing (capreport itself). Empty: render in-process,
-	// bounded only by the timeout, which then cannot stop the work.
+	// bounded only by the timeout, which then cannot stop the work. A
+	// worker reads the repository from the disk, so with an Options.FS
+	// other than filesys.MakeFsOnDisk() the render is in-process too.
 	Command []string
 	// MaxMemory is the memory one worker may hold (0: DefaultSourceMemory).
 	MaxMemory int64
@@ -50,8 +52,10 @@ func newWorkerPool(rd *renderer) *workerPool {
 		iso.MaxMemory = DefaultSourceMemory
 	}
 	registerWireTypes()
+	opts := rd.opts
+	opts.FS = nil // the disk: a worker opens it again (gob cannot carry a file system)
 	return &workerPool{cmd: iso.Command,
-		init: workerInit{Root: rd.repo.Root, Scope: rd.scope, Opts: rd.opts, MaxMemory: iso.MaxMemory}}
+		init: workerInit{Root: rd.repo.Root, Scope: rd.scope, Opts: opts, MaxMemory: iso.MaxMemory}}
 }
 
 // get returns an idle worker or starts one.

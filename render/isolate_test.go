@@ -224,7 +224,11 @@ func TestIsolatedFallsBack(t *testing.T) {
 		t.Errorf("no in-process render when the worker cannot start: %+v", res.Sources)
 	}
 	spec := SourceSpec{Path: "good", delivery: &deliverySpec{kustDoc: map[string]any{"x": make(chan int)}}}
-	rd := &renderer{repo: &repo{Root: root}, opts: isolated(DefaultOptions())}
+	r, err := newRepo(DefaultOptions()).At(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := &renderer{repo: r, opts: isolated(DefaultOptions())}
 	if _, ok := newWorkerPool(rd).renderIsolated(context.Background(), rd, spec); ok {
 		t.Errorf("a spec gob cannot encode was sent to a worker")
 	}

@@ -35,7 +35,7 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 	dir := r.Abs(spec.Path)
 	sc := rd.newKustScan()
 	if d := spec.delivery; d != nil && d.kustDoc != nil {
-		kf := kustscan.KustomizationFile(dir)
+		kf := kustscan.KustomizationFile(r, dir)
 		generated := kf == ""
 		if generated {
 			kf = filepath.Join(dir, "kustomization.yaml")
@@ -68,7 +68,7 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 	kopts := krusty.MakeDefaultOptions()
 	kopts.LoadRestrictions = types.LoadRestrictionsRootOnly
 	kopts.PluginConfig = types.DisabledPluginConfig()
-	realDir, err := filepath.EvalSymlinks(dir)
+	realDir, err := r.EvalSymlinks(dir)
 	if err != nil {
 		return nil, findings, err
 	}
@@ -108,7 +108,7 @@ func (rd *renderer) kustomizeObjects(raws []yamldoc.Raw, spec SourceSpec, realDi
 		}
 		if file == "" {
 			file = spec.Path
-			if kf := kustscan.KustomizationFile(realDir); kf != "" {
+			if kf := kustscan.KustomizationFile(r, realDir); kf != "" {
 				file = r.Rel(kf)
 			}
 		}

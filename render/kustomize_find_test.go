@@ -33,9 +33,8 @@ func TestLineIndexFind(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			root := t.TempDir()
-			writeTree(t, root, map[string]string{"r.yaml": c.file})
-			r, err := repofs.Open(root, DefaultMaxFileBytes)
+			fsys := memFS(t, map[string]string{"r.yaml": c.file})
+			r, err := repofs.Open(fsys, false, memRoot, DefaultMaxFileBytes)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,19 +12,14 @@ import (
 // helm install -n demo puts a chart's namespace-less objects in demo, and
 // leaves cluster-scoped ones (and ones that name a namespace) alone.
 func TestHelmReleaseNamespace(t *testing.T) {
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	opts := DefaultOptions()
+	opts.Helm.Namespace = "demo"
+	res := renderMem(t, map[string]string{
 		"c/Chart.yaml":              "apiVersion: v2\nname: c\nversion: 0.1.0\n",
 		"c/templates/hpa.yaml":      hpaDoc("web", "4"),
 		"c/templates/role.yaml":     "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: reader\n",
 		"c/templates/elsewhere.yml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  namespace: other\n",
-	})
-	opts := DefaultOptions()
-	opts.Helm.Namespace = "demo"
-	res, err := Render(context.Background(), root, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	}, ".", opts)
 	want := map[string]string{"HorizontalPodAutoscaler": "demo", "ClusterRole": "", "ConfigMap": "other"}
 	for _, o := range res.Objects {
 		if ns, ok := want[o.Kind]; ok {
@@ -43,18 +38,14 @@ func TestHelmReleaseNamespace(t *testing.T) {
 // A chart that gates its ScaledObject on the KEDA API renders it with the
 // default API versions, and -a adds what a cluster has beyond them.
 func TestAPIVersionsGate(t *testing.T) {
-	root := t.TempDir()
 	gated := "{{- if .Capabilities.APIVersions.Has \"keda.sh/v1alpha1/ScaledObject\" }}\napiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: so\nspec:\n  scaleTargetRef:\n    name: web\n{{- end }}\n" +
 		"{{- if .Capabilities.APIVersions.Has \"example.com/v1\" }}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: custom\n{{- end }}\n"
-	writeTree(t, root, map[string]string{
+	files := map[string]string{
 		"c/Chart.yaml":          "apiVersion: v2\nname: c\nversion: 0.1.0\n",
 		"c/templates/gate.yaml": gated,
-	})
+	}
 	kinds := func(opts Options) map[string]bool {
-		res, err := Render(context.Background(), root, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := renderMem(t, files, ".", opts)
 		got := map[string]bool{}
 		for _, o := range res.Objects {
 			got[o.Kind] = true

@@ -3,6 +3,8 @@ package render
 import (
 	"time"
 
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
 	"github.com/capreport/capreport/check"
 )
 
@@ -111,6 +113,19 @@ func DefaultAPIVersions() []string { return append([]string(nil), defaultAPIVers
 // Options control discovery and rendering. Build them from DefaultOptions:
 // the zero value of each field means "the default".
 type Options struct {
+	// FS is the file system the repository is read from: Root, Render's
+	// path and every path inside the repository name files of it, and
+	// every read goes through it. Nil: the disk, filesys.MakeFsOnDisk().
+	// On disk, symlinks are evaluated and refused when they leave the
+	// root. Any other file system (filesys.MakeFsInMemory() in tests) must
+	// have none, as kyaml's in-memory one has none, unless it reads the
+	// disk too and says so with an OnDisk() bool method; relative paths in
+	// it start at its root, "/". Command-line values files (Helm) are read
+	// from it as well. Sources render in worker processes (Isolation) only
+	// when FS is filesys.MakeFsOnDisk() itself: a worker opens the root
+	// again from its path and cannot see any other file system, so with
+	// one every source renders in-process.
+	FS filesys.FileSystem
 	// Root is the repository root: it bounds what may be read, and every
 	// path in the result is relative to it. Empty: the path given to
 	// Render is the root. Render's path says what to report: discovery
@@ -148,7 +163,7 @@ type Options struct {
 	Parallelism int
 	// Isolation renders each source in a worker process that is stopped
 	// when it outlives SourceTimeout or its memory budget. The zero value
-	// renders in-process.
+	// renders in-process, and so does an FS other than the disk.
 	Isolation Isolation
 	// Fetch lets the run download charts and bases (see fetch.go); the
 	// zero value fetches nothing.
@@ -159,6 +174,7 @@ type Options struct {
 // functions, load restrictions at the root, bounded files and objects.
 func DefaultOptions() Options {
 	return Options{
+		FS:            filesys.MakeFsOnDisk(),
 		KubeVersion:   DefaultKubeVersion,
 		APIVersions:   DefaultAPIVersions(),
 		MaxFileBytes:  DefaultMaxFileBytes,
@@ -169,6 +185,9 @@ func DefaultOptions() Options {
 
 func (o Options) withDefaults() Options {
 	d := DefaultOptions()
+	if o.FS == nil {
+		o.FS = d.FS
+	}
 	if o.KubeVersion == "" {
 		o.KubeVersion = d.KubeVersion
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -35,8 +34,12 @@ type renderer struct {
 // fileRoot turns a file argument into its directory plus one explicit
 // source: the file itself, or the directory when the file is a Chart.yaml
 // or a kustomization. Explicit sources given by the caller are kept.
-func fileRoot(root string, opts Options) (string, Options) {
-	fi, err := os.Stat(root)
+func fileRoot(r *repo, root string, opts Options) (string, Options) {
+	abs, err := r.Absolute(root)
+	if err != nil {
+		return root, opts
+	}
+	fi, err := r.Stat(abs)
 	if err != nil || fi.IsDir() {
 		return root, opts
 	}
@@ -63,10 +66,10 @@ func fileRoot(root string, opts Options) (string, Options) {
 // into what they deliver. path may also be a single file: its directory
 // becomes the root and the file (or, for Chart.yaml and kustomization
 // files, their directory) the only source. With opts.Root set, that
-// directory is the repository root and path only says what to report. The
-// error is only for an unusable root or path: every per-source problem is
-// a Finding and a SourceResult status, and one failing source never stops
-// the others.
+// directory is the repository root and path only says what to report.
+// Both are paths of opts.FS (the disk unless set). The error is only for
+// an unusable root or path: every per-source problem is a Finding and a
+// SourceResult status, and one failing source never stops the others.
 func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 	opts = opts.withDefaults()
 	if opts.Fetch.Enabled && opts.Fetch.Deadline.IsZero() {
@@ -77,7 +80,7 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	rd.setFetchBudget(rd.opts.Fetch.MaxTotalBytes)
-	if len(rd.opts.Isolation.Command) > 0 {
+	if len(rd.opts.Isolation.Command) > 0 && isDisk(rd.opts.FS) {
 		rd.pool = newWorkerPool(rd)
 		defer rd.pool.close()
 	}
@@ -101,21 +104,22 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 
 // newRenderer opens the repository and places the scope inside it.
 func newRenderer(path string, opts Options) (*renderer, error) {
+	base := newRepo(opts)
 	if opts.Root == "" {
-		root, o := fileRoot(path, opts)
-		r, err := repofs.Open(root, o.MaxFileBytes)
+		root, o := fileRoot(base, path, opts)
+		r, err := base.At(root)
 		if err != nil {
 			return nil, err
 		}
 		return &renderer{repo: r, opts: o, scope: r.Root}, nil
 	}
-	r, err := repofs.Open(opts.Root, opts.MaxFileBytes)
+	r, err := base.At(opts.Root)
 	if err != nil {
 		return nil, err
 	}
-	abs, err := filepath.Abs(path)
+	abs, err := r.Absolute(path)
 	if err == nil {
-		abs, err = filepath.EvalSymlinks(abs)
+		abs, err = r.EvalSymlinks(abs)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("path %q: %w", path, err)
@@ -124,10 +128,10 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 		return nil, fmt.Errorf("path %q is outside the repository root %s", path, r.Root)
 	}
 	rd := &renderer{repo: r, opts: opts, scope: abs}
-	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+	if fi, err := r.Stat(abs); err == nil && !fi.IsDir() {
 		rd.scope = filepath.Dir(abs)
 		if len(opts.Sources) == 0 {
-			_, fo := fileRoot(abs, opts)
+			_, fo := fileRoot(r, abs, opts)
 			spec := fo.Sources[0]
 			spec.Path = r.Rel(filepath.Join(rd.scope, filepath.FromSlash(spec.Path)))
 			rd.opts.Sources = []SourceSpec{spec}

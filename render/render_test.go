@@ -47,12 +47,7 @@ type valueSetCase struct {
 }
 
 func (c valueSetCase) run(t *testing.T) {
-	root := t.TempDir()
-	writeTree(t, root, apiChart())
-	res, err := Render(context.Background(), root, c.opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := renderMem(t, apiChart(), ".", c.opts)
 	var ids []string
 	for _, s := range res.Sources {
 		id := s.Path
@@ -117,8 +112,7 @@ func TestHelmValueSets(t *testing.T) {
 }
 
 func TestHelmKubeVersion(t *testing.T) {
-	root := t.TempDir()
-	writeTree(t, root, apiChart())
+	fsys := memFS(t, apiChart())
 	for _, tc := range []struct {
 		kube   string
 		status Status
@@ -129,8 +123,9 @@ func TestHelmKubeVersion(t *testing.T) {
 		{"1.20.0", StatusFailed, "incompatible with Kubernetes v1.20.0"},
 	} {
 		opts := DefaultOptions()
+		opts.FS = fsys
 		opts.KubeVersion = tc.kube
-		res, err := Render(context.Background(), root, opts)
+		res, err := Render(context.Background(), memRoot, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +176,6 @@ func TestValuesFileEscape(t *testing.T) {
 }
 
 func TestDiscoverySkipsChartAndKustomizeInternals(t *testing.T) {
-	root := t.TempDir()
 	files := apiChart()
 	for k, v := range map[string]string{
 		"charts/api/charts/sub/Chart.yaml":          "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
@@ -197,8 +191,8 @@ func TestDiscoverySkipsChartAndKustomizeInternals(t *testing.T) {
 	} {
 		files[k] = v
 	}
-	writeTree(t, root, files)
-	specs, findings, err := discoverSources(root, DefaultOptions())
+	opts, root := inMemory(t, files, DefaultOptions())
+	specs, findings, err := discoverSources(root, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +204,7 @@ func TestDiscoverySkipsChartAndKustomizeInternals(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("discovered %v, want %v (findings %v)", got, want, findings)
 	}
-	res, err := Render(context.Background(), root, DefaultOptions())
+	res, err := Render(context.Background(), root, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,13 +235,11 @@ func TestRenderLimits(t *testing.T) {
 		}
 	})
 	t.Run("timeout", func(t *testing.T) {
-		root := t.TempDir()
-		writeTree(t, root, map[string]string{
+		opts, root := inMemory(t, map[string]string{
 			"slow/Chart.yaml":        "apiVersion: v2\nname: slow\nversion: 0.1.0\n",
 			"slow/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: slow\ndata:\n{{- range $i := until 200000 }}\n  k{{ $i }}: {{ sha256sum (print $i) | quote }}\n{{- end }}\n",
 			"fast.yaml":              "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fast\n",
-		})
-		opts := DefaultOptions()
+		}, DefaultOptions())
 		// The slow chart needs about 0.7 s; 200 ms leaves the plain file a
 		// wide margin on a loaded machine.
 		opts.SourceTimeout = 200 * time.Millisecond
@@ -267,11 +259,10 @@ func TestRenderLimits(t *testing.T) {
 		}
 	})
 	t.Run("cancelled context", func(t *testing.T) {
-		root := t.TempDir()
-		writeTree(t, root, map[string]string{"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"})
+		opts, root := inMemory(t, map[string]string{"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"}, DefaultOptions())
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		res, err := Render(ctx, root, DefaultOptions())
+		res, err := Render(ctx, root, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -295,5 +286,27 @@ func TestCommandLineValuesOutsideRoot(t *testing.T) {
 	}
 	if !hasObject(res, "HorizontalPodAutoscaler", "default", "capreport-api") {
 		t.Errorf("want the HPA enabled by the command-line values file: %+v %s", res.Sources, dumpFindings(res.Findings))
+	}
+}
+
+// In memory, command-line values are read from the file system given,
+// outside the root too; a relative one is looked up as a source's (there
+// is no working directory).
+func TestCommandLineValuesInMemory(t *testing.T) {
+	fsys := memFS(t, apiChart())
+	if err := fsys.WriteFile("/cli-values.yaml", []byte("autoscaling:\n  enabled: true\n  max: 9\n")); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"/cli-values.yaml", "values-prod.yaml"} {
+		opts := DefaultOptions()
+		opts.FS = fsys
+		opts.Helm.ValuesFiles = []string{f}
+		res, err := Render(context.Background(), memRoot, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !hasObject(res, "HorizontalPodAutoscaler", "default", "capreport-api") {
+			t.Errorf("%s: want the HPA enabled by the command-line values file: %+v %s", f, res.Sources, dumpFindings(res.Findings))
+		}
 	}
 }

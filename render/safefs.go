@@ -1,8 +1,10 @@
 package render
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -13,15 +15,17 @@ import (
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
-// safeFS is the filesystem krusty sees: the disk, read-only, confined to
-// the repository root (after evaluating symlinks), with the size limit and
+// safeFS is the filesystem krusty sees: the repository's, read-only,
+// confined to the root (after evaluating symlinks), with the size limit and
 // the YAML alias budget applied to every file read, plus an overlay of
-// in-memory files (rewritten kustomizations, inflated Helm charts).
-// Every refusal is recorded so that it can become a precise finding even
-// when krusty wraps the error.
+// in-memory files (rewritten kustomizations, inflated Helm charts). The
+// repository is read through its Repo only; krusty's clones of remote
+// bases (kustremote.go) are on the disk, whatever the repository's file
+// system. Every refusal is recorded so that it can become a precise
+// finding even when krusty wraps the error.
 type safeFS struct {
 	r       *repo
-	disk    filesys.FileSystem
+	disk    filesys.FileSystem // krusty's clones only
 	mem     filesys.FileSystem
 	overlay map[string][]byte // by real absolute path
 
@@ -54,7 +58,7 @@ func (fs *safeFS) violate(err error) error {
 
 // check confines a path to the root; it returns the evaluated path.
 func (fs *safeFS) check(p string) (string, error) {
-	abs, err := filepath.Abs(p)
+	abs, err := fs.r.Absolute(p)
 	if err != nil {
 		return "", err
 	}
@@ -75,12 +79,20 @@ func (fs *safeFS) check(p string) (string, error) {
 	return real, nil
 }
 
+// isClone reports whether a checked path is in one of krusty's clones.
+func (fs *safeFS) isClone(real string) bool {
+	_, ok := fs.clonePath(real)
+	return ok
+}
+
 func (fs *safeFS) Create(string) (filesys.File, error) { return nil, errReadOnly }
 func (fs *safeFS) Mkdir(string) error                  { return errReadOnly }
 func (fs *safeFS) MkdirAll(string) error               { return errReadOnly }
 func (fs *safeFS) RemoveAll(p string) error            { return fs.removeClone(p) }
 func (fs *safeFS) WriteFile(string, []byte) error      { return errReadOnly }
 
+// Open opens a file as ReadFile reads it (krusty reads files with
+// ReadFile; nothing it runs opens one).
 func (fs *safeFS) Open(p string) (filesys.File, error) {
 	real, err := fs.check(p)
 	if err != nil {
@@ -89,15 +101,36 @@ func (fs *safeFS) Open(p string) (filesys.File, error) {
 	if _, ok := fs.overlay[real]; ok {
 		return fs.mem.Open(real)
 	}
-	fi, err := os.Stat(real)
+	if fs.isClone(real) {
+		fi, err := os.Stat(real)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() && fi.Size() > fs.r.MaxBytes {
+			return nil, fs.violate(&repofs.PathError{Rel: real, Err: repofs.ErrTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), fs.r.MaxBytes)})
+		}
+		return fs.disk.Open(real)
+	}
+	data, err := fs.ReadFile(real)
 	if err != nil {
 		return nil, err
 	}
-	if !fi.IsDir() && fi.Size() > fs.r.MaxBytes {
-		return nil, fs.violate(&repofs.PathError{Rel: fs.r.Rel(real), Err: repofs.ErrTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), fs.r.MaxBytes)})
+	fi, err := fs.r.Stat(real)
+	if err != nil {
+		return nil, err
 	}
-	return fs.disk.Open(real)
+	return readOnlyFile{Reader: bytes.NewReader(data), info: fi}, nil
 }
+
+// readOnlyFile is a file read whole.
+type readOnlyFile struct {
+	*bytes.Reader
+	info os.FileInfo
+}
+
+func (f readOnlyFile) Write([]byte) (int, error)  { return 0, errReadOnly }
+func (f readOnlyFile) Close() error               { return nil }
+func (f readOnlyFile) Stat() (os.FileInfo, error) { return f.info, nil }
 
 func (fs *safeFS) IsDir(p string) bool {
 	real, err := fs.check(p)
@@ -107,7 +140,10 @@ func (fs *safeFS) IsDir(p string) bool {
 	if _, ok := fs.overlay[real]; ok {
 		return false
 	}
-	return fs.disk.IsDir(real)
+	if fs.isClone(real) {
+		return fs.disk.IsDir(real)
+	}
+	return fs.r.IsDir(real)
 }
 
 func (fs *safeFS) ReadDir(p string) ([]string, error) {
@@ -115,7 +151,12 @@ func (fs *safeFS) ReadDir(p string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	names, err := fs.disk.ReadDir(real)
+	var names []string
+	if fs.isClone(real) {
+		names, err = fs.disk.ReadDir(real)
+	} else {
+		names, err = fs.r.ReadDirNames(real)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -137,17 +178,25 @@ func (fs *safeFS) ReadDir(p string) ([]string, error) {
 }
 
 func (fs *safeFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
-	abs, err := filepath.Abs(p)
+	abs, err := fs.r.Absolute(p)
 	if err != nil {
 		return "", "", err
 	}
 	if _, ok := fs.overlay[abs]; ok {
 		return filesys.ConfirmedDir(filepath.Dir(abs)), filepath.Base(abs), nil
 	}
-	if _, err := fs.check(abs); err != nil {
+	real, err := fs.check(abs)
+	if err != nil {
 		return "", "", err
 	}
-	return fs.disk.CleanedAbs(abs)
+	if fs.isClone(real) {
+		return fs.disk.CleanedAbs(abs)
+	}
+	// as kyaml's on-disk CleanedAbs: the evaluated path, split unless a directory
+	if fs.r.IsDir(real) {
+		return filesys.ConfirmedDir(real), "", nil
+	}
+	return filesys.ConfirmedDir(filepath.Dir(real)), filepath.Base(real), nil
 }
 
 func (fs *safeFS) Exists(p string) bool {
@@ -158,20 +207,28 @@ func (fs *safeFS) Exists(p string) bool {
 	if _, ok := fs.overlay[real]; ok {
 		return true
 	}
-	return fs.disk.Exists(real)
+	if fs.isClone(real) {
+		return fs.disk.Exists(real)
+	}
+	return fs.r.Exists(real)
 }
 
+// Glob is kyaml's on-disk Glob (hidden files only when the pattern names
+// them) inside the root.
 func (fs *safeFS) Glob(pattern string) ([]string, error) {
-	abs, err := filepath.Abs(pattern)
+	abs, err := fs.r.Absolute(pattern)
 	if err != nil {
 		return nil, err
 	}
 	if !fs.r.Within(filepath.Clean(abs)) {
 		return nil, fs.violate(&repofs.PathError{Rel: pattern, Err: repofs.ErrEscape})
 	}
-	matches, err := fs.disk.Glob(abs)
+	matches, err := fs.r.Glob(abs)
 	if err != nil {
 		return nil, err
+	}
+	if !filesys.IsHiddenFilePath(abs) {
+		matches = filesys.RemoveHiddenFiles(matches)
 	}
 	var out []string
 	for _, m := range matches {
@@ -190,7 +247,7 @@ func (fs *safeFS) ReadFile(p string) ([]byte, error) {
 	if data, ok := fs.overlay[real]; ok {
 		return append([]byte(nil), data...), nil
 	}
-	if _, ok := fs.clonePath(real); ok {
+	if fs.isClone(real) {
 		return fs.readClone(real)
 	}
 	data, err := fs.r.ReadFile(real)
@@ -212,13 +269,28 @@ func (fs *safeFS) Walk(p string, walkFn filepath.WalkFunc) error {
 	if err != nil {
 		return err
 	}
-	return fs.disk.Walk(real, func(path string, info os.FileInfo, err error) error {
+	walk := fs.walkRepo
+	if fs.isClone(real) {
+		walk = fs.disk.Walk
+	}
+	return walk(real, func(path string, info os.FileInfo, err error) error {
 		if err == nil && info != nil && info.Mode()&os.ModeSymlink != 0 {
 			if _, cerr := fs.check(path); cerr != nil {
 				return walkFn(path, info, cerr)
 			}
 		}
 		return walkFn(path, info, err)
+	})
+}
+
+// walkRepo is filepath.Walk through the Repo.
+func (fs *safeFS) walkRepo(root string, walkFn filepath.WalkFunc) error {
+	return fs.r.WalkDir(root, func(p string, d iofs.DirEntry, err error) error {
+		if err != nil || d == nil {
+			return walkFn(p, nil, err)
+		}
+		info, err := d.Info()
+		return walkFn(p, info, err)
 	})
 }
 

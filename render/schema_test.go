@@ -1,7 +1,6 @@
 package render
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -31,16 +30,11 @@ func TestSchemaRefsAreNotResolved(t *testing.T) {
 	}
 	for name, ref := range map[string]string{"http": srv.URL + "/schema.json", "file": "file://" + outside, "relative": "defs.json", "passwd": "file:///etc/passwd"} {
 		t.Run(name, func(t *testing.T) {
-			root := t.TempDir()
-			writeTree(t, root, map[string]string{
+			res := renderMem(t, map[string]string{
 				"c/Chart.yaml":         "apiVersion: v2\nname: c\nversion: 0.1.0\n",
 				"c/values.schema.json": `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"x": {"$ref": "` + ref + `"}}}`,
 				"c/templates/h.yaml":   hpaDoc("web", "4"),
-			})
-			res, err := Render(context.Background(), root, DefaultOptions())
-			if err != nil {
-				t.Fatal(err)
-			}
+			}, ".", DefaultOptions())
 			if n := hits.Load(); n != 0 {
 				t.Errorf("%d request(s) reached the server", n)
 			}
@@ -63,16 +57,11 @@ func TestSchemaRefsAreNotResolved(t *testing.T) {
 
 // A UTF-16 file and a CR-only file render their objects, with their lines.
 func TestConvertedYAMLRenders(t *testing.T) {
-	root := t.TempDir()
 	u := []byte{0xFE, 0xFF}
 	for _, r := range "---\n" + hpaDoc("web", "4") {
 		u = append(u, 0, byte(r))
 	}
-	writeTree(t, root, map[string]string{"a.yaml": string(u), "b.yaml": strings.ReplaceAll("---\n"+hpaDoc("cr", "4"), "\n", "\r")})
-	res, err := Render(context.Background(), root, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := renderMem(t, map[string]string{"a.yaml": string(u), "b.yaml": strings.ReplaceAll("---\n"+hpaDoc("cr", "4"), "\n", "\r")}, ".", DefaultOptions())
 	for _, name := range []string{"web", "cr"} {
 		found := false
 		for _, o := range res.Objects {

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -11,13 +10,10 @@ import (
 // A configured source that does not exist is one finding however many
 // value sets name it, and its message carries no path of the machine.
 func TestSourceMissingOnce(t *testing.T) {
-	root := t.TempDir()
 	opts := DefaultOptions()
 	opts.Sources = []SourceSpec{{Path: "charts/api", Name: "staging"}, {Path: "charts/api", Name: "prod"}}
-	res, err := Render(context.Background(), root, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := renderMem(t, nil, ".", opts)
+	root := memRoot
 	var got []check.Finding
 	for _, f := range res.Findings {
 		if f.Check == check.SourceMissing {

@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
+
+	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
 // workerEnv marks a process started as a render worker.
@@ -60,7 +62,10 @@ func serveWorker() int {
 		return 2
 	}
 	limitWorker(init.MaxMemory)
-	rd := &renderer{repo: &repo{Root: init.Root, MaxBytes: init.Opts.MaxFileBytes}, opts: init.Opts, scope: init.Scope}
+	init.Opts.FS = filesys.MakeFsOnDisk() // Render isolates sources only on disk
+	r := newRepo(init.Opts)
+	r.Root = init.Root // evaluated by Render
+	rd := &renderer{repo: r, opts: init.Opts, scope: init.Scope}
 	for {
 		var req workerRequest
 		if err := dec.Decode(&req); err != nil {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/render"
@@ -66,6 +68,7 @@ func ciValueSets(ctx context.Context, path string, rp *pipeline.Repo) []ciValueS
 // file.
 func autoscalersWith(ctx context.Context, rp *pipeline.Repo, chart, name, values string) int {
 	opts := render.DefaultOptions()
+	opts.FS = filesys.MakeFsOnDisk()
 	opts.Root = rp.Root
 	opts.Isolation = pipeline.WorkerIsolation(render.DefaultSourceMemory)
 	opts.Sources = []render.SourceSpec{{Path: chart, Type: render.SourceHelm, Name: name, Helm: render.HelmValues{ValuesFiles: []string{values}}}}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/kustomize/kyaml/filesys"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/render/internal/repofs"
@@ -38,7 +39,7 @@ func kustFuzzTree(f *testing.F) (*repofs.Repo, string) {
 	if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(root, "app", "link")); err != nil {
 		f.Fatal(err)
 	}
-	r, err := repofs.Open(root, 1<<20)
+	r, err := repofs.Open(filesys.MakeFsOnDisk(), true, root, 1<<20)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func (sc *Scan) Rewrite(inflate Inflate) (map[string][]byte, error) {
 		}
 		doc["buildMetadata"] = toAnyList(bm)
 		dropEntries(doc, sc.dropped[kdir])
-		realDir, err := filepath.EvalSymlinks(kdir)
+		realDir, err := sc.r.EvalSymlinks(kdir)
 		if err != nil {
 			return nil, err
 		}

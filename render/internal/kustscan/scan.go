@@ -11,7 +11,6 @@ package kustscan
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -100,7 +99,7 @@ func (sc *Scan) entryOrDrop(dir, kf, field, e string) string {
 		abs = filepath.Clean(filepath.Join(dir, filepath.FromSlash(e))) // missing: dropped below
 	}
 	if abs != "" && droppable[field] {
-		if _, err := os.Stat(abs); err != nil {
+		if _, err := sc.r.Stat(abs); err != nil {
 			rel := sc.r.Rel(kf)
 			sc.Partials = append(sc.Partials, &Refusal{Check: check.PartialRender, File: rel,
 				Msg: fmt.Sprintf("%s: %s entry %q does not exist; rendered without it, so what it adds is missing from this report", rel, field, e)})
@@ -183,7 +182,7 @@ func (sc *Scan) file(dir, kf, field, e string, plugin bool) {
 // read parses the kustomization file of dir; nil when there is none (krusty
 // reports it) or it is refused.
 func (sc *Scan) read(dir string) *Kustomization {
-	kf := KustomizationFile(dir)
+	kf := KustomizationFile(sc.r, dir)
 	if kf == "" {
 		return nil
 	}
@@ -245,7 +244,7 @@ func (sc *Scan) scanBases(dir string, k *Kustomization, plugin bool) {
 			if abs == "" {
 				continue
 			}
-			if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+			if fi, err := sc.r.Stat(abs); err == nil && fi.IsDir() {
 				sc.Scan(abs, plugin)
 			} else {
 				sc.addFile(dir, abs)
@@ -316,7 +315,7 @@ func (sc *Scan) scanFunctions(dir string, k *Kustomization) {
 			if abs == "" {
 				continue
 			}
-			if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+			if fi, err := sc.r.Stat(abs); err == nil && fi.IsDir() {
 				sc.Scan(abs, true)
 			} else {
 				sc.addFile(dir, abs)
@@ -375,7 +374,7 @@ func (sc *Scan) LocalChart(dir, kf string, doc, hc map[string]any) string {
 			if !sc.r.Within(filepath.Clean(c)) {
 				continue
 			}
-			if _, err := sc.r.Resolve(c); err == nil && IsChartDir(c) {
+			if _, err := sc.r.Resolve(c); err == nil && IsChartDir(sc.r, c) {
 				return c
 			}
 		}
@@ -439,10 +438,10 @@ func IsKustomizationName(name string) bool {
 }
 
 // KustomizationFile is the kustomization krusty reads in dir; "" if none.
-func KustomizationFile(dir string) string {
+func KustomizationFile(r *repofs.Repo, dir string) string {
 	for _, n := range kustomizationNames {
 		p := filepath.Join(dir, n)
-		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
+		if fi, err := r.Lstat(p); err == nil && !fi.IsDir() {
 			return p
 		}
 	}
@@ -450,8 +449,8 @@ func KustomizationFile(dir string) string {
 }
 
 // IsChartDir reports whether dir holds a chart (a Chart.yaml file).
-func IsChartDir(dir string) bool {
-	fi, err := os.Lstat(filepath.Join(dir, "Chart.yaml"))
+func IsChartDir(r *repofs.Repo, dir string) bool {
+	fi, err := r.Lstat(filepath.Join(dir, "Chart.yaml"))
 	return err == nil && !fi.IsDir()
 }
 

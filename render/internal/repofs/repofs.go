@@ -1,28 +1,98 @@
 // Package repofs is the repository root render reads: every read of a
 // source goes through a Repo so that nothing outside the root, and nothing
-// too large, is read. It is apart from render so that what is built on it
-// (the kustomization scan) can be fuzzed in a test binary without Helm and
-// krusty.
+// too large, is read. A Repo reads through a file system (kyaml's
+// filesys.FileSystem in render: the disk, or memory in tests); it is apart
+// from render so that what is built on it (the kustomization scan) can be
+// fuzzed in a test binary without Helm and krusty.
 package repofs
 
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
 	"github.com/capreport/capreport/check"
 )
 
-// Repo is the scanned root: an absolute, symlink-free directory. Every read
-// goes through it so that nothing outside the root, and nothing too large,
-// is ever read.
-type Repo struct {
-	Root     string // absolute, symlinks evaluated
-	MaxBytes int64
+// FS is what a Repo reads through: the read methods of kyaml's
+// filesys.FileSystem, which every filesys.FileSystem has (named here so
+// that this package links no kustomize code). Paths are absolute.
+type FS interface {
+	ReadFile(path string) ([]byte, error)
+	ReadDir(path string) ([]string, error) // the names in a directory
+	IsDir(path string) bool
+	Exists(path string) bool
 }
+
+// Repo is the scanned root: an absolute directory of its file system,
+// symlinks evaluated. Every read goes through it so that nothing outside
+// the root, and nothing too large, is ever read.
+//
+// On disk (New with onDisk), paths are this machine's: symlinks are
+// evaluated, and files and directories looked at, on the disk itself,
+// while contents and listings are read through the FS. Any other FS (kyaml's
+// in-memory one) has no symlinks, and a Repo learns everything through it.
+type Repo struct {
+	Root     string // absolute, symlinks evaluated; "" until At
+	MaxBytes int64
+	fs       FS
+	disk     bool
+}
+
+// New is a Repo over fsys with no root yet: it can look at paths (Stat,
+// Absolute) but reads nothing until At gives it one. onDisk says that
+// fsys reads this machine's disk, so that symlinks must be evaluated.
+func New(fsys FS, onDisk bool, maxBytes int64) *Repo {
+	return &Repo{MaxBytes: maxBytes, fs: fsys, disk: onDisk}
+}
+
+// Open is New(fsys, onDisk, maxBytes).At(root).
+func Open(fsys FS, onDisk bool, root string, maxBytes int64) (*Repo, error) {
+	return New(fsys, onDisk, maxBytes).At(root)
+}
+
+// At returns the Repo rooted at root (default "."): absolute, symlinks
+// evaluated, and a directory.
+func (r *Repo) At(root string) (*Repo, error) {
+	if root == "" {
+		root = "."
+	}
+	abs, err := r.Absolute(root)
+	if err != nil {
+		return nil, fmt.Errorf("render root %q: %w", root, err)
+	}
+	real, err := r.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("render root %q: %w", root, err)
+	}
+	fi, err := r.Stat(real)
+	if err != nil {
+		return nil, fmt.Errorf("render root %q: %w", root, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("render root %q is not a directory", root)
+	}
+	out := *r
+	out.Root = real
+	return &out, nil
+}
+
+// WithFS returns a copy of r that reads through fsys, with r's root and
+// checks (fsys must see the same files: a wrapper of r.FS() that records
+// or counts what is read).
+func (r *Repo) WithFS(fsys FS) *Repo {
+	out := *r
+	out.fs = fsys
+	return &out
+}
+
+// FS is the file system r reads through.
+func (r *Repo) FS() FS { return r.fs }
+
+// OnDisk reports whether r's paths are this machine's.
+func (r *Repo) OnDisk() bool { return r.disk }
 
 // Errors a repository read can fail with; each maps to a finding check.
 var (
@@ -74,8 +144,12 @@ func (r *Repo) Abs(rel string) string {
 	return filepath.Join(r.Root, filepath.FromSlash(rel))
 }
 
-// Within reports whether abs (clean, absolute) is the root or below it.
+// Within reports whether abs (clean, absolute) is the root or below it; a
+// Repo without a root has nothing within it.
 func (r *Repo) Within(abs string) bool {
+	if r.Root == "" {
+		return false
+	}
 	if abs == r.Root {
 		return true
 	}
@@ -89,7 +163,7 @@ func (r *Repo) Resolve(abs string) (string, error) {
 	if !r.Within(abs) {
 		return "", &PathError{Rel: filepath.ToSlash(abs), Err: ErrEscape}
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	real, err := r.EvalSymlinks(abs)
 	if err != nil {
 		return "", err
 	}
@@ -99,58 +173,58 @@ func (r *Repo) Resolve(abs string) (string, error) {
 	return real, nil
 }
 
-// ReadFile reads a file inside the root, refusing escapes and files over
-// the size limit (checked before reading and enforced while reading).
+// ReadFile reads a file inside the root, refusing escapes, what is not a
+// regular file, and files over the size limit (checked before reading on
+// disk, and on what was read).
 func (r *Repo) ReadFile(abs string) ([]byte, error) {
 	real, err := r.Resolve(abs)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(real)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if fi.IsDir() {
+	if r.disk {
+		fi, err := r.Stat(real)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.checkFile(abs, fi); err != nil {
+			return nil, err
+		}
+	} else if r.fs.IsDir(real) {
 		return nil, fmt.Errorf("%s is a directory", r.Rel(abs))
 	}
-	if fi.Size() > r.MaxBytes {
-		return nil, &PathError{Rel: r.Rel(abs), Err: ErrTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), r.MaxBytes)}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, r.MaxBytes+1))
+	data, err := r.fs.ReadFile(real)
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > r.MaxBytes {
-		return nil, &PathError{Rel: r.Rel(abs), Err: ErrTooLarge, Detail: fmt.Sprintf("limit %d bytes", r.MaxBytes)}
+	if n := int64(len(data)); n > r.MaxBytes {
+		return nil, &PathError{Rel: r.Rel(abs), Err: ErrTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", n, r.MaxBytes)}
 	}
 	return data, nil
 }
 
-// Open makes the Repo of root (default "."): absolute, symlinks evaluated,
-// and a directory.
-func Open(root string, maxBytes int64) (*Repo, error) {
-	if root == "" {
-		root = "."
+// checkFile refuses, before it is read, a directory, an irregular file (a
+// device or a pipe would never end) and a file over the size limit.
+func (r *Repo) checkFile(abs string, fi fs.FileInfo) error {
+	switch {
+	case fi.IsDir():
+		return fmt.Errorf("%s is a directory", r.Rel(abs))
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file", r.Rel(abs))
+	case fi.Size() > r.MaxBytes:
+		return &PathError{Rel: r.Rel(abs), Err: ErrTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), r.MaxBytes)}
 	}
-	abs, err := filepath.Abs(root)
+	return nil
+}
+
+// ReadTrusted reads a file the caller vouches for (a command-line values
+// file): anywhere its file system reaches, within the size limit.
+func (r *Repo) ReadTrusted(p string) ([]byte, error) {
+	fi, err := r.Stat(p)
 	if err != nil {
-		return nil, fmt.Errorf("render root %q: %w", root, err)
+		return nil, err
 	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("render root %q: %w", root, err)
+	if fi.Size() > r.MaxBytes {
+		return nil, &PathError{Rel: p, Err: ErrTooLarge}
 	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return nil, fmt.Errorf("render root %q: %w", root, err)
-	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("render root %q is not a directory", root)
-	}
-	return &Repo{Root: real, MaxBytes: maxBytes}, nil
+	return r.fs.ReadFile(p)
 }

@@ -2,8 +2,7 @@ package repofs
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
 )
 
 // maxTreeDepth bounds the symlinked directories one tree may chain.
@@ -17,7 +16,7 @@ const maxTreeDepth = 32
 // checkFile, when not nil, sees every regular file within the size limit
 // (render refuses alias bombs in a chart's values with it).
 func (r *Repo) CheckTree(dir string, checkFile func(path string) error) error {
-	real, err := filepath.EvalSymlinks(dir)
+	real, err := r.EvalSymlinks(dir)
 	if err != nil {
 		return err
 	}
@@ -33,11 +32,11 @@ type treeWalk struct {
 }
 
 func (t *treeWalk) walk(dir string, depth int) error {
-	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+	return t.r.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.Type()&os.ModeSymlink != 0 {
+		if d.Type()&fs.ModeSymlink != 0 {
 			return t.link(p, depth)
 		}
 		if d.Type().IsRegular() {
@@ -54,7 +53,7 @@ func (t *treeWalk) link(p string, depth int) error {
 	if err != nil {
 		return err
 	}
-	fi, err := os.Stat(real)
+	fi, err := t.r.Stat(real)
 	if err != nil {
 		return err
 	}
@@ -75,7 +74,7 @@ func (t *treeWalk) link(p string, depth int) error {
 }
 
 // file refuses a file over the size limit, then hands it to checkFile.
-func (t *treeWalk) file(p string, d os.DirEntry) error {
+func (t *treeWalk) file(p string, d fs.DirEntry) error {
 	fi, err := d.Info()
 	if err != nil {
 		return err

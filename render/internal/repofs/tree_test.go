@@ -88,7 +88,7 @@ func FuzzCheckTree(f *testing.F) {
 	root := filepath.Join(base, "root")
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		buildTree(t, root, outside, ops)
-		r, err := Open(root, 1<<20)
+		r, err := Open(osFS{}, true, root, 1<<20)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,4 +113,28 @@ func memTempDir(f *testing.F) string {
 		}
 	}
 	return f.TempDir()
+}
+
+// osFS is the disk, as kyaml's filesys.MakeFsOnDisk reads it.
+type osFS struct{}
+
+func (osFS) ReadFile(p string) ([]byte, error) { return os.ReadFile(p) }
+func (osFS) IsDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+func (osFS) Exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+func (osFS) ReadDir(p string) ([]string, error) {
+	ents, err := os.ReadDir(p)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(ents))
+	for i, e := range ents {
+		names[i] = e.Name()
+	}
+	return names, nil
 }
