@@ -20,6 +20,9 @@ func Build(ctx context.Context, paths []string, s Settings) (*contract.Report, *
 	path := reportPath(paths)
 	opts := rules.Options{Tool: s.Tool, FailOnDefaults: s.Strict, NoRoundsCurve: s.NoPlotCurves, NoPhiCurve: s.NoPlotCurves,
 		Progress: s.Progress}
+	if s.Cache {
+		opts.CacheDir = filepath.Join(s.cacheDir(), "bills")
+	}
 	r, err := rules.Build(ctx, path, rp.Rendered, rp.Inventory, rp.Config, opts)
 	if err != nil {
 		return nil, nil, err

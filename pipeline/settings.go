@@ -12,7 +12,7 @@ import (
 
 	"helm.sh/helm/v3/pkg/strvals"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"sigs.k8s.io/kustomize/api/filesys"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
@@ -54,6 +54,11 @@ type Settings struct {
 	Fetch        *bool
 	CacheDir     string
 	FetchTimeout time.Duration
+	// Cache reuses a source's render from CacheDir's render cache when
+	// every read it made gives the same answer (render.Options'
+	// RenderCacheDir), and an autoscaler's bill from its bill cache when
+	// it was priced before (rules.Options' CacheDir).
+	Cache bool
 	// NoPlotCurves leaves out the rounds and Φ curves, for outputs that
 	// show neither.
 	NoPlotCurves bool
@@ -155,6 +160,9 @@ func (s *Settings) renderOptions(root string, cfg *config.Config) render.Options
 	if s.KubeVersion != "" {
 		opts.KubeVersion = s.KubeVersion
 	}
+	if s.Cache {
+		opts.RenderCacheDir = filepath.Join(s.cacheDir(), "render")
+	}
 	return opts
 }
 
@@ -221,4 +229,13 @@ func valuesFileExists(v, path, root string) bool {
 func fileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
+}
+
+// cacheDir is where the caches live: CacheDir, else capreport's directory
+// in the user cache directory (as the fetch cache).
+func (s *Settings) cacheDir() string {
+	if s.CacheDir != "" {
+		return s.CacheDir
+	}
+	return render.DefaultCacheDir()
 }

@@ -108,6 +108,7 @@ func (rd *renderer) limits() fetch.Limits {
 
 // fetcher returns the process's fetcher, made on first use.
 func (rd *renderer) fetcher() *fetch.Fetcher {
+	rd.noteFetch()
 	rd.fx.mu.Lock()
 	defer rd.fx.mu.Unlock()
 	if rd.fx.fetcher == nil {
@@ -118,6 +119,13 @@ func (rd *renderer) fetcher() *fetch.Fetcher {
 		rd.fx.fetcher = fetch.New(rd.limits(), fetch.OpenCache(rd.opts.Fetch.CacheDir))
 	}
 	return rd.fx.fetcher
+}
+
+// noteFetch marks a recorded render as one that fetches.
+func (rd *renderer) noteFetch() {
+	if rd.fetched != nil {
+		rd.fetched.Store(true)
+	}
 }
 
 // setFetchBudget is what a worker may download for the next request.

@@ -228,7 +228,7 @@ func TestIsolatedFallsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd := &renderer{repo: r, opts: isolated(DefaultOptions())}
+	rd := &renderer{repo: r, opts: isolated(DefaultOptions()), fx: &fetchState{}}
 	if _, ok := newWorkerPool(rd).renderIsolated(context.Background(), rd, spec); ok {
 		t.Errorf("a spec gob cannot encode was sent to a worker")
 	}
@@ -236,7 +236,7 @@ func TestIsolatedFallsBack(t *testing.T) {
 
 // TestWorkerFailureNamesTheCause classifies a dead worker's last words.
 func TestWorkerFailureNamesTheCause(t *testing.T) {
-	rd := &renderer{opts: DefaultOptions().withDefaults()}
+	rd := &renderer{opts: DefaultOptions().withDefaults(), fx: &fetchState{}}
 	spec := SourceSpec{Path: "chart", Type: SourceHelm}
 	cases := []struct {
 		tail  []string
@@ -261,7 +261,7 @@ func TestWorkerFailureNamesTheCause(t *testing.T) {
 // distinct warnings; the lines past them, and those the tap dropped, are
 // counted on the last one rather than becoming findings.
 func TestLogFindingsBounded(t *testing.T) {
-	rd := &renderer{opts: DefaultOptions().withDefaults()}
+	rd := &renderer{opts: DefaultOptions().withDefaults(), fx: &fetchState{}}
 	var lines []string
 	for i := range 15 {
 		lines = append(lines, fmt.Sprintf("# Warning: line %d", i), fmt.Sprintf("# Warning: line %d", i))

@@ -103,5 +103,8 @@ func (rd *renderer) newKustScan() *kustscan.Scan {
 func (rd *renderer) scanSafeFS(sc *kustscan.Scan, overlay map[string][]byte) *safeFS {
 	fs := newSafeFS(rd.repo, overlay)
 	fs.clones = sc.Remote
+	if sc.Remote {
+		rd.noteFetch()
+	}
 	return fs
 }

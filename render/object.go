@@ -97,6 +97,8 @@ type SourceResult struct {
 	Partial bool `json:"partial,omitempty"`
 	// Chain is the delivery of a source a GitOps object rendered.
 	Chain []Link `json:"chain,omitempty"`
+	// Cached: the render came from the render cache (Options.RenderCacheDir).
+	Cached bool `json:"cached,omitempty"`
 }
 
 // objectFromDoc fills an Object from a decoded document; ok is false when

@@ -168,6 +168,11 @@ type Options struct {
 	// Fetch lets the run download charts and bases (see fetch.go); the
 	// zero value fetches nothing.
 	Fetch FetchOptions
+	// RenderCacheDir, when set, is the render cache (cache.go): a source
+	// whose inputs read the same as when a render was stored there is
+	// taken from it instead of rendered. A render that fetches is never
+	// stored.
+	RenderCacheDir string
 }
 
 // DefaultOptions returns the safe mode: no network, no plugins or exec

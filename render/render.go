@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -27,8 +28,14 @@ type renderer struct {
 	scope string
 	// pool renders each source in a worker process; nil: in-process.
 	pool *workerPool
-	// fx fetches what sources point at when Options.Fetch allows it.
-	fx fetchState
+	// fx fetches what sources point at when Options.Fetch allows it;
+	// shared by the per-source copies a recorded render makes.
+	fx *fetchState
+	// cache is the run's render cache (Options.RenderCacheDir); nil: none.
+	cache *renderCache
+	// fetched is set, in a recorded render's copy, when the render fetches
+	// (a chart, a remote base): what it downloads is not in the cache key.
+	fetched *atomic.Bool
 }
 
 // fileRoot turns a file argument into its directory plus one explicit
@@ -80,6 +87,7 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	rd.setFetchBudget(rd.opts.Fetch.MaxTotalBytes)
+	rd.cache = newRenderCache(rd.opts.RenderCacheDir, rd)
 	if len(rd.opts.Isolation.Command) > 0 && isDisk(rd.opts.FS) {
 		rd.pool = newWorkerPool(rd)
 		defer rd.pool.close()
@@ -111,7 +119,7 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &renderer{repo: r, opts: o, scope: r.Root}, nil
+		return &renderer{repo: r, opts: o, scope: r.Root, fx: &fetchState{}}, nil
 	}
 	r, err := base.At(opts.Root)
 	if err != nil {
@@ -127,7 +135,7 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 	if !r.Within(abs) {
 		return nil, fmt.Errorf("path %q is outside the repository root %s", path, r.Root)
 	}
-	rd := &renderer{repo: r, opts: opts, scope: abs}
+	rd := &renderer{repo: r, opts: opts, scope: abs, fx: &fetchState{}}
 	if fi, err := r.Stat(abs); err == nil && !fi.IsDir() {
 		rd.scope = filepath.Dir(abs)
 		if len(opts.Sources) == 0 {
@@ -171,6 +179,10 @@ type sourceOut struct {
 	// as parts of the source (kustomization directories, resource files,
 	// chart directories, plain files).
 	covered []string
+	// inputs are every read the render made, when recorded is set (a run
+	// with a render cache).
+	inputs   []Input
+	recorded bool
 }
 
 func skippedOut(spec SourceSpec, reason string) sourceOut {
@@ -183,6 +195,22 @@ func skippedOut(spec SourceSpec, reason string) sourceOut {
 // and krusty cannot be interrupted: a source that times out is reported
 // failed and its goroutine is left to finish alone.
 func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourceOut {
+	if rd.cache == nil {
+		return rd.renderFresh(ctx, spec)
+	}
+	// The key is taken before the render: an in-process render may add to
+	// the maps its spec holds.
+	key := rd.cache.key(spec)
+	if out, ok := rd.cache.lookup(key); ok {
+		return out
+	}
+	out := rd.renderFresh(ctx, spec)
+	rd.cache.store(key, out)
+	return out
+}
+
+// renderFresh is renderWithLimits without the cache.
+func (rd *renderer) renderFresh(ctx context.Context, spec SourceSpec) sourceOut {
 	if rd.pool != nil {
 		if out, ok := rd.pool.renderIsolated(ctx, rd, spec); ok {
 			return out
@@ -203,7 +231,23 @@ func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourc
 }
 
 // renderRecovered renders one source, turning a panic into a finding.
-func (rd *renderer) renderRecovered(spec SourceSpec) (out sourceOut) {
+// With a render cache it records every read the render makes, through a
+// copy of the renderer whose Repo reads through a recorder.
+func (rd *renderer) renderRecovered(spec SourceSpec) sourceOut {
+	if rd.opts.RenderCacheDir == "" {
+		return rd.renderGuarded(spec)
+	}
+	rec := newRecorder(rd.repo.FS(), rd.repo.Root)
+	sub := *rd
+	sub.repo, sub.fetched = rd.repo.WithFS(rec), new(atomic.Bool)
+	out := sub.renderGuarded(spec)
+	out.inputs, out.recorded = rec.inputs()
+	out.recorded = out.recorded && !sub.fetched.Load()
+	return out
+}
+
+// renderGuarded renders one source, turning a panic into a finding.
+func (rd *renderer) renderGuarded(spec SourceSpec) (out sourceOut) {
 	defer func() {
 		if p := recover(); p != nil {
 			out = rd.failedOut(spec, check.RenderPanic, fmt.Errorf("internal error (panic) while rendering: %v; stack: %s", p, debug.Stack()))

@@ -228,7 +228,7 @@ func TestDiscoverySkipsChartAndKustomizeInternals(t *testing.T) {
 
 func TestRenderLimits(t *testing.T) {
 	t.Run("panic becomes a finding", func(t *testing.T) {
-		rd := &renderer{opts: DefaultOptions().withDefaults()} // no repo: the render panics
+		rd := &renderer{opts: DefaultOptions().withDefaults(), fx: &fetchState{}} // no repo: the render panics
 		out := rd.renderWithLimits(context.Background(), SourceSpec{Path: "x.yaml", Type: SourcePlain})
 		if out.result.Status != StatusFailed || len(out.result.Findings) != 1 || out.result.Findings[0].Check != "render-panic" {
 			t.Errorf("got %+v", out.result)

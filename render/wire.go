@@ -30,6 +30,9 @@ type workerResponse struct {
 	Objects []Object
 	Result  SourceResult
 	Covered []string
+	// Inputs are the render's reads, when Recorded (a run with a cache).
+	Inputs   []Input
+	Recorded bool
 	// Fetched is what the render downloaded, charged to the run's budget.
 	Fetched int64
 }

@@ -65,7 +65,7 @@ func serveWorker() int {
 	init.Opts.FS = filesys.MakeFsOnDisk() // Render isolates sources only on disk
 	r := newRepo(init.Opts)
 	r.Root = init.Root // evaluated by Render
-	rd := &renderer{repo: r, opts: init.Opts, scope: init.Scope}
+	rd := &renderer{repo: r, opts: init.Opts, scope: init.Scope, fx: &fetchState{}}
 	for {
 		var req workerRequest
 		if err := dec.Decode(&req); err != nil {
@@ -81,7 +81,7 @@ func serveWorker() int {
 			markEmptyLists(o.objects[i].Doc)
 		}
 		fmt.Fprintf(os.Stderr, "%s%d\n", endMarker, req.ID)
-		resp := workerResponse{ID: req.ID, Objects: o.objects, Result: o.result, Covered: o.covered,
+		resp := workerResponse{ID: req.ID, Objects: o.objects, Result: o.result, Covered: o.covered, Inputs: o.inputs, Recorded: o.recorded,
 			Fetched: req.FetchBudget - rd.fx.budget.Load()}
 		if err := enc.Encode(&resp); err != nil {
 			fmt.Fprintf(os.Stderr, "capreport render worker: writing a response: %v\n", err)

@@ -43,6 +43,9 @@ type Options struct {
 	// defaults (--strict, failOnDefaults: true); by default they are at
 	// most warnings.
 	FailOnDefaults bool
+	// CacheDir, when set, is the bill cache (cache.go): a workload whose
+	// inputs were priced before is read from it instead of simulated.
+	CacheDir string
 }
 
 // Build prices every autoscaler of inv and assembles the report. rendered may
@@ -95,13 +98,18 @@ func priceAll(ctx context.Context, in []analyze.Autoscaler, out []contract.Workl
 	g.SetLimit(workers)
 	var mu sync.Mutex
 	done := 0
+	bills := newBillCache(opts.CacheDir, cfg, opts)
 	for i := range in {
 		if err := ctx.Err(); err != nil {
 			_ = g.Wait()
 			return err
 		}
 		g.Go(func() error {
-			out[i] = price(&in[i], cfg, opts)
+			if bills != nil {
+				out[i] = bills.price(&in[i], cfg, opts)
+			} else {
+				out[i] = price(&in[i], cfg, opts)
+			}
 			if opts.Progress != nil {
 				mu.Lock()
 				done++

@@ -348,8 +348,8 @@ func TestActionInputsAndSafety(t *testing.T) {
 				t.Errorf("setup-go must read the action's go.mod and leave caching to actions/cache: %v", s.With)
 			}
 		case "actions/cache":
-			if s.Name == "Cache of fetched charts" {
-				break // the fetch cache, keyed by the lock files
+			if s.Name == "Cache of fetched charts, renders and bills" {
+				break // capreport's cache, keyed by the lock files and the commit
 			}
 			if !strings.Contains(s.With["key"], "steps.gocache.outputs.key") || !strings.Contains(s.With["path"], "steps.gocache.outputs.modcache") {
 				t.Errorf("the Go cache must use the explicit paths and key of the gocache step: %v", s.With)

@@ -786,10 +786,10 @@ func checkUses(t *testing.T, r *stepResult) {
 	case "actions/setup-go":
 		// Nothing to check: Go is on the PATH already.
 	case "actions/cache":
-		// The Go caches of the build, or the fetch cache (keyed by the
-		// lock files, only on runs that fetch).
+		// The Go caches of the build, or capreport's (fetched charts,
+		// renders and bills; keyed by the lock files and the commit).
 		key := r.with["key"]
-		if strings.TrimSpace(r.with["path"]) == "" || !(strings.HasPrefix(key, "capreport-go-") || strings.HasPrefix(key, "capreport-fetch-")) {
+		if strings.TrimSpace(r.with["path"]) == "" || !(strings.HasPrefix(key, "capreport-go-") || strings.HasPrefix(key, "capreport-cache-")) {
 			t.Errorf("cache: path %q key %q", r.with["path"], key)
 		}
 	case "actions/upload-artifact":
@@ -1045,7 +1045,7 @@ func TestActionRun(t *testing.T) {
 			}
 		}()
 		want := []string{"capreport mode", "Install capreport", "Set up Go for capreport", "Locate the Go caches", "Cache Go for capreport", "Build capreport from the action's source",
-			"Cache of fetched charts", "capreport (head)", "capreport (base)", "capreport comment", "Upload the capreport artifact", "capreport verdict"}
+			"Cache of fetched charts, renders and bills", "capreport (head)", "capreport (base)", "capreport comment", "Upload the capreport artifact", "capreport verdict"}
 		if got := ranSteps(res); !slices.Equal(got, want) {
 			t.Errorf("steps run %q, want %q", got, want)
 		}
@@ -1143,7 +1143,7 @@ func TestActionRun(t *testing.T) {
 			}
 		}()
 		want := []string{"capreport mode", "Install capreport", "Set up Go for capreport", "Locate the Go caches", "Cache Go for capreport", "Build capreport from the action's source",
-			"Cache of fetched charts", "capreport (head)", "capreport issue", "Upload the capreport artifact", "capreport verdict"}
+			"Cache of fetched charts, renders and bills", "capreport (head)", "capreport issue", "Upload the capreport artifact", "capreport verdict"}
 		if got := ranSteps(res); !slices.Equal(got, want) {
 			t.Errorf("steps run %q, want %q", got, want)
 		}

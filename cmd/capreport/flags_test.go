@@ -118,6 +118,8 @@ func TestRootFlags(t *testing.T) {
 		o.ios, o.ctx, o.git, o.version = nil, nil, nil, ""
 	}, []flagCase[rootOptions]{
 		{name: "defaults", want: rootOptions{paths: []string{"."}, render: defaultRender, format: "text"}},
+		{name: "cache", args: []string{"--cache", "--cache-dir", "/c"}, want: rootOptions{paths: []string{"."}, format: "text",
+			render: withRender(func(r *renderFlags) { r.cache, r.cacheDir = true, "/c" })}},
 		{name: "flags", args: []string{"a", "b", "-o", "json", "--out", "rep", "--fail-on", "warning", "--pretty",
 			"-f", "v.yaml", "--set", "x=1", "-n", "shop", "--strict", "--include", "A,B", "--render-timeout", "5s"},
 			want: rootOptions{paths: []string{"a", "b"}, format: "json", out: "rep", failOn: "warning", pretty: true,

@@ -41,6 +41,8 @@ type renderFlags struct {
 	cacheDir     string
 	fetchTimeout time.Duration
 	fetchFlags   *pflag.FlagSet
+	// cache reuses unchanged sources' renders and autoscalers' bills (--cache).
+	cache bool
 	// noPlotCurves is set by a command whose output shows neither the
 	// rounds curve nor the Φ curve (rules.Options.NoRoundsCurve and
 	// NoPhiCurve); it is not a flag.
@@ -67,6 +69,7 @@ func (f *renderFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.fetch, "fetch", false, "download chart dependencies, remote charts (Helm repositories, OCI registries) and remote kustomize bases, through the cache (default off: nothing is fetched; also .capreport.yaml fetch:)")
 	fl.StringVar(&f.cacheDir, "cache-dir", "", "content-addressed cache of fetched charts (default: capreport in the user cache directory)")
 	fl.DurationVar(&f.fetchTimeout, "fetch-timeout", render.DefaultFetchRunTimeout, "time all of a run's fetches may take together")
+	fl.BoolVar(&f.cache, "cache", false, "reuse renders and bills from --cache-dir: a source whose files are unchanged is not rendered again, an autoscaler priced before is not simulated again, so a diff or a second run costs what changed (renders are not cached with --fetch)")
 	f.fetchFlags = fl
 }
 
@@ -79,7 +82,7 @@ func (f *renderFlags) settings(ios *streams, tool contract.Tool, git gitRunner) 
 		RepoURLs: f.repoURLs, APIVersions: f.apiVersions, Strict: f.strict,
 		RenderTimeout: f.renderTimeout, RenderMemory: int64(f.renderMemory), Isolate: true,
 		Include: f.include, Exclude: f.exclude, Stdin: f.stdin,
-		CacheDir: f.cacheDir, FetchTimeout: f.fetchTimeout,
+		CacheDir: f.cacheDir, FetchTimeout: f.fetchTimeout, Cache: f.cache,
 		NoPlotCurves: f.noPlotCurves, Tool: tool, Git: git,
 	}
 	if f.fetchFlags != nil && f.fetchFlags.Changed("fetch") {

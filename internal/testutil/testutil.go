@@ -2,6 +2,7 @@
 package testutil
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,5 +51,28 @@ func WriteTree(tb testing.TB, root string, files map[string]string) {
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			tb.Fatal(err)
 		}
+	}
+}
+
+// CopyTree copies the regular files and directories under src to dst.
+func CopyTree(tb testing.TB, src, dst string) {
+	tb.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		tb.Fatal(err)
 	}
 }

@@ -1,0 +1,142 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/capreport/capreport/internal/testutil"
+)
+
+// chartRepo is a monorepo of n charts, each with an HPA and its
+// Deployment; chart i's maxReplicas is max(i).
+func chartRepo(n int, max func(i int) int) map[string]string {
+	files := map[string]string{}
+	for i := range n {
+		dir := fmt.Sprintf("charts/c%03d/", i)
+		files[dir+"Chart.yaml"] = fmt.Sprintf("apiVersion: v2\nname: c%03d\nversion: 1.0.0\n", i)
+		files[dir+"values.yaml"] = fmt.Sprintf("max: %d\n", max(i))
+		files[dir+"templates/hpa.yaml"] = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: {{ .Chart.Name }}\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: {{ .Chart.Name }}\n  minReplicas: 2\n  maxReplicas: {{ .Values.max }}\n  metrics:\n    - type: Resource\n      resource:\n        name: cpu\n        target:\n          type: Utilization\n          averageUtilization: 60\n"
+		files[dir+"templates/deploy.yaml"] = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Chart.Name }}\nspec:\n  template:\n    spec:\n      containers:\n        - name: app\n          resources:\n            requests:\n              cpu: 500m\n            limits:\n              cpu: \"1\"\n"
+	}
+	return files
+}
+
+// rendered counts, by source path, the renders a load made (not taken
+// from the render cache).
+func rendered(t *testing.T, path string, s Settings) (map[string]int, time.Duration) {
+	t.Helper()
+	start := time.Now()
+	rp, err := Load(context.Background(), []string{path}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	out := map[string]int{}
+	for _, src := range rp.Rendered.Sources {
+		if !src.Cached {
+			out[src.Path]++
+		}
+	}
+	return out, took
+}
+
+// A diff between two checkouts of a 100-chart repository that differ in
+// one chart renders that chart twice (base and head) and every other
+// source once; run again, it renders nothing; and a head that changes the
+// chart once more renders only that chart, in about the time of a run of
+// that chart alone.
+func TestRenderCacheDiff(t *testing.T) {
+	testutil.SkipIfShort(t)
+	const n, changed = 100, "charts/c042"
+	base, head := t.TempDir(), t.TempDir()
+	testutil.WriteTree(t, base, chartRepo(n, func(int) int { return 10 }))
+	testutil.WriteTree(t, head, chartRepo(n, func(i int) int { return 10 + boolInt(i == 42) }))
+	s := Settings{Cache: true, CacheDir: t.TempDir()}
+
+	total := map[string]int{}
+	reports := map[string]string{}
+	for _, dir := range []string{base, head} {
+		got, _ := rendered(t, dir, s)
+		for p, c := range got {
+			total[p] += c
+		}
+		reports[dir] = buildJSON(t, dir, s)
+	}
+	bills := filepath.Join(s.CacheDir, "bills")
+	if got := entryFiles(t, bills); got != n+1 {
+		t.Errorf("%d bills stored after base and head, want %d (the changed chart's twice)", got, n+1)
+	}
+	if len(total) != n || total[changed] != 2 {
+		t.Fatalf("renders per source %v: want %s twice and the other %d once", total, changed, n-1)
+	}
+	for p, c := range total {
+		if p != changed && c != 1 {
+			t.Errorf("%s rendered %d times", p, c)
+		}
+	}
+	for _, dir := range []string{base, head} {
+		if got, _ := rendered(t, dir, s); len(got) != 0 {
+			t.Errorf("%s again rendered %v, want nothing", dir, got)
+		}
+		if buildJSON(t, dir, s) != reports[dir] || buildJSON(t, dir, Settings{}) != reports[dir] {
+			t.Errorf("%s: the report from the caches differs from a fresh one", dir)
+		}
+	}
+	if got := entryFiles(t, bills); got != n+1 {
+		t.Errorf("%d bills stored after running again, want still %d", got, n+1)
+	}
+	testutil.WriteTree(t, head, map[string]string{changed + "/values.yaml": "max: 12\n"})
+	got, _ := rendered(t, head, s)
+	if len(got) != 1 || got[changed] != 1 {
+		t.Errorf("head after one more change rendered %v, want only %s", got, changed)
+	}
+	start := time.Now()
+	buildJSON(t, head, s)
+	diffTook := time.Since(start)
+	if got := entryFiles(t, bills); got != n+2 {
+		t.Errorf("%d bills stored after one more change, want %d", got, n+2)
+	}
+	start = time.Now()
+	buildJSON(t, filepath.Join(head, changed), Settings{})
+	aloneTook := time.Since(start)
+	t.Logf("the changed repository took %s with the cache, the chart alone %s", diffTook, aloneTook)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// buildJSON is the JSON report of path.
+func buildJSON(t *testing.T, path string, s Settings) string {
+	t.Helper()
+	r, _, err := Build(context.Background(), []string{path}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// entryFiles counts the files under dir.
+func entryFiles(t *testing.T, dir string) int {
+	t.Helper()
+	n := 0
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return nil
+	})
+	return n
+}

@@ -1,0 +1,379 @@
+package render
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/internal/buildid"
+	"github.com/capreport/capreport/render/internal/repofs"
+)
+
+// The render cache (Options.CacheDir) keeps each source's render keyed by
+// what decides it: the capreport build, the options every render shares,
+// the source's spec (its GitOps delivery included), and the bytes of every
+// file its render read and the names of every directory it listed, all by
+// root-relative path. A later run, or the other side of a diff, takes a
+// source from the cache when every one of those reads gives the same
+// answer again; it re-renders only the sources whose inputs changed. Paths
+// are relative to the root, so a base checked out in a temporary worktree
+// finds what the head stored.
+
+// cacheFormat names the layout of an entry; bump it when it changes.
+const cacheFormat = "capreport-render-cache-v1"
+
+// maxCacheCandidates bounds the entries one key keeps (a base and a head
+// that differ in one chart keep one entry each for it).
+const maxCacheCandidates = 8
+
+// Input is one read a source's render made, by root-relative path: a
+// file's contents, a directory's names, or whether a path is a directory
+// or exists. Digest is what it gave.
+type Input struct {
+	Op     string // "file", "dir", "isdir", "exists"
+	Path   string
+	Digest string
+}
+
+// recorder wraps a Repo's file system for one source's render and notes
+// every read. A read outside the root (which the Repo refuses, but a probe
+// may still ask) makes the render uncacheable.
+type recorder struct {
+	base repofs.FS
+	root string
+	mu   sync.Mutex
+	seen map[Input]bool
+	away bool
+}
+
+func newRecorder(base repofs.FS, root string) *recorder {
+	return &recorder{base: base, root: root, seen: map[Input]bool{}}
+}
+
+func (r *recorder) ReadFile(p string) ([]byte, error) {
+	data, err := r.base.ReadFile(p)
+	r.note("file", p, fileDigest(data, err))
+	return data, err
+}
+
+func (r *recorder) ReadDir(p string) ([]string, error) {
+	names, err := r.base.ReadDir(p)
+	r.note("dir", p, dirDigest(names, err))
+	return names, err
+}
+
+func (r *recorder) IsDir(p string) bool {
+	ok := r.base.IsDir(p)
+	r.note("isdir", p, boolDigest(ok))
+	return ok
+}
+
+func (r *recorder) Exists(p string) bool {
+	ok := r.base.Exists(p)
+	r.note("exists", p, boolDigest(ok))
+	return ok
+}
+
+func (r *recorder) note(op, p, digest string) {
+	rel, ok := relTo(r.root, p)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !ok {
+		r.away = true
+		return
+	}
+	r.seen[Input{Op: op, Path: rel, Digest: digest}] = true
+}
+
+// inputs are the reads in a stable order; ok is false when one left the root.
+func (r *recorder) inputs() ([]Input, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]Input, 0, len(r.seen))
+	for in := range r.seen {
+		out = append(out, in)
+	}
+	slices.SortFunc(out, func(a, b Input) int {
+		return strings.Compare(a.Op+"\x00"+a.Path+"\x00"+a.Digest, b.Op+"\x00"+b.Path+"\x00"+b.Digest)
+	})
+	return out, !r.away
+}
+
+// relTo is p relative to root, slash-separated; ok is false outside it.
+func relTo(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+func fileDigest(data []byte, err error) string {
+	if err != nil {
+		return "error: " + errKind(err)
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+func dirDigest(names []string, err error) string {
+	if err != nil {
+		return "error: " + errKind(err)
+	}
+	h := sha256.New()
+	for _, n := range names {
+		h.Write([]byte(n))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func boolDigest(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// errKind is what a failed read says without the machine's paths in it.
+func errKind(err error) string {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "not found"
+	case errors.Is(err, os.ErrPermission):
+		return "permission"
+	}
+	return "failed"
+}
+
+// renderCache is one run's view of the cache directory. Each file's
+// digest is computed once per run, however many entries ask for it.
+type renderCache struct {
+	dir  string
+	salt string // the build and the shared options, hashed
+	repo *repo
+	mu   sync.Mutex
+	now  map[Input]string // "op\x00path" (Digest empty) → the digest this run
+}
+
+// cacheEntry is what one entry file holds.
+type cacheEntry struct {
+	Format  string
+	Inputs  []Input
+	Objects []Object
+	Result  SourceResult
+	Covered []string
+}
+
+// newRenderCache is the run's cache, nil when Options.RenderCacheDir is
+// empty. A render that fetches is never stored (what it downloads is not
+// in the key); the other sources of a fetching run are.
+func newRenderCache(dir string, rd *renderer) *renderCache {
+	if dir == "" {
+		return nil
+	}
+	registerWireTypes() // entries hold decoded documents, as the worker protocol does
+	return &renderCache{dir: dir, salt: cacheSalt(rd), repo: rd.repo, now: map[Input]string{}}
+}
+
+// key is the directory of spec's entries, "" when spec cannot be encoded.
+func (c *renderCache) key(spec SourceSpec) string {
+	var b bytes.Buffer
+	b.WriteString(c.salt)
+	if err := gob.NewEncoder(&b).Encode(toWire(spec)); err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b.Bytes())
+	k := hex.EncodeToString(sum[:])
+	return filepath.Join(c.dir, k[:2], k)
+}
+
+// lookup returns the render under key (a spec's, from key) when one of
+// its entries' inputs all read the same now.
+func (c *renderCache) lookup(dir string) (sourceOut, bool) {
+	if dir == "" {
+		return sourceOut{}, false
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return sourceOut{}, false
+	}
+	for _, e := range ents {
+		var ent cacheEntry
+		if !readEntry(filepath.Join(dir, e.Name()), &ent) || ent.Format != cacheFormat || !c.fresh(ent.Inputs) {
+			continue
+		}
+		for i := range ent.Objects {
+			unmarkEmptyLists(ent.Objects[i].Doc)
+		}
+		ent.Result.Cached = true
+		return sourceOut{objects: ent.Objects, result: ent.Result, covered: ent.Covered}, true
+	}
+	return sourceOut{}, false
+}
+
+// fresh reports whether every input reads the same now.
+func (c *renderCache) fresh(inputs []Input) bool {
+	for _, in := range inputs {
+		if c.current(in.Op, in.Path) != in.Digest {
+			return false
+		}
+	}
+	return true
+}
+
+// current is what op on the root-relative path p gives in this run.
+func (c *renderCache) current(op, p string) string {
+	k := Input{Op: op, Path: p}
+	c.mu.Lock()
+	d, ok := c.now[k]
+	c.mu.Unlock()
+	if ok {
+		return d
+	}
+	fsys, abs := c.repo.FS(), filepath.Join(c.repo.Root, filepath.FromSlash(p))
+	switch op {
+	case "file":
+		d = fileDigest(fsys.ReadFile(abs))
+	case "dir":
+		d = dirDigest(fsys.ReadDir(abs))
+	case "isdir":
+		d = boolDigest(fsys.IsDir(abs))
+	case "exists":
+		d = boolDigest(fsys.Exists(abs))
+	}
+	c.mu.Lock()
+	c.now[k] = d
+	c.mu.Unlock()
+	return d
+}
+
+// store keeps out under key when it can be reused: a render that
+// finished and read only inside the root.
+func (c *renderCache) store(dir string, out sourceOut) {
+	if dir == "" || !cacheable(out) {
+		return
+	}
+	ent := cacheEntry{Format: cacheFormat, Inputs: out.inputs, Objects: out.objects, Result: out.result, Covered: out.covered}
+	for i := range ent.Objects {
+		markEmptyLists(ent.Objects[i].Doc)
+	}
+	defer func() {
+		for i := range ent.Objects {
+			unmarkEmptyLists(ent.Objects[i].Doc)
+		}
+	}()
+	var b bytes.Buffer
+	if gob.NewEncoder(&b).Encode(&ent) != nil {
+		return
+	}
+	h := sha256.New()
+	for _, in := range out.inputs {
+		h.Write([]byte(in.Op + "\x00" + in.Path + "\x00" + in.Digest + "\x00"))
+	}
+	name := hex.EncodeToString(h.Sum(nil))[:32] + ".gob"
+	if os.MkdirAll(dir, 0o755) != nil {
+		return
+	}
+	writeEntry(dir, name, b.Bytes())
+	pruneEntries(dir, maxCacheCandidates)
+}
+
+func cacheable(out sourceOut) bool {
+	if !out.recorded {
+		return false
+	}
+	switch out.result.Status {
+	case StatusRendered, StatusSkipped:
+	default:
+		return false
+	}
+	for _, f := range out.result.Findings {
+		switch f.Check {
+		case check.RenderTimeout, check.RenderCancelled, check.RenderPanic, check.RenderCrashed, check.RenderMemory:
+			return false
+		}
+	}
+	return true
+}
+
+// readEntry decodes one entry file; a damaged one is skipped.
+func readEntry(p string, ent *cacheEntry) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return gob.NewDecoder(io.LimitReader(f, 1<<30)).Decode(ent) == nil
+}
+
+// writeEntry writes an entry whole or not at all.
+func writeEntry(dir, name string, data []byte) {
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(dir, name)) != nil {
+		_ = os.Remove(tmp.Name())
+	}
+}
+
+// pruneEntries keeps the n newest entries of a key.
+func pruneEntries(dir string, n int) {
+	ents, err := os.ReadDir(dir)
+	if err != nil || len(ents) <= n {
+		return
+	}
+	type aged struct {
+		name string
+		mod  int64
+	}
+	var all []aged
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil && path.Ext(e.Name()) == ".gob" {
+			all = append(all, aged{e.Name(), info.ModTime().UnixNano()})
+		}
+	}
+	slices.SortFunc(all, func(a, b aged) int { return cmp.Compare(b.mod, a.mod) })
+	for _, a := range all[min(n, len(all)):] {
+		_ = os.Remove(filepath.Join(dir, a.name))
+	}
+}
+
+// cacheSalt is what every key of a run shares: the capreport build (its
+// executable's digest, so that a rebuilt binary never reads an older
+// one's renders), the options every source renders with, and the scope.
+func cacheSalt(rd *renderer) string {
+	o := rd.opts
+	shared := struct {
+		Format, Build, Scope  string
+		KubeVersion           string
+		APIVersions, RepoURLs []string
+		Helm                  HelmValues
+		MaxFileBytes          int64
+		MaxObjects            int
+		NoGitOps              bool
+	}{cacheFormat, buildid.Digest(), "", o.KubeVersion, o.APIVersions, o.RepoURLs, o.Helm, o.MaxFileBytes, o.MaxObjects, o.NoGitOps}
+	if rel, ok := relTo(rd.repo.Root, rd.scope); ok {
+		shared.Scope = rel
+	}
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(shared); err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b.Bytes())
+	return hex.EncodeToString(sum[:])
+}

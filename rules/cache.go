@@ -1,0 +1,101 @@
+package rules
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/internal/buildid"
+)
+
+// The bill cache (Options.CacheDir) keeps each priced workload keyed by
+// everything price reads: the capreport build, the autoscaler as analyze
+// extracted it (spec, target, metrics, assumptions with where each came
+// from, its findings, its ignores and its place), the configuration's
+// checks and failOnDefaults, and the options that shape a bill. Pricing
+// is a pure function of those, so an autoscaler a pull request leaves
+// alone is priced once, on whichever side of the diff first met it.
+
+// billFormat names the layout of an entry; bump it when it changes.
+const billFormat = "capreport-bill-cache-v1"
+
+// billCache is one run's view of the cache directory.
+type billCache struct {
+	dir  string
+	salt []byte
+}
+
+func newBillCache(dir string, cfg *config.Config, opts Options) *billCache {
+	if dir == "" {
+		return nil
+	}
+	salt, err := json.Marshal(struct {
+		Format, Build                          string
+		Include, Exclude                       []string
+		AllowIgnores, FailOnDefaults           bool
+		NoTimelines, NoRoundsCurve, NoPhiCurve bool
+	}{billFormat, buildid.Digest(), cfg.Checks.Include, cfg.Checks.Exclude, cfg.Checks.AllowIgnores.Value,
+		opts.FailOnDefaults || cfg.FailOnDefaults, opts.NoTimelines, opts.NoRoundsCurve, opts.NoPhiCurve})
+	if err != nil {
+		return nil
+	}
+	return &billCache{dir: dir, salt: salt}
+}
+
+// path is the entry file of a, "" when a cannot be encoded.
+func (c *billCache) path(a *analyze.Autoscaler) string {
+	data, err := json.Marshal(a)
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	h.Write(c.salt)
+	h.Write([]byte{0})
+	h.Write(data)
+	k := hex.EncodeToString(h.Sum(nil))
+	return filepath.Join(c.dir, k[:2], k+".json")
+}
+
+// price is a's workload from the cache, or priced and stored.
+func (c *billCache) price(a *analyze.Autoscaler, cfg *config.Config, opts Options) contract.Workload {
+	p := c.path(a)
+	if p != "" {
+		if data, err := os.ReadFile(p); err == nil {
+			var w contract.Workload
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.DisallowUnknownFields()
+			if dec.Decode(&w) == nil && w.ID == a.ID {
+				return w
+			}
+		}
+	}
+	w := price(a, cfg, opts)
+	if p != "" {
+		c.store(p, w)
+	}
+	return w
+}
+
+// store writes an entry whole or not at all; a cache that cannot be
+// written only costs the next run the pricing.
+func (c *billCache) store(p string, w contract.Workload) {
+	data, err := json.Marshal(w)
+	if err != nil || os.MkdirAll(filepath.Dir(p), 0o755) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), p) != nil {
+		_ = os.Remove(tmp.Name())
+	}
+}
