@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/config"
@@ -24,6 +25,13 @@ import (
 
 // billFormat names the layout of an entry; bump it when it changes.
 const billFormat = "capreport-bill-cache-v1"
+
+// decoded holds the entries this process has read or written, by path:
+// the two sides of a diff share most of their bills, and decoding an
+// entry costs more than anything else a warm run does. Entries are
+// immutable (a path names its content), so sharing them is safe; the
+// workloads handed out share their slices and are only read.
+var decoded sync.Map // path → contract.Workload
 
 // billCache is one run's view of the cache directory.
 type billCache struct {
@@ -65,12 +73,16 @@ func (c *billCache) path(a *analyze.Autoscaler) string {
 // price is a's workload from the cache, or priced and stored.
 func (c *billCache) price(a *analyze.Autoscaler, cfg *config.Config, opts Options) contract.Workload {
 	p := c.path(a)
+	if w, ok := decoded.Load(p); ok && p != "" {
+		return w.(contract.Workload)
+	}
 	if p != "" {
 		if data, err := os.ReadFile(p); err == nil {
 			var w contract.Workload
 			dec := json.NewDecoder(bytes.NewReader(data))
 			dec.DisallowUnknownFields()
 			if dec.Decode(&w) == nil && w.ID == a.ID {
+				decoded.Store(p, w)
 				return w
 			}
 		}
