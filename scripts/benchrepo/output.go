@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/capreport/capreport/contract"
+)
+
+// report is everything printReport prints.
+type report struct {
+	path      string
+	rep       *contract.Report
+	plan      plan
+	s         settings
+	capreport []usage
+	clis      []usage
+	failures  map[string]string
+	load      [2]string
+	commit    string
+}
+
+func printReport(w io.Writer, r report) {
+	c, l := median(r.capreport), median(r.clis)
+	commit := ""
+	if r.commit != "" {
+		commit = " at " + r.commit
+	}
+	fmt.Fprintf(w, "repository:  %s%s\n", r.path, commit)
+	fmt.Fprintf(w, "sources:     %d in capreport's report (%s), %d of them failed in capreport\n",
+		len(r.rep.Sources), counts(r.plan.types), failedSources(r.rep))
+	fmt.Fprintf(w, "CLI side:    %d processes per round, %d at once; %d exited non-zero\n", len(r.plan.jobs), r.s.jobs, len(r.failures))
+	for _, why := range slices.Sorted(maps.Keys(r.plan.omitted)) {
+		fmt.Fprintf(w, "             not run: %d %s\n", r.plan.omitted[why], why)
+	}
+	fmt.Fprintf(w, "rounds:      %d after %s, median by CPU shown; CPU capreport %s, CLIs %s\n",
+		len(r.capreport), warm(r.s.warmup), spread(r.capreport), spread(r.clis))
+	fmt.Fprintf(w, "load:        %s before, %s after (1, 5, 15 min; %d CPUs)\n\n", r.load[0], r.load[1], runtime.NumCPU())
+	fmt.Fprintf(w, "| | CPU (user+sys) | wall | peak RSS, largest process | peak PSS, processes at once |\n|---|---|---|---|---|\n")
+	row := func(name string, u usage) {
+		fmt.Fprintf(w, "| %s | %s (%s + %s) | %s | %s | %s |\n", name, secs(u.cpu), secs(u.user), secs(u.sys), secs(u.wall), mb(u.maxRSS), mb(u.peakPSS))
+	}
+	row("capreport", c)
+	row("helm template + kustomize build", l)
+	fmt.Fprintf(w, "| capreport / CLIs | %s | %s | %s | %s |\n", ratio(c.cpu, l.cpu), ratio(c.wall, l.wall),
+		ratio(c.maxRSS, l.maxRSS), ratio(c.peakPSS, l.peakPSS))
+	printFailures(w, r.failures)
+}
+
+func printFailures(w io.Writer, failures map[string]string) {
+	if len(failures) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nCLI processes that exited non-zero (last round):\n")
+	for i, label := range slices.Sorted(maps.Keys(failures)) {
+		if i == 20 {
+			fmt.Fprintf(w, "  ... and %d more\n", len(failures)-i)
+			break
+		}
+		msg, _, _ := strings.Cut(failures[label], "\n")
+		if len(msg) > 160 {
+			msg = msg[:160] + "…"
+		}
+		fmt.Fprintf(w, "  %s: %s\n", label, msg)
+	}
+}
+
+func counts(m map[string]int) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func failedSources(rep *contract.Report) int {
+	n := 0
+	for _, s := range rep.Sources {
+		if s.Status == "failed" {
+			n++
+		}
+	}
+	return n
+}
+
+func warm(on bool) string {
+	if on {
+		return "a warm-up round"
+	}
+	return "no warm-up"
+}
+
+func spread(runs []usage) string {
+	lo, hi := runs[0].cpu, runs[0].cpu
+	for _, u := range runs {
+		lo, hi = min(lo, u.cpu), max(hi, u.cpu)
+	}
+	return secs(lo) + "–" + secs(hi)
+}
+
+func secs(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
+
+func mb(b int64) string { return fmt.Sprintf("%.0f MB", float64(b)/1e6) }
+
+func ratio[T time.Duration | int64](a, b T) string {
+	if b == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", float64(a)/float64(b))
+}
