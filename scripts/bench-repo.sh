@@ -37,7 +37,7 @@
 #
 # Needs: Go (it builds capreport, helm v3.22.0 and kustomize v5.8.2 with go
 # build / go install into a temporary directory, so the module proxy or a
-# warm module cache) and Linux /proc (rusage of the children and PSS
+# warm module cache) and Linux /proc (rusage of the children and RSS
 # sampling). Not part of `go test ./...`. Run it on an idle machine: the
 # output records the load average before and after.
 set -euo pipefail

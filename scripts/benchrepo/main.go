@@ -19,9 +19,10 @@
 // Both sides are measured the same way: CPU is user + system time of every
 // process the side ran (the kernel's rusage of waited-for children, so
 // capreport's render workers count); peak RSS is the largest single
-// process (ru_maxrss); peak PSS is the most the side's processes held at
-// once, sampled from /proc every 20 ms (capreport's parent and its workers
-// together; the CLIs running at once, -jobs of them). Needs Linux /proc.
+// process (ru_maxrss); the sum is the most RSS the side's processes held
+// at once, sampled from /proc every 20 ms (capreport's parent and its
+// workers together; the CLIs running at once, -jobs of them). Needs Linux
+// /proc.
 package main
 
 import (

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"os"
@@ -18,7 +17,7 @@ type usage struct {
 	cpu, user, sys time.Duration
 	wall           time.Duration
 	maxRSS         int64 // bytes, the largest process (ru_maxrss)
-	peakPSS        int64 // bytes, the most held at once by the side's processes
+	peakSum        int64 // bytes, the largest sum of RSS of the side's processes at once
 	failed         int   // processes that exited non-zero (CLIs) or with status 2 (capreport)
 }
 
@@ -38,14 +37,20 @@ func (u *usage) add(ps *os.ProcessState) {
 	u.maxRSS = max(u.maxRSS, ru.Maxrss<<10)
 }
 
-// runOne runs argv to the end with stdout to out (nil: discarded) and
-// returns its state and the tail of its standard error.
-func runOne(ctx context.Context, argv []string, out *os.File) (*os.ProcessState, string) {
+// runOne runs argv to the end with stdout to out (nil: discarded), its
+// processes sampled by ps, and returns its state and the tail of its
+// standard error.
+func runOne(ctx context.Context, argv []string, out *os.File, ps *rssSampler) (*os.ProcessState, string) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdout = out
 	var stderr tail
 	cmd.Stderr = &stderr
-	_ = cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return nil, err.Error()
+	}
+	ps.track(cmd.Process.Pid)
+	_ = cmd.Wait()
+	ps.untrack(cmd.Process.Pid)
 	return cmd.ProcessState, stderr.String()
 }
 
@@ -62,26 +67,47 @@ func (t *tail) Write(p []byte) (int, error) {
 
 func (t *tail) String() string { return strings.TrimSpace(string(t.b)) }
 
-// pssSampler samples, every period, the proportional set size of every
-// live descendant of this process and keeps the largest sum: what one side
-// held at once (capreport's parent and its workers; the CLIs running
-// together). PSS shares a page among the processes mapping it, so the
-// binary's text counts once however many workers run it.
-type pssSampler struct {
-	stop chan struct{}
-	done chan struct{}
-	peak int64
+// rssSampler samples, every samplePeriod, the resident set size of the
+// processes it tracks and, when asked, of their descendants, and keeps the
+// largest sum: what one side held at once (capreport's parent and its
+// workers; the CLIs running together). A binary's text pages count once per
+// process that maps them, on both sides alike. It reads /proc/PID/statm
+// (microseconds; smaps_rollup's PSS takes milliseconds on a busy Go
+// process and holds its memory map lock); descendants are looked up in
+// /proc at periods 1, 2, 4, ... 32 and then every rescan periods (a
+// 10-20 ms scan; capreport's workers live for the whole run). A sampled
+// sum below the largest process's ru_maxrss missed that peak, and the
+// largest process is shown instead: the peak is at least that.
+type rssSampler struct {
+	mu    sync.Mutex
+	roots map[int]bool
+	stop  chan struct{}
+	done  chan struct{}
+	peak  int64
 }
 
-func startPSS(period time.Duration) *pssSampler {
-	s := &pssSampler{stop: make(chan struct{}), done: make(chan struct{})}
-	self := os.Getpid()
+const (
+	samplePeriod = 20 * time.Millisecond
+	rescan       = 50
+)
+
+func startRSS(withDescendants bool) *rssSampler {
+	s := &rssSampler{roots: map[int]bool{}, stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		t := time.NewTicker(period)
+		t := time.NewTicker(samplePeriod)
 		defer t.Stop()
-		for {
-			s.peak = max(s.peak, descendantsPSS(self))
+		var below []int
+		for i := 0; ; i++ {
+			roots := s.tracked()
+			if withDescendants && (i&(i-1) == 0 || i%rescan == 0) {
+				below = descendants(roots)
+			}
+			var sum int64
+			for _, pid := range append(roots, below...) {
+				sum += rss(pid)
+			}
+			s.peak = max(s.peak, sum)
 			select {
 			case <-s.stop:
 				return
@@ -92,29 +118,58 @@ func startPSS(period time.Duration) *pssSampler {
 	return s
 }
 
+func (s *rssSampler) track(pid int) {
+	s.mu.Lock()
+	s.roots[pid] = true
+	s.mu.Unlock()
+}
+
+func (s *rssSampler) untrack(pid int) {
+	s.mu.Lock()
+	delete(s.roots, pid)
+	s.mu.Unlock()
+}
+
+func (s *rssSampler) tracked() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]int, 0, len(s.roots))
+	for pid := range s.roots {
+		out = append(out, pid)
+	}
+	return out
+}
+
 // end stops the sampler and returns the peak in bytes.
-func (s *pssSampler) end() int64 {
+func (s *rssSampler) end() int64 {
 	close(s.stop)
 	<-s.done
 	return s.peak
 }
 
-// descendantsPSS sums the PSS of every process below self.
-func descendantsPSS(self int) int64 {
+// descendants lists the live processes below roots (roots excluded).
+func descendants(roots []int) []int {
+	if len(roots) == 0 {
+		return nil
+	}
 	parent := parents()
-	var sum int64
+	isRoot := map[int]bool{}
+	for _, r := range roots {
+		isRoot[r] = true
+	}
+	var out []int
 	for pid := range parent {
-		if pid != self && descends(pid, self, parent) {
-			sum += pss(pid)
+		if !isRoot[pid] && descends(pid, isRoot, parent) {
+			out = append(out, pid)
 		}
 	}
-	return sum
+	return out
 }
 
-func descends(pid, of int, parent map[int]int) bool {
+func descends(pid int, of map[int]bool, parent map[int]int) bool {
 	for i := 0; i < 64 && pid > 1; i++ {
 		pid = parent[pid]
-		if pid == of {
+		if of[pid] {
 			return true
 		}
 	}
@@ -150,21 +205,20 @@ func parents() map[int]int {
 	return out
 }
 
-// pss reads one process's Pss from /proc/PID/smaps_rollup, in bytes.
-func pss(pid int) int64 {
-	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/smaps_rollup")
+var pageSize = int64(os.Getpagesize())
+
+// rss reads one process's resident set size from /proc/PID/statm, in bytes.
+func rss(pid int) int64 {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
 	if err != nil {
 		return 0
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "Pss:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10
-		}
+	f := strings.Fields(string(data))
+	if len(f) < 2 {
+		return 0
 	}
-	return 0
+	pages, _ := strconv.ParseInt(f[1], 10, 64)
+	return pages * pageSize
 }
 
 // runJobs runs the CLI processes, jobs at a time, and returns what they
@@ -177,7 +231,7 @@ func runJobs(js []job, jobs int, timeout time.Duration) (usage, map[string]strin
 		failures = map[string]string{}
 		next     = make(chan job)
 	)
-	sampler := startPSS(20 * time.Millisecond)
+	sampler := startRSS(false)
 	start := time.Now()
 	for range jobs {
 		wg.Add(1)
@@ -185,7 +239,7 @@ func runJobs(js []job, jobs int, timeout time.Duration) (usage, map[string]strin
 			defer wg.Done()
 			for j := range next {
 				ctx, cancel := context.WithTimeout(context.Background(), timeout)
-				ps, stderr := runOne(ctx, j.argv, nil)
+				ps, stderr := runOne(ctx, j.argv, nil, sampler)
 				cancel()
 				mu.Lock()
 				if ps != nil {
@@ -205,21 +259,22 @@ func runJobs(js []job, jobs int, timeout time.Duration) (usage, map[string]strin
 	close(next)
 	wg.Wait()
 	u.wall = time.Since(start)
-	u.peakPSS = sampler.end()
+	u.peakSum = max(sampler.end(), u.maxRSS)
 	return u, failures
 }
 
 // runCapreport runs the capreport command once, its JSON report to out.
 func runCapreport(argv []string, out *os.File) (usage, string) {
 	var u usage
-	sampler := startPSS(20 * time.Millisecond)
+	sampler := startRSS(true)
 	start := time.Now()
-	ps, stderr := runOne(context.Background(), argv, out)
+	ps, stderr := runOne(context.Background(), argv, out, sampler)
 	u.wall = time.Since(start)
-	u.peakPSS = sampler.end()
+	u.peakSum = sampler.end()
 	if ps != nil {
 		u.add(ps)
 	}
+	u.peakSum = max(u.peakSum, u.maxRSS)
 	// Exit status 1 is a failing check, which is a report like any other.
 	if ps == nil || ps.ExitCode() > 1 || ps.ExitCode() < 0 {
 		u.failed++
