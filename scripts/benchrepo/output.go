@@ -64,7 +64,7 @@ func printFailures(w io.Writer, failures map[string]string) {
 			fmt.Fprintf(w, "  ... and %d more\n", len(failures)-i)
 			break
 		}
-		msg, _, _ := strings.Cut(failures[label], "\n")
+		msg := errorLine(failures[label])
 		if len(msg) > 160 {
 			msg = msg[:160] + "…"
 		}
@@ -79,6 +79,18 @@ func selfCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// errorLine is the line of a CLI's standard error that says why it
+// failed: the first "Error" line, else the first line.
+func errorLine(stderr string) string {
+	for line := range strings.Lines(stderr) {
+		if strings.HasPrefix(line, "Error") {
+			return strings.TrimSpace(line)
+		}
+	}
+	first, _, _ := strings.Cut(stderr, "\n")
+	return first
 }
 
 func counts(m map[string]int) string {
