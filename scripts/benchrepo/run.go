@@ -54,7 +54,10 @@ func run(s settings, path string, capArgs []string) error {
 	}
 	for i := range s.count {
 		if len(capRuns) <= i {
-			c, _ := runCapreport(argv, nil)
+			c, stderr := runCapreport(argv, nil)
+			if c.failed > 0 {
+				return fmt.Errorf("round %d: %s failed: %s", i+1, strings.Join(argv, " "), stderr)
+			}
 			capRuns = append(capRuns, c)
 		}
 		var u usage
