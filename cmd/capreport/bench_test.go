@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -30,31 +31,57 @@ func runPipeline(b *testing.B, dir string) *contract.Report {
 
 // benchPipeline reports the cost per autoscaler, in wall time and in CPU
 // time (which, unlike the wall time, does not shrink with more cores nor
-// grow when other processes share them), and how many cores the run kept
-// busy (CPU time over wall time): the time grows linearly with the number
-// of autoscalers, and pricing runs on every core.
+// grow when other processes share them; the render workers' included, as
+// worker-cpu-ns/autoscaler shows), how many cores the run kept busy (CPU
+// time over wall time), and the memory: the peak heap of this process
+// (which holds every rendered object and the report) per autoscaler, and
+// the largest render worker's peak RSS. Linear cost is a flat
+// cpu-ns/autoscaler across sizes; bounded memory a flat
+// peak-heap-B/autoscaler and a worker RSS that does not grow.
 func benchPipeline(b *testing.B, dir string) {
 	var n int
+	b.ReportAllocs()
+	runtime.GC()
+	heap := testutil.StartHeapPeak()
+	children0, _ := testutil.ChildrenCPUTime()
 	cpu0, wall0 := testutil.CPUTime(), time.Now()
 	for b.Loop() {
 		n = len(runPipeline(b, dir).Workloads)
 	}
-	wall, cpu := time.Since(wall0), testutil.CPUTime()-cpu0
+	wall := time.Since(wall0)
+	children, workerRSS := testutil.ChildrenCPUTime()
+	workers := children - children0
+	cpu := testutil.CPUTime() - cpu0 + workers
+	peak := heap.Stop()
 	if n == 0 {
 		b.Fatal("no autoscaler priced")
 	}
-	b.ReportMetric(float64(wall.Nanoseconds())/float64(b.N)/float64(n), "ns/autoscaler")
-	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/autoscaler")
+	per := func(v float64) float64 { return v / float64(b.N) / float64(n) }
+	b.ReportMetric(per(float64(wall.Nanoseconds())), "ns/autoscaler")
+	b.ReportMetric(per(float64(cpu.Nanoseconds())), "cpu-ns/autoscaler")
+	b.ReportMetric(per(float64(workers.Nanoseconds())), "worker-cpu-ns/autoscaler")
 	b.ReportMetric(float64(cpu)/float64(wall), "cores-used")
+	b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
+	b.ReportMetric(float64(peak)/float64(n), "peak-heap-B/autoscaler")
+	b.ReportMetric(float64(workerRSS)/1e6, "worker-maxrss-MB")
 }
 
+// BenchmarkPipelineGenerated runs the whole pipeline (render in worker
+// processes, extract, price) on generated repositories of 100, 1,000 and
+// 10,000 autoscalers. 10,000 takes about a minute and is left out by
+// -short; -bench 'PipelineGenerated/1000$' picks one size.
 func BenchmarkPipelineGenerated(b *testing.B) {
-	for _, n := range []int{100, 300, 1000} {
-		dir := filepath.Join(b.TempDir(), "repo")
-		if err := genrepo.Write(dir, n); err != nil {
-			b.Fatal(err)
-		}
-		b.Run(strconv.Itoa(n), func(b *testing.B) { benchPipeline(b, dir) })
+	for _, n := range []int{100, 1000, 10000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			if n > 1000 && testing.Short() {
+				b.Skip("10,000 autoscalers: not with -short")
+			}
+			dir := filepath.Join(b.TempDir(), "repo")
+			if err := genrepo.Write(dir, n); err != nil {
+				b.Fatal(err)
+			}
+			benchPipeline(b, dir)
+		})
 	}
 }
 
