@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
@@ -149,6 +150,7 @@ func (s *Settings) applyChecks(cfg *config.Config) {
 func (s *Settings) renderOptions(root string, cfg *config.Config) render.Options {
 	opts := render.DefaultOptions()
 	opts.FS = filesys.MakeFsOnDisk() // the repository on disk, rendered in worker processes
+	opts.Keep = analyze.MayNeed      // what extraction never reads is dropped as each source finishes
 	opts.Root = root
 	opts.SourceTimeout = s.RenderTimeout
 	opts.Isolation = s.isolation()

@@ -3,6 +3,8 @@ package render
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/capreport/capreport/check"
@@ -43,6 +45,19 @@ func kindOfGitOps(o *Object) gitopsKind {
 		return argoApplicationSet
 	}
 	return notGitOps
+}
+
+// gitopsInput reports whether following GitOps objects may read o: the
+// Flux and Argo CD objects themselves, Flux's sources, and the ConfigMaps
+// and Secrets their values and substitutions come from.
+func gitopsInput(o *Object) bool {
+	switch groupOf(o.APIVersion) {
+	case "kustomize.toolkit.fluxcd.io", "helm.toolkit.fluxcd.io", "source.toolkit.fluxcd.io", "helm.fluxcd.io", "argoproj.io":
+		return true
+	case "":
+		return o.Kind == "ConfigMap" || o.Kind == "Secret"
+	}
+	return false
 }
 
 // groupOf is an apiVersion's group ("" for the core group, "v1").
@@ -367,7 +382,9 @@ func (g *gitops) deliveryEdges(outs []sourceOut) map[int][]delivery {
 			if cov[obj.Origin.File] {
 				continue // self-managing
 			}
-			for p := range cov {
+			// In path order: the first walk to reach a source names its
+			// delivery, which must not depend on a map's order.
+			for _, p := range slices.Sorted(maps.Keys(cov)) {
 				if t, ok := index[p]; ok && t != i {
 					edges[i] = append(edges[i], delivery{t, refOf(obj)})
 				}
@@ -406,6 +423,13 @@ func dedupeDeliveries(outs []sourceOut, res *Result) []sourceOut {
 	first := map[string]*Object{}
 	reported := map[string]bool{}
 	for i := range outs {
+		for _, key := range outs[i].dropped {
+			if _, ok := first[key]; ok {
+				outs[i].result.Objects--
+			} else {
+				first[key] = nil
+			}
+		}
 		kept := outs[i].objects[:0]
 		for _, o := range outs[i].objects {
 			if len(o.Origin.Chain) == 0 {
@@ -427,8 +451,8 @@ func dedupeDeliveries(outs []sourceOut, res *Result) []sourceOut {
 						o.Kind, nsName(o.Namespace, o.Name), prev.Origin.ChainString(), o.Origin.ChainString())})
 			}
 		}
+		outs[i].result.Objects -= len(outs[i].objects) - len(kept)
 		outs[i].objects = kept
-		outs[i].result.Objects = len(kept)
 	}
 	return outs
 }

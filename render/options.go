@@ -173,6 +173,12 @@ type Options struct {
 	// taken from it instead of rendered. A render that fetches is never
 	// stored.
 	RenderCacheDir string
+	// Keep, when set, says which rendered objects the caller needs. The
+	// others are dropped as each source finishes (still counted in its
+	// SourceResult.Objects), so the run holds what the caller keeps, not
+	// the repository; what the GitOps objects read (ConfigMaps, Secrets,
+	// Flux and Argo CD objects) stays until they have been followed.
+	Keep func(*Object) bool
 }
 
 // DefaultOptions returns the safe mode: no network, no plugins or exec

@@ -99,7 +99,8 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 		outs = rd.followGitOps(ctx, outs, res)
 	}
 	for _, o := range outs {
-		res.Objects = append(res.Objects, o.objects...)
+		kept, _ := rd.keep(o.objects, false)
+		res.Objects = append(res.Objects, kept...)
 		res.Sources = append(res.Sources, o.result)
 		res.Findings = append(res.Findings, o.result.Findings...)
 	}
@@ -183,6 +184,9 @@ type sourceOut struct {
 	// with a render cache).
 	inputs   []Input
 	recorded bool
+	// dropped are the identities of the delivered objects Options.Keep
+	// dropped, so that dedupeDeliveries counts them as it counts the rest.
+	dropped []string
 }
 
 func skippedOut(spec SourceSpec, reason string) sourceOut {
@@ -195,6 +199,34 @@ func skippedOut(spec SourceSpec, reason string) sourceOut {
 // and krusty cannot be interrupted: a source that times out is reported
 // failed and its goroutine is left to finish alone.
 func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourceOut {
+	out := rd.renderCached(ctx, spec)
+	out.objects, out.dropped = rd.keep(out.objects, true)
+	return out
+}
+
+// keep drops the objects Options.Keep does not want, keeping GitOps inputs
+// while forGitOps, and returns the identities of the delivered ones it
+// dropped; the slice is reused.
+func (rd *renderer) keep(objs []Object, forGitOps bool) ([]Object, []string) {
+	if rd.opts.Keep == nil {
+		return objs, nil
+	}
+	var dropped []string
+	kept := objs[:0]
+	for i := range objs {
+		switch {
+		case rd.opts.Keep(&objs[i]) || forGitOps && gitopsInput(&objs[i]):
+			kept = append(kept, objs[i])
+		case len(objs[i].Origin.Chain) > 0:
+			dropped = append(dropped, identityKey(&objs[i]))
+		}
+	}
+	clear(objs[len(kept):]) // let the dropped documents go
+	return kept, dropped
+}
+
+// renderCached is renderWithLimits through the render cache, when there is one.
+func (rd *renderer) renderCached(ctx context.Context, spec SourceSpec) sourceOut {
 	if rd.cache == nil {
 		return rd.renderFresh(ctx, spec)
 	}

@@ -66,9 +66,7 @@ func sameOnDiskAndInMemory(t *testing.T, root, path string, opts Options) *Resul
 
 // deterministic drops from res what differs between two renders of the
 // same repository on the same file system: the data of Secrets (charts
-// generate keys and certificates with genCA and randAlphaNum) and which
-// GitOps object a delivered source names when several deliver it (the
-// first in an order gitops.suppressed does not fix).
+// generate keys and certificates with genCA and randAlphaNum).
 func deterministic(res *Result) *Result {
 	out := *res
 	out.Objects = slices.Clone(res.Objects)
@@ -78,12 +76,6 @@ func deterministic(res *Result) *Result {
 			delete(doc, "data")
 			delete(doc, "stringData")
 			out.Objects[i].Doc = doc
-		}
-	}
-	out.Sources = slices.Clone(res.Sources)
-	for i, s := range out.Sources {
-		if s.Status == StatusDelivered {
-			out.Sources[i].Reason = "rendered through a GitOps object"
 		}
 	}
 	return &out
