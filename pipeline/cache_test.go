@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -139,4 +141,69 @@ func entryFiles(t *testing.T, dir string) int {
 		return nil
 	})
 	return n
+}
+
+// gitRepo makes a repository with one commit of files and returns its
+// top; more commits follow with commitAll.
+func gitRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	top := t.TempDir()
+	testutil.WriteTree(t, top, files)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base"}} {
+		if _, err := RunGit(context.Background(), top, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return top
+}
+
+// With the cache, --ref checks the base out into one worktree the cache
+// keeps, moved to each revision asked for; a run that finds it in use
+// checks out a temporary one, as without the cache, and leaves nothing
+// registered.
+func TestBuildAtRefKeptWorktree(t *testing.T) {
+	testutil.SkipIfShort(t)
+	top := gitRepo(t, chartRepo(3, func(int) int { return 5 }))
+	testutil.WriteTree(t, top, map[string]string{"charts/c001/values.yaml": "max: 6\n"})
+	if _, err := RunGit(context.Background(), top, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "head"); err != nil {
+		t.Fatal(err)
+	}
+	s := Settings{Cache: true, CacheDir: t.TempDir()}
+	worktrees := func() int {
+		out, err := RunGit(context.Background(), top, "worktree", "list", "--porcelain")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Count(out, "worktree ")
+	}
+	for _, ref := range []string{"HEAD~1", "HEAD", "HEAD~1"} {
+		r, _, err := BuildAtRef(context.Background(), top, ref, "ref", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 5
+		if ref == "HEAD" {
+			want = 6
+		}
+		if w := r.Workloads[1]; w.MaxReplicas != int32(want) {
+			t.Errorf("%s: c001 maxReplicas %d, want %d", ref, w.MaxReplicas, want)
+		}
+		if n := worktrees(); n != 2 {
+			t.Errorf("%s: %d worktrees registered, want the checkout and the cache's", ref, n)
+		}
+	}
+	locks, _ := filepath.Glob(filepath.Join(s.CacheDir, "worktrees", "*.lock"))
+	if len(locks) != 0 {
+		t.Fatalf("locks left: %v", locks)
+	}
+	kept, _ := filepath.Glob(filepath.Join(s.CacheDir, "worktrees", "*"))
+	if err := os.WriteFile(kept[0]+".lock", nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := BuildAtRef(context.Background(), top, "HEAD~1", "ref", s); err != nil {
+		t.Fatal(err)
+	}
+	if n := worktrees(); n != 2 {
+		t.Errorf("with the kept worktree locked, %d worktrees are registered after the run, want 2", n)
+	}
 }
