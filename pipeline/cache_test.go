@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,7 +69,7 @@ func TestRenderCacheDiff(t *testing.T) {
 		reports[dir] = buildJSON(t, dir, s)
 	}
 	bills := filepath.Join(s.CacheDir, "bills")
-	if got := entryFiles(t, bills); got != n+1 {
+	if got := testutil.CountFiles(t, bills); got != n+1 {
 		t.Errorf("%d bills stored after base and head, want %d (the changed chart's twice)", got, n+1)
 	}
 	if len(total) != n || total[changed] != 2 {
@@ -89,7 +88,7 @@ func TestRenderCacheDiff(t *testing.T) {
 			t.Errorf("%s: the report from the caches differs from a fresh one", dir)
 		}
 	}
-	if got := entryFiles(t, bills); got != n+1 {
+	if got := testutil.CountFiles(t, bills); got != n+1 {
 		t.Errorf("%d bills stored after running again, want still %d", got, n+1)
 	}
 	testutil.WriteTree(t, head, map[string]string{changed + "/values.yaml": "max: 12\n"})
@@ -100,7 +99,7 @@ func TestRenderCacheDiff(t *testing.T) {
 	start := time.Now()
 	buildJSON(t, head, s)
 	diffTook := time.Since(start)
-	if got := entryFiles(t, bills); got != n+2 {
+	if got := testutil.CountFiles(t, bills); got != n+2 {
 		t.Errorf("%d bills stored after one more change, want %d", got, n+2)
 	}
 	start = time.Now()
@@ -128,19 +127,6 @@ func buildJSON(t *testing.T, path string, s Settings) string {
 		t.Fatal(err)
 	}
 	return string(data)
-}
-
-// entryFiles counts the files under dir.
-func entryFiles(t *testing.T, dir string) int {
-	t.Helper()
-	n := 0
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			n++
-		}
-		return nil
-	})
-	return n
 }
 
 // gitRepo makes a repository with one commit of files and returns its

@@ -70,7 +70,7 @@ func Render(ctx context.Context, path string, s Settings) (*Repo, error) {
 	if err := s.validate(path, root); err != nil {
 		return nil, err
 	}
-	cfg, cfgPath, err := loadConfig(path, root, s.ConfigFile)
+	cfg, cfgPath, err := LoadConfig(path, root, s.ConfigFile)
 	if err != nil {
 		return nil, err
 	}
@@ -116,9 +116,10 @@ func renderStdin(ctx context.Context, s Settings) (*Repo, error) {
 	return Render(ctx, file, sub)
 }
 
-// loadConfig reads the config flag's file, else PATH's .capreport.yaml,
-// else the root's.
-func loadConfig(path, root, flag string) (*config.Config, string, error) {
+// LoadConfig reads the file the config flag names, else PATH's
+// .capreport.yaml, else the root's, else the defaults; it returns the
+// file's path ("" for the defaults).
+func LoadConfig(path, root, flag string) (*config.Config, string, error) {
 	cfgPath := flag
 	if cfgPath == "" {
 		if p, ok := config.Find(path); ok {

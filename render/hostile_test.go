@@ -3,7 +3,6 @@ package render
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,38 +11,8 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/internal/testutil"
 )
-
-// copyTree copies a fixture directory into dst (regular files only).
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		in, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		fi, _ := d.Info()
-		out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, fi.Mode().Perm())
-		if err != nil {
-			return err
-		}
-		defer out.Close()
-		_, err = io.Copy(out, in)
-		return err
-	})
-	if err != nil {
-		t.Fatalf("copying %s: %v", src, err)
-	}
-}
 
 // writeTree writes files (slash paths relative to dir) for inline fixtures.
 func writeTree(t *testing.T, dir string, files map[string]string) {
@@ -92,7 +61,7 @@ func (c hostileCase) run(t *testing.T) {
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "repo")
 	outside := filepath.Join(tmp, "outside")
-	copyTree(t, filepath.Join("..", "testdata", "hostile", c.name), root)
+	testutil.CopyTree(t, filepath.Join("..", "testdata", "hostile", c.name), root)
 	writeTree(t, outside, map[string]string{
 		"secret.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: secret\ndata:\n  token: OUTSIDE-SECRET\n",
 		"secret":      "OUTSIDE-SECRET\n",

@@ -3,7 +3,6 @@ package rules
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,19 +12,6 @@ import (
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render"
 )
-
-// countFiles counts the entry files under dir.
-func countFiles(t *testing.T, dir string) int {
-	t.Helper()
-	n := 0
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			n++
-		}
-		return nil
-	})
-	return n
-}
 
 // Bills read from the cache make the very report pricing makes, byte for
 // byte, over the real autoscalers of ../shared/corpus; a change to what
@@ -67,7 +53,7 @@ func TestBillCacheSameReport(t *testing.T) {
 			t.Errorf("%s: a report from the bill cache differs from a fresh one", e.Name())
 		}
 		entries += len(inv.Autoscalers)
-		if got := countFiles(t, cacheDir); got != entries {
+		if got := testutil.CountFiles(t, cacheDir); got != entries {
 			t.Errorf("%s: %d entries after a warm run, want one per autoscaler (%d)", e.Name(), got, entries)
 		}
 		if len(inv.Autoscalers) > 0 {
@@ -75,7 +61,7 @@ func TestBillCacheSameReport(t *testing.T) {
 				t.Errorf("%s: --strict from the cache differs from a fresh --strict", e.Name())
 			}
 			entries += len(inv.Autoscalers)
-			if got := countFiles(t, cacheDir); got != entries {
+			if got := testutil.CountFiles(t, cacheDir); got != entries {
 				t.Errorf("%s: --strict found %d entries, want %d: it must not share the default's", e.Name(), got, entries)
 			}
 		}

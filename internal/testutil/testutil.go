@@ -39,6 +39,20 @@ func Corpus(tb testing.TB) string {
 	return corpus
 }
 
+// CountFiles counts the files (not directories) under dir; 0 when it
+// does not exist.
+func CountFiles(tb testing.TB, dir string) int {
+	tb.Helper()
+	n := 0
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
 // WriteTree writes files (slash paths relative to root, with their
 // contents) under root, making the directories they need.
 func WriteTree(tb testing.TB, root string, files map[string]string) {
@@ -54,7 +68,8 @@ func WriteTree(tb testing.TB, root string, files map[string]string) {
 	}
 }
 
-// CopyTree copies the regular files and directories under src to dst.
+// CopyTree copies the regular files and directories under src to dst,
+// keeping each file's permissions.
 func CopyTree(tb testing.TB, src, dst string) {
 	tb.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
@@ -70,7 +85,11 @@ func CopyTree(tb testing.TB, src, dst string) {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(target, data, 0o644)
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, fi.Mode().Perm())
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/render"
 )
 
@@ -75,7 +75,7 @@ func newPlanner(rep *contract.Report, path string, f capFlags, s settings) (*pla
 	if st, err := os.Stat(p.scope); err == nil && !st.IsDir() {
 		p.scope = filepath.Dir(p.scope)
 	}
-	cfg, cfgPath, err := loadConfig(path, root, f.config)
+	cfg, cfgPath, err := pipeline.LoadConfig(path, root, f.config)
 	if err != nil {
 		return nil, err
 	}
@@ -91,22 +91,6 @@ func newPlanner(rep *contract.Report, path string, f capFlags, s settings) (*pla
 	}
 	p.apiVersions = append(opts.APIVersions, f.apiVersions...)
 	return p, nil
-}
-
-// loadConfig finds the configuration as capreport does.
-func loadConfig(path, root, flag string) (*config.Config, string, error) {
-	if flag == "" {
-		if p, ok := config.Find(path); ok {
-			flag = p
-		} else if p, ok := config.Find(root); ok {
-			flag = p
-		}
-	}
-	if flag == "" {
-		return config.Default(), "", nil
-	}
-	cfg, err := config.Load(flag)
-	return cfg, flag, err
 }
 
 // configBase is the configuration file's directory relative to the root,
