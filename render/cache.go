@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -188,13 +189,14 @@ func newRenderCache(dir string, rd *renderer) *renderCache {
 }
 
 // key is the directory of spec's entries, "" when spec cannot be encoded.
+// The spec is written as JSON, which orders map keys: gob writes maps in
+// Go's random order, and a delivered source's spec holds maps.
 func (c *renderCache) key(spec SourceSpec) string {
-	var b bytes.Buffer
-	b.WriteString(c.salt)
-	if err := gob.NewEncoder(&b).Encode(toWire(spec)); err != nil {
+	data, err := json.Marshal(toWire(spec))
+	if err != nil {
 		return ""
 	}
-	sum := sha256.Sum256(b.Bytes())
+	sum := sha256.Sum256(append([]byte(c.salt+"\x00"), data...))
 	k := hex.EncodeToString(sum[:])
 	return filepath.Join(c.dir, k[:2], k)
 }
@@ -370,10 +372,10 @@ func cacheSalt(rd *renderer) string {
 	if rel, ok := relTo(rd.repo.Root, rd.scope); ok {
 		shared.Scope = rel
 	}
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(shared); err != nil {
+	data, err := json.Marshal(shared) // JSON: map keys in order
+	if err != nil {
 		return ""
 	}
-	sum := sha256.Sum256(b.Bytes())
+	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }

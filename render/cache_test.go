@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -144,5 +145,44 @@ func TestRenderCacheStoresOnlyReusable(t *testing.T) {
 	got := renderedSources(renderDir(t, dir, opts))
 	if !reflect.DeepEqual(got, []string{"charts/bad", "charts/dep"}) {
 		t.Errorf("with --fetch the second run rendered %q, want the failed chart and the one that fetches", got)
+	}
+}
+
+// The sources GitOps objects deliver are cached like the rest: their specs
+// hold maps (a kustomization to apply, values), which the key writes in
+// order, so a second run of each GitOps fixture renders nothing and gives
+// the same result.
+func TestRenderCacheGitOps(t *testing.T) {
+	fixtures := filepath.Join("..", "testdata", "gitops")
+	for name, c := range map[string]struct {
+		path string
+		urls []string
+	}{
+		"flux-features":             {path: "clusters/prod"},
+		"argo-features":             {path: ".", urls: []string{"https://github.com/example/argo-features.git"}},
+		"helm-operator-get-started": {path: ".", urls: []string{"git@github.com:fluxcd/helm-operator-get-started"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root, err := filepath.Abs(filepath.Join(fixtures, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := DefaultOptions()
+			opts.Root, opts.RepoURLs, opts.RenderCacheDir = root, c.urls, t.TempDir()
+			run := func() *Result {
+				res, err := Render(context.Background(), filepath.Join(root, c.path), opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			cold, warm := run(), run()
+			if got := renderedSources(warm); len(got) != 0 {
+				t.Errorf("second run rendered %q, want nothing", got)
+			}
+			if !reflect.DeepEqual(deterministic(withoutCached(warm)), deterministic(cold)) {
+				t.Errorf("cached result differs from the first")
+			}
+		})
 	}
 }
