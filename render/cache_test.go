@@ -153,17 +153,9 @@ func TestRenderCacheStoresOnlyReusable(t *testing.T) {
 // order, so a second run of each GitOps fixture renders nothing and gives
 // the same result.
 func TestRenderCacheGitOps(t *testing.T) {
-	fixtures := filepath.Join("..", "testdata", "gitops")
-	for name, c := range map[string]struct {
-		path string
-		urls []string
-	}{
-		"flux-features":             {path: "clusters/prod"},
-		"argo-features":             {path: ".", urls: []string{"https://github.com/example/argo-features.git"}},
-		"helm-operator-get-started": {path: ".", urls: []string{"git@github.com:fluxcd/helm-operator-get-started"}},
-	} {
+	for name, c := range gitopsFixtures {
 		t.Run(name, func(t *testing.T) {
-			root, err := filepath.Abs(filepath.Join(fixtures, name))
+			root, err := filepath.Abs(filepath.Join("..", "testdata", "gitops", name))
 			if err != nil {
 				t.Fatal(err)
 			}

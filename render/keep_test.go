@@ -7,6 +7,17 @@ import (
 	"testing"
 )
 
+// gitopsFixtures are the GitOps repositories under testdata/gitops, each
+// with the path to render and the URLs that name it.
+var gitopsFixtures = map[string]struct {
+	path string
+	urls []string
+}{
+	"flux-features":             {path: "clusters/prod"},
+	"argo-features":             {path: ".", urls: []string{"https://github.com/example/argo-features.git"}},
+	"helm-operator-get-started": {path: ".", urls: []string{"git@github.com:fluxcd/helm-operator-get-started"}},
+}
+
 // dropMost keeps only autoscalers and the workloads they scale: it drops
 // what GitOps objects read (ConfigMaps, Secrets, Flux sources) too, which
 // render must still follow.
@@ -24,17 +35,9 @@ func dropMost(o *Object) bool {
 // sources Keep drops, and a duplicate delivery of a dropped object is
 // counted once, as before.
 func TestKeep(t *testing.T) {
-	fixtures := filepath.Join("..", "testdata", "gitops")
-	for name, c := range map[string]struct {
-		path string
-		urls []string
-	}{
-		"flux-features":             {path: "clusters/prod"},
-		"argo-features":             {path: ".", urls: []string{"https://github.com/example/argo-features.git"}},
-		"helm-operator-get-started": {path: ".", urls: []string{"git@github.com:fluxcd/helm-operator-get-started"}},
-	} {
+	for name, c := range gitopsFixtures {
 		t.Run(name, func(t *testing.T) {
-			root, err := filepath.Abs(filepath.Join(fixtures, name))
+			root, err := filepath.Abs(filepath.Join("..", "testdata", "gitops", name))
 			if err != nil {
 				t.Fatal(err)
 			}
