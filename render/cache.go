@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/internal/atomicfile"
 	"github.com/capreport/capreport/internal/buildid"
 	"github.com/capreport/capreport/render/internal/repofs"
 )
@@ -32,7 +33,7 @@ import (
 // finds what the head stored.
 
 // cacheFormat names the layout of an entry; bump it when it changes.
-const cacheFormat = "capreport-render-cache-v1"
+const cacheFormat = "capreport-render-cache-v2"
 
 // maxCacheCandidates bounds the entries one key keeps (a base and a head
 // that differ in one chart keep one entry each for it).
@@ -165,17 +166,23 @@ type renderCache struct {
 	salt string // the build and the shared options, hashed
 	repo *repo
 	mu   sync.Mutex
-	now  map[Input]string // "op\x00path" (Digest empty) → the digest this run
+	now  map[Input]string // an input without its Digest → what it gives this run
 }
 
-// cacheEntry is what one entry file holds.
-type cacheEntry struct {
-	Format  string
-	Inputs  []Input
-	Objects []Object
-	Result  SourceResult
-	Covered []string
-}
+// An entry file is two gob values: the header, which says whether the
+// entry still holds, then the body, decoded only when it does (a stale
+// entry's objects are never decoded).
+type (
+	entryHeader struct {
+		Format string
+		Inputs []Input
+	}
+	entryBody struct {
+		Objects []Object
+		Result  SourceResult
+		Covered []string
+	}
+)
 
 // newRenderCache is the run's cache, nil when Options.RenderCacheDir is
 // empty. A render that fetches is never stored (what it downloads is not
@@ -212,17 +219,32 @@ func (c *renderCache) lookup(dir string) (sourceOut, bool) {
 		return sourceOut{}, false
 	}
 	for _, e := range ents {
-		var ent cacheEntry
-		if !readEntry(filepath.Join(dir, e.Name()), &ent) || ent.Format != cacheFormat || !c.fresh(ent.Inputs) {
-			continue
+		if body, ok := c.readFresh(filepath.Join(dir, e.Name())); ok {
+			for i := range body.Objects {
+				unmarkEmptyLists(body.Objects[i].Doc)
+			}
+			body.Result.Cached = true
+			return sourceOut{objects: body.Objects, result: body.Result, covered: body.Covered}, true
 		}
-		for i := range ent.Objects {
-			unmarkEmptyLists(ent.Objects[i].Doc)
-		}
-		ent.Result.Cached = true
-		return sourceOut{objects: ent.Objects, result: ent.Result, covered: ent.Covered}, true
 	}
 	return sourceOut{}, false
+}
+
+// readFresh decodes the entry file at p when its inputs all read the same
+// now; a damaged entry is skipped.
+func (c *renderCache) readFresh(p string) (entryBody, bool) {
+	var head entryHeader
+	var body entryBody
+	f, err := os.Open(p)
+	if err != nil {
+		return body, false
+	}
+	defer f.Close()
+	dec := gob.NewDecoder(io.LimitReader(f, 1<<30))
+	if dec.Decode(&head) != nil || head.Format != cacheFormat || !c.fresh(head.Inputs) {
+		return body, false
+	}
+	return body, dec.Decode(&body) == nil
 }
 
 // fresh reports whether every input reads the same now.
@@ -267,17 +289,18 @@ func (c *renderCache) store(dir string, out sourceOut) {
 	if dir == "" || !cacheable(out) {
 		return
 	}
-	ent := cacheEntry{Format: cacheFormat, Inputs: out.inputs, Objects: out.objects, Result: out.result, Covered: out.covered}
-	for i := range ent.Objects {
-		markEmptyLists(ent.Objects[i].Doc)
+	for i := range out.objects {
+		markEmptyLists(out.objects[i].Doc)
 	}
 	defer func() {
-		for i := range ent.Objects {
-			unmarkEmptyLists(ent.Objects[i].Doc)
+		for i := range out.objects {
+			unmarkEmptyLists(out.objects[i].Doc)
 		}
 	}()
 	var b bytes.Buffer
-	if gob.NewEncoder(&b).Encode(&ent) != nil {
+	enc := gob.NewEncoder(&b)
+	if enc.Encode(entryHeader{Format: cacheFormat, Inputs: out.inputs}) != nil ||
+		enc.Encode(entryBody{Objects: out.objects, Result: out.result, Covered: out.covered}) != nil {
 		return
 	}
 	h := sha256.New()
@@ -285,11 +308,9 @@ func (c *renderCache) store(dir string, out sourceOut) {
 		h.Write([]byte(in.Op + "\x00" + in.Path + "\x00" + in.Digest + "\x00"))
 	}
 	name := hex.EncodeToString(h.Sum(nil))[:32] + ".gob"
-	if os.MkdirAll(dir, 0o755) != nil {
-		return
+	if atomicfile.Write(filepath.Join(dir, name), b.Bytes()) == nil {
+		pruneEntries(dir, maxCacheCandidates)
 	}
-	writeEntry(dir, name, b.Bytes())
-	pruneEntries(dir, maxCacheCandidates)
 }
 
 func cacheable(out sourceOut) bool {
@@ -308,29 +329,6 @@ func cacheable(out sourceOut) bool {
 		}
 	}
 	return true
-}
-
-// readEntry decodes one entry file; a damaged one is skipped.
-func readEntry(p string, ent *cacheEntry) bool {
-	f, err := os.Open(p)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	return gob.NewDecoder(io.LimitReader(f, 1<<30)).Decode(ent) == nil
-}
-
-// writeEntry writes an entry whole or not at all.
-func writeEntry(dir, name string, data []byte) {
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(dir, name)) != nil {
-		_ = os.Remove(tmp.Name())
-	}
 }
 
 // pruneEntries keeps the n newest entries of a key.

@@ -12,6 +12,7 @@ import (
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/internal/atomicfile"
 	"github.com/capreport/capreport/internal/buildid"
 )
 
@@ -97,17 +98,7 @@ func (c *billCache) price(a *analyze.Autoscaler, cfg *config.Config, opts Option
 // store writes an entry whole or not at all; a cache that cannot be
 // written only costs the next run the pricing.
 func (c *billCache) store(p string, w contract.Workload) {
-	data, err := json.Marshal(w)
-	if err != nil || os.MkdirAll(filepath.Dir(p), 0o755) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), p) != nil {
-		_ = os.Remove(tmp.Name())
+	if data, err := json.Marshal(w); err == nil {
+		_ = atomicfile.Write(p, data)
 	}
 }

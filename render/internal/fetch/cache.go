@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/capreport/capreport/internal/atomicfile"
 )
 
 // Cache is a content-addressed store on disk: blobs/sha256/<hex> holds
@@ -98,27 +100,7 @@ func (c *Cache) Ref(key string) (string, bool) {
 }
 
 func (c *Cache) writeAtomic(p string, data []byte) error {
-	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cache: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cache: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
+	if err := atomicfile.Write(p, data); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
