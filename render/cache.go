@@ -365,8 +365,8 @@ func cacheSalt(rd *renderer) string {
 		Helm                  HelmValues
 		MaxFileBytes          int64
 		MaxObjects            int
-		NoGitOps              bool
-	}{cacheFormat, buildid.Digest(), "", o.KubeVersion, o.APIVersions, o.RepoURLs, o.Helm, o.MaxFileBytes, o.MaxObjects, o.NoGitOps}
+		NoGitOps, LocatedOnly bool
+	}{cacheFormat, buildid.Digest(), "", o.KubeVersion, o.APIVersions, o.RepoURLs, o.Helm, o.MaxFileBytes, o.MaxObjects, o.NoGitOps, o.LocatedOnly}
 	if rel, ok := relTo(rd.repo.Root, rd.scope); ok {
 		shared.Scope = rel
 	}

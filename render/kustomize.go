@@ -3,11 +3,14 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
 	sigsyaml "sigs.k8s.io/yaml"
 
@@ -30,9 +33,37 @@ const (
 // renderKustomizeSource builds a kustomization with krusty in-process. A
 // remote, escaping or missing entry of a list field is left out of the
 // build (an in-memory copy of its kustomization) and the render is partial.
+//
+// krusty traces each object to its file only when asked (buildMetadata:
+// originAnnotations), and the tracing is a third of a large build's CPU:
+// every transformer re-parses and re-writes each resource's annotation
+// list. With Options.LocatedOnly a build is traced only when its spec says
+// so or a file it lists names a kind the report locates (needsOrigin); an
+// untraced build that yields one anyway is built again traced, and a
+// target in an untraced build is traced afterwards (traceTargets).
 func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]Object, []check.Finding, error) {
+	dir := rd.repo.Abs(spec.Path)
+	sc, findings, err := rd.scanKustomizeSource(spec, dir)
+	if err != nil {
+		return nil, findings, err
+	}
+	meta.partial = len(sc.Partials) > 0
+	meta.covered = sc.CoveredPaths()
+	trace := !rd.opts.LocatedOnly || spec.traced || rd.namesLocatedKind(sc)
+	objs, fs, err := rd.buildKustomization(spec, sc, dir, trace)
+	if err == nil && !trace && slices.ContainsFunc(objs, needsOrigin) {
+		trace = true
+		objs, fs, err = rd.buildKustomization(spec, sc, dir, trace)
+	}
+	meta.untraced = !trace
+	return objs, append(findings, fs...), err
+}
+
+// scanKustomizeSource scans the kustomization of a source (a GitOps
+// object's own in place of the file, when it has one) and returns the
+// findings of what it leaves out; err refuses the source.
+func (rd *renderer) scanKustomizeSource(spec SourceSpec, dir string) (*kustscan.Scan, []check.Finding, error) {
 	r := rd.repo
-	dir := r.Abs(spec.Path)
 	sc := rd.newKustScan()
 	if d := spec.delivery; d != nil && d.kustDoc != nil {
 		kf := kustscan.KustomizationFile(r, dir)
@@ -56,11 +87,13 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 	if sc.RootIsComponent {
 		return nil, nil, fmt.Errorf("%s is a Component; it renders only as part of a kustomization", spec.Path)
 	}
-	meta.partial = len(sc.Partials) > 0
-	meta.covered = sc.CoveredPaths()
+	return sc, findings, nil
+}
 
-	overlay, fs, err := rd.rewriteKustomizations(sc)
-	findings = append(findings, fs...)
+// buildKustomization runs krusty on a scanned kustomization, traced or not,
+// and returns its objects.
+func (rd *renderer) buildKustomization(spec SourceSpec, sc *kustscan.Scan, dir string, trace bool) ([]Object, []check.Finding, error) {
+	overlay, findings, err := rd.rewriteKustomizations(sc, trace)
 	if err != nil {
 		return nil, findings, err
 	}
@@ -68,7 +101,7 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 	kopts := krusty.MakeDefaultOptions()
 	kopts.LoadRestrictions = types.LoadRestrictionsRootOnly
 	kopts.PluginConfig = types.DisabledPluginConfig()
-	realDir, err := r.EvalSymlinks(dir)
+	realDir, err := rd.repo.EvalSymlinks(dir)
 	if err != nil {
 		return nil, findings, err
 	}
@@ -79,30 +112,66 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 	if err != nil {
 		return nil, findings, err
 	}
-	out, err := rm.AsYaml()
+	docs, err := builtDocs(rm, rd.opts.MaxObjects)
 	if err != nil {
 		return nil, findings, err
 	}
-	raws, problems, err := yamldoc.Decode(out, rd.opts.MaxObjects)
-	if err != nil {
-		return nil, findings, fmt.Errorf("%w: more than %d objects", err, rd.opts.MaxObjects)
+	return rd.kustomizeObjects(docs, spec, realDir, sc), findings, nil
+}
+
+// builtDocs are krusty's resources as `kustomize build` prints them, taken
+// from its resource nodes rather than printed and parsed again (the
+// printing and the parse were an eighth of a large build). kustomize prints
+// a resource through JSON, so a float with an integral value prints as an
+// integer; asPrinted makes the documents say the same.
+func builtDocs(rm resmap.ResMap, maxObjects int) ([]map[string]any, error) {
+	res := rm.Resources()
+	docs := make([]map[string]any, 0, len(res))
+	for _, r := range res {
+		raws, err := yamldoc.DecodeNode(r.YNode())
+		if err != nil {
+			return nil, fmt.Errorf("decoding krusty output: %w", err)
+		}
+		for _, raw := range raws {
+			docs = append(docs, asPrinted(raw.Doc).(map[string]any))
+		}
+		if len(docs) > maxObjects {
+			return nil, fmt.Errorf("%w: more than %d objects", yamldoc.ErrTooManyObjects, maxObjects)
+		}
 	}
-	if len(problems) > 0 {
-		return nil, findings, fmt.Errorf("decoding krusty output: %w", problems[0].Err)
+	return docs, nil
+}
+
+// asPrinted turns, in place, every float of v that JSON prints without a
+// fraction or exponent into the int64 YAML reads it back as.
+func asPrinted(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = asPrinted(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = asPrinted(e)
+		}
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1e21 && x >= math.MinInt64 && x < math.MaxInt64 {
+			return int64(x)
+		}
 	}
-	return rd.kustomizeObjects(raws, spec, realDir, sc), findings, nil
+	return v
 }
 
 // kustomizeObjects turns krusty's output into objects, each traced to the
 // file and line it came from (its origin annotation), or to the
 // kustomization when krusty generated it.
-func (rd *renderer) kustomizeObjects(raws []yamldoc.Raw, spec SourceSpec, realDir string, sc *kustscan.Scan) []Object {
+func (rd *renderer) kustomizeObjects(docs []map[string]any, spec SourceSpec, realDir string, sc *kustscan.Scan) []Object {
 	r := rd.repo
 	lines := lineIndex{r: r, cache: map[string][]docPos{}}
-	objs := make([]Object, 0, len(raws))
-	for _, raw := range raws {
-		file, line, annLines := takeOrigin(raw.Doc, realDir, r, &lines)
-		o, ok := objectFromDoc(raw.Doc)
+	objs := make([]Object, 0, len(docs))
+	for _, doc := range docs {
+		file, line, annLines := takeOrigin(doc, realDir, r, &lines)
+		o, ok := objectFromDoc(doc)
 		if !ok {
 			continue
 		}
@@ -124,13 +193,13 @@ func (rd *renderer) kustomizeObjects(raws []yamldoc.Raw, spec SourceSpec, realDi
 // rewriteKustomizations returns the in-memory copy of every kustomization
 // the build reads (kustscan.Scan.Rewrite), helmCharts entries inflated
 // with the Helm SDK.
-func (rd *renderer) rewriteKustomizations(sc *kustscan.Scan) (map[string][]byte, []check.Finding, error) {
+func (rd *renderer) rewriteKustomizations(sc *kustscan.Scan, trace bool) (map[string][]byte, []check.Finding, error) {
 	var findings []check.Finding
 	overlay, err := sc.Rewrite(func(dir string, k *kustscan.Kustomization, doc, hc map[string]any) ([]byte, error) {
 		data, fs, err := rd.inflateHelmChart(dir, k, doc, hc)
 		findings = append(findings, fs...)
 		return data, err
-	})
+	}, trace)
 	return overlay, findings, err
 }
 

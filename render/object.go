@@ -99,6 +99,11 @@ type SourceResult struct {
 	Chain []Link `json:"chain,omitempty"`
 	// Cached: the render came from the render cache (Options.RenderCacheDir).
 	Cached bool `json:"cached,omitempty"`
+	// Untraced: a Kustomize build made without krusty's origin annotations
+	// (its inputs name no autoscaler, KEDA or GitOps kind), so its objects
+	// point at their kustomization, not their file; traceTargets builds it
+	// again traced when one of them is an autoscaler's target.
+	Untraced bool `json:"-"`
 }
 
 // objectFromDoc fills an Object from a decoded document; ok is false when

@@ -43,6 +43,9 @@ type SourceSpec struct {
 	Helm HelmValues
 
 	explicit bool // from Options.Sources, not discovered
+	// traced builds a Kustomize source with krusty's origin annotations
+	// whatever its inputs hold (see renderKustomizeSource).
+	traced bool
 	// delivery carries what a GitOps object adds to a plain render of the
 	// source; nil for a source rendered on its own.
 	delivery *deliverySpec
@@ -179,6 +182,13 @@ type Options struct {
 	// the repository; what the GitOps objects read (ConfigMaps, Secrets,
 	// Flux and Argo CD objects) stays until they have been followed.
 	Keep func(*Object) bool
+	// LocatedOnly traces to their file and line only the objects the report
+	// locates: autoscalers, KEDA and GitOps objects, and the targets of
+	// autoscalers. A Kustomize build that holds none of them is built
+	// without krusty's origin annotations (a third of a large build's CPU),
+	// and its objects point at their kustomization (kustomize.go). The
+	// zero value traces every object.
+	LocatedOnly bool
 }
 
 // DefaultOptions returns the safe mode: no network, no plugins or exec

@@ -98,6 +98,7 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 	if !rd.opts.NoGitOps {
 		outs = rd.followGitOps(ctx, outs, res)
 	}
+	rd.traceTargets(ctx, outs)
 	for _, o := range outs {
 		kept, _ := rd.keep(o.objects, false)
 		res.Objects = append(res.Objects, kept...)
@@ -187,6 +188,8 @@ type sourceOut struct {
 	// dropped are the identities of the delivered objects Options.Keep
 	// dropped, so that dedupeDeliveries counts them as it counts the rest.
 	dropped []string
+	// spec is what was rendered (traceTargets renders it again).
+	spec SourceSpec
 }
 
 func skippedOut(spec SourceSpec, reason string) sourceOut {
@@ -201,6 +204,7 @@ func skippedOut(spec SourceSpec, reason string) sourceOut {
 func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourceOut {
 	out := rd.renderCached(ctx, spec)
 	out.objects, out.dropped = rd.keep(out.objects, true)
+	out.spec = spec
 	return out
 }
 
@@ -325,7 +329,7 @@ func (rd *renderer) renderSource(spec SourceSpec) sourceOut {
 			setDefaultNamespace(&objs[i], d.namespace)
 		}
 	}
-	res := SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name, Status: StatusRendered, Partial: meta.partial}
+	res := SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name, Status: StatusRendered, Partial: meta.partial, Untraced: meta.untraced}
 	for i := range findings {
 		findings[i].Source = spec.ID()
 	}
@@ -355,8 +359,9 @@ func (rd *renderer) renderSource(spec SourceSpec) sourceOut {
 
 // renderMeta is what a render learns besides its objects.
 type renderMeta struct {
-	covered []string // root-relative paths read as parts of the source
-	partial bool     // something it refers to was left out
+	covered  []string // root-relative paths read as parts of the source
+	partial  bool     // something it refers to was left out
+	untraced bool     // a Kustomize build without origin annotations
 }
 
 // maxMessage bounds finding messages; template errors nest (an include

@@ -45,6 +45,7 @@ type wireSpec struct {
 	Helm     HelmValues
 	Explicit bool
 	Delivery *wireDelivery
+	Traced   bool `json:",omitempty"`
 }
 
 type wireDelivery struct {
@@ -62,7 +63,7 @@ type dirOptionsWire struct {
 }
 
 func toWire(s SourceSpec) wireSpec {
-	w := wireSpec{Path: s.Path, Type: s.Type, Name: s.Name, Helm: s.Helm, Explicit: s.explicit}
+	w := wireSpec{Path: s.Path, Type: s.Type, Name: s.Name, Helm: s.Helm, Explicit: s.explicit, Traced: s.traced}
 	if d := s.delivery; d != nil {
 		w.Delivery = &wireDelivery{KustDoc: d.kustDoc, HelmOverFiles: d.helmOverFiles,
 			HelmSetString: d.helmSetString, Namespace: d.namespace, Remote: d.remote}
@@ -74,7 +75,7 @@ func toWire(s SourceSpec) wireSpec {
 }
 
 func (w wireSpec) spec() SourceSpec {
-	s := SourceSpec{Path: w.Path, Type: w.Type, Name: w.Name, Helm: w.Helm, explicit: w.Explicit}
+	s := SourceSpec{Path: w.Path, Type: w.Type, Name: w.Name, Helm: w.Helm, explicit: w.Explicit, traced: w.Traced}
 	if d := w.Delivery; d != nil {
 		s.delivery = &deliverySpec{kustDoc: d.KustDoc, helmOverFiles: d.HelmOverFiles,
 			helmSetString: d.HelmSetString, namespace: d.Namespace, remote: d.Remote}

@@ -15,20 +15,18 @@ import (
 type Inflate func(dir string, k *Kustomization, doc, hc map[string]any) ([]byte, error)
 
 // Rewrite returns the in-memory copy of every kustomization the build
-// reads, by absolute path: origin annotations asked for, helmCharts
-// replaced by the files inflate makes, dropped entries left out.
-func (sc *Scan) Rewrite(inflate Inflate) (map[string][]byte, error) {
+// reads, by absolute path: origin annotations asked for when trace is set,
+// helmCharts replaced by the files inflate makes, dropped entries left out.
+func (sc *Scan) Rewrite(inflate Inflate, trace bool) (map[string][]byte, error) {
 	overlay := map[string][]byte{}
 	for kdir, k := range sc.kusts {
 		doc := make(map[string]any, len(k.Doc))
 		for key, v := range k.Doc {
 			doc[key] = v
 		}
-		bm := yamldoc.StrList(doc["buildMetadata"])
-		if !containsString(bm, "originAnnotations") {
-			bm = append(bm, "originAnnotations")
+		if bm := yamldoc.StrList(doc["buildMetadata"]); trace && !containsString(bm, "originAnnotations") {
+			doc["buildMetadata"] = toAnyList(append(bm, "originAnnotations"))
 		}
-		doc["buildMetadata"] = toAnyList(bm)
 		dropEntries(doc, sc.dropped[kdir])
 		realDir, err := sc.r.EvalSymlinks(kdir)
 		if err != nil {

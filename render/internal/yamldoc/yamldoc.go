@@ -592,3 +592,17 @@ func MapList(v any) []map[string]any {
 	}
 	return out
 }
+
+// DecodeNode converts one parsed document (a mapping node, such as a
+// krusty resource's) into its object, or a List's items, as Decode would
+// convert the same document read from text. Lines are the node tree's own.
+func DecodeNode(root *yaml.Node) ([]Raw, error) {
+	if root == nil {
+		return nil, nil
+	}
+	objs, prob := segmentObjects(segment{line: 1}, root)
+	if prob != nil {
+		return nil, prob.Err
+	}
+	return objs, nil
+}

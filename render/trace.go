@@ -1,0 +1,138 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"slices"
+
+	"github.com/capreport/capreport/render/internal/kustscan"
+)
+
+// locatedKinds are the kinds of the objects that needsOrigin: a file that
+// holds one says so on a "kind:" line. The test is a prediction, which a
+// CRD naming one of them (spec.names.kind) only makes cautious: a build
+// that yields such an object from a file written otherwise (flow style,
+// JSON, a patch that changes a kind) is caught on its output and built
+// again traced.
+var locatedKinds = [][]byte{
+	[]byte("HorizontalPodAutoscaler"),
+	[]byte("ScaledObject"), []byte("ScaledJob"),
+	[]byte("TriggerAuthentication"), []byte("ClusterTriggerAuthentication"),
+	[]byte("Kustomization"), []byte("HelmRelease"),
+	[]byte("Application"), []byte("ApplicationSet"),
+}
+
+// needsOrigin reports whether the report may point at o's file and line:
+// autoscalers and the KEDA objects it lists as skipped, and the GitOps
+// objects whose chains and findings name their place. (The targets of
+// autoscalers are the other objects located; traceTargets sees to them.)
+func needsOrigin(o Object) bool {
+	switch groupOf(o.APIVersion) {
+	case "autoscaling":
+		return o.Kind == "HorizontalPodAutoscaler"
+	case "keda.sh", "keda.k8s.io":
+		return true
+	}
+	return kindOfGitOps(&o) != notGitOps
+}
+
+// namesLocatedKind reports whether a file the scanned build lists has a
+// "kind:" line naming one of locatedKinds. Helm charts its kustomizations
+// inflate are not read: their objects carry capreport's own origin
+// annotation.
+func (rd *renderer) namesLocatedKind(sc *kustscan.Scan) bool {
+	for _, f := range sc.Files {
+		data, err := rd.repo.ReadFile(f)
+		if err != nil {
+			return true // krusty reports it; trace rather than guess
+		}
+		for _, k := range locatedKinds {
+			if declaresKind(data, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// declaresKind reports whether some line of data is "kind: <kind>", maybe
+// indented, in a list item, quoted or followed by a comment.
+func declaresKind(data, kind []byte) bool {
+	for off := 0; ; {
+		i := bytes.Index(data[off:], kind)
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + len(kind)
+		start := bytes.LastIndexByte(data[:i], '\n') + 1
+		head := bytes.TrimRight(data[start:i], "\"' \t")
+		rest := data[off:]
+		if e := bytes.IndexByte(rest, '\n'); e >= 0 {
+			rest = rest[:e]
+		}
+		rest = bytes.TrimLeft(rest, "\"' \t\r")
+		if bytes.HasSuffix(head, []byte("kind:")) && len(bytes.Trim(head[:len(head)-5], " \t-")) == 0 &&
+			(len(rest) == 0 || rest[0] == '#') {
+			return true
+		}
+	}
+}
+
+// traceTargets builds again, traced, every untraced Kustomize source that
+// holds an autoscaler's target (by kind and name, as analyze looks it up),
+// and gives those objects the file and line the traced build finds for
+// them. A target lives with its autoscaler in almost every repository, and
+// that build is traced already; this is for the rest.
+func (rd *renderer) traceTargets(ctx context.Context, outs []sourceOut) {
+	targets := map[string]bool{}
+	for i := range outs {
+		for j := range outs[i].objects {
+			if kind, name, ok := scaleTarget(&outs[i].objects[j]); ok {
+				targets[kind+"/"+name] = true
+			}
+		}
+	}
+	if len(targets) == 0 {
+		return
+	}
+	for i := range outs {
+		out := &outs[i]
+		if !out.result.Untraced || !slices.ContainsFunc(out.objects, func(o Object) bool { return targets[o.Kind+"/"+o.Name] }) {
+			continue
+		}
+		spec := out.spec
+		spec.traced = true
+		traced := rd.renderWithLimits(ctx, spec)
+		byID := map[string]*Object{}
+		for j := range traced.objects {
+			byID[identityKey(&traced.objects[j])] = &traced.objects[j]
+		}
+		for j := range out.objects {
+			o := &out.objects[j]
+			if t, ok := byID[identityKey(o)]; ok && targets[o.Kind+"/"+o.Name] {
+				o.Origin.File, o.Origin.Line, o.Origin.AnnotationLines = t.Origin.File, t.Origin.Line, t.Origin.AnnotationLines
+				if t.Origin.Via != "" {
+					o.Origin.Via = t.Origin.Via
+				}
+			}
+		}
+	}
+}
+
+// scaleTarget is the kind and name of the workload an autoscaler scales:
+// an HPA's scaleTargetRef, or a ScaledObject's (whose kind defaults to
+// Deployment, as KEDA's does).
+func scaleTarget(o *Object) (string, string, bool) {
+	if !isAutoscalerKind(o) {
+		return "", "", false
+	}
+	spec, _ := o.Doc["spec"].(map[string]any)
+	ref, _ := spec["scaleTargetRef"].(map[string]any)
+	kind, _ := ref["kind"].(string)
+	name, _ := ref["name"].(string)
+	if kind == "" && o.Kind == "ScaledObject" {
+		kind = "Deployment"
+	}
+	return kind, name, kind != "" && name != ""
+}
