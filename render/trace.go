@@ -8,18 +8,26 @@ import (
 	"github.com/capreport/capreport/render/internal/kustscan"
 )
 
-// locatedKinds are the kinds of the objects that needsOrigin: a file that
-// holds one says so on a "kind:" line. The test is a prediction, which a
-// CRD naming one of them (spec.names.kind) only makes cautious: a build
-// that yields such an object from a file written otherwise (flow style,
-// JSON, a patch that changes a kind) is caught on its output and built
-// again traced.
-var locatedKinds = [][]byte{
-	[]byte("HorizontalPodAutoscaler"),
-	[]byte("ScaledObject"), []byte("ScaledJob"),
-	[]byte("TriggerAuthentication"), []byte("ClusterTriggerAuthentication"),
-	[]byte("Kustomization"), []byte("HelmRelease"),
-	[]byte("Application"), []byte("ApplicationSet"),
+// locatedKinds are the kinds of the objects that needsOrigin, with the
+// groups one of which a file declaring one must name (an app.k8s.io
+// Application is no Argo CD one): a file that holds such an object says so
+// on a "kind:" line. The test is a prediction, which a CRD naming one of
+// them (spec.names.kind) only makes cautious: a build that yields such an
+// object from a file written otherwise (flow style, JSON, a patch that
+// changes a kind) is caught on its output and built again traced.
+var locatedKinds = []struct {
+	kind   string
+	groups []string
+}{
+	{"HorizontalPodAutoscaler", nil},
+	{"ScaledObject", []string{"keda.sh", "keda.k8s.io"}},
+	{"ScaledJob", []string{"keda.sh"}},
+	{"TriggerAuthentication", []string{"keda.sh"}},
+	{"ClusterTriggerAuthentication", []string{"keda.sh"}},
+	{"Kustomization", []string{"kustomize.toolkit.fluxcd.io"}},
+	{"HelmRelease", []string{"helm.toolkit.fluxcd.io", "helm.fluxcd.io"}},
+	{"Application", []string{"argoproj.io"}},
+	{"ApplicationSet", []string{"argoproj.io"}},
 }
 
 // needsOrigin reports whether the report may point at o's file and line:
@@ -37,7 +45,7 @@ func needsOrigin(o Object) bool {
 }
 
 // namesLocatedKind reports whether a file the scanned build lists has a
-// "kind:" line naming one of locatedKinds. Helm charts its kustomizations
+// "kind:" line naming one of locatedKinds, and names its group. Helm charts its kustomizations
 // inflate are not read: their objects carry capreport's own origin
 // annotation.
 func (rd *renderer) namesLocatedKind(sc *kustscan.Scan) bool {
@@ -47,7 +55,8 @@ func (rd *renderer) namesLocatedKind(sc *kustscan.Scan) bool {
 			return true // krusty reports it; trace rather than guess
 		}
 		for _, k := range locatedKinds {
-			if declaresKind(data, k) {
+			named := len(k.groups) == 0 || slices.ContainsFunc(k.groups, func(g string) bool { return bytes.Contains(data, []byte(g)) })
+			if named && declaresKind(data, []byte(k.kind)) {
 				return true
 			}
 		}

@@ -9,14 +9,16 @@ import (
 	"github.com/capreport/capreport/internal/testutil"
 )
 
-// locatedTree holds a Kustomize root with an autoscaler, one without, one
+// locatedTree holds a Kustomize root with an autoscaler, one without (its
+// Application is app.k8s.io's, not Argo CD's), one
 // whose autoscaler is JSON (no "kind:" line to predict it by), and a plain
 // autoscaler whose target lives in the root without one.
 var locatedTree = map[string]string{
 	"apps/web/kustomization.yaml":   "resources: [deploy.yaml, hpa.yaml]\n",
 	"apps/web/deploy.yaml":          deployDoc("web"),
 	"apps/web/hpa.yaml":             hpaDoc("web", "5"),
-	"apps/quiet/kustomization.yaml": "resources: [cm.yaml, deploy.yaml]\n",
+	"apps/quiet/kustomization.yaml": "resources: [cm.yaml, deploy.yaml, app.yaml]\n",
+	"apps/quiet/app.yaml":           "apiVersion: app.k8s.io/v1beta1\nkind: Application\nmetadata:\n  name: quiet\n",
 	"apps/quiet/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: quiet\n",
 	"apps/quiet/deploy.yaml":        "# the quiet app\n" + deployDoc("quiet"),
 	"apps/json/kustomization.yaml":  "resources: [hpa.json]\n",
@@ -58,8 +60,14 @@ func TestLocatedOnly(t *testing.T) {
 		if w, ok := want[key]; ok && !reflect.DeepEqual(o.Origin, w) {
 			t.Errorf("%s: origin %+v, want %+v", key, o.Origin, w)
 		}
-		if key != "ConfigMap/quiet" && !reflect.DeepEqual(o.Origin, f.Origin) {
-			t.Errorf("%s: origin %+v with LocatedOnly, %+v traced", key, o.Origin, f.Origin)
+		if o.Origin.Source != "apps/quiet" || o.Kind == "Deployment" {
+			if !reflect.DeepEqual(o.Origin, f.Origin) {
+				t.Errorf("%s: origin %+v with LocatedOnly, %+v traced", key, o.Origin, f.Origin)
+			}
+			continue
+		}
+		if o.Origin.File != "apps/quiet/kustomization.yaml" {
+			t.Errorf("%s: untraced origin %+v", key, o.Origin)
 		}
 	}
 	if full["ConfigMap/quiet"].Origin.File != "apps/quiet/cm.yaml" {
