@@ -33,7 +33,7 @@ import (
 // finds what the head stored.
 
 // cacheFormat names the layout of an entry; bump it when it changes.
-const cacheFormat = "capreport-render-cache-v2"
+const cacheFormat = "capreport-render-cache-v3"
 
 // maxCacheCandidates bounds the entries one key keeps (a base and a head
 // that differ in one chart keep one entry each for it).
@@ -167,6 +167,8 @@ type renderCache struct {
 	repo *repo
 	mu   sync.Mutex
 	now  map[Input]string // an input without its Digest → what it gives this run
+	// memo is the files' digests by stat, for a repository on disk.
+	memo *digestMemo
 }
 
 // An entry file is two gob values: the header, which says whether the
@@ -181,6 +183,7 @@ type (
 		Objects []Object
 		Result  SourceResult
 		Covered []string
+		Dropped []string
 	}
 )
 
@@ -192,7 +195,18 @@ func newRenderCache(dir string, rd *renderer) *renderCache {
 		return nil
 	}
 	registerWireTypes() // entries hold decoded documents, as the worker protocol does
-	return &renderCache{dir: dir, salt: cacheSalt(rd), repo: rd.repo, now: map[Input]string{}}
+	c := &renderCache{dir: dir, salt: cacheSalt(rd), repo: rd.repo, now: map[Input]string{}}
+	if isDisk(rd.opts.FS) {
+		c.memo = openDigestMemo(dir)
+	}
+	return c
+}
+
+// close saves what the run learnt of the files' digests.
+func (c *renderCache) close() {
+	if c != nil && c.memo != nil {
+		c.memo.save()
+	}
 }
 
 // key is the directory of spec's entries, "" when spec cannot be encoded.
@@ -224,7 +238,7 @@ func (c *renderCache) lookup(dir string) (sourceOut, bool) {
 				unmarkEmptyLists(body.Objects[i].Doc)
 			}
 			body.Result.Cached = true
-			return sourceOut{objects: body.Objects, result: body.Result, covered: body.Covered}, true
+			return sourceOut{objects: body.Objects, result: body.Result, covered: body.Covered, dropped: body.Dropped}, true
 		}
 	}
 	return sourceOut{}, false
@@ -269,7 +283,7 @@ func (c *renderCache) current(op, p string) string {
 	fsys, abs := c.repo.FS(), filepath.Join(c.repo.Root, filepath.FromSlash(p))
 	switch op {
 	case "file":
-		d = fileDigest(fsys.ReadFile(abs))
+		d = c.fileDigest(abs)
 	case "dir":
 		d = dirDigest(fsys.ReadDir(abs))
 	case "isdir":
@@ -280,6 +294,25 @@ func (c *renderCache) current(op, p string) string {
 	c.mu.Lock()
 	c.now[k] = d
 	c.mu.Unlock()
+	return d
+}
+
+// fileDigest is the digest of the file at abs now: the memo's when its
+// stat is unchanged, else read and hashed (the stat taken first, so that a
+// change during the read is not recorded under the new stat).
+func (c *renderCache) fileDigest(abs string) string {
+	if c.memo == nil {
+		return fileDigest(c.repo.FS().ReadFile(abs))
+	}
+	if d, ok := c.memo.digest(abs); ok {
+		return d
+	}
+	st, statted := statOf(abs)
+	data, err := c.repo.FS().ReadFile(abs)
+	d := fileDigest(data, err)
+	if statted && err == nil {
+		c.memo.record(abs, st, d)
+	}
 	return d
 }
 
@@ -300,7 +333,7 @@ func (c *renderCache) store(dir string, out sourceOut) {
 	var b bytes.Buffer
 	enc := gob.NewEncoder(&b)
 	if enc.Encode(entryHeader{Format: cacheFormat, Inputs: out.inputs}) != nil ||
-		enc.Encode(entryBody{Objects: out.objects, Result: out.result, Covered: out.covered}) != nil {
+		enc.Encode(entryBody{Objects: out.objects, Result: out.result, Covered: out.covered, Dropped: out.dropped}) != nil {
 		return
 	}
 	h := sha256.New()
@@ -366,7 +399,9 @@ func cacheSalt(rd *renderer) string {
 		MaxFileBytes          int64
 		MaxObjects            int
 		NoGitOps, LocatedOnly bool
-	}{cacheFormat, buildid.Digest(), "", o.KubeVersion, o.APIVersions, o.RepoURLs, o.Helm, o.MaxFileBytes, o.MaxObjects, o.NoGitOps, o.LocatedOnly}
+		// Kept: entries hold what Keep kept (one Keep per directory).
+		Kept bool
+	}{cacheFormat, buildid.Digest(), "", o.KubeVersion, o.APIVersions, o.RepoURLs, o.Helm, o.MaxFileBytes, o.MaxObjects, o.NoGitOps, o.LocatedOnly, o.Keep != nil}
 	if rel, ok := relTo(rd.repo.Root, rd.scope); ok {
 		shared.Scope = rel
 	}

@@ -88,6 +88,7 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 	}
 	rd.setFetchBudget(rd.opts.Fetch.MaxTotalBytes)
 	rd.cache = newRenderCache(rd.opts.RenderCacheDir, rd)
+	defer rd.cache.close()
 	if len(rd.opts.Isolation.Command) > 0 && isDisk(rd.opts.FS) {
 		rd.pool = newWorkerPool(rd)
 		defer rd.pool.close()
@@ -203,7 +204,6 @@ func skippedOut(spec SourceSpec, reason string) sourceOut {
 // failed and its goroutine is left to finish alone.
 func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourceOut {
 	out := rd.renderCached(ctx, spec)
-	out.objects, out.dropped = rd.keep(out.objects, true)
 	out.spec = spec
 	return out
 }
@@ -232,7 +232,7 @@ func (rd *renderer) keep(objs []Object, forGitOps bool) ([]Object, []string) {
 // renderCached is renderWithLimits through the render cache, when there is one.
 func (rd *renderer) renderCached(ctx context.Context, spec SourceSpec) sourceOut {
 	if rd.cache == nil {
-		return rd.renderFresh(ctx, spec)
+		return rd.renderKept(ctx, spec)
 	}
 	// The key is taken before the render: an in-process render may add to
 	// the maps its spec holds.
@@ -240,8 +240,16 @@ func (rd *renderer) renderCached(ctx context.Context, spec SourceSpec) sourceOut
 	if out, ok := rd.cache.lookup(key); ok {
 		return out
 	}
-	out := rd.renderFresh(ctx, spec)
+	out := rd.renderKept(ctx, spec)
 	rd.cache.store(key, out)
+	return out
+}
+
+// renderKept is renderFresh with the objects Options.Keep does not want
+// dropped (what the cache stores, then, is only what the run keeps).
+func (rd *renderer) renderKept(ctx context.Context, spec SourceSpec) sourceOut {
+	out := rd.renderFresh(ctx, spec)
+	out.objects, out.dropped = rd.keep(out.objects, true)
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/pipeline"
@@ -81,32 +82,30 @@ func runDiff(o *diffOptions) error {
 	// Only the JSON diff carries the workloads whole, rounds curve included.
 	o.render.noPlotCurves = o.format != "json"
 	s := o.render.settings(ios, toolOf(o.version), o.git)
-	var head *contract.Report
-	var err error
-	if o.headJSON != "" {
-		head, err = readReport(o.headJSON)
-	} else {
-		head, _, err = pipeline.Build(ctx, []string{o.path}, s)
+	// The head and the base are built at once: with a warm cache each is
+	// mostly stats, reads and a git checkout, which overlap.
+	var head, base *contract.Report
+	var headErr, baseErr error
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		head, headErr = o.headReport(gctx, s)
+		return headErr
+	})
+	g.Go(func() error {
+		base, baseErr = o.baseReport(gctx, s)
+		return baseErr
+	})
+	_ = g.Wait()
+	if headErr != nil {
+		return headErr // the head's error first, as when they ran in turn
 	}
-	if err != nil {
-		return err
-	}
-
-	var base *contract.Report
-	switch {
-	case o.baseJSON != "":
-		base, err = readReport(o.baseJSON)
-	case o.baseDir != "":
-		base, _, err = pipeline.Build(ctx, []string{filepath.Clean(o.baseDir)}, s)
-	default:
-		base, _, err = pipeline.BuildAtRef(ctx, o.path, o.baseRef, "base-ref", s)
-	}
-	if err != nil {
-		return err
+	if baseErr != nil {
+		return baseErr
 	}
 
 	res := diff.Compare(*base, *head)
 	var out []byte
+	var err error
 	switch o.format {
 	case "json":
 		out, err = diff.JSON(res)
@@ -125,4 +124,28 @@ func runDiff(o *diffOptions) error {
 		return &checksFailedError{failed: res.Counts.NewFailures}
 	}
 	return nil
+}
+
+// headReport is the diff's head: the report it is given, or a build of PATH.
+func (o *diffOptions) headReport(ctx context.Context, s pipeline.Settings) (*contract.Report, error) {
+	if o.headJSON != "" {
+		return readReport(o.headJSON)
+	}
+	head, _, err := pipeline.Build(ctx, []string{o.path}, s)
+	return head, err
+}
+
+// baseReport is the diff's base: a report, a directory or a git revision.
+func (o *diffOptions) baseReport(ctx context.Context, s pipeline.Settings) (*contract.Report, error) {
+	var base *contract.Report
+	var err error
+	switch {
+	case o.baseJSON != "":
+		base, err = readReport(o.baseJSON)
+	case o.baseDir != "":
+		base, _, err = pipeline.Build(ctx, []string{filepath.Clean(o.baseDir)}, s)
+	default:
+		base, _, err = pipeline.BuildAtRef(ctx, o.path, o.baseRef, "base-ref", s)
+	}
+	return base, err
 }

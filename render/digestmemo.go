@@ -1,0 +1,124 @@
+package render
+
+import (
+	"bytes"
+	"encoding/gob"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/capreport/capreport/internal/atomicfile"
+)
+
+// digestMemo remembers, in the cache directory, the digest of each file
+// the render cache checked, under the file's path and what stat says of it
+// (size, modification and change times, inode, device), as git's index
+// does: a warm run then stats each input instead of reading and hashing
+// it, which was two thirds of a warm diff on a 117-chart repository. The
+// change time is set by the kernel on every write, rename and chmod, so a
+// file cannot change under the same stat but within the clock's
+// resolution; a file changed less than memoSettle before the run started is
+// hashed again every time until it settles, as git treats racily clean
+// entries.
+type digestMemo struct {
+	path  string
+	start time.Time
+	mu    sync.Mutex
+	old   map[string]memoEntry // what the previous runs recorded
+	now   map[string]memoEntry // what this run checked
+}
+
+// memoEntry is one file's digest and the stat it was taken under.
+type memoEntry struct {
+	Stat   fileStat
+	Digest string
+}
+
+// fileStat is what a change to a file changes in its stat.
+type fileStat struct {
+	Size, Mtime, Ctime int64
+	Ino, Dev           uint64
+}
+
+const (
+	memoSettle     = 2 * time.Second
+	memoMaxEntries = 500_000 // past it the memo keeps only one run's files
+	memoFileName   = "file-digests.gob"
+)
+
+// openDigestMemo reads the memo in dir; a missing or damaged one is empty.
+func openDigestMemo(dir string) *digestMemo {
+	m := &digestMemo{path: filepath.Join(dir, memoFileName), start: time.Now(), old: map[string]memoEntry{}, now: map[string]memoEntry{}}
+	if f, err := os.Open(m.path); err == nil {
+		defer f.Close()
+		if gob.NewDecoder(io.LimitReader(f, 256<<20)).Decode(&m.old) != nil {
+			m.old = map[string]memoEntry{}
+		}
+	}
+	return m
+}
+
+// digest is the recorded digest of the file at abs, when its stat is the
+// one recorded.
+func (m *digestMemo) digest(abs string) (string, bool) {
+	st, ok := statOf(abs)
+	if !ok {
+		return "", false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.old[abs]
+	if !ok || e.Stat != st {
+		return "", false
+	}
+	m.now[abs] = e
+	return e.Digest, true
+}
+
+// record notes the digest of the file at abs, read after st was taken,
+// unless the file changed too recently for its stat to be trusted.
+func (m *digestMemo) record(abs string, st fileStat, digest string) {
+	settled := m.start.Add(-memoSettle).UnixNano()
+	if st.Mtime >= settled || st.Ctime >= settled {
+		return
+	}
+	m.mu.Lock()
+	m.now[abs] = memoEntry{Stat: st, Digest: digest}
+	m.mu.Unlock()
+}
+
+// learnt reports whether the run recorded a digest the memo did not hold.
+func (m *digestMemo) learnt() bool {
+	for k, e := range m.now {
+		if m.old[k] != e {
+			return true
+		}
+	}
+	return false
+}
+
+// save writes what this run checked over what the memo held, when it
+// learnt something.
+func (m *digestMemo) save() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.learnt() {
+		return
+	}
+	all := m.now
+	if len(m.old)+len(m.now) <= memoMaxEntries {
+		all = make(map[string]memoEntry, len(m.old)+len(m.now))
+		for k, e := range m.old {
+			all[k] = e
+		}
+		for k, e := range m.now {
+			all[k] = e
+		}
+	}
+	var b bytes.Buffer
+	if gob.NewEncoder(&b).Encode(all) == nil {
+		_ = atomicfile.Write(m.path, b.Bytes())
+	}
+}

@@ -1,0 +1,22 @@
+//go:build linux
+
+package render
+
+import (
+	"os"
+	"syscall"
+)
+
+// statOf is the stat of the file at abs (following symbolic links, as
+// reading it does).
+func statOf(abs string) (fileStat, bool) {
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.Mode().IsRegular() {
+		return fileStat{}, false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileStat{}, false
+	}
+	return fileStat{Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Ino: st.Ino, Dev: uint64(st.Dev)}, true
+}
