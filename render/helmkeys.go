@@ -33,7 +33,7 @@ import (
 // What differs from Helm's output is only key and certificate bytes,
 // which are random anyway; one visible effect: a template that writes a
 // raw PEM (not base64) into its output writes a 3-line ed25519 key where
-// an RSA key takes 28 or 52 lines (and a shorter certificate), so the
+// an RSA key takes some 27 or 51 lines (and a shorter certificate), so the
 // rendered-output lines of the objects after it in that template
 // (Origin.Line) are smaller than Helm's would be.
 //
@@ -46,7 +46,10 @@ import (
 // of its last argument is found with certainty; a key type that is not
 // a literal is left as it is; and a rewritten template that does not
 // parse is dropped for the original. Strings given to tpl are not
-// templates of the chart and keep their RSA keys.
+// templates of the chart and keep their RSA keys. Beyond key bytes, a
+// failing call reads differently: Helm's message names the WithKey form
+// and the columns after it on its line move; and a "dsa" key given to a
+// WithKey form, which x509 cannot sign with, fails in Helm and not here.
 
 // keyCall is one function the rewrite knows: its arity and its WithKey
 // form ("" for genPrivateKey, whose argument is rewritten instead).
