@@ -154,7 +154,7 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 		return nil, findings, err
 	}
 	var eng engine.Engine // no client: lookup returns empty; EnableDNS false
-	files, err := eng.Render(chrt, renderVals)
+	files, err := eng.Render(cheapKeys(chrt), renderVals)
 	if err != nil {
 		return nil, findings, err
 	}
