@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // gitopsFixtures are the GitOps repositories under testdata/gitops, each
@@ -67,5 +69,32 @@ func TestKeep(t *testing.T) {
 				t.Errorf("sources or findings differ:\n got %+v\nwant %+v", kept.Sources, all.Sources)
 			}
 		})
+	}
+}
+
+// TestKeepCountsDuplicateDeliveries: two Flux Kustomizations deliver one
+// directory into one namespace, so the cluster holds each of its objects
+// once; a source's object count must say so whether Keep dropped the
+// object (the Service) or kept it (the HPA).
+func TestKeepCountsDuplicateDeliveries(t *testing.T) {
+	root := t.TempDir()
+	testutil.WriteTree(t, root, map[string]string{
+		"clusters/a.yaml": fluxKS("a", "./apps", "  targetNamespace: web\n"),
+		"clusters/b.yaml": fluxKS("b", "./apps", "  targetNamespace: web\n"),
+		"apps/hpa.yaml":   hpaDoc("web", "5"),
+		"apps/svc.yaml":   "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n",
+	})
+	render := func(keep func(*Object) bool) []SourceResult {
+		opts := DefaultOptions()
+		opts.Keep = keep
+		res, err := Render(context.Background(), root, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Sources
+	}
+	all, kept := render(nil), render(func(o *Object) bool { return o.Kind != "Service" })
+	if !reflect.DeepEqual(kept, all) {
+		t.Errorf("sources with Keep:\n %+v\nwithout:\n %+v", kept, all)
 	}
 }

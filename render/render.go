@@ -101,7 +101,7 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 	}
 	rd.traceTargets(ctx, outs)
 	for _, o := range outs {
-		kept, _ := rd.keep(o.objects, false)
+		kept, _ := rd.keep(o.objects, false, false)
 		res.Objects = append(res.Objects, kept...)
 		res.Sources = append(res.Sources, o.result)
 		res.Findings = append(res.Findings, o.result.Findings...)
@@ -209,9 +209,10 @@ func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourc
 }
 
 // keep drops the objects Options.Keep does not want, keeping GitOps inputs
-// while forGitOps, and returns the identities of the delivered ones it
-// dropped; the slice is reused.
-func (rd *renderer) keep(objs []Object, forGitOps bool) ([]Object, []string) {
+// while forGitOps, and returns the identities of the ones it dropped when
+// delivered (the render is a GitOps object's: its chain is stamped only
+// after); the slice is reused.
+func (rd *renderer) keep(objs []Object, forGitOps, delivered bool) ([]Object, []string) {
 	if rd.opts.Keep == nil {
 		return objs, nil
 	}
@@ -221,7 +222,7 @@ func (rd *renderer) keep(objs []Object, forGitOps bool) ([]Object, []string) {
 		switch {
 		case rd.opts.Keep(&objs[i]) || forGitOps && gitopsInput(&objs[i]):
 			kept = append(kept, objs[i])
-		case len(objs[i].Origin.Chain) > 0:
+		case delivered:
 			dropped = append(dropped, identityKey(&objs[i]))
 		}
 	}
@@ -249,7 +250,7 @@ func (rd *renderer) renderCached(ctx context.Context, spec SourceSpec) sourceOut
 // dropped (what the cache stores, then, is only what the run keeps).
 func (rd *renderer) renderKept(ctx context.Context, spec SourceSpec) sourceOut {
 	out := rd.renderFresh(ctx, spec)
-	out.objects, out.dropped = rd.keep(out.objects, true)
+	out.objects, out.dropped = rd.keep(out.objects, true, spec.delivery != nil)
 	return out
 }
 
