@@ -18,13 +18,15 @@ fuzztime=${FUZZTIME:-30s}
 # a count ends the minimization normally.
 minimize=${FUZZMINIMIZETIME:-1000x}
 
-# The targets issue 11 names, and FuzzCheapKeys (the rewrite of every
-# chart's templates before Helm parses them, render/helmkeys.go);
+# The targets issue 11 names, FuzzCheapKeys (the rewrite of every chart's
+# templates before Helm parses them, render/helmkeys.go) and FuzzDeclaresKind
+# (which Kustomize builds are traced, render/trace.go);
 # `scripts/fuzz.sh ./config:FuzzParse ...` runs others (every target's
 # seeds also run in go test ./...).
 targets=(
   "./render FuzzSchemaRefs"
   "./render FuzzCheapKeys"
+  "./render FuzzDeclaresKind"
   "./render/internal/kustscan FuzzKustomizeRewrite"
   "./render/internal/repofs FuzzCheckTree"
   "./config FuzzRanges"
