@@ -304,10 +304,12 @@ func (c *renderCache) fileDigest(abs string) string {
 	if c.memo == nil {
 		return fileDigest(c.repo.FS().ReadFile(abs))
 	}
-	if d, ok := c.memo.digest(abs); ok {
-		return d
-	}
 	st, statted := statOf(abs)
+	if statted {
+		if d, ok := c.memo.digest(abs, st); ok {
+			return d
+		}
+	}
 	data, err := c.repo.FS().ReadFile(abs)
 	d := fileDigest(data, err)
 	if statted && err == nil {

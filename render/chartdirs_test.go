@@ -9,6 +9,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render/internal/repofs"
 )
 
@@ -64,8 +65,8 @@ func TestChartDirsReadsThroughRepo(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			root, out := t.TempDir(), t.TempDir()
-			writeTree(t, root, c.files)
-			writeTree(t, out, c.outside)
+			testutil.WriteTree(t, root, c.files)
+			testutil.WriteTree(t, out, c.outside)
 			for link, target := range c.links {
 				if rel, ok := strings.CutPrefix(target, "out/"); ok {
 					target = filepath.Join(out, rel)

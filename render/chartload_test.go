@@ -10,6 +10,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render/internal/repofs"
 )
 
@@ -92,7 +93,7 @@ func TestLoadChartDirHelmignoreAndLinks(t *testing.T) {
 		"shared/extra.yaml":          "linked: true\n",
 	}
 	root := t.TempDir()
-	writeTree(t, root, files)
+	testutil.WriteTree(t, root, files)
 	symlink(t, filepath.Join(root, "shared", "templates"), filepath.Join(root, "c", "templates", "shared"))
 	symlink(t, filepath.Join("..", "shared", "extra.yaml"), filepath.Join(root, "c", "extra.yaml"))
 	r, err := repofs.Open(filesys.MakeFsOnDisk(), true, root, DefaultMaxFileBytes)
@@ -105,7 +106,7 @@ func TestLoadChartDirHelmignoreAndLinks(t *testing.T) {
 	}
 
 	noLinks := t.TempDir()
-	writeTree(t, noLinks, files)
+	testutil.WriteTree(t, noLinks, files)
 	want, err := loader.LoadDir(filepath.Join(noLinks, "c"))
 	if err != nil {
 		t.Fatal(err)

@@ -61,8 +61,8 @@ func (in checkInput) renderOn(t *testing.T, disk bool) *Result {
 		if err := os.MkdirAll(root, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		writeTree(t, root, in.files)
-		writeTree(t, outside, map[string]string{
+		testutil.WriteTree(t, root, in.files)
+		testutil.WriteTree(t, outside, map[string]string{
 			"secret.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: secret\n",
 		})
 		if in.setup != nil {

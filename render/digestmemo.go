@@ -60,13 +60,9 @@ func openDigestMemo(dir string) *digestMemo {
 	return m
 }
 
-// digest is the recorded digest of the file at abs, when its stat is the
-// one recorded.
-func (m *digestMemo) digest(abs string) (string, bool) {
-	st, ok := statOf(abs)
-	if !ok {
-		return "", false
-	}
+// digest is the recorded digest of the file at abs, when st (its stat now)
+// is the one recorded.
+func (m *digestMemo) digest(abs string, st fileStat) (string, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e, ok := m.old[abs]

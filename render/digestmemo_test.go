@@ -28,13 +28,13 @@ func TestDigestMemo(t *testing.T) {
 	}
 	m := openDigestMemo(dir)
 	recordAs(m, "fresh") // changed just now: not trusted
-	if _, ok := openDigestMemo(dir).digest(f); ok {
+	if _, ok := memoDigest(t, openDigestMemo(dir), f); ok {
 		t.Fatal("a file changed just before the run was memoized")
 	}
 	m = openDigestMemo(dir)
 	m.start = time.Now().Add(time.Hour) // the run starts long after the write
 	recordAs(m, "settled")
-	if d, ok := openDigestMemo(dir).digest(f); !ok || d != "settled" {
+	if d, ok := memoDigest(t, openDigestMemo(dir), f); !ok || d != "settled" {
 		t.Fatalf("unchanged file: %q %v, want the recorded digest", d, ok)
 	}
 	for name, change := range map[string]func() error{
@@ -48,8 +48,18 @@ func TestDigestMemo(t *testing.T) {
 		if err := change(); err != nil {
 			t.Fatal(err)
 		}
-		if d, ok := openDigestMemo(dir).digest(f); ok {
+		if d, ok := memoDigest(t, openDigestMemo(dir), f); ok {
 			t.Errorf("after a %s the memo still gives %q", name, d)
 		}
 	}
+}
+
+// memoDigest is what the memo gives for the file at f as it is now.
+func memoDigest(t *testing.T, m *digestMemo, f string) (string, bool) {
+	t.Helper()
+	st, ok := statOf(f)
+	if !ok {
+		t.Fatal("no stat")
+	}
+	return m.digest(f, st)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // appOnLib is a chart (served from a repository) that includes lib.
@@ -139,7 +140,7 @@ func gitServer(t *testing.T, files map[string]string) string {
 	t.Helper()
 	base := t.TempDir()
 	work := filepath.Join(base, "work")
-	writeTree(t, work, files)
+	testutil.WriteTree(t, work, files)
 	run := func(dir string, args ...string) {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir

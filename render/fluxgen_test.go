@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render/internal/repofs"
 )
 
@@ -75,7 +76,7 @@ func TestFluxGenerateManifestAsFlux(t *testing.T) {
 		{"a name prefix that is not a string", "kust", "  namePrefix: [x]\n"},
 	}
 	root := t.TempDir()
-	writeTree(t, root, repoFiles)
+	testutil.WriteTree(t, root, repoFiles)
 	disk, err := newRepo(DefaultOptions()).At(root)
 	if err != nil {
 		t.Fatal(err)

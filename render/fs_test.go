@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // With a file system other than the disk, Isolation renders in-process (a
@@ -28,7 +29,7 @@ func TestIsolationNeedsTheDisk(t *testing.T) {
 		return false
 	}
 	root := t.TempDir()
-	writeTree(t, root, files)
+	testutil.WriteTree(t, root, files)
 	res, err := Render(context.Background(), root, isolated(DefaultOptions()))
 	if err != nil {
 		t.Fatal(err)
@@ -117,8 +118,8 @@ func (diskWrapper) OnDisk() bool { return true }
 func TestOnDiskWrapperKeepsSymlinkChecks(t *testing.T) {
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "repo")
-	writeTree(t, root, map[string]string{"ok/cm.yaml": checksCM})
-	writeTree(t, tmp, map[string]string{"secret.yaml": checksCM})
+	testutil.WriteTree(t, root, map[string]string{"ok/cm.yaml": checksCM})
+	testutil.WriteTree(t, tmp, map[string]string{"secret.yaml": checksCM})
 	symlink(t, filepath.Join(tmp, "secret.yaml"), filepath.Join(root, "leak.yaml"))
 	opts := isolated(DefaultOptions())
 	opts.FS = diskWrapper{filesys.MakeFsOnDisk()}

@@ -14,20 +14,6 @@ import (
 	"github.com/capreport/capreport/internal/testutil"
 )
 
-// writeTree writes files (slash paths relative to dir) for inline fixtures.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func symlink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
@@ -62,11 +48,11 @@ func (c hostileCase) run(t *testing.T) {
 	root := filepath.Join(tmp, "repo")
 	outside := filepath.Join(tmp, "outside")
 	testutil.CopyTree(t, filepath.Join("..", "testdata", "hostile", c.name), root)
-	writeTree(t, outside, map[string]string{
+	testutil.WriteTree(t, outside, map[string]string{
 		"secret.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: secret\ndata:\n  token: OUTSIDE-SECRET\n",
 		"secret":      "OUTSIDE-SECRET\n",
 	})
-	writeTree(t, filepath.Join(tmp, "outside-base"), map[string]string{
+	testutil.WriteTree(t, filepath.Join(tmp, "outside-base"), map[string]string{
 		"kustomization.yaml": "resources:\n  - cm.yaml\n",
 		"cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: outside-base\ndata:\n  token: OUTSIDE-SECRET\n",
 	})
@@ -283,7 +269,7 @@ func TestHostileFixtures(t *testing.T) {
 // source type; Render must report, never panic or error.
 func TestHostileNoPanicOnGarbage(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testutil.WriteTree(t, root, map[string]string{
 		"bad/a.yaml":                               "apiVersion: v1\nkind: [unclosed\n",
 		"bad/b.yaml":                               "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n---\n- just\n- a list\n---\n\x00\x01\x02 apiVersion: x\nkind: y\n",
 		"chart/Chart.yaml":                         "apiVersion: v2\nname: c\nversion: 0.1.0\n",

@@ -65,7 +65,7 @@ func TestIsolatedRunaways(t *testing.T) {
 			root := t.TempDir()
 			files := chartFiles(c.name, c.values, c.template)
 			files["good/hpa.yaml"] = goodHPA
-			writeTree(t, root, files)
+			testutil.WriteTree(t, root, files)
 			opts := isolated(DefaultOptions())
 			opts.SourceTimeout = c.timeout
 			start := time.Now()
@@ -136,7 +136,7 @@ func assertChildRSSUnder(t *testing.T, limit int64) {
 // rendering one source is a warning on that source, not a stray line.
 func TestIsolatedLogBecomesFindings(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testutil.WriteTree(t, root, map[string]string{
 		"old/kustomization.yaml": "commonLabels:\n  app: web\nresources:\n- hpa.yaml\n",
 		"old/hpa.yaml":           goodHPA,
 		"new/kustomization.yaml": "labels:\n- pairs:\n    app: web\nresources:\n- hpa.yaml\n",
@@ -213,7 +213,7 @@ func withoutLog(fs []check.Finding) []check.Finding {
 // command that does not exist, or a spec holding a value gob cannot carry.
 func TestIsolatedFallsBack(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"good/hpa.yaml": goodHPA})
+	testutil.WriteTree(t, root, map[string]string{"good/hpa.yaml": goodHPA})
 	opts := DefaultOptions()
 	opts.Isolation = Isolation{Command: []string{filepath.Join(root, "no-such-worker")}}
 	res, err := Render(context.Background(), root, opts)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // helm install -n demo puts a chart's namespace-less objects in demo, and
@@ -67,7 +69,7 @@ func TestAPIVersionsGate(t *testing.T) {
 // time, and the good source beside it still renders.
 func TestSymlinkCycleBesideChart(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testutil.WriteTree(t, root, map[string]string{
 		"chart/Chart.yaml":       "apiVersion: v2\nname: c\nversion: 0.1.0\n",
 		"chart/templates/h.yaml": hpaDoc("web", "4"),
 		"a/keep":                 "x",

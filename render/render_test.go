@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 const apiChartHPA = `{{- if .Values.autoscaling.enabled }}
@@ -145,8 +147,8 @@ func TestHelmKubeVersion(t *testing.T) {
 func TestValuesFileEscape(t *testing.T) {
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "repo")
-	writeTree(t, root, apiChart())
-	writeTree(t, tmp, map[string]string{"secret-values.yaml": "autoscaling:\n  enabled: true\n"})
+	testutil.WriteTree(t, root, apiChart())
+	testutil.WriteTree(t, tmp, map[string]string{"secret-values.yaml": "autoscaling:\n  enabled: true\n"})
 	if err := os.Symlink(filepath.Join(tmp, "secret-values.yaml"), filepath.Join(root, "linked-values.yaml")); err != nil {
 		t.Fatal(err)
 	}
@@ -276,8 +278,8 @@ func TestRenderLimits(t *testing.T) {
 func TestCommandLineValuesOutsideRoot(t *testing.T) {
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "repo")
-	writeTree(t, root, apiChart())
-	writeTree(t, tmp, map[string]string{"cli-values.yaml": "autoscaling:\n  enabled: true\n  max: 9\n"})
+	testutil.WriteTree(t, root, apiChart())
+	testutil.WriteTree(t, tmp, map[string]string{"cli-values.yaml": "autoscaling:\n  enabled: true\n  max: 9\n"})
 	opts := DefaultOptions()
 	opts.Helm.ValuesFiles = []string{filepath.Join(tmp, "cli-values.yaml")}
 	res, err := Render(context.Background(), root, opts)

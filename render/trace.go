@@ -36,18 +36,17 @@ var locatedKinds = []struct {
 // autoscalers are the other objects located; traceTargets sees to them.)
 func needsOrigin(o Object) bool {
 	switch groupOf(o.APIVersion) {
-	case "autoscaling":
-		return o.Kind == "HorizontalPodAutoscaler"
 	case "keda.sh", "keda.k8s.io":
 		return true
 	}
-	return kindOfGitOps(&o) != notGitOps
+	return isAutoscalerKind(&o) || kindOfGitOps(&o) != notGitOps
 }
 
 // namesLocatedKind reports whether a file the scanned build lists has a
-// "kind:" line naming one of locatedKinds, and names its group. Helm charts its kustomizations
-// inflate are not read: their objects carry capreport's own origin
-// annotation.
+// "kind:" line naming one of locatedKinds, and names its group. Helm
+// charts its kustomizations inflate are not read: their objects carry
+// capreport's own origin annotation. (krusty reads the files again; from
+// the page cache, that is a small fraction of parsing them.)
 func (rd *renderer) namesLocatedKind(sc *kustscan.Scan) bool {
 	for _, f := range sc.Files {
 		data, err := rd.repo.ReadFile(f)
@@ -120,10 +119,8 @@ func (rd *renderer) traceTargets(ctx context.Context, outs []sourceOut) {
 		for j := range out.objects {
 			o := &out.objects[j]
 			if t, ok := byID[identityKey(o)]; ok && targets[o.Kind+"/"+o.Name] {
-				o.Origin.File, o.Origin.Line, o.Origin.AnnotationLines = t.Origin.File, t.Origin.Line, t.Origin.AnnotationLines
-				if t.Origin.Via != "" {
-					o.Origin.Via = t.Origin.Via
-				}
+				// The chain is stamped on the delivered objects after their render.
+				o.Origin.File, o.Origin.Line, o.Origin.AnnotationLines, o.Origin.Via = t.Origin.File, t.Origin.Line, t.Origin.AnnotationLines, t.Origin.Via
 			}
 		}
 	}

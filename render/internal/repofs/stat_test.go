@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/internal/testutil"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
@@ -28,15 +29,9 @@ var statFiles = map[string]string{
 func bothRepos(t *testing.T, links bool) (disk, mem *Repo) {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "repo")
+	testutil.WriteTree(t, root, statFiles)
 	m := filesys.MakeFsInMemory()
 	for name, content := range statFiles {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
 		if err := m.WriteFile("/repo/"+name, []byte(content)); err != nil {
 			t.Fatal(err)
 		}
