@@ -83,7 +83,10 @@ func runDiff(o *diffOptions) error {
 	o.render.noPlotCurves = o.format != "json"
 	s := o.render.settings(ios, toolOf(o.version), o.git)
 	// The head and the base are built at once: with a warm cache each is
-	// mostly stats, reads and a git checkout, which overlap.
+	// mostly stats, reads and a git checkout, which overlap. The progress
+	// bar follows the head alone (one bar, and its closure is not shared).
+	baseS := s
+	baseS.Progress = nil
 	var head, base *contract.Report
 	var headErr, baseErr error
 	g, gctx := errgroup.WithContext(ctx)
@@ -92,7 +95,7 @@ func runDiff(o *diffOptions) error {
 		return headErr
 	})
 	g.Go(func() error {
-		base, baseErr = o.baseReport(gctx, s)
+		base, baseErr = o.baseReport(gctx, baseS)
 		return baseErr
 	})
 	_ = g.Wait()
