@@ -33,7 +33,7 @@ import (
 // finds what the head stored.
 
 // cacheFormat names the layout of an entry; bump it when it changes.
-const cacheFormat = "capreport-render-cache-v3"
+const cacheFormat = "capreport-render-cache-v4"
 
 // maxCacheCandidates bounds the entries one key keeps (a base and a head
 // that differ in one chart keep one entry each for it).
@@ -180,7 +180,7 @@ type (
 		Inputs []Input
 	}
 	entryBody struct {
-		Objects []Object
+		Objects []wireObject
 		Result  SourceResult
 		Covered []string
 		Dropped []string
@@ -234,11 +234,8 @@ func (c *renderCache) lookup(dir string) (sourceOut, bool) {
 	}
 	for _, e := range ents {
 		if body, ok := c.readFresh(filepath.Join(dir, e.Name())); ok {
-			for i := range body.Objects {
-				unmarkEmptyLists(body.Objects[i].Doc)
-			}
 			body.Result.Cached = true
-			return sourceOut{objects: body.Objects, result: body.Result, covered: body.Covered, dropped: body.Dropped}, true
+			return sourceOut{objects: fromWireObjects(body.Objects), result: body.Result, covered: body.Covered, dropped: body.Dropped}, true
 		}
 	}
 	return sourceOut{}, false
@@ -324,18 +321,10 @@ func (c *renderCache) store(dir string, out sourceOut) {
 	if dir == "" || !cacheable(out) {
 		return
 	}
-	for i := range out.objects {
-		markEmptyLists(out.objects[i].Doc)
-	}
-	defer func() {
-		for i := range out.objects {
-			unmarkEmptyLists(out.objects[i].Doc)
-		}
-	}()
 	var b bytes.Buffer
 	enc := gob.NewEncoder(&b)
 	if enc.Encode(entryHeader{Format: cacheFormat, Inputs: out.inputs}) != nil ||
-		enc.Encode(entryBody{Objects: out.objects, Result: out.result, Covered: out.covered, Dropped: out.dropped}) != nil {
+		enc.Encode(entryBody{Objects: toWireObjects(out.objects), Result: out.result, Covered: out.covered, Dropped: out.dropped}) != nil {
 		return
 	}
 	h := sha256.New()

@@ -210,10 +210,7 @@ func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec Sour
 	rd.fx.budget.Add(-resp.Fetched)
 	if err == nil {
 		p.put(w)
-		out = sourceOut{objects: resp.Objects, result: resp.Result, covered: resp.Covered, inputs: resp.Inputs, recorded: resp.Recorded}
-		for i := range out.objects {
-			unmarkEmptyLists(out.objects[i].Doc)
-		}
+		out = sourceOut{objects: fromWireObjects(resp.Objects), result: resp.Result, covered: resp.Covered, inputs: resp.Inputs, recorded: resp.Recorded}
 		out.result.Findings = append(out.result.Findings, rd.logFindings(spec, printed)...)
 		return out, true
 	}

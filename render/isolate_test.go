@@ -274,3 +274,34 @@ func TestLogFindingsBounded(t *testing.T) {
 		t.Errorf("first %q, last %q; want the line without its '#', and 5 distinct + 7 dropped counted", fs[0].Message, fs[len(fs)-1].Message)
 	}
 }
+
+// A delivered source's spec reaches the worker whole: an empty list in a
+// HelmRelease's values overrides the chart's default there as in-process
+// (gob alone would send it as nil, which Helm takes for "delete the key").
+func TestIsolatedKeepsEmptyLists(t *testing.T) {
+	root := t.TempDir()
+	testutil.WriteTree(t, root, map[string]string{
+		"apps/web.yaml":          fluxHR("web", "apps", gitChartSpec, "  values:\n    args: []\n"),
+		"charts/web/Chart.yaml":  webChart,
+		"charts/web/values.yaml": "args: [--default]\n",
+		"charts/web/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n" +
+			"  args: {{ toJson .Values.args | quote }}\n  kind: {{ kindOf .Values.args | quote }}\n",
+	})
+	args := func(opts Options) any {
+		res := renderDir(t, root, opts)
+		for _, o := range res.Objects {
+			if o.Kind == "ConfigMap" && o.Namespace == "apps" {
+				return o.Doc["data"]
+			}
+		}
+		t.Fatalf("no delivered ConfigMap among %d objects: %+v", len(res.Objects), res.Sources)
+		return nil
+	}
+	want := map[string]any{"args": "[]", "kind": "slice"}
+	if got := args(DefaultOptions()); !reflect.DeepEqual(got, want) {
+		t.Fatalf("in-process the delivered values give %v, want %v", got, want)
+	}
+	if got := args(isolated(DefaultOptions())); !reflect.DeepEqual(got, want) {
+		t.Errorf("in a worker the delivered values give %v, want %v", got, want)
+	}
+}

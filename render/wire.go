@@ -3,11 +3,15 @@ package render
 import (
 	"encoding/gob"
 	"sync"
+
+	"github.com/capreport/capreport/render/internal/wiredoc"
 )
 
 // The messages between Render and its render workers (see isolate.go),
 // encoded with gob: decoded YAML holds Go ints, floats and nils that a JSON
-// round trip would turn into float64s and lose.
+// round trip would turn into float64s and lose. Documents travel as
+// wireDocs, in wiredoc's form: gob would turn their empty lists into nil
+// ones, and decodes their scalars several times slower.
 
 // workerInit is the first message a worker reads: the renderer it builds.
 type workerInit struct {
@@ -27,7 +31,7 @@ type workerRequest struct {
 // workerResponse is one source's render, as renderSource returned it.
 type workerResponse struct {
 	ID      uint64
-	Objects []Object
+	Objects []wireObject
 	Result  SourceResult
 	Covered []string
 	// Inputs are the render's reads, when Recorded (a run with a cache).
@@ -49,8 +53,8 @@ type wireSpec struct {
 }
 
 type wireDelivery struct {
-	KustDoc       map[string]any
-	HelmOverFiles map[string]any
+	KustDoc       wireDoc
+	HelmOverFiles wireDoc
 	HelmSetString []string
 	Namespace     string
 	Dir           *dirOptionsWire
@@ -86,6 +90,44 @@ func (w wireSpec) spec() SourceSpec {
 	return s
 }
 
+// wireObject is an Object as a worker's reply and a cache entry hold it.
+type wireObject struct {
+	APIVersion, Kind, Name, Namespace string
+	Doc                               wireDoc
+	Origin                            Origin
+}
+
+func toWireObjects(objs []Object) []wireObject {
+	w := make([]wireObject, len(objs))
+	for i, o := range objs {
+		w[i] = wireObject{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace, Doc: o.Doc, Origin: o.Origin}
+	}
+	return w
+}
+
+func fromWireObjects(w []wireObject) []Object {
+	objs := make([]Object, len(w))
+	for i, o := range w {
+		objs[i] = Object{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace, Doc: o.Doc, Origin: o.Origin}
+	}
+	return objs
+}
+
+// wireDoc is a decoded document that gob carries in wiredoc's form.
+type wireDoc map[string]any
+
+func (d wireDoc) GobEncode() ([]byte, error) { return wiredoc.Append(nil, map[string]any(d)) }
+
+func (d *wireDoc) GobDecode(b []byte) error {
+	v, err := wiredoc.Decode(b)
+	m, ok := v.(map[string]any)
+	if err == nil && !ok {
+		err = wiredoc.ErrCorrupt
+	}
+	*d = m
+	return err
+}
+
 var registerWire sync.Once
 
 // registerWireTypes names the dynamic types decoded documents hold, so gob
@@ -94,43 +136,11 @@ var registerWire sync.Once
 func registerWireTypes() {
 	registerWire.Do(func() {
 		for _, v := range []any{
-			map[string]any{}, []any{}, map[string]string{}, []string{}, []map[string]any{}, wireEmptyList{},
+			map[string]any{}, []any{}, map[string]string{}, []string{}, []map[string]any{},
 			"", false, int(0), int8(0), int16(0), int32(0), int64(0),
 			uint(0), uint8(0), uint16(0), uint32(0), uint64(0), float32(0), float64(0),
 		} {
 			gob.Register(v)
 		}
 	})
-}
-
-// wireEmptyList stands for an empty list inside a decoded document: gob
-// turns an empty []any into a nil one, and `supplementalGroups: []` would
-// come back as null.
-type wireEmptyList struct{ Empty bool }
-
-// markEmptyLists replaces each empty list in v with wireEmptyList, in
-// place, before v is sent; unmarkEmptyLists undoes it after.
-func markEmptyLists(v any) any { return mapLists(v, true) }
-
-func unmarkEmptyLists(v any) any { return mapLists(v, false) }
-
-func mapLists(v any, mark bool) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			x[k] = mapLists(e, mark)
-		}
-	case []any:
-		if mark && len(x) == 0 && x != nil {
-			return wireEmptyList{Empty: true}
-		}
-		for i, e := range x {
-			x[i] = mapLists(e, mark)
-		}
-	case wireEmptyList:
-		if !mark {
-			return []any{}
-		}
-	}
-	return v
 }

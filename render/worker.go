@@ -78,11 +78,8 @@ func serveWorker() int {
 		}
 		rd.setFetchBudget(req.FetchBudget)
 		o := rd.renderRecovered(req.Spec.spec())
-		for i := range o.objects {
-			markEmptyLists(o.objects[i].Doc)
-		}
 		fmt.Fprintf(os.Stderr, "%s%d\n", endMarker, req.ID)
-		resp := workerResponse{ID: req.ID, Objects: o.objects, Result: o.result, Covered: o.covered, Inputs: o.inputs, Recorded: o.recorded,
+		resp := workerResponse{ID: req.ID, Objects: toWireObjects(o.objects), Result: o.result, Covered: o.covered, Inputs: o.inputs, Recorded: o.recorded,
 			Fetched: req.FetchBudget - rd.fx.budget.Load()}
 		if err := enc.Encode(&resp); err != nil {
 			fmt.Fprintf(os.Stderr, "capreport render worker: writing a response: %v\n", err)

@@ -20,13 +20,16 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 
 # The targets issue 11 names, FuzzCheapKeys (the rewrite of every chart's
 # templates before Helm parses them, render/helmkeys.go) and FuzzDeclaresKind
-# (which Kustomize builds are traced, render/trace.go);
+# (which Kustomize builds are traced, render/trace.go), FuzzDecode (the form
+# documents cross from a worker and sit in the render cache in,
+# render/internal/wiredoc);
 # `scripts/fuzz.sh ./config:FuzzParse ...` runs others (every target's
 # seeds also run in go test ./...).
 targets=(
   "./render FuzzSchemaRefs"
   "./render FuzzCheapKeys"
   "./render FuzzDeclaresKind"
+  "./render/internal/wiredoc FuzzDecode"
   "./render/internal/kustscan FuzzKustomizeRewrite"
   "./render/internal/repofs FuzzCheckTree"
   "./config FuzzRanges"

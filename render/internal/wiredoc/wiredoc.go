@@ -1,0 +1,341 @@
+// Package wiredoc encodes decoded manifests (trees of maps, lists and
+// scalars) in a compact binary form, for the render worker's replies and
+// the render cache's entries. encoding/gob carries the same trees, but a
+// value inside an interface costs it a type name and a registry lookup on
+// every scalar, so decoding a cached chart's objects took longer than
+// checking that chart's files; this form is a tag byte per value and
+// lengths as varints, and it keeps every Go type it is given (an int64
+// comes back an int64, an empty list an empty list, a nil list nil).
+package wiredoc
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// MaxDepth bounds the nesting Decode accepts, as the YAML decoder bounds
+// what it builds.
+const MaxDepth = 10000
+
+// The tags: one per Go type, so that a value decodes to the type it was.
+const (
+	tagNil byte = iota
+	tagFalse
+	tagTrue
+	tagString
+	tagInt64
+	tagFloat64
+	tagMap     // map[string]any
+	tagList    // []any, not nil
+	tagNilList // []any(nil)
+	tagNilMap  // map[string]any(nil)
+	tagInt
+	tagInt8
+	tagInt16
+	tagInt32
+	tagUint
+	tagUint8
+	tagUint16
+	tagUint32
+	tagUint64
+	tagFloat32
+	tagStrMap  // map[string]string
+	tagStrList // []string
+	tagMapList // []map[string]any
+)
+
+// Append appends the encoding of v to b. v may hold what a decoded
+// document holds: maps of string keys, lists, strings, booleans, numbers
+// and nil, nested at most MaxDepth deep; anything else is an error.
+func Append(b []byte, v any) ([]byte, error) { return appendValue(b, v, 0) }
+
+func appendValue(b []byte, v any, depth int) ([]byte, error) {
+	if depth > MaxDepth {
+		return b, fmt.Errorf("wiredoc: nested deeper than %d", MaxDepth)
+	}
+	switch x := v.(type) {
+	case nil:
+		return append(b, tagNil), nil
+	case bool:
+		if x {
+			return append(b, tagTrue), nil
+		}
+		return append(b, tagFalse), nil
+	case string:
+		return appendString(append(b, tagString), x), nil
+	case int64:
+		return binary.AppendVarint(append(b, tagInt64), x), nil
+	case float64:
+		return binary.LittleEndian.AppendUint64(append(b, tagFloat64), math.Float64bits(x)), nil
+	case map[string]any:
+		if x == nil {
+			return append(b, tagNilMap), nil
+		}
+		return appendMap(append(b, tagMap), x, depth)
+	case []any:
+		if x == nil {
+			return append(b, tagNilList), nil
+		}
+		b = binary.AppendUvarint(append(b, tagList), uint64(len(x)))
+		for _, e := range x {
+			var err error
+			if b, err = appendValue(b, e, depth+1); err != nil {
+				return b, err
+			}
+		}
+		return b, nil
+	}
+	return appendOther(b, v, depth)
+}
+
+// appendOther encodes the types a document rarely holds (values a
+// renderer stamped in Go rather than decoded from YAML).
+func appendOther(b []byte, v any, depth int) ([]byte, error) {
+	switch x := v.(type) {
+	case int:
+		return binary.AppendVarint(append(b, tagInt), int64(x)), nil
+	case int8:
+		return binary.AppendVarint(append(b, tagInt8), int64(x)), nil
+	case int16:
+		return binary.AppendVarint(append(b, tagInt16), int64(x)), nil
+	case int32:
+		return binary.AppendVarint(append(b, tagInt32), int64(x)), nil
+	case uint:
+		return binary.AppendUvarint(append(b, tagUint), uint64(x)), nil
+	case uint8:
+		return binary.AppendUvarint(append(b, tagUint8), uint64(x)), nil
+	case uint16:
+		return binary.AppendUvarint(append(b, tagUint16), uint64(x)), nil
+	case uint32:
+		return binary.AppendUvarint(append(b, tagUint32), uint64(x)), nil
+	case uint64:
+		return binary.AppendUvarint(append(b, tagUint64), x), nil
+	case float32:
+		return binary.LittleEndian.AppendUint32(append(b, tagFloat32), math.Float32bits(x)), nil
+	case map[string]string:
+		b = binary.AppendUvarint(append(b, tagStrMap), uint64(len(x)))
+		for k, e := range x {
+			b = appendString(appendString(b, k), e)
+		}
+		return b, nil
+	case []string:
+		b = binary.AppendUvarint(append(b, tagStrList), uint64(len(x)))
+		for _, e := range x {
+			b = appendString(b, e)
+		}
+		return b, nil
+	case []map[string]any:
+		b = binary.AppendUvarint(append(b, tagMapList), uint64(len(x)))
+		for _, m := range x {
+			var err error
+			if b, err = appendValue(b, m, depth+1); err != nil {
+				return b, err
+			}
+		}
+		return b, nil
+	}
+	return b, fmt.Errorf("wiredoc: cannot encode a %T", v)
+}
+
+func appendMap(b []byte, m map[string]any, depth int) ([]byte, error) {
+	b = binary.AppendUvarint(b, uint64(len(m)))
+	for k, e := range m {
+		b = appendString(b, k)
+		var err error
+		if b, err = appendValue(b, e, depth+1); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// ErrCorrupt is what Decode returns for bytes Append did not write.
+var ErrCorrupt = errors.New("wiredoc: corrupt encoding")
+
+// Decode decodes one value Append wrote, the whole of b.
+func Decode(b []byte) (any, error) {
+	d := decoder{b: b}
+	v := d.value(0)
+	if d.err == nil && d.i != len(d.b) {
+		d.err = ErrCorrupt
+	}
+	return v, d.err
+}
+
+// decoder reads b from i; the first error stops it. Every count is checked
+// against the bytes left (each element takes at least one), so corrupt
+// input cannot make it allocate more than its own size allows.
+type decoder struct {
+	b   []byte
+	i   int
+	err error
+}
+
+func (d *decoder) fail() {
+	if d.err == nil {
+		d.err = ErrCorrupt
+	}
+}
+
+func (d *decoder) value(depth int) any {
+	if d.err != nil || d.i >= len(d.b) || depth > MaxDepth {
+		d.fail()
+		return nil
+	}
+	tag := d.b[d.i]
+	d.i++
+	switch tag {
+	case tagNil:
+		return nil
+	case tagFalse:
+		return false
+	case tagTrue:
+		return true
+	case tagString:
+		return d.string()
+	case tagInt64:
+		return d.varint()
+	case tagFloat64:
+		return math.Float64frombits(d.fixed(8))
+	case tagMap:
+		return d.mapping(depth)
+	case tagList:
+		n := d.count(1)
+		l := make([]any, n)
+		for j := range l {
+			l[j] = d.value(depth + 1)
+		}
+		return l
+	case tagNilList:
+		return []any(nil)
+	case tagNilMap:
+		return map[string]any(nil)
+	}
+	return d.other(tag, depth)
+}
+
+func (d *decoder) other(tag byte, depth int) any {
+	switch tag {
+	case tagInt:
+		return int(d.varint())
+	case tagInt8:
+		return int8(d.varint())
+	case tagInt16:
+		return int16(d.varint())
+	case tagInt32:
+		return int32(d.varint())
+	case tagUint:
+		return uint(d.uvarint())
+	case tagUint8:
+		return uint8(d.uvarint())
+	case tagUint16:
+		return uint16(d.uvarint())
+	case tagUint32:
+		return uint32(d.uvarint())
+	case tagUint64:
+		return d.uvarint()
+	case tagFloat32:
+		return math.Float32frombits(uint32(d.fixed(4)))
+	case tagStrMap:
+		n := d.count(2)
+		m := make(map[string]string, n)
+		for range n {
+			k := d.string()
+			m[k] = d.string()
+		}
+		return m
+	case tagStrList:
+		l := make([]string, d.count(1))
+		for j := range l {
+			l[j] = d.string()
+		}
+		return l
+	case tagMapList:
+		l := make([]map[string]any, d.count(1))
+		for j := range l {
+			m, ok := d.value(depth + 1).(map[string]any)
+			if !ok {
+				d.fail()
+			}
+			l[j] = m
+		}
+		return l
+	}
+	d.fail()
+	return nil
+}
+
+func (d *decoder) mapping(depth int) map[string]any {
+	n := d.count(2)
+	m := make(map[string]any, n)
+	for range n {
+		k := d.string()
+		m[k] = d.value(depth + 1)
+	}
+	return m
+}
+
+// count reads a length whose elements take at least min bytes each.
+func (d *decoder) count(min int) int {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.b)-d.i)/uint64(min) {
+		d.fail()
+		return 0
+	}
+	return int(n)
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.b)-d.i) {
+		d.fail()
+		return ""
+	}
+	s := string(d.b[d.i : d.i+int(n)])
+	d.i += int(n)
+	return s
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b[d.i:])
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.i += n
+	return v
+}
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b[d.i:])
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.i += n
+	return v
+}
+
+func (d *decoder) fixed(size int) uint64 {
+	if d.i+size > len(d.b) {
+		d.fail()
+		return 0
+	}
+	var v uint64
+	if size == 8 {
+		v = binary.LittleEndian.Uint64(d.b[d.i:])
+	} else {
+		v = uint64(binary.LittleEndian.Uint32(d.b[d.i:]))
+	}
+	d.i += size
+	return v
+}

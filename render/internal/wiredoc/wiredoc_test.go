@@ -1,0 +1,172 @@
+package wiredoc
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"testing"
+)
+
+// A document comes back holding the very types it was given.
+func TestRoundTrip(t *testing.T) {
+	docs := map[string]any{
+		"nil":          nil,
+		"bools":        []any{true, false},
+		"scalars":      map[string]any{"s": "text", "empty": "", "i": int64(-42), "f": 0.5, "big": int64(math.MaxInt64), "neg0": math.Copysign(0, -1)},
+		"lists":        map[string]any{"empty": []any{}, "nil": []any(nil), "nested": []any{[]any{map[string]any{}}}},
+		"nil map":      map[string]any(nil),
+		"go numbers":   []any{int(7), int8(-8), int16(16), int32(-32), uint(1), uint8(8), uint16(16), uint32(32), uint64(math.MaxUint64), float32(1.5)},
+		"go lists":     map[string]any{"labels": map[string]string{"app": "web", "": ""}, "args": []string{"-v", ""}, "items": []map[string]any{{"a": int64(1)}, nil}},
+		"unicode keys": map[string]any{"ключ": "значение", "a\x00b": "\xff"},
+		"manifest": map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "spec": map[string]any{
+			"replicas": int64(3), "template": map[string]any{"spec": map[string]any{"containers": []any{
+				map[string]any{"name": "web", "resources": map[string]any{"requests": map[string]any{"cpu": "250m"}}},
+			}, "securityContext": map[string]any{"supplementalGroups": []any{}}}},
+		}},
+	}
+	for name, doc := range docs {
+		t.Run(name, func(t *testing.T) {
+			b, err := Append(nil, doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Decode(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, doc) {
+				t.Errorf("got %#v\nwant %#v", got, doc)
+			}
+			if m, ok := got.(map[string]any); ok && m["neg0"] != nil && !math.Signbit(m["neg0"].(float64)) {
+				t.Errorf("-0 came back %v", m["neg0"])
+			}
+		})
+	}
+}
+
+func TestAppendRefuses(t *testing.T) {
+	deep := any("leaf")
+	for range MaxDepth + 2 {
+		deep = []any{deep}
+	}
+	for name, v := range map[string]any{
+		"a struct":        struct{ A int }{1},
+		"a json.Number":   json.Number("1"),
+		"a map of ints":   map[string]int{"a": 1},
+		"inside a list":   []any{"ok", complex(1, 2)},
+		"too deep":        deep,
+		"inside a []map":  []map[string]any{{"a": struct{}{}}},
+		"map of any keys": map[any]any{"a": 1},
+	} {
+		if _, err := Append(nil, v); err == nil {
+			t.Errorf("%s: encoded", name)
+		}
+	}
+}
+
+// Bytes Append did not write are refused, never a panic or a huge
+// allocation.
+func TestDecodeCorrupt(t *testing.T) {
+	valid, err := Append(nil, map[string]any{"a": []any{"b", int64(1), 2.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string][]byte{
+		"empty":            {},
+		"unknown tag":      {200},
+		"trailing bytes":   append(append([]byte{}, valid...), tagNil),
+		"huge map count":   {tagMap, 0xff, 0xff, 0xff, 0xff, 0x0f},
+		"huge list count":  {tagList, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
+		"string past end":  {tagString, 10, 'a'},
+		"short float":      {tagFloat64, 1, 2},
+		"bad varint":       {tagInt64, 0x80},
+		"map list of list": {tagMapList, 1, tagList, 0},
+		"too deep":         bytes.Repeat([]byte{tagList, 1}, MaxDepth+2),
+	}
+	for i := 1; i < len(valid); i++ {
+		cases[fmt.Sprintf("truncated at %d", i)] = valid[:i]
+	}
+	for name, b := range cases {
+		if v, err := Decode(b); err == nil {
+			t.Errorf("%s: decoded %#v", name, v)
+		}
+	}
+}
+
+// FuzzDecode: whatever the bytes, Decode returns or refuses; what it
+// returns encodes and decodes to itself.
+func FuzzDecode(f *testing.F) {
+	for _, v := range []any{nil, map[string]any{"a": []any{int64(1), "x", 2.5, true, []any{}}}, []string{"a"}, map[string]string{"k": "v"}} {
+		b, err := Append(nil, v)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, err := Decode(b)
+		if err != nil {
+			return
+		}
+		again, err := Append(nil, v)
+		if err != nil {
+			t.Fatalf("decoded %#v but cannot encode it: %v", v, err)
+		}
+		w, err := Decode(again)
+		if err != nil {
+			t.Fatalf("re-encoding of %#v does not decode: %v", v, err)
+		}
+		if !sameValue(v, w) {
+			t.Fatalf("round trip changed %#v into %#v", v, w)
+		}
+	})
+}
+
+// sameValue is reflect.DeepEqual with floats compared by their bits (a
+// NaN is itself).
+func sameValue(a, b any) bool {
+	switch x := a.(type) {
+	case float64:
+		y, ok := b.(float64)
+		return ok && math.Float64bits(x) == math.Float64bits(y)
+	case float32:
+		y, ok := b.(float32)
+		return ok && math.Float32bits(x) == math.Float32bits(y)
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
+			return false
+		}
+		for i := range x {
+			if !sameValue(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
+			return false
+		}
+		for k, e := range x {
+			if f, ok := y[k]; !ok || !sameValue(e, f) {
+				return false
+			}
+		}
+		return true
+	case []map[string]any:
+		y, ok := b.([]map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !sameValue(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
