@@ -195,9 +195,9 @@ func newRenderCache(dir string, rd *renderer) *renderCache {
 		return nil
 	}
 	registerWireTypes() // entries hold decoded documents, as the worker protocol does
-	c := &renderCache{dir: dir, salt: cacheSalt(rd), repo: rd.repo, now: map[Input]string{}}
+	c := &renderCache{dir: dir, salt: cacheSalt(rd), repo: rd.repo, now: make(map[Input]string, 1024)}
 	if isDisk(rd.opts.FS) {
-		c.memo = openDigestMemo(dir)
+		c.memo = acquireMemo(dir)
 	}
 	return c
 }
@@ -205,7 +205,7 @@ func newRenderCache(dir string, rd *renderer) *renderCache {
 // close saves what the run learnt of the files' digests.
 func (c *renderCache) close() {
 	if c != nil && c.memo != nil {
-		c.memo.save()
+		releaseMemo(c.memo)
 	}
 }
 
@@ -280,9 +280,15 @@ func (c *renderCache) current(op, p string) string {
 	fsys, abs := c.repo.FS(), filepath.Join(c.repo.Root, filepath.FromSlash(p))
 	switch op {
 	case "file":
-		d = c.fileDigest(abs)
+		d = c.viaMemo(abs, abs, false, func() (string, bool) {
+			data, err := fsys.ReadFile(abs)
+			return fileDigest(data, err), err == nil
+		})
 	case "dir":
-		d = dirDigest(fsys.ReadDir(abs))
+		d = c.viaMemo("dir:"+abs, abs, true, func() (string, bool) {
+			names, err := fsys.ReadDir(abs)
+			return dirDigest(names, err), err == nil
+		})
 	case "isdir":
 		d = boolDigest(fsys.IsDir(abs))
 	case "exists":
@@ -294,23 +300,25 @@ func (c *renderCache) current(op, p string) string {
 	return d
 }
 
-// fileDigest is the digest of the file at abs now: the memo's when its
-// stat is unchanged, else read and hashed (the stat taken first, so that a
-// change during the read is not recorded under the new stat).
-func (c *renderCache) fileDigest(abs string) string {
+// viaMemo is what compute gives for the file or directory at abs now: the
+// memo's digest under key when abs's stat is unchanged, else computed (the
+// stat taken first, so that a change during the read is not recorded under
+// the new stat). A directory's stat changes whenever an entry is added,
+// removed or renamed, so its listing is memoized as a file's bytes are.
+func (c *renderCache) viaMemo(key, abs string, dir bool, compute func() (string, bool)) string {
 	if c.memo == nil {
-		return fileDigest(c.repo.FS().ReadFile(abs))
+		d, _ := compute()
+		return d
 	}
-	st, statted := statOf(abs)
+	st, statted := statOf(abs, dir)
 	if statted {
-		if d, ok := c.memo.digest(abs, st); ok {
+		if d, ok := c.memo.digest(key, st); ok {
 			return d
 		}
 	}
-	data, err := c.repo.FS().ReadFile(abs)
-	d := fileDigest(data, err)
-	if statted && err == nil {
-		c.memo.record(abs, st, d)
+	d, ok := compute()
+	if statted && ok {
+		c.memo.record(key, st, d)
 	}
 	return d
 }

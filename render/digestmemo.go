@@ -28,6 +28,8 @@ type digestMemo struct {
 	mu    sync.Mutex
 	old   map[string]memoEntry // what the previous runs recorded
 	now   map[string]memoEntry // what this run checked
+	// learnt is set when the run records a digest old did not hold.
+	learnt bool
 }
 
 // memoEntry is one file's digest and the stat it was taken under.
@@ -50,14 +52,60 @@ const (
 
 // openDigestMemo reads the memo in dir; a missing or damaged one is empty.
 func openDigestMemo(dir string) *digestMemo {
-	m := &digestMemo{path: filepath.Join(dir, memoFileName), start: time.Now(), old: map[string]memoEntry{}, now: map[string]memoEntry{}}
+	m := &digestMemo{path: filepath.Join(dir, memoFileName), start: time.Now(), old: map[string]memoEntry{}}
 	if f, err := os.Open(m.path); err == nil {
 		defer f.Close()
 		if gob.NewDecoder(io.LimitReader(f, 256<<20)).Decode(&m.old) != nil {
 			m.old = map[string]memoEntry{}
 		}
 	}
+	m.now = make(map[string]memoEntry, len(m.old)) // a warm run checks what the last one did
 	return m
+}
+
+// openMemos are the memos the process has open, by file: a diff builds its
+// head and its base at once, and they share one memo, read once and
+// written once.
+var openMemos = struct {
+	sync.Mutex
+	byPath map[string]*sharedMemo
+}{byPath: map[string]*sharedMemo{}}
+
+type sharedMemo struct {
+	*digestMemo
+	users int
+}
+
+// acquireMemo is the memo in dir, shared with every other render cache of
+// the process that has it open; releaseMemo gives it back, and the last
+// user saves it.
+func acquireMemo(dir string) *digestMemo {
+	path := filepath.Join(dir, memoFileName)
+	openMemos.Lock()
+	defer openMemos.Unlock()
+	sm := openMemos.byPath[path]
+	if sm == nil {
+		sm = &sharedMemo{digestMemo: openDigestMemo(dir)}
+		openMemos.byPath[path] = sm
+	}
+	sm.users++
+	return sm.digestMemo
+}
+
+func releaseMemo(m *digestMemo) {
+	openMemos.Lock()
+	sm := openMemos.byPath[m.path]
+	if sm == nil || sm.digestMemo != m {
+		openMemos.Unlock()
+		return
+	}
+	if sm.users--; sm.users > 0 {
+		openMemos.Unlock()
+		return
+	}
+	delete(openMemos.byPath, m.path)
+	openMemos.Unlock()
+	m.save()
 }
 
 // digest is the recorded digest of the file at abs, when st (its stat now)
@@ -65,6 +113,9 @@ func openDigestMemo(dir string) *digestMemo {
 func (m *digestMemo) digest(abs string, st fileStat) (string, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if e, ok := m.now[abs]; ok && e.Stat == st { // recorded by another build of this run
+		return e.Digest, true
+	}
 	e, ok := m.old[abs]
 	if !ok || e.Stat != st {
 		return "", false
@@ -80,19 +131,11 @@ func (m *digestMemo) record(abs string, st fileStat, digest string) {
 	if st.Mtime >= settled || st.Ctime >= settled {
 		return
 	}
+	e := memoEntry{Stat: st, Digest: digest}
 	m.mu.Lock()
-	m.now[abs] = memoEntry{Stat: st, Digest: digest}
+	m.now[abs] = e
+	m.learnt = m.learnt || m.old[abs] != e
 	m.mu.Unlock()
-}
-
-// learnt reports whether the run recorded a digest the memo did not hold.
-func (m *digestMemo) learnt() bool {
-	for k, e := range m.now {
-		if m.old[k] != e {
-			return true
-		}
-	}
-	return false
 }
 
 // save writes what this run checked over what the memo held, when it
@@ -100,7 +143,7 @@ func (m *digestMemo) learnt() bool {
 func (m *digestMemo) save() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !m.learnt() {
+	if !m.learnt {
 		return
 	}
 	all := m.now

@@ -7,11 +7,11 @@ import (
 	"syscall"
 )
 
-// statOf is the stat of the file at abs (following symbolic links, as
-// reading it does).
-func statOf(abs string) (fileStat, bool) {
+// statOf is the stat of the regular file, or the directory when dir, at
+// abs (following symbolic links, as reading it does).
+func statOf(abs string, dir bool) (fileStat, bool) {
 	fi, err := os.Stat(abs)
-	if err != nil || !fi.Mode().IsRegular() {
+	if err != nil || fi.IsDir() != dir || !dir && !fi.Mode().IsRegular() {
 		return fileStat{}, false
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)

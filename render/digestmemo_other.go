@@ -4,4 +4,4 @@ package render
 
 // statOf is Linux-only (the change time's field differs by system);
 // elsewhere every check reads and hashes the file.
-func statOf(string) (fileStat, bool) { return fileStat{}, false }
+func statOf(string, bool) (fileStat, bool) { return fileStat{}, false }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
 // TestDigestMemo: a recorded digest is given back while the file's stat is
@@ -19,7 +21,7 @@ func TestDigestMemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	recordAs := func(m *digestMemo, digest string) {
-		st, ok := statOf(f)
+		st, ok := statOf(f, false)
 		if !ok {
 			t.Fatal("no stat")
 		}
@@ -57,9 +59,77 @@ func TestDigestMemo(t *testing.T) {
 // memoDigest is what the memo gives for the file at f as it is now.
 func memoDigest(t *testing.T, m *digestMemo, f string) (string, bool) {
 	t.Helper()
-	st, ok := statOf(f)
+	st, ok := statOf(f, false)
 	if !ok {
 		t.Fatal("no stat")
 	}
 	return m.digest(f, st)
+}
+
+// A directory's listing is memoized under the directory's stat, as a
+// file's bytes are: given back while no entry is added, removed or
+// renamed, and never after.
+func TestDirListingMemo(t *testing.T) {
+	cacheDir, root := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	abs := filepath.Join(root, "d")
+	cache := func() *renderCache {
+		opts := DefaultOptions()
+		opts.FS = filesys.MakeFsOnDisk()
+		r, err := newRepo(opts).At(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := newRenderCache(cacheDir, &renderer{repo: r, opts: opts, fx: &fetchState{}})
+		t.Cleanup(c.close)
+		return c
+	}
+	before, ok := statOf(abs, true)
+	if !ok {
+		t.Fatal("no stat of the directory")
+	}
+	c := cache()
+	c.memo.old["dir:"+abs] = memoEntry{Stat: before, Digest: "planted"}
+	if got := c.current("dir", "d"); got != "planted" {
+		t.Fatalf("an unchanged directory was listed again: %q, want the memo's digest", got)
+	}
+	time.Sleep(10 * time.Millisecond) // past the clock's resolution
+	if err := os.WriteFile(filepath.Join(abs, "new.yaml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c = cache()
+	c.memo.old["dir:"+abs] = memoEntry{Stat: before, Digest: "planted"}
+	want := dirDigest(c.repo.FS().ReadDir(abs))
+	if got := c.current("dir", "d"); got != want {
+		t.Errorf("after a file was added the listing's digest is %q, want %q", got, want)
+	}
+}
+
+// The head and the base of a diff build at once and share one memo: read
+// once, and saved once by the last to close, with what both learnt.
+func TestDigestMemoShared(t *testing.T) {
+	dir := t.TempDir()
+	a, b := acquireMemo(dir), acquireMemo(dir)
+	if a != b {
+		t.Fatal("two caches of one process opened the memo twice")
+	}
+	a.start = time.Now().Add(time.Hour)
+	a.record("/head/values.yaml", fileStat{Size: 1, Mtime: 1, Ctime: 1}, "h")
+	b.record("/base/values.yaml", fileStat{Size: 2, Mtime: 1, Ctime: 1}, "b")
+	releaseMemo(a)
+	if _, err := os.Stat(filepath.Join(dir, memoFileName)); err == nil {
+		t.Fatal("the memo was saved while the other build still had it open")
+	}
+	releaseMemo(b)
+	saved := openDigestMemo(dir)
+	if saved.old["/head/values.yaml"].Digest != "h" || saved.old["/base/values.yaml"].Digest != "b" {
+		t.Errorf("the saved memo holds %v, want both builds' digests", saved.old)
+	}
+	if c := acquireMemo(dir); c == a {
+		t.Error("a memo released by all was handed out again")
+	} else {
+		releaseMemo(c)
+	}
 }
