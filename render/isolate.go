@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -263,12 +264,30 @@ const maxLogFindings = 10
 // logFindings turns what the render libraries printed while rendering spec
 // (kustomize's deprecation notices, Helm's coalesce warnings) into warnings
 // on the source, one per distinct line.
+// unorderedLists are the lines a renderer prints with a list in Go's map
+// order: krusty's ResAccumulator.ResolveVars joins its unused vars from a
+// map, so the same build printed them in another order on every run, and a
+// report (and the pull-request comment that quotes it) changed with it.
+var unorderedLists = []string{"well-defined vars that were never replaced: "}
+
+// steadyLine is a printed line with such a list sorted.
+func steadyLine(l string) string {
+	for _, prefix := range unorderedLists {
+		if list, ok := strings.CutPrefix(l, prefix); ok {
+			names := strings.Split(list, ",")
+			slices.Sort(names)
+			return prefix + strings.Join(names, ",")
+		}
+	}
+	return l
+}
+
 func (rd *renderer) logFindings(spec SourceSpec, printed workerLog) []check.Finding {
 	var out []check.Finding
 	seen := map[string]bool{}
 	more := printed.dropped
 	for _, l := range printed.lines {
-		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "#"))
+		l = steadyLine(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "#")))
 		if l == "" || seen[l] {
 			continue
 		}

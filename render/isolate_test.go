@@ -305,3 +305,31 @@ func TestIsolatedKeepsEmptyLists(t *testing.T) {
 		t.Errorf("in a worker the delivered values give %v, want %v", got, want)
 	}
 }
+
+// Krusty prints a kustomization's unused vars in map order; the finding
+// that quotes the line names them in order, so the same repository gives
+// the same report every run.
+func TestLogFindingsSteady(t *testing.T) {
+	root := t.TempDir()
+	kust := "resources: [cm.yaml]\nvars:\n"
+	for _, v := range []string{"echo", "alpha", "delta", "bravo", "charlie"} {
+		kust += "  - name: " + v + "\n    objref: {kind: ConfigMap, name: cfg, apiVersion: v1}\n    fieldref: {fieldpath: data." + v + "}\n"
+	}
+	testutil.WriteTree(t, root, map[string]string{
+		"k/kustomization.yaml": kust,
+		"k/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata: {alpha: a, bravo: b, charlie: c, delta: d, echo: e}\n",
+	})
+	const want = "well-defined vars that were never replaced: alpha,bravo,charlie,delta,echo"
+	for range 4 {
+		res := renderDir(t, root, isolated(DefaultOptions()))
+		var printed []string
+		for _, f := range res.Findings {
+			if f.Check == check.RenderLog && strings.Contains(f.Message, "never replaced") {
+				printed = append(printed, f.Message)
+			}
+		}
+		if len(printed) != 1 || !strings.HasSuffix(printed[0], want) {
+			t.Fatalf("the unused vars are reported as %q, want one finding ending %q", printed, want)
+		}
+	}
+}
