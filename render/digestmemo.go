@@ -1,9 +1,6 @@
 package render
 
 import (
-	"bytes"
-	"encoding/gob"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -28,8 +25,10 @@ type digestMemo struct {
 	mu    sync.Mutex
 	old   map[string]memoEntry // what the previous runs recorded
 	now   map[string]memoEntry // what this run checked
-	// learnt is set when the run records a digest old did not hold.
-	learnt bool
+	// learnt are the digests this run recorded that old did not hold.
+	learnt map[string]memoEntry
+	// batches is how many batches the file held when it was read.
+	batches int
 }
 
 // memoEntry is one file's digest and the stat it was taken under.
@@ -47,18 +46,13 @@ type fileStat struct {
 const (
 	memoSettle     = 2 * time.Second
 	memoMaxEntries = 500_000 // past it the memo keeps only one run's files
-	memoFileName   = "file-digests.gob"
+	memoFileName   = "file-digests.bin"
 )
 
 // openDigestMemo reads the memo in dir; a missing or damaged one is empty.
 func openDigestMemo(dir string) *digestMemo {
-	m := &digestMemo{path: filepath.Join(dir, memoFileName), start: time.Now(), old: map[string]memoEntry{}}
-	if f, err := os.Open(m.path); err == nil {
-		defer f.Close()
-		if gob.NewDecoder(io.LimitReader(f, 256<<20)).Decode(&m.old) != nil {
-			m.old = map[string]memoEntry{}
-		}
-	}
+	m := &digestMemo{path: filepath.Join(dir, memoFileName), start: time.Now(), learnt: map[string]memoEntry{}}
+	m.old, m.batches = readMemoFile(m.path)
 	m.now = make(map[string]memoEntry, len(m.old)) // a warm run checks what the last one did
 	return m
 }
@@ -134,16 +128,22 @@ func (m *digestMemo) record(abs string, st fileStat, digest string) {
 	e := memoEntry{Stat: st, Digest: digest}
 	m.mu.Lock()
 	m.now[abs] = e
-	m.learnt = m.learnt || m.old[abs] != e
+	if m.old[abs] != e {
+		m.learnt[abs] = e
+	}
 	m.mu.Unlock()
 }
 
-// save writes what this run checked over what the memo held, when it
-// learnt something.
+// save adds what this run learnt to the memo file: as one more batch, or,
+// once the file holds memoMaxBatches (or none), by writing the whole memo
+// again as one batch, with what this run checked over what it held.
 func (m *digestMemo) save() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !m.learnt {
+	if len(m.learnt) == 0 {
+		return
+	}
+	if m.batches > 0 && m.batches < memoMaxBatches && appendMemoFile(m.path, m.learnt) == nil {
 		return
 	}
 	all := m.now
@@ -156,8 +156,7 @@ func (m *digestMemo) save() {
 			all[k] = e
 		}
 	}
-	var b bytes.Buffer
-	if gob.NewEncoder(&b).Encode(all) == nil {
-		_ = atomicfile.Write(m.path, b.Bytes())
+	if atomicfile.Write(m.path, appendMemoBatch([]byte(memoMagic), all)) == nil {
+		_ = os.Remove(filepath.Join(filepath.Dir(m.path), "file-digests.gob")) // the memo of earlier releases
 	}
 }

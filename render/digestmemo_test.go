@@ -3,8 +3,10 @@
 package render
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -132,4 +134,79 @@ func TestDigestMemoShared(t *testing.T) {
 	} else {
 		releaseMemo(c)
 	}
+}
+
+// A run that learnt a few digests appends them to the memo file as one
+// batch; the file is written whole again only when it holds
+// memoMaxBatches; a torn last batch loses only itself.
+func TestDigestMemoAppends(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, memoFileName)
+	learn := func(paths ...string) {
+		m := openDigestMemo(dir)
+		m.start = time.Now().Add(time.Hour)
+		for i, p := range paths {
+			m.record(p, fileStat{Size: int64(i + 1), Mtime: 1, Ctime: 1}, "digest of "+p)
+		}
+		m.save()
+	}
+	stat := func() os.FileInfo {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	var many []string
+	for i := range 500 {
+		many = append(many, fmt.Sprintf("/repo/charts/c%d/values.yaml", i))
+	}
+	learn(many...)
+	first := stat()
+	learn("/repo/new.yaml")
+	second := stat()
+	if !os.SameFile(first, second) || second.Size()-first.Size() > 100 {
+		t.Fatalf("learning one digest rewrote the memo (%d -> %d bytes, same file %v)", first.Size(), second.Size(), os.SameFile(first, second))
+	}
+	m := openDigestMemo(dir)
+	if len(m.old) != 501 || m.batches != 2 || m.old["/repo/new.yaml"].Digest != "digest of /repo/new.yaml" {
+		t.Fatalf("after an append the memo holds %d entries in %d batches", len(m.old), m.batches)
+	}
+	for i := 2; i < memoMaxBatches; i++ {
+		learn(fmt.Sprintf("/repo/more%d.yaml", i))
+	}
+	if m := openDigestMemo(dir); m.batches != memoMaxBatches {
+		t.Fatalf("%d batches, want %d", m.batches, memoMaxBatches)
+	}
+	learn("/repo/last.yaml")
+	if m := openDigestMemo(dir); m.batches != 1 || len(m.old) != 501+memoMaxBatches-2+1 {
+		t.Fatalf("after compaction: %d batches, %d entries", m.batches, len(m.old))
+	}
+	learn("/repo/torn.yaml")
+	if err := os.Truncate(path, stat().Size()-2); err != nil {
+		t.Fatal(err)
+	}
+	if m := openDigestMemo(dir); m.batches != 1 || len(m.old) != 501+memoMaxBatches-1 || m.old["/repo/torn.yaml"].Digest != "" {
+		t.Errorf("a torn batch: %d batches, %d entries", m.batches, len(m.old))
+	}
+	if err := os.WriteFile(path, []byte("not a memo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m := openDigestMemo(dir); len(m.old) != 0 {
+		t.Errorf("a foreign file gave %d entries", len(m.old))
+	}
+}
+
+// FuzzMemoFile: whatever the memo file holds, reading it returns what its
+// intact batches say, and what it returns writes and reads back the same.
+func FuzzMemoFile(f *testing.F) {
+	f.Add(appendMemoBatch([]byte(memoMagic), map[string]memoEntry{"/a": {Stat: fileStat{Size: 1, Mtime: -2, Ino: 3}, Digest: "d"}}))
+	f.Add([]byte(memoMagic + "\x05hello\x00\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, _ := parseMemoFile(data)
+		again, batches := parseMemoFile(appendMemoBatch([]byte(memoMagic), got))
+		if batches != 1 || !reflect.DeepEqual(got, again) {
+			t.Fatalf("read %v, wrote it, read back %v in %d batches", got, again, batches)
+		}
+	})
 }

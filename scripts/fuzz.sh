@@ -22,7 +22,8 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # templates before Helm parses them, render/helmkeys.go) and FuzzDeclaresKind
 # (which Kustomize builds are traced, render/trace.go), FuzzDecode (the form
 # documents cross from a worker and sit in the render cache in,
-# render/internal/wiredoc);
+# render/internal/wiredoc), FuzzMemoFile (the render cache's file digests,
+# render/digestmemofile.go);
 # `scripts/fuzz.sh ./config:FuzzParse ...` runs others (every target's
 # seeds also run in go test ./...).
 targets=(
@@ -30,6 +31,7 @@ targets=(
   "./render FuzzCheapKeys"
   "./render FuzzDeclaresKind"
   "./render/internal/wiredoc FuzzDecode"
+  "./render FuzzMemoFile"
   "./render/internal/kustscan FuzzKustomizeRewrite"
   "./render/internal/repofs FuzzCheckTree"
   "./config FuzzRanges"
