@@ -18,7 +18,8 @@ import (
 // file cannot change under the same stat but within the clock's
 // resolution; a file changed less than memoSettle before the run started is
 // hashed again every time until it settles, as git treats racily clean
-// entries.
+// entries. Directory listings are kept the same way, under "dir:" and the
+// directory's path (renderCache.viaMemo).
 type digestMemo struct {
 	path  string
 	start time.Time
@@ -27,8 +28,10 @@ type digestMemo struct {
 	now   map[string]memoEntry // what this run checked
 	// learnt are the digests this run recorded that old did not hold.
 	learnt map[string]memoEntry
-	// batches is how many batches the file held when it was read.
+	// batches is how many batches the file held when it was read, and
+	// intact whether it held nothing else (appending to it is then safe).
 	batches int
+	intact  bool
 }
 
 // memoEntry is one file's digest and the stat it was taken under.
@@ -52,7 +55,7 @@ const (
 // openDigestMemo reads the memo in dir; a missing or damaged one is empty.
 func openDigestMemo(dir string) *digestMemo {
 	m := &digestMemo{path: filepath.Join(dir, memoFileName), start: time.Now(), learnt: map[string]memoEntry{}}
-	m.old, m.batches = readMemoFile(m.path)
+	m.old, m.batches, m.intact = readMemoFile(m.path)
 	m.now = make(map[string]memoEntry, len(m.old)) // a warm run checks what the last one did
 	return m
 }
@@ -135,15 +138,16 @@ func (m *digestMemo) record(abs string, st fileStat, digest string) {
 }
 
 // save adds what this run learnt to the memo file: as one more batch, or,
-// once the file holds memoMaxBatches (or none), by writing the whole memo
-// again as one batch, with what this run checked over what it held.
+// once the file holds memoMaxBatches (or none, or a torn batch), by writing
+// the whole memo again as one batch, with what this run checked over what
+// it held.
 func (m *digestMemo) save() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.learnt) == 0 {
 		return
 	}
-	if m.batches > 0 && m.batches < memoMaxBatches && appendMemoFile(m.path, m.learnt) == nil {
+	if m.intact && m.batches > 0 && m.batches < memoMaxBatches && appendMemoFile(m.path, m.learnt) == nil {
 		return
 	}
 	all := m.now

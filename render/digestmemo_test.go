@@ -186,8 +186,13 @@ func TestDigestMemoAppends(t *testing.T) {
 	if err := os.Truncate(path, stat().Size()-2); err != nil {
 		t.Fatal(err)
 	}
-	if m := openDigestMemo(dir); m.batches != 1 || len(m.old) != 501+memoMaxBatches-1 || m.old["/repo/torn.yaml"].Digest != "" {
-		t.Errorf("a torn batch: %d batches, %d entries", m.batches, len(m.old))
+	if m := openDigestMemo(dir); m.batches != 1 || m.intact || len(m.old) != 501+memoMaxBatches-1 || m.old["/repo/torn.yaml"].Digest != "" {
+		t.Errorf("a torn batch: %d batches (intact %v), %d entries", m.batches, m.intact, len(m.old))
+	}
+	learn("/repo/after-tear.yaml") // the next save writes the file whole again
+	learn("/repo/after-that.yaml") // and appends to it after
+	if m := openDigestMemo(dir); !m.intact || m.batches != 2 || m.old["/repo/after-tear.yaml"].Digest == "" || m.old["/repo/after-that.yaml"].Digest == "" {
+		t.Errorf("after a tear the memo did not recover: %d batches (intact %v), %d entries", m.batches, m.intact, len(m.old))
 	}
 	if err := os.WriteFile(path, []byte("not a memo"), 0o644); err != nil {
 		t.Fatal(err)
@@ -203,9 +208,9 @@ func FuzzMemoFile(f *testing.F) {
 	f.Add(appendMemoBatch([]byte(memoMagic), map[string]memoEntry{"/a": {Stat: fileStat{Size: 1, Mtime: -2, Ino: 3}, Digest: "d"}}))
 	f.Add([]byte(memoMagic + "\x05hello\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, _ := parseMemoFile(data)
-		again, batches := parseMemoFile(appendMemoBatch([]byte(memoMagic), got))
-		if batches != 1 || !reflect.DeepEqual(got, again) {
+		got, _, _ := parseMemoFile(data)
+		again, batches, intact := parseMemoFile(appendMemoBatch([]byte(memoMagic), got))
+		if batches != 1 || !intact || !reflect.DeepEqual(got, again) {
 			t.Fatalf("read %v, wrote it, read back %v in %d batches", got, again, batches)
 		}
 	})

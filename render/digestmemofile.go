@@ -13,9 +13,10 @@ import (
 // instead of writing the whole memo again (which, with tens of thousands
 // of files, cost a diff more than the render of the chart it changed). A
 // batch is its payload's length, the payload, and the payload's CRC-32, so
-// that a batch torn by a crash or by another process's append is seen and
-// it and what follows are dropped. Later batches override earlier ones. A
-// save compacts the file into one batch once it holds memoMaxBatches.
+// that a batch torn by a crash or by another process's append is seen: it
+// and what follows are dropped, and the next save writes the file whole
+// again. Later batches override earlier ones. A save also compacts the
+// file into one batch once it holds memoMaxBatches.
 
 const (
 	memoMagic      = "capreport-digest-memo-v1\n"
@@ -23,29 +24,29 @@ const (
 	memoMaxBytes   = 256 << 20
 )
 
-// readMemoFile returns the entries of the memo file at path and how many
-// batches held them; a missing or foreign file gives none.
-func readMemoFile(path string) (map[string]memoEntry, int) {
+// readMemoFile returns the entries of the memo file at path, how many
+// batches held them, and whether the file held nothing else (a missing,
+// foreign or torn file is not intact: it is to be written whole again).
+func readMemoFile(path string) (entries map[string]memoEntry, batches int, intact bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return map[string]memoEntry{}, 0
+		return map[string]memoEntry{}, 0, false
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, memoMaxBytes))
 	if err != nil {
-		return map[string]memoEntry{}, 0
+		return map[string]memoEntry{}, 0, false
 	}
 	return parseMemoFile(data)
 }
 
 // parseMemoFile is readMemoFile on the file's bytes.
-func parseMemoFile(data []byte) (map[string]memoEntry, int) {
-	entries := map[string]memoEntry{}
+func parseMemoFile(data []byte) (entries map[string]memoEntry, batches int, intact bool) {
+	entries = map[string]memoEntry{}
 	if !bytes.HasPrefix(data, []byte(memoMagic)) {
-		return entries, 0
+		return entries, 0, false
 	}
 	data = data[len(memoMagic):]
-	batches := 0
 	for len(data) > 0 {
 		n, k := binary.Uvarint(data)
 		if k <= 0 || n > uint64(len(data)-k) || uint64(len(data)-k)-n < 4 {
@@ -59,7 +60,7 @@ func parseMemoFile(data []byte) (map[string]memoEntry, int) {
 		batches++
 		data = data[k+int(n)+4:]
 	}
-	return entries, batches
+	return entries, batches, len(data) == 0
 }
 
 // appendMemoBatch encodes entries as one batch after b.
