@@ -41,9 +41,12 @@ const (
 	tagUint32
 	tagUint64
 	tagFloat32
-	tagStrMap  // map[string]string
-	tagStrList // []string
-	tagMapList // []map[string]any
+	tagStrMap     // map[string]string
+	tagStrList    // []string
+	tagMapList    // []map[string]any
+	tagNilStrMap  // map[string]string(nil)
+	tagNilStrList // []string(nil)
+	tagNilMapList // []map[string]any(nil)
 )
 
 // Append appends the encoding of v to b. v may hold what a decoded
@@ -115,18 +118,27 @@ func appendOther(b []byte, v any, depth int) ([]byte, error) {
 	case float32:
 		return binary.LittleEndian.AppendUint32(append(b, tagFloat32), math.Float32bits(x)), nil
 	case map[string]string:
+		if x == nil {
+			return append(b, tagNilStrMap), nil
+		}
 		b = binary.AppendUvarint(append(b, tagStrMap), uint64(len(x)))
 		for k, e := range x {
 			b = appendString(appendString(b, k), e)
 		}
 		return b, nil
 	case []string:
+		if x == nil {
+			return append(b, tagNilStrList), nil
+		}
 		b = binary.AppendUvarint(append(b, tagStrList), uint64(len(x)))
 		for _, e := range x {
 			b = appendString(b, e)
 		}
 		return b, nil
 	case []map[string]any:
+		if x == nil {
+			return append(b, tagNilMapList), nil
+		}
 		b = binary.AppendUvarint(append(b, tagMapList), uint64(len(x)))
 		for _, m := range x {
 			var err error
@@ -169,13 +181,17 @@ func Decode(b []byte) (any, error) {
 }
 
 // decoder reads b from i; the first error stops it. Every count is checked
-// against the bytes left (each element takes at least one), so corrupt
-// input cannot make it allocate more than its own size allows.
+// against the bytes left (each element takes at least one), and what a
+// count asks for is allocated as its elements arrive, past a first
+// preallocMax: nested lists that each claim the rest of the input cannot
+// make it allocate more than a constant times its size.
 type decoder struct {
 	b   []byte
 	i   int
 	err error
 }
+
+const preallocMax = 64
 
 func (d *decoder) fail() {
 	if d.err == nil {
@@ -207,9 +223,9 @@ func (d *decoder) value(depth int) any {
 		return d.mapping(depth)
 	case tagList:
 		n := d.count(1)
-		l := make([]any, n)
-		for j := range l {
-			l[j] = d.value(depth + 1)
+		l := make([]any, 0, min(n, preallocMax))
+		for j := 0; j < n && d.err == nil; j++ {
+			l = append(l, d.value(depth+1))
 		}
 		return l
 	case tagNilList:
@@ -220,50 +236,69 @@ func (d *decoder) value(depth int) any {
 	return d.other(tag, depth)
 }
 
+// other decodes the tags appendOther writes.
 func (d *decoder) other(tag byte, depth int) any {
 	switch tag {
 	case tagInt:
-		return int(d.varint())
+		return int(d.signed(math.MinInt, math.MaxInt))
 	case tagInt8:
-		return int8(d.varint())
+		return int8(d.signed(math.MinInt8, math.MaxInt8))
 	case tagInt16:
-		return int16(d.varint())
+		return int16(d.signed(math.MinInt16, math.MaxInt16))
 	case tagInt32:
-		return int32(d.varint())
+		return int32(d.signed(math.MinInt32, math.MaxInt32))
 	case tagUint:
-		return uint(d.uvarint())
+		return uint(d.unsigned(math.MaxUint))
 	case tagUint8:
-		return uint8(d.uvarint())
+		return uint8(d.unsigned(math.MaxUint8))
 	case tagUint16:
-		return uint16(d.uvarint())
+		return uint16(d.unsigned(math.MaxUint16))
 	case tagUint32:
-		return uint32(d.uvarint())
+		return uint32(d.unsigned(math.MaxUint32))
 	case tagUint64:
 		return d.uvarint()
 	case tagFloat32:
 		return math.Float32frombits(uint32(d.fixed(4)))
+	case tagNilStrMap:
+		return map[string]string(nil)
+	case tagNilStrList:
+		return []string(nil)
+	case tagNilMapList:
+		return []map[string]any(nil)
+	}
+	return d.lists(tag, depth)
+}
+
+// lists decodes the typed lists and maps appendOther writes.
+func (d *decoder) lists(tag byte, depth int) any {
+	switch tag {
 	case tagStrMap:
 		n := d.count(2)
-		m := make(map[string]string, n)
-		for range n {
+		m := make(map[string]string, min(n, preallocMax))
+		for j := 0; j < n && d.err == nil; j++ {
 			k := d.string()
+			if _, dup := m[k]; dup {
+				d.fail()
+			}
 			m[k] = d.string()
 		}
 		return m
 	case tagStrList:
-		l := make([]string, d.count(1))
-		for j := range l {
-			l[j] = d.string()
+		n := d.count(1)
+		l := make([]string, 0, min(n, preallocMax))
+		for j := 0; j < n && d.err == nil; j++ {
+			l = append(l, d.string())
 		}
 		return l
 	case tagMapList:
-		l := make([]map[string]any, d.count(1))
-		for j := range l {
+		n := d.count(1)
+		l := make([]map[string]any, 0, min(n, preallocMax))
+		for j := 0; j < n && d.err == nil; j++ {
 			m, ok := d.value(depth + 1).(map[string]any)
 			if !ok {
 				d.fail()
 			}
-			l[j] = m
+			l = append(l, m)
 		}
 		return l
 	}
@@ -273,12 +308,34 @@ func (d *decoder) other(tag byte, depth int) any {
 
 func (d *decoder) mapping(depth int) map[string]any {
 	n := d.count(2)
-	m := make(map[string]any, n)
-	for range n {
+	m := make(map[string]any, min(n, preallocMax))
+	for j := 0; j < n && d.err == nil; j++ {
 		k := d.string()
+		if _, dup := m[k]; dup {
+			d.fail()
+		}
 		m[k] = d.value(depth + 1)
 	}
 	return m
+}
+
+// signed and unsigned read a number that must fit the type it decodes to.
+func (d *decoder) signed(lo, hi int64) int64 {
+	v := d.varint()
+	if v < lo || v > hi {
+		d.fail()
+		return 0
+	}
+	return v
+}
+
+func (d *decoder) unsigned(hi uint64) uint64 {
+	v := d.uvarint()
+	if v > hi {
+		d.fail()
+		return 0
+	}
+	return v
 }
 
 // count reads a length whose elements take at least min bytes each.

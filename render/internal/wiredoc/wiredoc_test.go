@@ -2,10 +2,12 @@ package wiredoc
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -19,6 +21,8 @@ func TestRoundTrip(t *testing.T) {
 		"nil map":      map[string]any(nil),
 		"go numbers":   []any{int(7), int8(-8), int16(16), int32(-32), uint(1), uint8(8), uint16(16), uint32(32), uint64(math.MaxUint64), float32(1.5)},
 		"go lists":     map[string]any{"labels": map[string]string{"app": "web", "": ""}, "args": []string{"-v", ""}, "items": []map[string]any{{"a": int64(1)}, nil}},
+		"go nils":      []any{[]string(nil), map[string]string(nil), []map[string]any(nil), []string{}, map[string]string{}, []map[string]any{}},
+		"long list":    map[string]any{"items": longList(1000)},
 		"unicode keys": map[string]any{"ключ": "значение", "a\x00b": "\xff"},
 		"manifest": map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "spec": map[string]any{
 			"replicas": int64(3), "template": map[string]any{"spec": map[string]any{"containers": []any{
@@ -84,6 +88,10 @@ func TestDecodeCorrupt(t *testing.T) {
 		"bad varint":       {tagInt64, 0x80},
 		"map list of list": {tagMapList, 1, tagList, 0},
 		"too deep":         bytes.Repeat([]byte{tagList, 1}, MaxDepth+2),
+		"int8 too big":     {tagInt8, 0x90, 0x03},      // varint 200
+		"uint16 too big":   {tagUint16, 0x80, 0x80, 4}, // uvarint 65536
+		"duplicate key":    {tagMap, 2, 1, 'a', tagNil, 1, 'a', tagTrue},
+		"duplicate label":  {tagStrMap, 2, 1, 'a', 0, 1, 'a', 0},
 	}
 	for i := 1; i < len(valid); i++ {
 		cases[fmt.Sprintf("truncated at %d", i)] = valid[:i]
@@ -92,6 +100,38 @@ func TestDecodeCorrupt(t *testing.T) {
 		if v, err := Decode(b); err == nil {
 			t.Errorf("%s: decoded %#v", name, v)
 		}
+	}
+}
+
+func longList(n int) []any {
+	l := make([]any, n)
+	for i := range l {
+		l[i] = int64(i)
+	}
+	return l
+}
+
+// Lists nested in lists, each claiming every byte left, are refused
+// without allocating more than a small multiple of the input.
+func TestDecodeBoundedAllocation(t *testing.T) {
+	// 2,000 lists, each the first element of the one before and claiming
+	// every byte after its count (each count a 2-byte uvarint), then 2,000
+	// nils: each count passes the check against the bytes left.
+	const levels, tail = 2000, 2000
+	size := 3*levels + tail
+	var b []byte
+	for i := 1; i <= levels; i++ {
+		b = binary.AppendUvarint(append(b, tagList), uint64(size-3*i))
+	}
+	b = append(b, make([]byte, tail)...) // tagNil is 0
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := Decode(b); err == nil {
+		t.Fatal("decoded")
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
+		t.Errorf("a %d-byte input allocated %d MB before it was refused", len(b), got>>20)
 	}
 }
 
