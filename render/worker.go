@@ -76,11 +76,12 @@ func serveWorker() int {
 			fmt.Fprintf(os.Stderr, "capreport render worker: reading a request: %v\n", err)
 			return 2
 		}
+		goal := heapGoal()
 		rd.setFetchBudget(req.FetchBudget)
 		o := rd.renderRecovered(req.Spec.spec())
 		fmt.Fprintf(os.Stderr, "%s%d\n", endMarker, req.ID)
 		resp := workerResponse{ID: req.ID, Objects: toWireObjects(o.objects), Result: o.result, Covered: o.covered, Inputs: o.inputs, Recorded: o.recorded,
-			Fetched: req.FetchBudget - rd.fx.budget.Load()}
+			Fetched: req.FetchBudget - rd.fx.budget.Load(), HeapGoal: goal}
 		if err := enc.Encode(&resp); err != nil {
 			fmt.Fprintf(os.Stderr, "capreport render worker: writing a response: %v\n", err)
 			return 2
@@ -130,3 +131,10 @@ func watchMemory(budget int64, every time.Duration) {
 // without, 178 MB with). After a render the live heap is a few MB, so the
 // cycle is cheap.
 func settleHeap() { runtime.GC() }
+
+// heapGoal is the heap size at which the collector's next cycle is due.
+func heapGoal() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}

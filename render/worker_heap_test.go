@@ -1,31 +1,42 @@
 package render
 
 import (
-	"runtime"
-	"runtime/metrics"
+	"context"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
-// After a large render the next source must start from the heap goal a
-// fresh process has, not from twice the large render's live set.
-func TestSettleHeapResetsGoal(t *testing.T) {
-	goal := func() uint64 {
-		s := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
-		metrics.Read(s)
-		return s[0].Value.Uint64()
+// A worker that rendered a large chart starts the next source from the
+// heap goal of a fresh process, not from twice the large render's live
+// set (which a collection in the middle of that render set).
+func TestWorkerSettlesBetweenSources(t *testing.T) {
+	root := t.TempDir()
+	big := chartFiles("big", "", "{{- $big := repeat 64000000 \"x\" }}{{- $more := repeat 4000000 \"y\" }}"+
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  head: {{ $big | trunc 3 }}{{ $more | trunc 3 }}\n")
+	testutil.WriteTree(t, root, big)
+	testutil.WriteTree(t, root, map[string]string{"small/hpa.yaml": goodHPA})
+	r, err := newRepo(DefaultOptions()).At(root)
+	if err != nil {
+		t.Fatal(err)
 	}
-	big := make([][]byte, 0, 96)
-	for range 96 {
-		big = append(big, make([]byte, 1<<20)) // a large render: 96 MB live
+	rd := &renderer{repo: r, opts: isolated(DefaultOptions()).withDefaults(), fx: &fetchState{}}
+	pool := newWorkerPool(rd)
+	defer pool.close()
+	w, err := pool.get()
+	if err != nil {
+		t.Fatal(err)
 	}
-	runtime.GC() // a cycle in the middle of the render
-	runtime.KeepAlive(big)
-	if g := goal(); g < 96<<20 {
-		t.Fatalf("the goal with 96 MB live is %d MB: the test measures nothing", g>>20)
-	}
-	big = nil
-	settleHeap()
-	if g := goal(); g > 48<<20 {
-		t.Errorf("after the render the goal is %d MB, want a fresh process's few MB", g>>20)
+	var budget atomic.Int64
+	for _, spec := range []SourceSpec{{Path: "big", Type: SourceHelm}, {Path: "small", Type: SourcePlain}} {
+		resp, _, err := w.do(context.Background(), spec, time.Minute, &budget)
+		if err != nil || resp.Result.Status != StatusRendered {
+			t.Fatalf("%s: %v %+v", spec.Path, err, resp.Result)
+		}
+		if spec.Path == "small" && resp.HeapGoal > 48<<20 {
+			t.Errorf("after a render with 64 MB live the next source starts with a heap goal of %d MB, want a fresh process's few MB", resp.HeapGoal>>20)
+		}
 	}
 }
