@@ -194,7 +194,6 @@ func newRenderCache(dir string, rd *renderer) *renderCache {
 	if dir == "" {
 		return nil
 	}
-	registerWireTypes() // entries hold decoded documents, as the worker protocol does
 	c := &renderCache{dir: dir, salt: cacheSalt(rd), repo: rd.repo, now: make(map[Input]string, 1024)}
 	if isDisk(rd.opts.FS) {
 		c.memo = acquireMemo(dir)
@@ -280,12 +279,12 @@ func (c *renderCache) current(op, p string) string {
 	fsys, abs := c.repo.FS(), filepath.Join(c.repo.Root, filepath.FromSlash(p))
 	switch op {
 	case "file":
-		d = c.viaMemo(abs, abs, false, func() (string, bool) {
+		d = c.viaMemo(abs, false, func() (string, bool) {
 			data, err := fsys.ReadFile(abs)
 			return fileDigest(data, err), err == nil
 		})
 	case "dir":
-		d = c.viaMemo("dir:"+abs, abs, true, func() (string, bool) {
+		d = c.viaMemo(abs, true, func() (string, bool) {
 			names, err := fsys.ReadDir(abs)
 			return dirDigest(names, err), err == nil
 		})
@@ -301,14 +300,19 @@ func (c *renderCache) current(op, p string) string {
 }
 
 // viaMemo is what compute gives for the file or directory at abs now: the
-// memo's digest under key when abs's stat is unchanged, else computed (the
-// stat taken first, so that a change during the read is not recorded under
-// the new stat). A directory's stat changes whenever an entry is added,
-// removed or renamed, so its listing is memoized as a file's bytes are.
-func (c *renderCache) viaMemo(key, abs string, dir bool, compute func() (string, bool)) string {
+// memo's digest when abs's stat is unchanged, else computed (the stat
+// taken first, so that a change during the read is not recorded under the
+// new stat). A directory's stat changes whenever an entry is added,
+// removed or renamed, so its listing is memoized as a file's bytes are,
+// under "dir:" and its path.
+func (c *renderCache) viaMemo(abs string, dir bool, compute func() (string, bool)) string {
 	if c.memo == nil {
 		d, _ := compute()
 		return d
+	}
+	key := abs
+	if dir {
+		key = "dir:" + abs
 	}
 	st, statted := statOf(abs, dir)
 	if statted {

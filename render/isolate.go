@@ -52,7 +52,6 @@ func newWorkerPool(rd *renderer) *workerPool {
 	if iso.MaxMemory <= 0 {
 		iso.MaxMemory = DefaultSourceMemory
 	}
-	registerWireTypes()
 	opts := rd.opts
 	opts.FS = nil // the disk: a worker opens it again (gob cannot carry a file system)
 	return &workerPool{cmd: iso.Command,
@@ -261,9 +260,6 @@ func (iso Isolation) memory() int64 {
 // maxLogFindings bounds the render-log findings of one source.
 const maxLogFindings = 10
 
-// logFindings turns what the render libraries printed while rendering spec
-// (kustomize's deprecation notices, Helm's coalesce warnings) into warnings
-// on the source, one per distinct line.
 // unorderedLists are the lines a renderer prints with a list in Go's map
 // order: krusty's ResAccumulator.ResolveVars joins its unused vars from a
 // map, so the same build printed them in another order on every run, and a
@@ -282,6 +278,9 @@ func steadyLine(l string) string {
 	return l
 }
 
+// logFindings turns what the render libraries printed while rendering spec
+// (kustomize's deprecation notices, Helm's coalesce warnings) into warnings
+// on the source, one per distinct line.
 func (rd *renderer) logFindings(spec SourceSpec, printed workerLog) []check.Finding {
 	var out []check.Finding
 	seen := map[string]bool{}

@@ -1,9 +1,6 @@
 package render
 
 import (
-	"encoding/gob"
-	"sync"
-
 	"github.com/capreport/capreport/render/internal/wiredoc"
 )
 
@@ -129,21 +126,4 @@ func (d *wireDoc) GobDecode(b []byte) error {
 	}
 	*d = m
 	return err
-}
-
-var registerWire sync.Once
-
-// registerWireTypes names the dynamic types decoded documents hold, so gob
-// can carry them inside map[string]any. A value of any other type makes
-// the encode fail, and the source renders in-process instead.
-func registerWireTypes() {
-	registerWire.Do(func() {
-		for _, v := range []any{
-			map[string]any{}, []any{}, map[string]string{}, []string{}, []map[string]any{},
-			"", false, int(0), int8(0), int16(0), int32(0), int64(0),
-			uint(0), uint8(0), uint16(0), uint32(0), uint64(0), float32(0), float64(0),
-		} {
-			gob.Register(v)
-		}
-	})
 }

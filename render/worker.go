@@ -55,7 +55,6 @@ func serveWorker() int {
 	os.Stdout = os.Stderr // a library's stray Println must not corrupt the protocol
 	log.SetFlags(0)
 	log.SetOutput(os.Stderr)
-	registerWireTypes()
 	dec, enc := gob.NewDecoder(in), gob.NewEncoder(out)
 	var init workerInit
 	if err := dec.Decode(&init); err != nil {
