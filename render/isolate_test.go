@@ -158,7 +158,7 @@ func TestIsolatedLogBecomesFindings(t *testing.T) {
 }
 
 // TestIsolatedMatchesInProcess renders the corpus both ways: a worker's
-// result must be the in-process result, value for value (gob keeps the
+// result must be the in-process result, value for value (wiredoc keeps the
 // ints, floats and nils of decoded YAML), bar the log it adds.
 func TestIsolatedMatchesInProcess(t *testing.T) {
 	testutil.SkipIfShort(t)
