@@ -196,7 +196,7 @@ func newRenderCache(dir string, rd *renderer) *renderCache {
 	}
 	c := &renderCache{dir: dir, salt: cacheSalt(rd), repo: rd.repo, now: make(map[Input]string, 1024)}
 	if isDisk(rd.opts.FS) {
-		c.memo = acquireMemo(dir)
+		c.memo = acquireMemo(memoFile(dir, rd.repo.Root))
 	}
 	return c
 }
@@ -279,12 +279,12 @@ func (c *renderCache) current(op, p string) string {
 	fsys, abs := c.repo.FS(), filepath.Join(c.repo.Root, filepath.FromSlash(p))
 	switch op {
 	case "file":
-		d = c.viaMemo(abs, false, func() (string, bool) {
+		d = c.viaMemo(p, abs, false, func() (string, bool) {
 			data, err := fsys.ReadFile(abs)
 			return fileDigest(data, err), err == nil
 		})
 	case "dir":
-		d = c.viaMemo(abs, true, func() (string, bool) {
+		d = c.viaMemo(p, abs, true, func() (string, bool) {
 			names, err := fsys.ReadDir(abs)
 			return dirDigest(names, err), err == nil
 		})
@@ -299,20 +299,20 @@ func (c *renderCache) current(op, p string) string {
 	return d
 }
 
-// viaMemo is what compute gives for the file or directory at abs now: the
-// memo's digest when abs's stat is unchanged, else computed (the stat
-// taken first, so that a change during the read is not recorded under the
-// new stat). A directory's stat changes whenever an entry is added,
-// removed or renamed, so its listing is memoized as a file's bytes are,
-// under "dir:" and its path.
-func (c *renderCache) viaMemo(abs string, dir bool, compute func() (string, bool)) string {
+// viaMemo is what compute gives for the file or directory at abs (rel
+// inside the root) now: the memo's digest when abs's stat is unchanged,
+// else computed (the stat taken first, so that a change during the read is
+// not recorded under the new stat). A directory's stat changes whenever an
+// entry is added, removed or renamed, so its listing is memoized as a
+// file's bytes are, under "dir:" and its path.
+func (c *renderCache) viaMemo(rel, abs string, dir bool, compute func() (string, bool)) string {
 	if c.memo == nil {
 		d, _ := compute()
 		return d
 	}
-	key := abs
+	key := rel
 	if dir {
-		key = "dir:" + abs
+		key = "dir:" + rel
 	}
 	st, statted := statOf(abs, dir)
 	if statted {
@@ -368,7 +368,11 @@ func cacheable(out sourceOut) bool {
 }
 
 // pruneEntries keeps the n newest entries of a key.
-func pruneEntries(dir string, n int) {
+func pruneEntries(dir string, n int) { keepNewest(dir, ".gob", n) }
+
+// keepNewest removes all but the n most recently modified files of dir
+// whose names end in ext.
+func keepNewest(dir, ext string, n int) {
 	ents, err := os.ReadDir(dir)
 	if err != nil || len(ents) <= n {
 		return
@@ -379,7 +383,7 @@ func pruneEntries(dir string, n int) {
 	}
 	var all []aged
 	for _, e := range ents {
-		if info, err := e.Info(); err == nil && path.Ext(e.Name()) == ".gob" {
+		if info, err := e.Info(); err == nil && path.Ext(e.Name()) == ext {
 			all = append(all, aged{e.Name(), info.ModTime().UnixNano()})
 		}
 	}

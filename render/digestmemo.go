@@ -1,6 +1,8 @@
 package render
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"sync"
@@ -20,6 +22,11 @@ import (
 // hashed again every time until it settles, as git treats racily clean
 // entries. Directory listings are kept the same way, under "dir:" and the
 // directory's path (renderCache.viaMemo).
+//
+// Each repository root has its own memo file, keyed by root-relative path:
+// a run reads the memos of the roots it renders (a diff, its head's and
+// its base worktree's), not of every repository the cache directory has
+// seen, which on a shared cache was most of a warm diff's start.
 type digestMemo struct {
 	path  string
 	start time.Time
@@ -49,12 +56,27 @@ type fileStat struct {
 const (
 	memoSettle     = 2 * time.Second
 	memoMaxEntries = 500_000 // past it the memo keeps only one run's files
-	memoFileName   = "file-digests.bin"
+	memoDirName    = "digests"
+	// memoMaxFiles is how many roots' memos the cache directory keeps, the
+	// most recently used: a temporary worktree's root is new every run.
+	memoMaxFiles = 32
 )
 
-// openDigestMemo reads the memo in dir; a missing or damaged one is empty.
-func openDigestMemo(dir string) *digestMemo {
-	m := &digestMemo{path: filepath.Join(dir, memoFileName), start: time.Now(), learnt: map[string]memoEntry{}}
+// legacyMemoFiles are the single memos of earlier releases, one for every
+// root, removed at the next save.
+var legacyMemoFiles = []string{"file-digests.bin", "file-digests.gob"}
+
+// memoFile is the memo file, in the cache directory dir, of the
+// repository at root.
+func memoFile(dir, root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(dir, memoDirName, hex.EncodeToString(sum[:8])+".bin")
+}
+
+// openDigestMemo reads the memo file at path; a missing or damaged one is
+// empty.
+func openDigestMemo(path string) *digestMemo {
+	m := &digestMemo{path: path, start: time.Now(), learnt: map[string]memoEntry{}}
 	m.old, m.batches, m.intact = readMemoFile(m.path)
 	m.now = make(map[string]memoEntry, len(m.old)) // a warm run checks what the last one did
 	return m
@@ -73,16 +95,15 @@ type sharedMemo struct {
 	users int
 }
 
-// acquireMemo is the memo in dir, shared with every other render cache of
-// the process that has it open; releaseMemo gives it back, and the last
-// user saves it.
-func acquireMemo(dir string) *digestMemo {
-	path := filepath.Join(dir, memoFileName)
+// acquireMemo is the memo file at path (memoFile), shared with every other
+// render cache of the process that has it open; releaseMemo gives it back,
+// and the last user saves it.
+func acquireMemo(path string) *digestMemo {
 	openMemos.Lock()
 	defer openMemos.Unlock()
 	sm := openMemos.byPath[path]
 	if sm == nil {
-		sm = &sharedMemo{digestMemo: openDigestMemo(dir)}
+		sm = &sharedMemo{digestMemo: openDigestMemo(path)}
 		openMemos.byPath[path] = sm
 	}
 	sm.users++
@@ -105,34 +126,34 @@ func releaseMemo(m *digestMemo) {
 	m.save()
 }
 
-// digest is the recorded digest of the file at abs, when st (its stat now)
-// is the one recorded.
-func (m *digestMemo) digest(abs string, st fileStat) (string, bool) {
+// digest is the recorded digest of the file under key (its root-relative
+// path), when st (its stat now) is the one recorded.
+func (m *digestMemo) digest(key string, st fileStat) (string, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if e, ok := m.now[abs]; ok && e.Stat == st { // recorded by another build of this run
+	if e, ok := m.now[key]; ok && e.Stat == st { // recorded by another build of this run
 		return e.Digest, true
 	}
-	e, ok := m.old[abs]
+	e, ok := m.old[key]
 	if !ok || e.Stat != st {
 		return "", false
 	}
-	m.now[abs] = e
+	m.now[key] = e
 	return e.Digest, true
 }
 
-// record notes the digest of the file at abs, read after st was taken,
+// record notes the digest of the file under key, read after st was taken,
 // unless the file changed too recently for its stat to be trusted.
-func (m *digestMemo) record(abs string, st fileStat, digest string) {
+func (m *digestMemo) record(key string, st fileStat, digest string) {
 	settled := m.start.Add(-memoSettle).UnixNano()
 	if st.Mtime >= settled || st.Ctime >= settled {
 		return
 	}
 	e := memoEntry{Stat: st, Digest: digest}
 	m.mu.Lock()
-	m.now[abs] = e
-	if m.old[abs] != e {
-		m.learnt[abs] = e
+	m.now[key] = e
+	if m.old[key] != e {
+		m.learnt[key] = e
 	}
 	m.mu.Unlock()
 }
@@ -145,6 +166,8 @@ func (m *digestMemo) save() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.learnt) == 0 {
+		now := time.Now()
+		_ = os.Chtimes(m.path, now, now) // still in use: pruneMemos keeps the newest
 		return
 	}
 	if m.intact && m.batches > 0 && m.batches < memoMaxBatches && appendMemoFile(m.path, m.learnt) == nil {
@@ -160,7 +183,17 @@ func (m *digestMemo) save() {
 			all[k] = e
 		}
 	}
-	if atomicfile.Write(m.path, appendMemoBatch([]byte(memoMagic), all)) == nil {
-		_ = os.Remove(filepath.Join(filepath.Dir(m.path), "file-digests.gob")) // the memo of earlier releases
+	dir := filepath.Dir(m.path)
+	if os.MkdirAll(dir, 0o755) == nil && atomicfile.Write(m.path, appendMemoBatch([]byte(memoMagic), all)) == nil {
+		pruneMemos(dir)
 	}
+}
+
+// pruneMemos keeps the memoMaxFiles most recently used memo files in dir,
+// and removes the earlier releases' memo beside it.
+func pruneMemos(dir string) {
+	for _, name := range legacyMemoFiles {
+		_ = os.Remove(filepath.Join(filepath.Dir(dir), name))
+	}
+	keepNewest(dir, ".bin", memoMaxFiles)
 }

@@ -30,29 +30,29 @@ func TestDigestMemo(t *testing.T) {
 		m.record(f, st, digest)
 		m.save()
 	}
-	m := openDigestMemo(dir)
+	m := openDigestMemo(memoFile(dir, "/repo"))
 	recordAs(m, "fresh") // changed just now: not trusted
-	if _, ok := memoDigest(t, openDigestMemo(dir), f); ok {
+	if _, ok := memoDigest(t, openDigestMemo(memoFile(dir, "/repo")), f); ok {
 		t.Fatal("a file changed just before the run was memoized")
 	}
-	m = openDigestMemo(dir)
+	m = openDigestMemo(memoFile(dir, "/repo"))
 	m.start = time.Now().Add(time.Hour) // the run starts long after the write
 	recordAs(m, "settled")
-	if d, ok := memoDigest(t, openDigestMemo(dir), f); !ok || d != "settled" {
+	if d, ok := memoDigest(t, openDigestMemo(memoFile(dir, "/repo")), f); !ok || d != "settled" {
 		t.Fatalf("unchanged file: %q %v, want the recorded digest", d, ok)
 	}
 	for name, change := range map[string]func() error{
 		"same-size write": func() error { return os.WriteFile(f, []byte("a: 2\n"), 0o644) },
 		"chmod":           func() error { return os.Chmod(f, 0o600) },
 	} {
-		m = openDigestMemo(dir)
+		m = openDigestMemo(memoFile(dir, "/repo"))
 		m.start = time.Now().Add(time.Hour)
 		recordAs(m, "before "+name)
 		time.Sleep(10 * time.Millisecond) // past the clock's resolution
 		if err := change(); err != nil {
 			t.Fatal(err)
 		}
-		if d, ok := memoDigest(t, openDigestMemo(dir), f); ok {
+		if d, ok := memoDigest(t, openDigestMemo(memoFile(dir, "/repo")), f); ok {
 			t.Errorf("after a %s the memo still gives %q", name, d)
 		}
 	}
@@ -93,7 +93,7 @@ func TestDirListingMemo(t *testing.T) {
 		t.Fatal("no stat of the directory")
 	}
 	c := cache()
-	c.memo.old["dir:"+abs] = memoEntry{Stat: before, Digest: "planted"}
+	c.memo.old["dir:d"] = memoEntry{Stat: before, Digest: "planted"}
 	if got := c.current("dir", "d"); got != "planted" {
 		t.Fatalf("an unchanged directory was listed again: %q, want the memo's digest", got)
 	}
@@ -102,7 +102,7 @@ func TestDirListingMemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	c = cache()
-	c.memo.old["dir:"+abs] = memoEntry{Stat: before, Digest: "planted"}
+	c.memo.old["dir:d"] = memoEntry{Stat: before, Digest: "planted"}
 	want := dirDigest(c.repo.FS().ReadDir(abs))
 	if got := c.current("dir", "d"); got != want {
 		t.Errorf("after a file was added the listing's digest is %q, want %q", got, want)
@@ -113,7 +113,7 @@ func TestDirListingMemo(t *testing.T) {
 // once, and saved once by the last to close, with what both learnt.
 func TestDigestMemoShared(t *testing.T) {
 	dir := t.TempDir()
-	a, b := acquireMemo(dir), acquireMemo(dir)
+	a, b := acquireMemo(memoFile(dir, "/repo")), acquireMemo(memoFile(dir, "/repo"))
 	if a != b {
 		t.Fatal("two caches of one process opened the memo twice")
 	}
@@ -121,15 +121,15 @@ func TestDigestMemoShared(t *testing.T) {
 	a.record("/head/values.yaml", fileStat{Size: 1, Mtime: 1, Ctime: 1}, "h")
 	b.record("/base/values.yaml", fileStat{Size: 2, Mtime: 1, Ctime: 1}, "b")
 	releaseMemo(a)
-	if _, err := os.Stat(filepath.Join(dir, memoFileName)); err == nil {
+	if _, err := os.Stat(memoFile(dir, "/repo")); err == nil {
 		t.Fatal("the memo was saved while the other build still had it open")
 	}
 	releaseMemo(b)
-	saved := openDigestMemo(dir)
+	saved := openDigestMemo(memoFile(dir, "/repo"))
 	if saved.old["/head/values.yaml"].Digest != "h" || saved.old["/base/values.yaml"].Digest != "b" {
 		t.Errorf("the saved memo holds %v, want both builds' digests", saved.old)
 	}
-	if c := acquireMemo(dir); c == a {
+	if c := acquireMemo(memoFile(dir, "/repo")); c == a {
 		t.Error("a memo released by all was handed out again")
 	} else {
 		releaseMemo(c)
@@ -141,9 +141,9 @@ func TestDigestMemoShared(t *testing.T) {
 // memoMaxBatches; a torn last batch loses only itself.
 func TestDigestMemoAppends(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, memoFileName)
+	path := memoFile(dir, "/repo")
 	learn := func(paths ...string) {
-		m := openDigestMemo(dir)
+		m := openDigestMemo(memoFile(dir, "/repo"))
 		m.start = time.Now().Add(time.Hour)
 		for i, p := range paths {
 			m.record(p, fileStat{Size: int64(i + 1), Mtime: 1, Ctime: 1}, "digest of "+p)
@@ -168,36 +168,36 @@ func TestDigestMemoAppends(t *testing.T) {
 	if !os.SameFile(first, second) || second.Size()-first.Size() > 100 {
 		t.Fatalf("learning one digest rewrote the memo (%d -> %d bytes, same file %v)", first.Size(), second.Size(), os.SameFile(first, second))
 	}
-	m := openDigestMemo(dir)
+	m := openDigestMemo(memoFile(dir, "/repo"))
 	if len(m.old) != 501 || m.batches != 2 || m.old["/repo/new.yaml"].Digest != "digest of /repo/new.yaml" {
 		t.Fatalf("after an append the memo holds %d entries in %d batches", len(m.old), m.batches)
 	}
 	for i := 2; i < memoMaxBatches; i++ {
 		learn(fmt.Sprintf("/repo/more%d.yaml", i))
 	}
-	if m := openDigestMemo(dir); m.batches != memoMaxBatches {
+	if m := openDigestMemo(memoFile(dir, "/repo")); m.batches != memoMaxBatches {
 		t.Fatalf("%d batches, want %d", m.batches, memoMaxBatches)
 	}
 	learn("/repo/last.yaml")
-	if m := openDigestMemo(dir); m.batches != 1 || len(m.old) != 501+memoMaxBatches-2+1 {
+	if m := openDigestMemo(memoFile(dir, "/repo")); m.batches != 1 || len(m.old) != 501+memoMaxBatches-2+1 {
 		t.Fatalf("after compaction: %d batches, %d entries", m.batches, len(m.old))
 	}
 	learn("/repo/torn.yaml")
 	if err := os.Truncate(path, stat().Size()-2); err != nil {
 		t.Fatal(err)
 	}
-	if m := openDigestMemo(dir); m.batches != 1 || m.intact || len(m.old) != 501+memoMaxBatches-1 || m.old["/repo/torn.yaml"].Digest != "" {
+	if m := openDigestMemo(memoFile(dir, "/repo")); m.batches != 1 || m.intact || len(m.old) != 501+memoMaxBatches-1 || m.old["/repo/torn.yaml"].Digest != "" {
 		t.Errorf("a torn batch: %d batches (intact %v), %d entries", m.batches, m.intact, len(m.old))
 	}
 	learn("/repo/after-tear.yaml") // the next save writes the file whole again
 	learn("/repo/after-that.yaml") // and appends to it after
-	if m := openDigestMemo(dir); !m.intact || m.batches != 2 || m.old["/repo/after-tear.yaml"].Digest == "" || m.old["/repo/after-that.yaml"].Digest == "" {
+	if m := openDigestMemo(memoFile(dir, "/repo")); !m.intact || m.batches != 2 || m.old["/repo/after-tear.yaml"].Digest == "" || m.old["/repo/after-that.yaml"].Digest == "" {
 		t.Errorf("after a tear the memo did not recover: %d batches (intact %v), %d entries", m.batches, m.intact, len(m.old))
 	}
 	if err := os.WriteFile(path, []byte("not a memo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if m := openDigestMemo(dir); len(m.old) != 0 {
+	if m := openDigestMemo(memoFile(dir, "/repo")); len(m.old) != 0 {
 		t.Errorf("a foreign file gave %d entries", len(m.old))
 	}
 }
@@ -214,4 +214,54 @@ func FuzzMemoFile(f *testing.F) {
 			t.Fatalf("read %v, wrote it, read back %v in %d batches", got, again, batches)
 		}
 	})
+}
+
+// Each repository root has its own memo file, keyed by root-relative path:
+// a run reads the memos of the roots it renders and no other. The memos
+// of the roots used least recently go once there are more than
+// memoMaxFiles, and the single memo of earlier releases goes at the first
+// save.
+func TestDigestMemoPerRoot(t *testing.T) {
+	dir := t.TempDir()
+	legacy := filepath.Join(dir, "file-digests.bin")
+	if err := os.WriteFile(legacy, []byte(memoMagic), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	learn := func(root string) {
+		m := openDigestMemo(memoFile(dir, root))
+		m.start = time.Now().Add(time.Hour)
+		m.record("values.yaml", fileStat{Size: 1, Mtime: 1, Ctime: 1}, "digest in "+root)
+		m.save()
+	}
+	learn("/a")
+	learn("/b")
+	for _, root := range []string{"/a", "/b"} {
+		got := openDigestMemo(memoFile(dir, root)).old
+		if len(got) != 1 || got["values.yaml"].Digest != "digest in "+root {
+			t.Fatalf("the memo of %s holds %v, want its own digest alone", root, got)
+		}
+	}
+	if _, err := os.Stat(legacy); err == nil {
+		t.Error("the earlier releases' memo is still there after a save")
+	}
+	long := time.Now().Add(-time.Hour)
+	for i := range memoMaxFiles - 2 {
+		root := fmt.Sprintf("/tmp/worktree%d", i)
+		learn(root)
+		at := long.Add(time.Duration(i+2) * time.Second)
+		_ = os.Chtimes(memoFile(dir, root), at, at)
+	}
+	_ = os.Chtimes(memoFile(dir, "/a"), long, long)
+	_ = os.Chtimes(memoFile(dir, "/b"), long.Add(time.Second), long.Add(time.Second))
+	openDigestMemo(memoFile(dir, "/a")).save() // used again, learning nothing
+	learn("/tmp/one-more")
+	if _, err := os.Stat(memoFile(dir, "/a")); err != nil {
+		t.Errorf("the memo of a root used by the last runs was pruned: %v", err)
+	}
+	if _, err := os.Stat(memoFile(dir, "/b")); err == nil {
+		t.Error("the memo of the root used least recently was kept past memoMaxFiles")
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, memoDirName)); len(ents) != memoMaxFiles {
+		t.Errorf("%d memo files, want %d", len(ents), memoMaxFiles)
+	}
 }

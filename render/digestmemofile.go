@@ -47,18 +47,21 @@ func parseMemoFile(data []byte) (entries map[string]memoEntry, batches int, inta
 		return entries, 0, false
 	}
 	data = data[len(memoMagic):]
+	// Paths and digests are substrings of one copy of the file: a string
+	// per entry was most of the time a run took to read the memo.
+	text := string(data)
 	for len(data) > 0 {
 		n, k := binary.Uvarint(data)
 		if k <= 0 || n > uint64(len(data)-k) || uint64(len(data)-k)-n < 4 {
 			break
 		}
-		payload := data[k : k+int(n)]
-		sum := binary.LittleEndian.Uint32(data[k+int(n):])
-		if crc32.ChecksumIEEE(payload) != sum || !decodeMemoBatch(payload, entries) {
+		end := k + int(n)
+		sum := binary.LittleEndian.Uint32(data[end:])
+		if crc32.ChecksumIEEE(data[k:end]) != sum || !decodeMemoBatch(&memoReader{b: data[k:end], s: text[k:end]}, entries) {
 			break
 		}
 		batches++
-		data = data[k+int(n)+4:]
+		data, text = data[end+4:], text[end+4:]
 	}
 	return entries, batches, len(data) == 0
 }
@@ -82,41 +85,66 @@ func appendMemoString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
+// memoReader reads a batch's payload, held twice: as bytes for the
+// varints and as a string whose substrings the entries keep.
+type memoReader struct {
+	b []byte
+	s string
+}
+
+func (r *memoReader) uvarint() (uint64, bool) {
+	v, k := binary.Uvarint(r.b)
+	r.skip(k)
+	return v, k > 0
+}
+
+func (r *memoReader) varint() (int64, bool) {
+	v, k := binary.Varint(r.b)
+	r.skip(k)
+	return v, k > 0
+}
+
+func (r *memoReader) str() (string, bool) {
+	n, ok := r.uvarint()
+	if !ok || n > uint64(len(r.b)) {
+		return "", false
+	}
+	s := r.s[:n]
+	r.skip(int(n))
+	return s, true
+}
+
+func (r *memoReader) skip(k int) {
+	if k > 0 {
+		r.b, r.s = r.b[k:], r.s[k:]
+	}
+}
+
 // decodeMemoBatch adds a batch's entries to into; false when the payload
 // is not one appendMemoBatch wrote (into may then hold part of it, which
 // the checksum makes as unlikely as a collision).
-func decodeMemoBatch(p []byte, into map[string]memoEntry) bool {
-	count, k := binary.Uvarint(p)
-	if k <= 0 || count > uint64(len(p)) {
+func decodeMemoBatch(r *memoReader, into map[string]memoEntry) bool {
+	count, ok := r.uvarint()
+	if !ok || count > uint64(len(r.b)) {
 		return false
 	}
-	p = p[k:]
-	str := func() (string, bool) {
-		n, k := binary.Uvarint(p)
-		if k <= 0 || n > uint64(len(p)-k) {
-			return "", false
-		}
-		s := string(p[k : k+int(n)])
-		p = p[k+int(n):]
-		return s, true
-	}
 	for range count {
-		path, ok := str()
+		path, ok := r.str()
 		var st [5]int64
 		for i := range st {
-			v, k := binary.Varint(p)
-			if k <= 0 {
+			v, ok := r.varint()
+			if !ok {
 				return false
 			}
-			st[i], p = v, p[k:]
+			st[i] = v
 		}
-		digest, ok2 := str()
+		digest, ok2 := r.str()
 		if !ok || !ok2 {
 			return false
 		}
 		into[path] = memoEntry{Stat: fileStat{Size: st[0], Mtime: st[1], Ctime: st[2], Ino: uint64(st[3]), Dev: uint64(st[4])}, Digest: digest}
 	}
-	return len(p) == 0
+	return len(r.b) == 0
 }
 
 // appendMemoFile adds one batch to the memo file at path, which must exist
