@@ -224,37 +224,61 @@ func (c *renderCache) key(spec SourceSpec) string {
 // lookup returns the render under key (a spec's, from key) when one of
 // its entries' inputs all read the same now.
 func (c *renderCache) lookup(dir string) (sourceOut, bool) {
-	if dir == "" {
+	entry := c.find(dir)
+	if entry == "" {
 		return sourceOut{}, false
+	}
+	return c.load(entry)
+}
+
+// find is the entry file under key whose inputs all read the same now, ""
+// when none does; only the entries' headers are decoded.
+func (c *renderCache) find(dir string) string {
+	if dir == "" {
+		return ""
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return sourceOut{}, false
+		return ""
 	}
 	for _, e := range ents {
-		if body, ok := c.readFresh(filepath.Join(dir, e.Name())); ok {
-			body.Result.Cached = true
-			return sourceOut{objects: fromWireObjects(body.Objects), result: body.Result, covered: body.Covered, dropped: body.Dropped}, true
+		p := filepath.Join(dir, e.Name())
+		if inputs, ok := readInputs(p); ok && c.fresh(inputs) {
+			return p
 		}
 	}
-	return sourceOut{}, false
+	return ""
 }
 
-// readFresh decodes the entry file at p when its inputs all read the same
-// now; a damaged entry is skipped.
-func (c *renderCache) readFresh(p string) (entryBody, bool) {
+// readInputs decodes the header of the entry file at p; a damaged entry,
+// or one of another format, is skipped.
+func readInputs(p string) ([]Input, bool) {
 	var head entryHeader
-	var body entryBody
 	f, err := os.Open(p)
 	if err != nil {
-		return body, false
+		return nil, false
+	}
+	defer f.Close()
+	err = gob.NewDecoder(io.LimitReader(f, 1<<30)).Decode(&head)
+	return head.Inputs, err == nil && head.Format == cacheFormat
+}
+
+// load is the render the entry file at entry (from find) holds; false when
+// it can no longer be read (another run pruned it) or is damaged.
+func (c *renderCache) load(entry string) (sourceOut, bool) {
+	f, err := os.Open(entry)
+	if err != nil {
+		return sourceOut{}, false
 	}
 	defer f.Close()
 	dec := gob.NewDecoder(io.LimitReader(f, 1<<30))
-	if dec.Decode(&head) != nil || head.Format != cacheFormat || !c.fresh(head.Inputs) {
-		return body, false
+	var head struct{ Format string } // gob skips the inputs find checked
+	var body entryBody
+	if dec.Decode(&head) != nil || head.Format != cacheFormat || dec.Decode(&body) != nil {
+		return sourceOut{}, false
 	}
-	return body, dec.Decode(&body) == nil
+	body.Result.Cached = true
+	return sourceOut{objects: fromWireObjects(body.Objects), result: body.Result, covered: body.Covered, dropped: body.Dropped}, true
 }
 
 // fresh reports whether every input reads the same now.

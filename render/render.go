@@ -159,6 +159,9 @@ func (rd *renderer) renderAll(ctx context.Context, specs []SourceSpec) []sourceO
 	if par <= 0 {
 		par = runtime.GOMAXPROCS(0)
 	}
+	if rd.cache != nil {
+		return rd.renderAllCached(ctx, specs, outs, par)
+	}
 	var g errgroup.Group
 	g.SetLimit(par)
 	for i, spec := range specs {
@@ -172,6 +175,64 @@ func (rd *renderer) renderAll(ctx context.Context, specs []SourceSpec) []sourceO
 		})
 	}
 	_ = g.Wait() // every render reports its failure in its sourceOut
+	return outs
+}
+
+// renderAllCached is renderAll with a render cache. Every source's entries
+// are checked first, and a source that none of them holds starts rendering
+// as soon as that is known: its render (in a worker process) then overlaps
+// the checks of the sources after it and the decoding of the entries that
+// hold, instead of waiting its turn among them (on a 117-chart repository
+// a changed chart waited behind the checks and decoding of the 70 before
+// it). Each phase runs par at a time.
+func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, outs []sourceOut, par int) []sourceOut {
+	var checks, renders errgroup.Group
+	checks.SetLimit(par)
+	renders.SetLimit(par)
+	keys := make([]string, len(specs))
+	entries := make([]string, len(specs))
+	render := func(i int) {
+		renders.Go(func() error {
+			out := rd.renderKept(ctx, specs[i])
+			rd.cache.store(keys[i], out)
+			out.spec = specs[i]
+			outs[i] = out
+			return nil
+		})
+	}
+	for i, spec := range specs {
+		if ctx.Err() != nil {
+			outs[i] = skippedOut(spec, "cancelled: "+ctx.Err().Error())
+			continue
+		}
+		checks.Go(func() error {
+			// The key is taken before the render: an in-process render
+			// may add to the maps its spec holds.
+			keys[i] = rd.cache.key(spec)
+			if entries[i] = rd.cache.find(keys[i]); entries[i] == "" {
+				render(i)
+			}
+			return nil
+		})
+	}
+	_ = checks.Wait()
+	for i, entry := range entries {
+		if entry == "" {
+			continue
+		}
+		checks.Go(func() error {
+			out, ok := rd.cache.load(entry)
+			if !ok { // pruned by another run since find
+				render(i)
+				return nil
+			}
+			out.spec = specs[i]
+			outs[i] = out
+			return nil
+		})
+	}
+	_ = checks.Wait()
+	_ = renders.Wait() // every render reports its failure in its sourceOut
 	return outs
 }
 
