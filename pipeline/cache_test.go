@@ -193,3 +193,65 @@ func TestBuildAtRefKeptWorktree(t *testing.T) {
 		t.Errorf("with the kept worktree locked, %d worktrees are registered after the run, want 2", n)
 	}
 }
+
+// The kept worktree's files change only where git moves them, so a run
+// at a commit trusts the digests a run at an earlier commit recorded for
+// every path git says is the same at both (render.Checkout): moved back
+// and forth between commits that change different charts, each run asks
+// git what changed since the commit its memo holds for, and each report
+// has every chart's value at its own commit.
+func TestBuildAtRefTrustsGit(t *testing.T) {
+	testutil.SkipIfShort(t)
+	top := gitRepo(t, chartRepo(3, func(int) int { return 5 }))
+	commit := func(file, data string) string {
+		testutil.WriteTree(t, top, map[string]string{file: data})
+		if _, err := RunGit(context.Background(), top, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", file); err != nil {
+			t.Fatal(err)
+		}
+		sha, err := RunGit(context.Background(), top, "rev-parse", "HEAD")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sha
+	}
+	a, err := RunGit(context.Background(), top, "rev-parse", "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := commit("charts/c001/values.yaml", "max: 6\n")
+	c := commit("charts/c002/values.yaml", "max: 7\n")
+	var asked []string // the commits git diff was asked to compare
+	s := Settings{Cache: true, CacheDir: t.TempDir(), Git: func(ctx context.Context, dir string, args ...string) (string, error) {
+		if args[0] == "diff" {
+			asked = append(asked, args[len(args)-2]+".."+args[len(args)-1])
+		}
+		return RunGit(ctx, dir, args...)
+	}}
+	build := func(sha string, want ...int32) {
+		t.Helper()
+		r, _, err := BuildAtRef(context.Background(), top, sha, "ref", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range r.Workloads {
+			if w.MaxReplicas != want[i] {
+				t.Errorf("at %.7s c%03d has maxReplicas %d, want %d", sha, i, w.MaxReplicas, want[i])
+			}
+		}
+	}
+	build(a, 5, 5, 5)
+	time.Sleep(2100 * time.Millisecond) // the checked-out files settle: the memo records them
+	build(a, 5, 5, 5)
+	prev := a
+	for _, step := range []struct {
+		sha  string
+		want []int32
+	}{{b, []int32{5, 6, 5}}, {c, []int32{5, 6, 7}}, {a, []int32{5, 5, 5}}, {c, []int32{5, 6, 7}}} {
+		asked = nil
+		build(step.sha, step.want...)
+		if len(asked) != 1 || asked[0] != prev+".."+step.sha {
+			t.Errorf("at %.7s git diff was asked %v, want one comparison with the commit before", step.sha, asked)
+		}
+		prev = step.sha
+	}
+}

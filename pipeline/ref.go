@@ -38,11 +38,14 @@ func BuildAtRef(ctx context.Context, path, ref, flag string, s Settings) (*contr
 	if err != nil {
 		return nil, nil, err
 	}
-	wt, done, err := checkoutAt(ctx, git, top, sha, s, warn)
+	wt, kept, done, err := checkoutAt(ctx, git, top, sha, s, warn)
 	if err != nil {
 		return nil, nil, fmt.Errorf("check out --%s %s: %w", flag, ref, err)
 	}
 	defer done()
+	if kept {
+		s.checkout = &keptCheckout{top: wt, co: checkoutOf(ctx, git, wt, sha)}
+	}
 
 	at := filepath.Join(wt, rel)
 	display := path + "@" + ref
@@ -67,19 +70,19 @@ func BuildAtRef(ctx context.Context, path, ref, flag string, s Settings) (*contr
 // to sha with a checkout, which rewrites only the files that differ: on a
 // chart monorepo a fresh checkout takes seconds, far more than a warm
 // render cache leaves of the run. A run that finds the kept worktree in
-// use by another falls back to a temporary one.
-func checkoutAt(ctx context.Context, git func(context.Context, string, ...string) (string, error), top, sha string, s Settings, warn io.Writer) (string, func(), error) {
+// use by another falls back to a temporary one; kept says which it is.
+func checkoutAt(ctx context.Context, git gitFunc, top, sha string, s Settings, warn io.Writer) (wt string, kept bool, done func(), err error) {
 	if s.Cache {
 		if wt, done, ok := keptWorktree(ctx, git, top, sha, s.cacheDir()); ok {
-			return wt, done, nil
+			return wt, true, done, nil
 		}
 	}
 	tmp, err := os.MkdirTemp("", "capreport-base-")
 	if err != nil {
-		return "", nil, err
+		return "", false, nil, err
 	}
-	wt := filepath.Join(tmp, "worktree")
-	done := func() {
+	wt = filepath.Join(tmp, "worktree")
+	done = func() {
 		// Clean up even when the run was cancelled: a stale worktree would
 		// stay registered in the user's repository.
 		cctx := context.WithoutCancel(ctx)
@@ -92,9 +95,9 @@ func checkoutAt(ctx context.Context, git func(context.Context, string, ...string
 	}
 	if _, err := git(ctx, top, "worktree", "add", "--detach", "--quiet", wt, sha); err != nil {
 		done()
-		return "", nil, err
+		return "", false, nil, err
 	}
-	return wt, done, nil
+	return wt, false, done, nil
 }
 
 // staleLock is the age past which a kept worktree's lock is taken to be
@@ -105,7 +108,7 @@ const staleLock = 6 * time.Hour
 // first time), holding a lock file beside it until done; ok is false when
 // another run holds the lock or git refuses, and the caller checks out a
 // temporary worktree instead.
-func keptWorktree(ctx context.Context, git func(context.Context, string, ...string) (string, error), top, sha, cacheDir string) (string, func(), bool) {
+func keptWorktree(ctx context.Context, git gitFunc, top, sha, cacheDir string) (string, func(), bool) {
 	sum := sha256.Sum256([]byte(top))
 	wt := filepath.Join(cacheDir, "worktrees", hex.EncodeToString(sum[:8]))
 	if err := os.MkdirAll(filepath.Dir(wt), 0o755); err != nil {
@@ -141,7 +144,7 @@ func keptWorktree(ctx context.Context, git func(context.Context, string, ...stri
 
 // resolveRef finds the work tree that holds path, path's place in it and
 // the commit ref names, refusing what git would read as an option.
-func resolveRef(ctx context.Context, git func(context.Context, string, ...string) (string, error), path, ref, flag string) (top, rel, sha string, err error) {
+func resolveRef(ctx context.Context, git gitFunc, path, ref, flag string) (top, rel, sha string, err error) {
 	if strings.HasPrefix(ref, "-") {
 		// It would reach git as an option.
 		return "", "", "", inputErrorf(flag, "%q is not a git revision", ref)

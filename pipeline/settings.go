@@ -73,6 +73,8 @@ type Settings struct {
 	// Git runs one git command in a directory, for BuildAtRef; nil runs
 	// the git binary (RunGit).
 	Git func(ctx context.Context, dir string, args ...string) (string, error)
+	// checkout is the kept worktree BuildAtRef renders, if it does.
+	checkout *keptCheckout
 }
 
 // InputError is bad input from the command line: a flag's value, or a
@@ -165,8 +167,19 @@ func (s *Settings) renderOptions(root string, cfg *config.Config) render.Options
 	}
 	if s.Cache {
 		opts.RenderCacheDir = filepath.Join(s.cacheDir(), "render")
+		if s.checkout != nil && sameDir(root, s.checkout.top) {
+			opts.Checkout = s.checkout.co
+		}
 	}
 	return opts
+}
+
+// sameDir reports whether two paths name one directory, by their absolute
+// forms.
+func sameDir(a, b string) bool {
+	a, errA := filepath.Abs(a)
+	b, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && a == b
 }
 
 // fetchOptions puts the settings over the options the config made: Fetch,

@@ -196,7 +196,7 @@ func newRenderCache(dir string, rd *renderer) *renderCache {
 	}
 	c := &renderCache{dir: dir, salt: cacheSalt(rd), repo: rd.repo, now: make(map[Input]string, 1024)}
 	if isDisk(rd.opts.FS) {
-		c.memo = acquireMemo(memoFile(dir, rd.repo.Root))
+		c.memo = acquireMemo(memoFile(dir, rd.repo.Root), rd.opts.Checkout)
 	}
 	return c
 }
@@ -337,6 +337,9 @@ func (c *renderCache) viaMemo(rel, abs string, dir bool, compute func() (string,
 	key := rel
 	if dir {
 		key = "dir:" + rel
+	}
+	if d, ok := c.memo.trusted(key); ok {
+		return d
 	}
 	st, statted := statOf(abs, dir)
 	if statted {

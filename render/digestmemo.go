@@ -39,6 +39,10 @@ type digestMemo struct {
 	// intact whether it held nothing else (appending to it is then safe).
 	batches int
 	intact  bool
+	// co is the root's Checkout, if any, and vouched whether git vouches
+	// for the entries the run did not see change (checkoutmemo.go).
+	co      *Checkout
+	vouched bool
 }
 
 // memoEntry is one file's digest and the stat it was taken under.
@@ -73,12 +77,13 @@ func memoFile(dir, root string) string {
 	return filepath.Join(dir, memoDirName, hex.EncodeToString(sum[:8])+".bin")
 }
 
-// openDigestMemo reads the memo file at path; a missing or damaged one is
-// empty.
-func openDigestMemo(path string) *digestMemo {
+// openDigestMemo reads the memo file at path, of a root that is co when
+// co is not nil; a missing or damaged one is empty.
+func openDigestMemo(path string, co *Checkout) *digestMemo {
 	m := &digestMemo{path: path, start: time.Now(), learnt: map[string]memoEntry{}}
 	m.old, m.batches, m.intact = readMemoFile(m.path)
 	m.now = make(map[string]memoEntry, len(m.old)) // a warm run checks what the last one did
+	m.vouch(co)
 	return m
 }
 
@@ -95,15 +100,15 @@ type sharedMemo struct {
 	users int
 }
 
-// acquireMemo is the memo file at path (memoFile), shared with every other
-// render cache of the process that has it open; releaseMemo gives it back,
-// and the last user saves it.
-func acquireMemo(path string) *digestMemo {
+// acquireMemo is the memo file at path (memoFile), of a root that is co
+// when co is not nil, shared with every other render cache of the process
+// that has it open; releaseMemo gives it back, and the last user saves it.
+func acquireMemo(path string, co *Checkout) *digestMemo {
 	openMemos.Lock()
 	defer openMemos.Unlock()
 	sm := openMemos.byPath[path]
 	if sm == nil {
-		sm = &sharedMemo{digestMemo: openDigestMemo(path)}
+		sm = &sharedMemo{digestMemo: openDigestMemo(path, co)}
 		openMemos.byPath[path] = sm
 	}
 	sm.users++
@@ -135,7 +140,7 @@ func (m *digestMemo) digest(key string, st fileStat) (string, bool) {
 		return e.Digest, true
 	}
 	e, ok := m.old[key]
-	if !ok || e.Stat != st {
+	if !ok || e.Stat != st || e.Digest == "" {
 		return "", false
 	}
 	m.now[key] = e
@@ -161,26 +166,35 @@ func (m *digestMemo) record(key string, st fileStat, digest string) {
 // save adds what this run learnt to the memo file: as one more batch, or,
 // once the file holds memoMaxBatches (or none, or a torn batch), by writing
 // the whole memo again as one batch, with what this run checked over what
-// it held.
+// it held. A Checkout root's memo also says which commit it holds for
+// (checkoutEntry).
 func (m *digestMemo) save() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	co, whole := m.checkoutEntry()
+	if m.old[memoCheckoutKey] != co || whole {
+		m.learnt[memoCheckoutKey], m.now[memoCheckoutKey] = co, co
+	}
 	if len(m.learnt) == 0 {
 		now := time.Now()
 		_ = os.Chtimes(m.path, now, now) // still in use: pruneMemos keeps the newest
 		return
 	}
-	if m.intact && m.batches > 0 && m.batches < memoMaxBatches && appendMemoFile(m.path, m.learnt) == nil {
+	if !whole && m.intact && m.batches > 0 && m.batches < memoMaxBatches && appendMemoFile(m.path, m.learnt) == nil {
 		return
 	}
-	all := m.now
-	if len(m.old)+len(m.now) <= memoMaxEntries {
-		all = make(map[string]memoEntry, len(m.old)+len(m.now))
+	all := make(map[string]memoEntry, len(m.old)+len(m.now))
+	if !whole && len(m.old)+len(m.now) <= memoMaxEntries {
 		for k, e := range m.old {
 			all[k] = e
 		}
-		for k, e := range m.now {
-			all[k] = e
+	}
+	for k, e := range m.now {
+		all[k] = e
+	}
+	for k, e := range all {
+		if e.Digest == "" { // a tombstone (checkoutmemo.go)
+			delete(all, k)
 		}
 	}
 	dir := filepath.Dir(m.path)

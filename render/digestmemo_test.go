@@ -30,29 +30,29 @@ func TestDigestMemo(t *testing.T) {
 		m.record(f, st, digest)
 		m.save()
 	}
-	m := openDigestMemo(memoFile(dir, "/repo"))
+	m := openDigestMemo(memoFile(dir, "/repo"), nil)
 	recordAs(m, "fresh") // changed just now: not trusted
-	if _, ok := memoDigest(t, openDigestMemo(memoFile(dir, "/repo")), f); ok {
+	if _, ok := memoDigest(t, openDigestMemo(memoFile(dir, "/repo"), nil), f); ok {
 		t.Fatal("a file changed just before the run was memoized")
 	}
-	m = openDigestMemo(memoFile(dir, "/repo"))
+	m = openDigestMemo(memoFile(dir, "/repo"), nil)
 	m.start = time.Now().Add(time.Hour) // the run starts long after the write
 	recordAs(m, "settled")
-	if d, ok := memoDigest(t, openDigestMemo(memoFile(dir, "/repo")), f); !ok || d != "settled" {
+	if d, ok := memoDigest(t, openDigestMemo(memoFile(dir, "/repo"), nil), f); !ok || d != "settled" {
 		t.Fatalf("unchanged file: %q %v, want the recorded digest", d, ok)
 	}
 	for name, change := range map[string]func() error{
 		"same-size write": func() error { return os.WriteFile(f, []byte("a: 2\n"), 0o644) },
 		"chmod":           func() error { return os.Chmod(f, 0o600) },
 	} {
-		m = openDigestMemo(memoFile(dir, "/repo"))
+		m = openDigestMemo(memoFile(dir, "/repo"), nil)
 		m.start = time.Now().Add(time.Hour)
 		recordAs(m, "before "+name)
 		time.Sleep(10 * time.Millisecond) // past the clock's resolution
 		if err := change(); err != nil {
 			t.Fatal(err)
 		}
-		if d, ok := memoDigest(t, openDigestMemo(memoFile(dir, "/repo")), f); ok {
+		if d, ok := memoDigest(t, openDigestMemo(memoFile(dir, "/repo"), nil), f); ok {
 			t.Errorf("after a %s the memo still gives %q", name, d)
 		}
 	}
@@ -113,7 +113,7 @@ func TestDirListingMemo(t *testing.T) {
 // once, and saved once by the last to close, with what both learnt.
 func TestDigestMemoShared(t *testing.T) {
 	dir := t.TempDir()
-	a, b := acquireMemo(memoFile(dir, "/repo")), acquireMemo(memoFile(dir, "/repo"))
+	a, b := acquireMemo(memoFile(dir, "/repo"), nil), acquireMemo(memoFile(dir, "/repo"), nil)
 	if a != b {
 		t.Fatal("two caches of one process opened the memo twice")
 	}
@@ -125,11 +125,11 @@ func TestDigestMemoShared(t *testing.T) {
 		t.Fatal("the memo was saved while the other build still had it open")
 	}
 	releaseMemo(b)
-	saved := openDigestMemo(memoFile(dir, "/repo"))
+	saved := openDigestMemo(memoFile(dir, "/repo"), nil)
 	if saved.old["/head/values.yaml"].Digest != "h" || saved.old["/base/values.yaml"].Digest != "b" {
 		t.Errorf("the saved memo holds %v, want both builds' digests", saved.old)
 	}
-	if c := acquireMemo(memoFile(dir, "/repo")); c == a {
+	if c := acquireMemo(memoFile(dir, "/repo"), nil); c == a {
 		t.Error("a memo released by all was handed out again")
 	} else {
 		releaseMemo(c)
@@ -143,7 +143,7 @@ func TestDigestMemoAppends(t *testing.T) {
 	dir := t.TempDir()
 	path := memoFile(dir, "/repo")
 	learn := func(paths ...string) {
-		m := openDigestMemo(memoFile(dir, "/repo"))
+		m := openDigestMemo(memoFile(dir, "/repo"), nil)
 		m.start = time.Now().Add(time.Hour)
 		for i, p := range paths {
 			m.record(p, fileStat{Size: int64(i + 1), Mtime: 1, Ctime: 1}, "digest of "+p)
@@ -168,36 +168,36 @@ func TestDigestMemoAppends(t *testing.T) {
 	if !os.SameFile(first, second) || second.Size()-first.Size() > 100 {
 		t.Fatalf("learning one digest rewrote the memo (%d -> %d bytes, same file %v)", first.Size(), second.Size(), os.SameFile(first, second))
 	}
-	m := openDigestMemo(memoFile(dir, "/repo"))
+	m := openDigestMemo(memoFile(dir, "/repo"), nil)
 	if len(m.old) != 501 || m.batches != 2 || m.old["/repo/new.yaml"].Digest != "digest of /repo/new.yaml" {
 		t.Fatalf("after an append the memo holds %d entries in %d batches", len(m.old), m.batches)
 	}
 	for i := 2; i < memoMaxBatches; i++ {
 		learn(fmt.Sprintf("/repo/more%d.yaml", i))
 	}
-	if m := openDigestMemo(memoFile(dir, "/repo")); m.batches != memoMaxBatches {
+	if m := openDigestMemo(memoFile(dir, "/repo"), nil); m.batches != memoMaxBatches {
 		t.Fatalf("%d batches, want %d", m.batches, memoMaxBatches)
 	}
 	learn("/repo/last.yaml")
-	if m := openDigestMemo(memoFile(dir, "/repo")); m.batches != 1 || len(m.old) != 501+memoMaxBatches-2+1 {
+	if m := openDigestMemo(memoFile(dir, "/repo"), nil); m.batches != 1 || len(m.old) != 501+memoMaxBatches-2+1 {
 		t.Fatalf("after compaction: %d batches, %d entries", m.batches, len(m.old))
 	}
 	learn("/repo/torn.yaml")
 	if err := os.Truncate(path, stat().Size()-2); err != nil {
 		t.Fatal(err)
 	}
-	if m := openDigestMemo(memoFile(dir, "/repo")); m.batches != 1 || m.intact || len(m.old) != 501+memoMaxBatches-1 || m.old["/repo/torn.yaml"].Digest != "" {
+	if m := openDigestMemo(memoFile(dir, "/repo"), nil); m.batches != 1 || m.intact || len(m.old) != 501+memoMaxBatches-1 || m.old["/repo/torn.yaml"].Digest != "" {
 		t.Errorf("a torn batch: %d batches (intact %v), %d entries", m.batches, m.intact, len(m.old))
 	}
 	learn("/repo/after-tear.yaml") // the next save writes the file whole again
 	learn("/repo/after-that.yaml") // and appends to it after
-	if m := openDigestMemo(memoFile(dir, "/repo")); !m.intact || m.batches != 2 || m.old["/repo/after-tear.yaml"].Digest == "" || m.old["/repo/after-that.yaml"].Digest == "" {
+	if m := openDigestMemo(memoFile(dir, "/repo"), nil); !m.intact || m.batches != 2 || m.old["/repo/after-tear.yaml"].Digest == "" || m.old["/repo/after-that.yaml"].Digest == "" {
 		t.Errorf("after a tear the memo did not recover: %d batches (intact %v), %d entries", m.batches, m.intact, len(m.old))
 	}
 	if err := os.WriteFile(path, []byte("not a memo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if m := openDigestMemo(memoFile(dir, "/repo")); len(m.old) != 0 {
+	if m := openDigestMemo(memoFile(dir, "/repo"), nil); len(m.old) != 0 {
 		t.Errorf("a foreign file gave %d entries", len(m.old))
 	}
 }
@@ -228,7 +228,7 @@ func TestDigestMemoPerRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	learn := func(root string) {
-		m := openDigestMemo(memoFile(dir, root))
+		m := openDigestMemo(memoFile(dir, root), nil)
 		m.start = time.Now().Add(time.Hour)
 		m.record("values.yaml", fileStat{Size: 1, Mtime: 1, Ctime: 1}, "digest in "+root)
 		m.save()
@@ -236,7 +236,7 @@ func TestDigestMemoPerRoot(t *testing.T) {
 	learn("/a")
 	learn("/b")
 	for _, root := range []string{"/a", "/b"} {
-		got := openDigestMemo(memoFile(dir, root)).old
+		got := openDigestMemo(memoFile(dir, root), nil).old
 		if len(got) != 1 || got["values.yaml"].Digest != "digest in "+root {
 			t.Fatalf("the memo of %s holds %v, want its own digest alone", root, got)
 		}
@@ -253,7 +253,7 @@ func TestDigestMemoPerRoot(t *testing.T) {
 	}
 	_ = os.Chtimes(memoFile(dir, "/a"), long, long)
 	_ = os.Chtimes(memoFile(dir, "/b"), long.Add(time.Second), long.Add(time.Second))
-	openDigestMemo(memoFile(dir, "/a")).save() // used again, learning nothing
+	openDigestMemo(memoFile(dir, "/a"), nil).save() // used again, learning nothing
 	learn("/tmp/one-more")
 	if _, err := os.Stat(memoFile(dir, "/a")); err != nil {
 		t.Errorf("the memo of a root used by the last runs was pruned: %v", err)

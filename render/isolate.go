@@ -53,7 +53,8 @@ func newWorkerPool(rd *renderer) *workerPool {
 		iso.MaxMemory = DefaultSourceMemory
 	}
 	opts := rd.opts
-	opts.FS = nil // the disk: a worker opens it again (gob cannot carry a file system)
+	opts.FS = nil       // the disk: a worker opens it again (gob cannot carry a file system)
+	opts.Checkout = nil // the render cache's, which stays in this process
 	return &workerPool{cmd: iso.Command,
 		init: workerInit{Root: rd.repo.Root, Scope: rd.scope, Opts: opts, MaxMemory: iso.MaxMemory}}
 }

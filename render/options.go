@@ -176,6 +176,10 @@ type Options struct {
 	// taken from it instead of rendered. A render that fetches is never
 	// stored.
 	RenderCacheDir string
+	// Checkout, when set, says the root is a checkout only capreport
+	// writes to, which lets the render cache trust git for which of its
+	// files changed since an earlier run (checkoutmemo.go).
+	Checkout *Checkout
 	// Keep, when set, says which rendered objects the caller needs. The
 	// others are dropped as each source finishes (still counted in its
 	// SourceResult.Objects), so the run holds what the caller keeps, not

@@ -1,0 +1,110 @@
+//go:build linux
+
+package render
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+)
+
+// fakeCheckout is a Checkout whose git answers from a table: the paths
+// that changed since each earlier commit, and whether the tree is plain.
+type fakeCheckout struct {
+	changes map[string][]string // by the earlier commit; missing: git fails
+	plain   bool
+	asked   []string // the commits Changes was asked about
+}
+
+func (f *fakeCheckout) at(commit string) *Checkout {
+	return &Checkout{Commit: commit,
+		Changes: func(since string) ([]string, bool, error) {
+			f.asked = append(f.asked, since)
+			paths, ok := f.changes[since]
+			if !ok {
+				return nil, false, errors.New("unknown revision")
+			}
+			return paths, f.plain, nil
+		},
+		Plain: func() (bool, error) { return f.plain, nil }}
+}
+
+// On a Checkout root the memo trusts git over stat: a path git says did
+// not change since the commit the memo holds for keeps its digest without
+// a stat (here even though its bytes were rewritten behind git's back), a
+// path git says changed is read again, and so is a directory whose
+// listing the change touched. When git cannot answer, or the change holds
+// a link, every entry is checked by its stat again; a tree with links is
+// never vouched for.
+func TestCheckoutMemo(t *testing.T) {
+	cacheDir, root := t.TempDir(), t.TempDir()
+	write := func(rel, data string) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a/values.yaml", "a: 1\n")
+	write("b/values.yaml", "b: 1\n")
+	git := &fakeCheckout{changes: map[string][]string{}, plain: true}
+	run := func(co *Checkout, reads ...[2]string) map[[2]string]string {
+		t.Helper()
+		opts := DefaultOptions()
+		opts.FS, opts.Checkout = filesys.MakeFsOnDisk(), co
+		r, err := newRepo(opts).At(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := newRenderCache(cacheDir, &renderer{repo: r, opts: opts, fx: &fetchState{}})
+		c.memo.start = time.Now().Add(time.Hour) // every file has settled
+		got := map[[2]string]string{}
+		for _, in := range reads {
+			got[in] = c.current(in[0], in[1])
+		}
+		c.close()
+		return got
+	}
+	fileA, fileB, dirA := [2]string{"file", "a/values.yaml"}, [2]string{"file", "b/values.yaml"}, [2]string{"dir", "a"}
+	first := run(git.at("c1"), fileA, fileB, dirA)
+	if len(git.asked) != 0 {
+		t.Fatalf("a memo that holds for no commit asked git about %v", git.asked)
+	}
+
+	time.Sleep(10 * time.Millisecond) // past the clock's resolution
+	write("a/values.yaml", "a: 2\n")
+	write("b/values.yaml", "b: 2\n") // git is told it did not change
+	write("a/new.yaml", "")
+	git.changes["c1"] = []string{"a/values.yaml", "a/new.yaml"}
+	second := run(git.at("c2"), fileA, fileB, dirA)
+	if second[fileB] != first[fileB] {
+		t.Errorf("a file git says is unchanged was read again: %q, want the memo's %q", second[fileB], first[fileB])
+	}
+	if want := fileDigest([]byte("a: 2\n"), nil); second[fileA] != want {
+		t.Errorf("a file git says changed gives %q, want its new digest %q", second[fileA], want)
+	}
+	if second[dirA] == first[dirA] {
+		t.Error("a directory a file was added to kept its listing")
+	}
+
+	third := run(git.at("c3"), fileB) // git does not know c2: stat decides
+	if want := fileDigest([]byte("b: 2\n"), nil); third[fileB] != want {
+		t.Errorf("without git's word a rewritten file gives %q, want %q", third[fileB], want)
+	}
+
+	git.changes["c3"] = nil
+	git.plain = false // a link appears: the memo holds for no commit after
+	run(git.at("c4"))
+	git.asked = nil
+	run(git.at("c5"))
+	if len(git.asked) != 0 {
+		t.Errorf("the memo of a tree with links was vouched for again (git asked about %v)", git.asked)
+	}
+}
