@@ -40,11 +40,19 @@ const DefaultSourceMemory = 512 << 20
 
 // workerPool keeps up to Parallelism live workers; a worker that failed a
 // request is killed and replaced by a fresh one on the next request.
+//
+// The pool starts one worker process when it is made, a spare that waits
+// for its setup until the first request takes it: most of a worker's start
+// is its process's package initialization (Helm's and client-go's schemes,
+// a values-schema compiler: about 30 ms), which the spare then pays while
+// the run discovers its sources and checks the render cache, instead of
+// after a source is found to need a render.
 type workerPool struct {
-	init workerInit
-	cmd  []string
-	mu   sync.Mutex
-	idle []*worker
+	init  workerInit
+	cmd   []string
+	mu    sync.Mutex
+	idle  []*worker
+	spare *worker // nil once taken, or when it could not start
 }
 
 func newWorkerPool(rd *renderer) *workerPool {
@@ -55,11 +63,13 @@ func newWorkerPool(rd *renderer) *workerPool {
 	opts := rd.opts
 	opts.FS = nil       // the disk: a worker opens it again (gob cannot carry a file system)
 	opts.Checkout = nil // the render cache's, which stays in this process
-	return &workerPool{cmd: iso.Command,
+	p := &workerPool{cmd: iso.Command,
 		init: workerInit{Root: rd.repo.Root, Scope: rd.scope, Opts: opts, MaxMemory: iso.MaxMemory}}
+	p.spare, _ = spawnWorker(iso.Command) // if it cannot start, get says why
+	return p
 }
 
-// get returns an idle worker or starts one.
+// get returns an idle worker, else the spare, else starts one.
 func (p *workerPool) get() (*worker, error) {
 	p.mu.Lock()
 	if n := len(p.idle); n > 0 {
@@ -68,7 +78,12 @@ func (p *workerPool) get() (*worker, error) {
 		p.mu.Unlock()
 		return w, nil
 	}
+	spare := p.spare
+	p.spare = nil
 	p.mu.Unlock()
+	if spare != nil && spare.begin(p.init) == nil {
+		return spare, nil
+	}
 	return startWorker(p.cmd, p.init)
 }
 
@@ -82,6 +97,10 @@ func (p *workerPool) put(w *worker) {
 func (p *workerPool) close() {
 	p.mu.Lock()
 	idle := p.idle
+	if p.spare != nil { // it exits at the end of its input, set up or not
+		idle = append(idle, p.spare)
+		p.spare = nil
+	}
 	p.idle = nil
 	p.mu.Unlock()
 	for _, w := range idle {
@@ -101,6 +120,18 @@ type worker struct {
 }
 
 func startWorker(command []string, init workerInit) (*worker, error) {
+	w, err := spawnWorker(command)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.begin(init); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// spawnWorker starts a worker process, which waits for its setup (begin).
+func spawnWorker(command []string) (*worker, error) {
 	if len(command) == 0 {
 		return nil, errors.New("no worker command")
 	}
@@ -130,11 +161,17 @@ func startWorker(command []string, init workerInit) (*worker, error) {
 		_ = cmd.Wait()
 		close(w.exited)
 	}()
+	return w, nil
+}
+
+// begin sends a spawned worker its setup; a worker that cannot take it is
+// killed.
+func (w *worker) begin(init workerInit) error {
 	if err := w.enc.Encode(&init); err != nil {
 		w.kill()
-		return nil, fmt.Errorf("starting a render worker: %w", err)
+		return fmt.Errorf("starting a render worker: %w", err)
 	}
-	return w, nil
+	return nil
 }
 
 func (w *worker) stop() {

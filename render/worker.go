@@ -58,6 +58,9 @@ func serveWorker() int {
 	dec, enc := gob.NewDecoder(in), gob.NewEncoder(out)
 	var init workerInit
 	if err := dec.Decode(&init); err != nil {
+		if err == io.EOF { // a pool's spare that no source needed
+			return 0
+		}
 		fmt.Fprintf(os.Stderr, "capreport render worker: reading its setup: %v\n", err)
 		return 2
 	}

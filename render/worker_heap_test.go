@@ -40,3 +40,40 @@ func TestWorkerSettlesBetweenSources(t *testing.T) {
 		}
 	}
 }
+
+// A pool starts a spare worker when it is made, and its first request
+// takes it; a spare that no source needed exits cleanly, saying nothing.
+func TestWorkerPoolSpare(t *testing.T) {
+	root := t.TempDir()
+	testutil.WriteTree(t, root, map[string]string{"small/hpa.yaml": goodHPA})
+	r, err := newRepo(DefaultOptions()).At(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := &renderer{repo: r, opts: isolated(DefaultOptions()).withDefaults(), fx: &fetchState{}}
+	pool := newWorkerPool(rd)
+	spare := pool.spare
+	if spare == nil {
+		t.Fatal("the pool started no spare worker")
+	}
+	w, err := pool.get()
+	if err != nil || w != spare {
+		t.Fatalf("the first request got %p (%v), want the spare %p", w, err, spare)
+	}
+	var budget atomic.Int64
+	if resp, _, err := w.do(context.Background(), SourceSpec{Path: "small", Type: SourcePlain}, time.Minute, &budget); err != nil || resp.Result.Status != StatusRendered {
+		t.Fatalf("the spare's render: %v %+v", err, resp.Result)
+	}
+	pool.put(w)
+	pool.close()
+
+	unused := newWorkerPool(rd)
+	spare = unused.spare
+	unused.close()
+	if code := spare.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("an unused spare exited with %d", code)
+	}
+	if lines := spare.log.lastLines(time.Second); len(lines) != 0 {
+		t.Errorf("an unused spare printed %q", lines)
+	}
+}
