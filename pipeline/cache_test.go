@@ -255,3 +255,48 @@ func TestBuildAtRefTrustsGit(t *testing.T) {
 		prev = step.sha
 	}
 }
+
+// The kept worktree is cleaned of untracked files only when the run
+// before did not finish moving it (its marker is missing): a checkout
+// from a clean worktree leaves none, and git clean reads every directory.
+func TestKeptWorktreeCleansAfterAnUnfinishedMove(t *testing.T) {
+	testutil.SkipIfShort(t)
+	top := gitRepo(t, chartRepo(2, func(int) int { return 5 }))
+	testutil.WriteTree(t, top, map[string]string{"charts/c001/values.yaml": "max: 6\n"})
+	if _, err := RunGit(context.Background(), top, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "head"); err != nil {
+		t.Fatal(err)
+	}
+	cleans := 0
+	s := Settings{Cache: true, CacheDir: t.TempDir(), Git: func(ctx context.Context, dir string, args ...string) (string, error) {
+		if args[0] == "clean" {
+			cleans++
+		}
+		return RunGit(ctx, dir, args...)
+	}}
+	build := func(ref string) int {
+		t.Helper()
+		r, _, err := BuildAtRef(context.Background(), top, ref, "ref", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(r.Workloads)
+	}
+	build("HEAD")
+	build("HEAD~1")
+	if cleans != 0 {
+		t.Errorf("git clean ran %d times after moves that finished", cleans)
+	}
+	kept, _ := filepath.Glob(filepath.Join(s.CacheDir, "worktrees", "*.clean"))
+	if len(kept) != 1 {
+		t.Fatalf("markers %v, want the kept worktree's", kept)
+	}
+	wt := strings.TrimSuffix(kept[0], ".clean")
+	// A run died mid-checkout: no marker, and a file git never wrote.
+	if err := os.Remove(kept[0]); err != nil {
+		t.Fatal(err)
+	}
+	testutil.WriteTree(t, wt, map[string]string{"charts/c000/templates/stray.yaml": strings.ReplaceAll(chartRepo(1, func(int) int { return 9 })["charts/c000/templates/hpa.yaml"], "{{ .Chart.Name }}", "stray")})
+	if n := build("HEAD"); cleans != 1 || n != 2 {
+		t.Errorf("after an unfinished move: git clean ran %d times and the report has %d workloads, want 1 and 2", cleans, n)
+	}
+}

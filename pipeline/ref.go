@@ -123,12 +123,22 @@ func keptWorktree(ctx context.Context, git gitFunc, top, sha, cacheDir string) (
 	}
 	_ = lock.Close()
 	done := func() { _ = os.Remove(wt + ".lock") }
+	// The marker says the worktree holds exactly its commit: a checkout and
+	// a clean finished, and nothing writes to it (renders read through a
+	// read-only file system; the lock keeps other runs out). A checkout
+	// from there leaves no untracked file, so its clean, which reads every
+	// directory, is skipped. The marker goes before the checkout starts:
+	// one that does not finish leaves none.
+	marker := wt + ".clean"
+	_, markErr := os.Stat(marker)
+	_ = os.Remove(marker)
 	if _, err := os.Stat(filepath.Join(wt, ".git")); err == nil {
 		_, err = git(ctx, wt, "checkout", "--detach", "--force", "--quiet", sha)
-		if err == nil {
+		if err == nil && markErr != nil {
 			_, err = git(ctx, wt, "clean", "-ffdxq")
 		}
 		if err == nil {
+			_ = os.WriteFile(marker, nil, 0o600)
 			return wt, done, true
 		}
 		_, _ = git(context.WithoutCancel(ctx), top, "worktree", "remove", "--force", wt)
@@ -139,6 +149,7 @@ func keptWorktree(ctx context.Context, git gitFunc, top, sha, cacheDir string) (
 		done()
 		return "", nil, false
 	}
+	_ = os.WriteFile(marker, nil, 0o600)
 	return wt, done, true
 }
 
