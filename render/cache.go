@@ -281,6 +281,22 @@ func (c *renderCache) load(entry string) (sourceOut, bool) {
 	return sourceOut{objects: fromWireObjects(body.Objects), result: body.Result, covered: body.Covered, dropped: body.Dropped}, true
 }
 
+// checkOrder is the order in which renderAll checks specs' entries: on a
+// root git vouches for (Checkout), the sources a change since the last run
+// is under come first, since they are the likeliest to render.
+func (c *renderCache) checkOrder(specs []SourceSpec) []int {
+	order := make([]int, 0, len(specs))
+	var later []int
+	for i, spec := range specs {
+		if c.memo != nil && c.memo.changedUnder(spec.Path) {
+			order = append(order, i)
+		} else {
+			later = append(later, i)
+		}
+	}
+	return append(order, later...)
+}
+
 // fresh reports whether every input reads the same now.
 func (c *renderCache) fresh(inputs []Input) bool {
 	for _, in := range inputs {

@@ -44,11 +44,14 @@ func (m *digestMemo) vouch(co *Checkout) {
 	if err != nil || !plain {
 		return
 	}
+	m.changedAt = map[string]bool{}
 	for _, p := range changed {
 		m.forget(p)
 		m.forget("dir:" + p)
+		m.changedAt[p] = true
 		for dir := path.Dir(p); ; dir = path.Dir(dir) {
 			m.forget("dir:" + dir) // its listing may have gained or lost p
+			m.changedAt[dir] = true
 			if dir == "." || dir == "/" {
 				break
 			}
@@ -102,3 +105,7 @@ func (m *digestMemo) checkoutEntry() (e memoEntry, whole bool) {
 	}
 	return memoEntry{Digest: m.co.Commit}, true
 }
+
+// changedUnder reports whether git said a path at or under p (root-
+// relative) changed since the memo's commit.
+func (m *digestMemo) changedUnder(p string) bool { return m.changedAt[p] }

@@ -43,6 +43,9 @@ type digestMemo struct {
 	// for the entries the run did not see change (checkoutmemo.go).
 	co      *Checkout
 	vouched bool
+	// changedAt holds each path git said changed, when vouched, and the
+	// directories above it.
+	changedAt map[string]bool
 }
 
 // memoEntry is one file's digest and the stat it was taken under.

@@ -200,7 +200,8 @@ func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, out
 			return nil
 		})
 	}
-	for i, spec := range specs {
+	for _, i := range rd.cache.checkOrder(specs) {
+		spec := specs[i]
 		if ctx.Err() != nil {
 			outs[i] = skippedOut(spec, "cancelled: "+ctx.Err().Error())
 			continue
