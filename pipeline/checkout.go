@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/capreport/capreport/render"
 )
@@ -80,3 +81,34 @@ func parseRawDiff(out string) (paths []string, plain bool, err error) {
 // isLinkMode reports whether a git file mode is a symbolic link's or a
 // submodule's.
 func isLinkMode(mode string) bool { return mode == "120000" || mode == "160000" }
+
+// ChangedSince starts git comparing ref's tree with HEAD's in the
+// repository that holds path, and returns what waits for the paths that
+// differ (nil when git cannot say): for a pull request's diff, the changes
+// whose sources the head checks first (render.Options.CheckFirst). It is
+// a hint: what is not committed is not in it, and the cache checks every
+// source whatever it says.
+func ChangedSince(ctx context.Context, git gitFunc, path, ref string) func() []string {
+	if git == nil {
+		git = RunGit
+	}
+	done := make(chan []string, 1)
+	go func() {
+		top, _, sha, err := resolveRef(ctx, git, path, ref, "base-ref")
+		var out string
+		if err == nil {
+			out, err = git(ctx, top, "diff", "--name-only", "-z", "--no-renames", sha, "HEAD")
+		}
+		if err != nil || out == "" {
+			done <- nil
+			return
+		}
+		done <- strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
+	}()
+	var once sync.Once
+	var paths []string
+	return func() []string {
+		once.Do(func() { paths = <-done })
+		return paths
+	}
+}

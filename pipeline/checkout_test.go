@@ -2,9 +2,12 @@ package pipeline
 
 import (
 	"context"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // parseRawDiff reads what `git diff --raw -z --no-renames` prints, and
@@ -55,5 +58,21 @@ func TestCheckoutChangesRefusesNonCommits(t *testing.T) {
 		if _, _, err := co.Changes(since); err == nil {
 			t.Errorf("Changes(%q) took it for a commit", since)
 		}
+	}
+}
+
+// ChangedSince lists what the commits since a ref changed, for the head
+// of a diff to check first; a ref git does not know gives nothing.
+func TestChangedSince(t *testing.T) {
+	top := gitRepo(t, chartRepo(2, func(int) int { return 5 }))
+	testutil.WriteTree(t, top, map[string]string{"charts/c001/values.yaml": "max: 6\n"})
+	if _, err := RunGit(context.Background(), top, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "head"); err != nil {
+		t.Fatal(err)
+	}
+	if got := ChangedSince(context.Background(), nil, top, "HEAD~1")(); !reflect.DeepEqual(got, []string{"charts/c001/values.yaml"}) {
+		t.Errorf("since HEAD~1: %q, want the one values file", got)
+	}
+	if got := ChangedSince(context.Background(), nil, filepath.Join(top, "charts"), "no-such-ref")(); got != nil {
+		t.Errorf("since a ref git does not know: %q, want nothing", got)
 	}
 }

@@ -73,6 +73,9 @@ type Settings struct {
 	// Git runs one git command in a directory, for BuildAtRef; nil runs
 	// the git binary (RunGit).
 	Git func(ctx context.Context, dir string, args ...string) (string, error)
+	// CheckFirst, when set, says which paths are likely to have changed
+	// since the render cache was filled (ChangedSince; render.Options).
+	CheckFirst func() []string
 	// checkout is the kept worktree BuildAtRef renders, if it does.
 	checkout *keptCheckout
 }
@@ -170,6 +173,7 @@ func (s *Settings) renderOptions(root string, cfg *config.Config) render.Options
 		if s.checkout != nil && sameDir(root, s.checkout.top) {
 			opts.Checkout = s.checkout.co
 		}
+		opts.CheckFirst = s.CheckFirst
 	}
 	return opts
 }

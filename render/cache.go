@@ -281,14 +281,21 @@ func (c *renderCache) load(entry string) (sourceOut, bool) {
 	return sourceOut{objects: fromWireObjects(body.Objects), result: body.Result, covered: body.Covered, dropped: body.Dropped}, true
 }
 
-// checkOrder is the order in which renderAll checks specs' entries: on a
-// root git vouches for (Checkout), the sources a change since the last run
-// is under come first, since they are the likeliest to render.
-func (c *renderCache) checkOrder(specs []SourceSpec) []int {
+// checkOrder is the order in which renderAll checks specs' entries: the
+// sources a change is under come first, since they are the likeliest to
+// render: the changes git reports since the last run on a root it vouches
+// for (Checkout), and those the caller expects (hint, Options.CheckFirst).
+func (c *renderCache) checkOrder(specs []SourceSpec, hint []string) []int {
+	hinted := map[string]bool{}
+	for _, p := range hint {
+		for ; !hinted[p]; p = path.Dir(p) {
+			hinted[p] = true
+		}
+	}
 	order := make([]int, 0, len(specs))
 	var later []int
 	for i, spec := range specs {
-		if c.memo != nil && c.memo.changedUnder(spec.Path) {
+		if hinted[spec.Path] || c.memo != nil && c.memo.changedUnder(spec.Path) {
 			order = append(order, i)
 		} else {
 			later = append(later, i)

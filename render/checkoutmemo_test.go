@@ -110,18 +110,21 @@ func TestCheckoutMemo(t *testing.T) {
 	}
 }
 
-// On a root git vouches for, the sources a change is under are checked
-// first: they are the likeliest to render, and their renders then start
-// before the other sources' checks.
+// The sources a change is under are checked first, on a root git vouches
+// for and where the caller expects changes: they are the likeliest to
+// render, and their renders then start before the other sources' checks.
 func TestCheckOrderPutsChangesFirst(t *testing.T) {
 	m := &digestMemo{old: map[string]memoEntry{memoCheckoutKey: {Digest: "c1"}}, now: map[string]memoEntry{}, learnt: map[string]memoEntry{}}
 	git := &fakeCheckout{changes: map[string][]string{"c1": {"charts/b/values.yaml"}}, plain: true}
 	m.vouch(git.at("c2"))
 	specs := []SourceSpec{{Path: "charts/a"}, {Path: "charts/b"}, {Path: "charts/bb"}, {Path: "charts/b/values.yaml"}, {Path: "charts/b/sub"}}
-	if got, want := (&renderCache{memo: m}).checkOrder(specs), []int{1, 3, 0, 2, 4}; !reflect.DeepEqual(got, want) {
+	if got, want := (&renderCache{memo: m}).checkOrder(specs, nil), []int{1, 3, 0, 2, 4}; !reflect.DeepEqual(got, want) {
 		t.Errorf("checked in the order %v, want %v", got, want)
 	}
-	if got, want := (&renderCache{}).checkOrder(specs), []int{0, 1, 2, 3, 4}; !reflect.DeepEqual(got, want) {
+	if got, want := (&renderCache{}).checkOrder(specs, nil), []int{0, 1, 2, 3, 4}; !reflect.DeepEqual(got, want) {
 		t.Errorf("without git's word, checked in the order %v, want %v", got, want)
+	}
+	if got, want := (&renderCache{}).checkOrder(specs, []string{"charts/bb/templates/hpa.yaml"}), []int{2, 0, 1, 3, 4}; !reflect.DeepEqual(got, want) {
+		t.Errorf("with the caller's hint, checked in the order %v, want %v", got, want)
 	}
 }

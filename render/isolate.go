@@ -62,7 +62,7 @@ func newWorkerPool(rd *renderer) *workerPool {
 	}
 	opts := rd.opts
 	opts.FS = nil       // the disk: a worker opens it again (gob cannot carry a file system)
-	opts.Checkout = nil // the render cache's, which stays in this process
+	opts.Checkout, opts.CheckFirst = nil, nil // the render cache's, which stays in this process
 	p := &workerPool{cmd: iso.Command,
 		init: workerInit{Root: rd.repo.Root, Scope: rd.scope, Opts: opts, MaxMemory: iso.MaxMemory}}
 	p.spare, _ = spawnWorker(iso.Command) // if it cannot start, get says why

@@ -180,6 +180,11 @@ type Options struct {
 	// writes to, which lets the render cache trust git for which of its
 	// files changed since an earlier run (checkoutmemo.go).
 	Checkout *Checkout
+	// CheckFirst, when set, gives the root-relative paths the caller
+	// expects to have changed since the render cache was filled (a pull
+	// request's); renderAll checks the sources they are under first, so
+	// that those that must render start early. It may wait until it knows.
+	CheckFirst func() []string
 	// Keep, when set, says which rendered objects the caller needs. The
 	// others are dropped as each source finishes (still counted in its
 	// SourceResult.Objects), so the run holds what the caller keeps, not

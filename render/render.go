@@ -200,7 +200,11 @@ func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, out
 			return nil
 		})
 	}
-	for _, i := range rd.cache.checkOrder(specs) {
+	var hint []string
+	if rd.opts.CheckFirst != nil {
+		hint = rd.opts.CheckFirst()
+	}
+	for _, i := range rd.cache.checkOrder(specs, hint) {
 		spec := specs[i]
 		if ctx.Err() != nil {
 			outs[i] = skippedOut(spec, "cancelled: "+ctx.Err().Error())

@@ -87,6 +87,11 @@ func runDiff(o *diffOptions) error {
 	// bar follows the head alone (one bar, and its closure is not shared).
 	baseS := s
 	baseS.Progress = nil
+	if o.baseRef != "" && o.headJSON == "" {
+		// The head checks first the sources the commits since the base
+		// changed: the ones it is likeliest to render.
+		s.CheckFirst = pipeline.ChangedSince(ctx, s.Git, o.path, o.baseRef)
+	}
 	var head, base *contract.Report
 	var headErr, baseErr error
 	g, gctx := errgroup.WithContext(ctx)
