@@ -61,7 +61,7 @@ func newWorkerPool(rd *renderer) *workerPool {
 		iso.MaxMemory = DefaultSourceMemory
 	}
 	opts := rd.opts
-	opts.FS = nil       // the disk: a worker opens it again (gob cannot carry a file system)
+	opts.FS = nil                             // the disk: a worker opens it again (gob cannot carry a file system)
 	opts.Checkout, opts.CheckFirst = nil, nil // the render cache's, which stays in this process
 	p := &workerPool{cmd: iso.Command,
 		init: workerInit{Root: rd.repo.Root, Scope: rd.scope, Opts: opts, MaxMemory: iso.MaxMemory}}
