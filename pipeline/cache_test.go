@@ -129,6 +129,21 @@ func buildJSON(t *testing.T, path string, s Settings) string {
 	return string(data)
 }
 
+// commitFiles writes files into the repository at top, commits them, and
+// returns the commit's name.
+func commitFiles(t *testing.T, top string, files map[string]string) string {
+	t.Helper()
+	testutil.WriteTree(t, top, files)
+	if _, err := RunGit(context.Background(), top, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "change"); err != nil {
+		t.Fatal(err)
+	}
+	sha, err := RunGit(context.Background(), top, "rev-parse", "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha
+}
+
 // gitRepo makes a repository with one commit of files and returns its
 // top; more commits follow with commitAll.
 func gitRepo(t *testing.T, files map[string]string) string {
@@ -150,10 +165,7 @@ func gitRepo(t *testing.T, files map[string]string) string {
 func TestBuildAtRefKeptWorktree(t *testing.T) {
 	testutil.SkipIfShort(t)
 	top := gitRepo(t, chartRepo(3, func(int) int { return 5 }))
-	testutil.WriteTree(t, top, map[string]string{"charts/c001/values.yaml": "max: 6\n"})
-	if _, err := RunGit(context.Background(), top, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "head"); err != nil {
-		t.Fatal(err)
-	}
+	commitFiles(t, top, map[string]string{"charts/c001/values.yaml": "max: 6\n"})
 	s := Settings{Cache: true, CacheDir: t.TempDir()}
 	worktrees := func() int {
 		out, err := RunGit(context.Background(), top, "worktree", "list", "--porcelain")
@@ -203,23 +215,12 @@ func TestBuildAtRefKeptWorktree(t *testing.T) {
 func TestBuildAtRefTrustsGit(t *testing.T) {
 	testutil.SkipIfShort(t)
 	top := gitRepo(t, chartRepo(3, func(int) int { return 5 }))
-	commit := func(file, data string) string {
-		testutil.WriteTree(t, top, map[string]string{file: data})
-		if _, err := RunGit(context.Background(), top, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", file); err != nil {
-			t.Fatal(err)
-		}
-		sha, err := RunGit(context.Background(), top, "rev-parse", "HEAD")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sha
-	}
 	a, err := RunGit(context.Background(), top, "rev-parse", "HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := commit("charts/c001/values.yaml", "max: 6\n")
-	c := commit("charts/c002/values.yaml", "max: 7\n")
+	b := commitFiles(t, top, map[string]string{"charts/c001/values.yaml": "max: 6\n"})
+	c := commitFiles(t, top, map[string]string{"charts/c002/values.yaml": "max: 7\n"})
 	var asked []string // the commits git diff was asked to compare
 	s := Settings{Cache: true, CacheDir: t.TempDir(), Git: func(ctx context.Context, dir string, args ...string) (string, error) {
 		if args[0] == "diff" {
@@ -262,10 +263,7 @@ func TestBuildAtRefTrustsGit(t *testing.T) {
 func TestKeptWorktreeCleansAfterAnUnfinishedMove(t *testing.T) {
 	testutil.SkipIfShort(t)
 	top := gitRepo(t, chartRepo(2, func(int) int { return 5 }))
-	testutil.WriteTree(t, top, map[string]string{"charts/c001/values.yaml": "max: 6\n"})
-	if _, err := RunGit(context.Background(), top, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "head"); err != nil {
-		t.Fatal(err)
-	}
+	commitFiles(t, top, map[string]string{"charts/c001/values.yaml": "max: 6\n"})
 	cleans := 0
 	s := Settings{Cache: true, CacheDir: t.TempDir(), Git: func(ctx context.Context, dir string, args ...string) (string, error) {
 		if args[0] == "clean" {

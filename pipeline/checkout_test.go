@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/capreport/capreport/internal/testutil"
 )
 
 // parseRawDiff reads what `git diff --raw -z --no-renames` prints, and
@@ -65,10 +63,7 @@ func TestCheckoutChangesRefusesNonCommits(t *testing.T) {
 // of a diff to check first; a ref git does not know gives nothing.
 func TestChangedSince(t *testing.T) {
 	top := gitRepo(t, chartRepo(2, func(int) int { return 5 }))
-	testutil.WriteTree(t, top, map[string]string{"charts/c001/values.yaml": "max: 6\n"})
-	if _, err := RunGit(context.Background(), top, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "head"); err != nil {
-		t.Fatal(err)
-	}
+	commitFiles(t, top, map[string]string{"charts/c001/values.yaml": "max: 6\n"})
 	if got := ChangedSince(context.Background(), nil, top, "HEAD~1")(); !reflect.DeepEqual(got, []string{"charts/c001/values.yaml"}) {
 		t.Errorf("since HEAD~1: %q, want the one values file", got)
 	}

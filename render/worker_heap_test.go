@@ -17,13 +17,7 @@ func TestWorkerSettlesBetweenSources(t *testing.T) {
 	big := chartFiles("big", "", "{{- $big := repeat 64000000 \"x\" }}{{- $more := repeat 4000000 \"y\" }}"+
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  head: {{ $big | trunc 3 }}{{ $more | trunc 3 }}\n")
 	testutil.WriteTree(t, root, big)
-	testutil.WriteTree(t, root, map[string]string{"small/hpa.yaml": goodHPA})
-	r, err := newRepo(DefaultOptions()).At(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd := &renderer{repo: r, opts: isolated(DefaultOptions()).withDefaults(), fx: &fetchState{}}
-	pool := newWorkerPool(rd)
+	pool := newWorkerPool(isolatedRenderer(t, root))
 	defer pool.close()
 	w, err := pool.get()
 	if err != nil {
@@ -44,13 +38,7 @@ func TestWorkerSettlesBetweenSources(t *testing.T) {
 // A pool starts a spare worker when it is made, and its first request
 // takes it; a spare that no source needed exits cleanly, saying nothing.
 func TestWorkerPoolSpare(t *testing.T) {
-	root := t.TempDir()
-	testutil.WriteTree(t, root, map[string]string{"small/hpa.yaml": goodHPA})
-	r, err := newRepo(DefaultOptions()).At(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd := &renderer{repo: r, opts: isolated(DefaultOptions()).withDefaults(), fx: &fetchState{}}
+	rd := isolatedRenderer(t, t.TempDir())
 	pool := newWorkerPool(rd)
 	spare := pool.spare
 	if spare == nil {
@@ -76,4 +64,16 @@ func TestWorkerPoolSpare(t *testing.T) {
 	if lines := spare.log.lastLines(time.Second); len(lines) != 0 {
 		t.Errorf("an unused spare printed %q", lines)
 	}
+}
+
+// isolatedRenderer renders the repository at root, with a small/hpa.yaml
+// added, in worker processes.
+func isolatedRenderer(t *testing.T, root string) *renderer {
+	t.Helper()
+	testutil.WriteTree(t, root, map[string]string{"small/hpa.yaml": goodHPA})
+	r, err := newRepo(DefaultOptions()).At(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &renderer{repo: r, opts: isolated(DefaultOptions()).withDefaults(), fx: &fetchState{}}
 }
