@@ -297,4 +297,12 @@ func TestKeptWorktreeCleansAfterAnUnfinishedMove(t *testing.T) {
 	if n := build("HEAD"); cleans != 1 || n != 2 {
 		t.Errorf("after an unfinished move: git clean ran %d times and the report has %d workloads, want 1 and 2", cleans, n)
 	}
+	// A marker that names another commit than git's HEAD for the worktree
+	// (a cache directory restored apart from the repository) holds nothing.
+	if err := os.WriteFile(kept[0], []byte(strings.Repeat("0", 40)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if build("HEAD~1"); cleans != 2 {
+		t.Errorf("with a marker of another commit, git clean ran %d times in all, want 2", cleans)
+	}
 }

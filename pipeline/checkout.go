@@ -34,7 +34,9 @@ func checkoutOf(ctx context.Context, git gitFunc, wt, sha string) *render.Checko
 			if !commitName.MatchString(since) {
 				return nil, false, errors.New("not a commit name")
 			}
-			out, err := git(ctx, wt, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", since, sha)
+			// Submodules are listed whatever .gitmodules or the user's
+			// configuration says (ignore=all would hide them).
+			out, err := git(ctx, wt, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--ignore-submodules=none", since, sha)
 			if err != nil {
 				return nil, false, err
 			}
@@ -57,7 +59,7 @@ func checkoutOf(ctx context.Context, git gitFunc, wt, sha string) *render.Checko
 // parseRawDiff reads `git diff --raw -z --no-renames`: for each changed
 // path, ":srcmode dstmode srcblob dstblob status", NUL, the path, NUL.
 // plain is false when a side of a change is a symbolic link or a
-// submodule, or the path is a .gitattributes.
+// submodule, or the path is a .gitattributes or a .gitmodules.
 func parseRawDiff(out string) (paths []string, plain bool, err error) {
 	fields := strings.Split(out, "\x00")
 	plain = true
@@ -67,7 +69,7 @@ func parseRawDiff(out string) (paths []string, plain bool, err error) {
 			return nil, false, errors.New("unexpected git diff --raw output")
 		}
 		p := fields[i+1]
-		if isLinkMode(meta[0]) || isLinkMode(meta[1]) || path.Base(p) == ".gitattributes" {
+		if base := path.Base(p); isLinkMode(meta[0]) || isLinkMode(meta[1]) || base == ".gitattributes" || base == ".gitmodules" {
 			plain = false
 		}
 		paths = append(paths, p)

@@ -10,7 +10,7 @@ import (
 
 // parseRawDiff reads what `git diff --raw -z --no-renames` prints, and
 // says a change is not plain when either side is a link or a submodule,
-// or the file is a .gitattributes.
+// or the file is a .gitattributes or a .gitmodules.
 func TestParseRawDiff(t *testing.T) {
 	const blob = "1111111111111111111111111111111111111111 2222222222222222222222222222222222222222"
 	for _, tc := range []struct {
@@ -25,6 +25,7 @@ func TestParseRawDiff(t *testing.T) {
 		{name: "a link made", out: ":100644 120000 " + blob + " T\x00charts/a\x00", paths: []string{"charts/a"}},
 		{name: "a submodule moved", out: ":160000 160000 " + blob + " M\x00vendor/lib\x00", paths: []string{"vendor/lib"}},
 		{name: "attributes", out: ":100644 100644 " + blob + " M\x00sub/.gitattributes\x00", paths: []string{"sub/.gitattributes"}},
+		{name: "submodules declared", out: ":000000 100644 " + blob + " A\x00.gitmodules\x00", paths: []string{".gitmodules"}},
 		{name: "no NUL after the last path", out: ":100644 100644 " + blob + " M\x00a.yaml", err: true},
 		{name: "not raw", out: "a.yaml\x00b.yaml\x00", err: true},
 		{name: "a path missing", out: ":100644 100644 " + blob + " M\x00\x00", err: true},

@@ -38,13 +38,15 @@ func BuildAtRef(ctx context.Context, path, ref, flag string, s Settings) (*contr
 	if err != nil {
 		return nil, nil, err
 	}
-	wt, kept, done, err := checkoutAt(ctx, git, top, sha, s, warn)
+	wt, moved, kept, done, err := checkoutAt(ctx, git, top, sha, s, warn)
 	if err != nil {
 		return nil, nil, fmt.Errorf("check out --%s %s: %w", flag, ref, err)
 	}
 	defer done()
 	if kept {
-		s.checkout = &keptCheckout{top: wt, co: checkoutOf(ctx, git, wt, sha)}
+		co := checkoutOf(ctx, git, wt, sha)
+		co.Fresh = !moved
+		s.checkout = &keptCheckout{top: wt, co: co}
 	}
 
 	at := filepath.Join(wt, rel)
@@ -71,15 +73,15 @@ func BuildAtRef(ctx context.Context, path, ref, flag string, s Settings) (*contr
 // chart monorepo a fresh checkout takes seconds, far more than a warm
 // render cache leaves of the run. A run that finds the kept worktree in
 // use by another falls back to a temporary one; kept says which it is.
-func checkoutAt(ctx context.Context, git gitFunc, top, sha string, s Settings, warn io.Writer) (wt string, kept bool, done func(), err error) {
+func checkoutAt(ctx context.Context, git gitFunc, top, sha string, s Settings, warn io.Writer) (wt string, moved, kept bool, done func(), err error) {
 	if s.Cache {
-		if wt, done, ok := keptWorktree(ctx, git, top, sha, s.cacheDir()); ok {
-			return wt, true, done, nil
+		if wt, moved, done, ok := keptWorktree(ctx, git, top, sha, s.cacheDir()); ok {
+			return wt, moved, true, done, nil
 		}
 	}
 	tmp, err := os.MkdirTemp("", "capreport-base-")
 	if err != nil {
-		return "", false, nil, err
+		return "", false, false, nil, err
 	}
 	wt = filepath.Join(tmp, "worktree")
 	done = func() {
@@ -95,9 +97,9 @@ func checkoutAt(ctx context.Context, git gitFunc, top, sha string, s Settings, w
 	}
 	if _, err := git(ctx, top, "worktree", "add", "--detach", "--quiet", wt, sha); err != nil {
 		done()
-		return "", false, nil, err
+		return "", false, false, nil, err
 	}
-	return wt, false, done, nil
+	return wt, false, false, done, nil
 }
 
 // staleLock is the age past which a kept worktree's lock is taken to be
@@ -105,41 +107,44 @@ func checkoutAt(ctx context.Context, git gitFunc, top, sha string, s Settings, w
 const staleLock = 6 * time.Hour
 
 // keptWorktree moves the cache's worktree of top to sha (adding it the
-// first time), holding a lock file beside it until done; ok is false when
-// another run holds the lock or git refuses, and the caller checks out a
-// temporary worktree instead.
-func keptWorktree(ctx context.Context, git gitFunc, top, sha, cacheDir string) (string, func(), bool) {
+// first time, or again when git cannot move it: moved is false then),
+// holding a lock file beside it until done; ok is false when another run
+// holds the lock or git refuses, and the caller checks out a temporary
+// worktree instead.
+func keptWorktree(ctx context.Context, git gitFunc, top, sha, cacheDir string) (wt string, moved bool, done func(), ok bool) {
 	sum := sha256.Sum256([]byte(top))
-	wt := filepath.Join(cacheDir, "worktrees", hex.EncodeToString(sum[:8]))
+	wt = filepath.Join(cacheDir, "worktrees", hex.EncodeToString(sum[:8]))
 	if err := os.MkdirAll(filepath.Dir(wt), 0o755); err != nil {
-		return "", nil, false
+		return "", false, nil, false
 	}
 	if fi, err := os.Stat(wt + ".lock"); err == nil && time.Since(fi.ModTime()) > staleLock {
 		_ = os.Remove(wt + ".lock") // left by a run that was killed
 	}
 	lock, err := os.OpenFile(wt+".lock", os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		return "", nil, false
+		return "", false, nil, false
 	}
 	_ = lock.Close()
-	done := func() { _ = os.Remove(wt + ".lock") }
+	done = func() { _ = os.Remove(wt + ".lock") }
 	// The marker says the worktree holds exactly its commit: a checkout and
 	// a clean finished, and nothing writes to it (renders read through a
 	// read-only file system; the lock keeps other runs out). A checkout
 	// from there leaves no untracked file, so its clean, which reads every
-	// directory, is skipped. The marker goes before the checkout starts:
-	// one that does not finish leaves none.
+	// directory, is skipped. The marker names the commit, and holds only
+	// while git's HEAD for the worktree is that commit (a cache directory
+	// restored apart from the repository); it goes before the checkout
+	// starts, so one that does not finish leaves none.
 	marker := wt + ".clean"
-	_, markErr := os.Stat(marker)
+	wasClean := markedClean(wt, marker)
 	_ = os.Remove(marker)
 	if _, err := os.Stat(filepath.Join(wt, ".git")); err == nil {
 		_, err = git(ctx, wt, "checkout", "--detach", "--force", "--quiet", sha)
-		if err == nil && markErr != nil {
+		if err == nil && !wasClean {
 			_, err = git(ctx, wt, "clean", "-ffdxq")
 		}
 		if err == nil {
-			_ = os.WriteFile(marker, nil, 0o600)
-			return wt, done, true
+			_ = os.WriteFile(marker, []byte(sha), 0o600)
+			return wt, true, done, true
 		}
 		_, _ = git(context.WithoutCancel(ctx), top, "worktree", "remove", "--force", wt)
 	}
@@ -147,10 +152,30 @@ func keptWorktree(ctx context.Context, git gitFunc, top, sha, cacheDir string) (
 	_, _ = git(ctx, top, "worktree", "prune")
 	if _, err := git(ctx, top, "worktree", "add", "--detach", "--quiet", wt, sha); err != nil {
 		done()
-		return "", nil, false
+		return "", false, nil, false
 	}
-	_ = os.WriteFile(marker, nil, 0o600)
-	return wt, done, true
+	_ = os.WriteFile(marker, []byte(sha), 0o600)
+	return wt, false, done, true
+}
+
+// markedClean reports whether the marker beside the worktree wt names the
+// commit git's HEAD for it holds, read from the worktree's git directory
+// (a file read, not a git process).
+func markedClean(wt, marker string) bool {
+	mark, err := os.ReadFile(marker)
+	if err != nil || len(mark) == 0 {
+		return false
+	}
+	link, err := os.ReadFile(filepath.Join(wt, ".git"))
+	gitDir, ok := strings.CutPrefix(strings.TrimSpace(string(link)), "gitdir: ")
+	if err != nil || !ok {
+		return false
+	}
+	if !filepath.IsAbs(gitDir) {
+		gitDir = filepath.Join(wt, gitDir)
+	}
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	return err == nil && strings.TrimSpace(string(head)) == string(mark)
 }
 
 // resolveRef finds the work tree that holds path, path's place in it and

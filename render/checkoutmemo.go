@@ -17,11 +17,17 @@ type Checkout struct {
 	// are plain: none a symbolic link, a submodule or a .gitattributes on
 	// either side.
 	Changes func(since string) (paths []string, plain bool, err error)
-	// Plain reports whether Commit's tree holds no symbolic link,
-	// submodule or .gitattributes. A link's target can change while the
-	// link does not, a submodule's files are not the tree's, and
-	// attributes can make git rewrite files whose blobs did not change.
+	// Plain reports whether Commit's tree holds no symbolic link or
+	// submodule: a link's target can change while the link does not, and
+	// a submodule's files are not the tree's. (A changed .gitattributes,
+	// which can make git rewrite files whose blobs did not change, is not
+	// plain in Changes.)
 	Plain func() (bool, error)
+	// Fresh: the root was checked out anew, not moved from an earlier
+	// commit. Its files are written again, through filters and attributes
+	// that may differ from when the memo was recorded, so nothing is
+	// trusted this run.
+	Fresh bool
 }
 
 // memoCheckoutKey is the memo entry that names the commit every other
@@ -37,7 +43,7 @@ const memoCheckoutKey = "\x00checkout"
 func (m *digestMemo) vouch(co *Checkout) {
 	m.co = co
 	since := m.old[memoCheckoutKey].Digest
-	if co == nil || since == "" || co.Changes == nil {
+	if co == nil || co.Fresh || since == "" || co.Changes == nil {
 		return
 	}
 	changed, plain, err := co.Changes(since)

@@ -38,9 +38,9 @@ func (f *fakeCheckout) at(commit string) *Checkout {
 // not change since the commit the memo holds for keeps its digest without
 // a stat (here even though its bytes were rewritten behind git's back), a
 // path git says changed is read again, and so is a directory whose
-// listing the change touched. When git cannot answer, or the change holds
-// a link, every entry is checked by its stat again; a tree with links is
-// never vouched for.
+// listing the change touched. When git cannot answer, the root was
+// checked out anew, or the change holds a link, every entry is checked by
+// its stat again; a tree with links is never vouched for.
 func TestCheckoutMemo(t *testing.T) {
 	cacheDir, root := t.TempDir(), t.TempDir()
 	write := func(rel, data string) {
@@ -101,6 +101,14 @@ func TestCheckoutMemo(t *testing.T) {
 	}
 
 	git.changes["c3"] = nil
+	git.asked = nil
+	fresh := git.at("c3")
+	fresh.Fresh = true // checked out anew: the files were written again
+	write("b/values.yaml", "b: 3\n")
+	if got := run(fresh, fileB); len(git.asked) != 0 || got[fileB] != fileDigest([]byte("b: 3\n"), nil) {
+		t.Errorf("a fresh checkout was vouched for (git asked about %v, b reads %q)", git.asked, got[fileB])
+	}
+
 	git.plain = false // a link appears: the memo holds for no commit after
 	run(git.at("c4"))
 	git.asked = nil

@@ -99,7 +99,8 @@ var openMemos = struct {
 }{byPath: map[string]*sharedMemo{}}
 
 type sharedMemo struct {
-	*digestMemo
+	once  sync.Once
+	memo  *digestMemo
 	users int
 }
 
@@ -108,20 +109,23 @@ type sharedMemo struct {
 // that has it open; releaseMemo gives it back, and the last user saves it.
 func acquireMemo(path string, co *Checkout) *digestMemo {
 	openMemos.Lock()
-	defer openMemos.Unlock()
 	sm := openMemos.byPath[path]
 	if sm == nil {
-		sm = &sharedMemo{digestMemo: openDigestMemo(path, co)}
+		sm = &sharedMemo{}
 		openMemos.byPath[path] = sm
 	}
 	sm.users++
-	return sm.digestMemo
+	openMemos.Unlock()
+	// Read outside the lock: a diff's head and base open their memos at
+	// once, and a Checkout root's asks git what changed.
+	sm.once.Do(func() { sm.memo = openDigestMemo(path, co) })
+	return sm.memo
 }
 
 func releaseMemo(m *digestMemo) {
 	openMemos.Lock()
 	sm := openMemos.byPath[m.path]
-	if sm == nil || sm.digestMemo != m {
+	if sm == nil || sm.memo != m {
 		openMemos.Unlock()
 		return
 	}

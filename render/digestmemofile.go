@@ -20,7 +20,7 @@ import (
 
 const (
 	memoEntryBytes = 80
-	memoMagic      = "capreport-digest-memo-v1\n"
+	memoMagic      = "capreport-digest-memo-v2\n"
 	memoMaxBatches = 16
 	memoMaxBytes   = 256 << 20
 )

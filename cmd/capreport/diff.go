@@ -87,7 +87,7 @@ func runDiff(o *diffOptions) error {
 	// bar follows the head alone (one bar, and its closure is not shared).
 	baseS := s
 	baseS.Progress = nil
-	if o.baseRef != "" && o.headJSON == "" {
+	if o.baseRef != "" && o.headJSON == "" && o.render.cache {
 		// The head checks first the sources the commits since the base
 		// changed: the ones it is likeliest to render.
 		s.CheckFirst = pipeline.ChangedSince(ctx, s.Git, o.path, o.baseRef)
