@@ -156,6 +156,7 @@ func (s *Settings) renderOptions(root string, cfg *config.Config) render.Options
 	opts := render.DefaultOptions()
 	opts.FS = filesys.MakeFsOnDisk() // the repository on disk, rendered in worker processes
 	opts.Keep = analyze.MayNeed      // what extraction never reads is dropped as each source finishes
+	opts.StubCRDs = true             // ... and it drops every CRD, so krusty reads them as stubs
 	opts.LocatedOnly = true          // only what the report points at is traced to its file
 	opts.Root = root
 	opts.SourceTimeout = s.RenderTimeout

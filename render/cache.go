@@ -457,8 +457,8 @@ func cacheSalt(rd *renderer) string {
 		MaxObjects            int
 		NoGitOps, LocatedOnly bool
 		// Kept: entries hold what Keep kept (one Keep per directory).
-		Kept bool
-	}{cacheFormat, buildid.Digest(), "", o.KubeVersion, o.APIVersions, o.RepoURLs, o.Helm, o.MaxFileBytes, o.MaxObjects, o.NoGitOps, o.LocatedOnly, o.Keep != nil}
+		Kept, StubCRDs bool
+	}{cacheFormat, buildid.Digest(), "", o.KubeVersion, o.APIVersions, o.RepoURLs, o.Helm, o.MaxFileBytes, o.MaxObjects, o.NoGitOps, o.LocatedOnly, o.Keep != nil, o.StubCRDs}
 	if rel, ok := relTo(rd.repo.Root, rd.scope); ok {
 		shared.Scope = rel
 	}

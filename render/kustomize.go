@@ -12,9 +12,11 @@ import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/crdstub"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
@@ -91,23 +93,23 @@ func (rd *renderer) scanKustomizeSource(spec SourceSpec, dir string) (*kustscan.
 }
 
 // buildKustomization runs krusty on a scanned kustomization, traced or not,
-// and returns its objects.
+// and returns its objects. With Options.StubCRDs krusty first reads the
+// CRDs of the files listed only as resources as stubs; a build that fails
+// then, or in which something wrote to a stub past its identity, is built
+// again from the files as they are, so that what it yields or reports is
+// krusty's own.
 func (rd *renderer) buildKustomization(spec SourceSpec, sc *kustscan.Scan, dir string, trace bool) ([]Object, []check.Finding, error) {
 	overlay, findings, err := rd.rewriteKustomizations(sc, trace)
 	if err != nil {
 		return nil, findings, err
 	}
-	safe := rd.scanSafeFS(sc, overlay)
-	kopts := krusty.MakeDefaultOptions()
-	kopts.LoadRestrictions = types.LoadRestrictionsRootOnly
-	kopts.PluginConfig = types.DisabledPluginConfig()
 	realDir, err := rd.repo.EvalSymlinks(dir)
 	if err != nil {
 		return nil, findings, err
 	}
-	rm, err := krusty.MakeKustomizer(kopts).Run(safe, realDir)
-	if v := safe.firstViolation(); v != nil {
-		return nil, findings, v
+	rm, stubbed, err := rd.runKrusty(sc, overlay, realDir, rd.opts.StubCRDs)
+	if stubbed && (err != nil || stubTouched(rm)) {
+		rm, _, err = rd.runKrusty(sc, overlay, realDir, false)
 	}
 	if err != nil {
 		return nil, findings, err
@@ -117,6 +119,43 @@ func (rd *renderer) buildKustomization(spec SourceSpec, sc *kustscan.Scan, dir s
 		return nil, findings, err
 	}
 	return rd.kustomizeObjects(docs, spec, realDir, sc), findings, nil
+}
+
+// runKrusty builds realDir over the scanned tree, with the CRDs of the
+// files listed only as resources stubbed when stub is set; stubbed says
+// whether any was.
+func (rd *renderer) runKrusty(sc *kustscan.Scan, overlay map[string][]byte, realDir string, stub bool) (resmap.ResMap, bool, error) {
+	safe := rd.scanSafeFS(sc, overlay)
+	if stub {
+		safe.stub = sc.ResourceOnly
+	}
+	kopts := krusty.MakeDefaultOptions()
+	kopts.LoadRestrictions = types.LoadRestrictionsRootOnly
+	kopts.PluginConfig = types.DisabledPluginConfig()
+	rm, err := krusty.MakeKustomizer(kopts).Run(safe, realDir)
+	stubbed := safe.stubbed > 0
+	if v := safe.firstViolation(); v != nil {
+		return nil, stubbed, v
+	}
+	return rm, stubbed, err
+}
+
+// stubTouched reports whether a stubbed CRD came out of the build holding
+// more than its stub, or as another kind; the others lose their marker.
+func stubTouched(rm resmap.ResMap) bool {
+	for _, r := range rm.Resources() {
+		if r.Field(crdstub.Marker) == nil {
+			continue
+		}
+		fields, err := r.Fields()
+		if err != nil || crdstub.Touched(r.GetKind(), fields) {
+			return true
+		}
+		if err := r.PipeE(kyaml.Clear(crdstub.Marker)); err != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // builtDocs are krusty's resources as `kustomize build` prints them, taken

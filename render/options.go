@@ -191,6 +191,13 @@ type Options struct {
 	// the repository; what the GitOps objects read (ConfigMaps, Secrets,
 	// Flux and Argo CD objects) stays until they have been followed.
 	Keep func(*Object) bool
+	// StubCRDs: the caller never reads a CustomResourceDefinition past its
+	// apiVersion, kind and metadata (its Keep drops them). krusty then
+	// reads each CRD of a file listed only as a resource as a stub of
+	// those three fields (internal/crdstub; on a large Kustomize
+	// repository most of what krusty parses), and a build in which
+	// anything read or wrote more of one is built again from the files.
+	StubCRDs bool
 	// LocatedOnly traces to their file and line only the objects the report
 	// locates: autoscalers, KEDA and GitOps objects, and the targets of
 	// autoscalers. A Kustomize build that holds none of them is built

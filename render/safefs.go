@@ -11,6 +11,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/capreport/capreport/render/internal/crdstub"
 	"github.com/capreport/capreport/render/internal/repofs"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
@@ -34,6 +35,10 @@ type safeFS struct {
 	// clones lets krusty read and remove its own git clones of remote
 	// bases (--fetch); see kustremote.go.
 	clones bool
+	// stub, when set, says which repository files krusty reads with their
+	// CRDs cut to stubs (crdstub.Cut); stubbed counts the stubs served.
+	stub    func(real string) bool
+	stubbed int
 }
 
 var _ filesys.FileSystem = (*safeFS)(nil)
@@ -260,6 +265,14 @@ func (fs *safeFS) ReadFile(p string) ([]byte, error) {
 	}
 	if err := yamldoc.CheckAliases(data); err != nil {
 		return nil, fs.violate(&docError{file: fs.r.Rel(real), line: 0, err: err})
+	}
+	if fs.stub != nil && fs.stub(real) {
+		if cut, n := crdstub.Cut(data); n > 0 {
+			fs.mu.Lock()
+			fs.stubbed += n
+			fs.mu.Unlock()
+			return cut, nil
+		}
 	}
 	return data, nil
 }

@@ -23,7 +23,8 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # (which Kustomize builds are traced, render/trace.go), FuzzDecode (the form
 # documents cross from a worker and sit in the render cache in,
 # render/internal/wiredoc), FuzzMemoFile (the render cache's file digests,
-# render/digestmemofile.go);
+# render/digestmemofile.go), FuzzCut (the CRD stubs krusty reads,
+# render/internal/crdstub);
 # `scripts/fuzz.sh ./config:FuzzParse ...` runs others (every target's
 # seeds also run in go test ./...).
 targets=(
@@ -33,6 +34,7 @@ targets=(
   "./render/internal/wiredoc FuzzDecode"
   "./render FuzzMemoFile"
   "./render/internal/kustscan FuzzKustomizeRewrite"
+  "./render/internal/crdstub FuzzCut"
   "./render/internal/repofs FuzzCheckTree"
   "./config FuzzRanges"
   "./analyze FuzzAnnotations"

@@ -63,6 +63,10 @@ type Scan struct {
 	Partials []*Refusal
 	// ListedBy maps a resource file to the kustomization file listing it.
 	ListedBy map[string]string
+	// resources are the files some kustomization lists as resources, and
+	// other the files one reads for anything else (crds, patches,
+	// generators, configurations, ...): see ResourceOnly.
+	resources, other map[string]bool
 	// Fetch keeps remote bases and helmCharts repos for the build
 	// (--fetch); Remote records that the build will fetch a base.
 	Fetch, Remote bool
@@ -75,7 +79,14 @@ type droppedEntry struct{ field, entry string }
 // --fetch downloads).
 func New(r *repofs.Repo) *Scan {
 	return &Scan{r: r, seen: map[string]bool{}, kusts: map[string]*Kustomization{},
-		Override: map[string]*Kustomization{}, dropped: map[string][]droppedEntry{}, ListedBy: map[string]string{}}
+		Override: map[string]*Kustomization{}, dropped: map[string][]droppedEntry{}, ListedBy: map[string]string{},
+		resources: map[string]bool{}, other: map[string]bool{}}
+}
+
+// ResourceOnly reports whether the build reads the file abs only as a
+// resource: no kustomization of the tree lists it under any other field.
+func (sc *Scan) ResourceOnly(abs string) bool {
+	return sc.resources[abs] && !sc.other[abs]
 }
 
 // droppable are the list fields whose unusable entries the render leaves
@@ -172,6 +183,7 @@ func (sc *Scan) addFile(dir, abs string) {
 
 func (sc *Scan) file(dir, kf, field, e string, plugin bool) {
 	if abs := sc.entry(dir, kf, field, e); abs != "" {
+		sc.other[abs] = true
 		sc.addFile(dir, abs)
 		if plugin {
 			sc.checkFunctions(kf, abs, nil)
@@ -247,6 +259,12 @@ func (sc *Scan) scanBases(dir string, k *Kustomization, plugin bool) {
 			if fi, err := sc.r.Stat(abs); err == nil && fi.IsDir() {
 				sc.Scan(abs, plugin)
 			} else {
+				// A plugin kustomization's resources are function configs.
+				if plugin {
+					sc.other[abs] = true
+				} else {
+					sc.resources[abs] = true
+				}
 				sc.addFile(dir, abs)
 				if plugin {
 					sc.checkFunctions(kf, abs, nil)
@@ -256,6 +274,7 @@ func (sc *Scan) scanBases(dir string, k *Kustomization, plugin bool) {
 	}
 	for _, e := range yamldoc.StrList(doc["crds"]) {
 		if abs := sc.entryOrDrop(dir, kf, "crds", e); abs != "" {
+			sc.other[abs] = true
 			sc.addFile(dir, abs)
 		}
 	}
@@ -318,6 +337,7 @@ func (sc *Scan) scanFunctions(dir string, k *Kustomization) {
 			if fi, err := sc.r.Stat(abs); err == nil && fi.IsDir() {
 				sc.Scan(abs, true)
 			} else {
+				sc.other[abs] = true
 				sc.addFile(dir, abs)
 				sc.checkFunctions(kf, abs, nil)
 			}
