@@ -16,7 +16,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
-	"github.com/capreport/capreport/render/internal/crdstub"
+	"github.com/capreport/capreport/render/internal/kustread"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
@@ -93,24 +93,21 @@ func (rd *renderer) scanKustomizeSource(spec SourceSpec, dir string) (*kustscan.
 }
 
 // buildKustomization runs krusty on a scanned kustomization, traced or not,
-// and returns its objects. With Options.StubCRDs krusty first reads the
-// CRDs of the files listed only as resources as stubs; a build that fails
-// then, or in which something wrote to a stub past its identity, is built
-// again from the files as they are, so that what it yields or reports is
-// krusty's own.
+// and returns its objects. krusty first reads the files listed only as
+// resources rewritten (kustread): with Options.StubCRDs their CRDs as
+// stubs, and in a traced build whose every object comes from such a file
+// each object annotated with its file, in place of krusty's own tracing
+// (kustscan.Scan.Annotatable). A build that fails then, in which
+// something wrote to a stub past its identity, or that holds an object
+// the annotations missed, is built again from the files as they are
+// (traced by krusty when traced at all), so that what it yields or
+// reports is krusty's own.
 func (rd *renderer) buildKustomization(spec SourceSpec, sc *kustscan.Scan, dir string, trace bool) ([]Object, []check.Finding, error) {
-	overlay, findings, err := rd.rewriteKustomizations(sc, trace)
-	if err != nil {
-		return nil, findings, err
-	}
 	realDir, err := rd.repo.EvalSymlinks(dir)
 	if err != nil {
-		return nil, findings, err
+		return nil, nil, err
 	}
-	rm, stubbed, err := rd.runKrusty(sc, overlay, realDir, rd.opts.StubCRDs)
-	if stubbed && (err != nil || stubTouched(rm)) {
-		rm, _, err = rd.runKrusty(sc, overlay, realDir, false)
-	}
+	rm, findings, err := rd.runKrustyRewritten(sc, realDir, trace)
 	if err != nil {
 		return nil, findings, err
 	}
@@ -121,37 +118,75 @@ func (rd *renderer) buildKustomization(spec SourceSpec, sc *kustscan.Scan, dir s
 	return rd.kustomizeObjects(docs, spec, realDir, sc), findings, nil
 }
 
-// runKrusty builds realDir over the scanned tree, with the CRDs of the
-// files listed only as resources stubbed when stub is set; stubbed says
-// whether any was.
-func (rd *renderer) runKrusty(sc *kustscan.Scan, overlay map[string][]byte, realDir string, stub bool) (resmap.ResMap, bool, error) {
+// runKrustyRewritten builds realDir reading the resource files rewritten,
+// and again from the files as they are when the rewrite could have
+// changed the outcome. A build that failed yields no objects, so only its
+// error matters: it is built again untraced (tracing changes no error),
+// and traced only if it then succeeds.
+func (rd *renderer) runKrustyRewritten(sc *kustscan.Scan, realDir string, trace bool) (resmap.ResMap, []check.Finding, error) {
+	read := readRewrite{stub: rd.opts.StubCRDs, annotate: trace && !rd.krustyTraced && sc.Annotatable()}
+	rm, findings, got, err := rd.runKrusty(sc, realDir, trace && !read.annotate, read)
+	switch {
+	case !got.rewrote():
+		return rm, findings, err
+	case err != nil:
+		rm, findings, _, err = rd.runKrusty(sc, realDir, false, readRewrite{})
+		if err == nil && trace {
+			rm, findings, _, err = rd.runKrusty(sc, realDir, true, readRewrite{})
+		}
+	case got.unsure || stubTouched(rm):
+		rm, findings, _, err = rd.runKrusty(sc, realDir, trace, readRewrite{})
+	}
+	return rm, findings, err
+}
+
+// readRewrite is what krusty reads rewritten: CRDs as stubs, objects
+// annotated with their file.
+type readRewrite struct{ stub, annotate bool }
+
+// readResult is what safeFS rewrote in one build.
+type readResult struct {
+	stubbed, annotated bool
+	// unsure: an object of a file read annotated was left without.
+	unsure bool
+}
+
+func (r readResult) rewrote() bool { return r.stubbed || r.annotated }
+
+// runKrusty builds realDir over the scanned tree, with krusty's tracing
+// when trace is set and the files listed only as resources rewritten as
+// read says.
+func (rd *renderer) runKrusty(sc *kustscan.Scan, realDir string, trace bool, read readRewrite) (resmap.ResMap, []check.Finding, readResult, error) {
+	overlay, findings, err := rd.rewriteKustomizations(sc, trace)
+	if err != nil {
+		return nil, findings, readResult{}, err
+	}
 	safe := rd.scanSafeFS(sc, overlay)
-	if stub {
-		safe.stub = sc.ResourceOnly
+	if read.stub || read.annotate {
+		safe.rewrite, safe.rewriteFile = read, sc.ResourceOnly
 	}
 	kopts := krusty.MakeDefaultOptions()
 	kopts.LoadRestrictions = types.LoadRestrictionsRootOnly
 	kopts.PluginConfig = types.DisabledPluginConfig()
 	rm, err := krusty.MakeKustomizer(kopts).Run(safe, realDir)
-	stubbed := safe.stubbed > 0
 	if v := safe.firstViolation(); v != nil {
-		return nil, stubbed, v
+		return nil, findings, safe.rewrote, v
 	}
-	return rm, stubbed, err
+	return rm, findings, safe.rewrote, err
 }
 
 // stubTouched reports whether a stubbed CRD came out of the build holding
 // more than its stub, or as another kind; the others lose their marker.
 func stubTouched(rm resmap.ResMap) bool {
 	for _, r := range rm.Resources() {
-		if r.Field(crdstub.Marker) == nil {
+		if r.Field(kustread.Marker) == nil {
 			continue
 		}
 		fields, err := r.Fields()
-		if err != nil || crdstub.Touched(r.GetKind(), fields) {
+		if err != nil || kustread.Touched(r.GetKind(), fields) {
 			return true
 		}
-		if err := r.PipeE(kyaml.Clear(crdstub.Marker)); err != nil {
+		if err := r.PipeE(kyaml.Clear(kustread.Marker)); err != nil {
 			return true
 		}
 	}
@@ -338,32 +373,13 @@ func takeOrigin(doc map[string]any, buildDir string, r *repo, lines *lineIndex) 
 		return h, 0, al
 	}
 	delete(ann, helmAnnotationLinesAnnotation)
-	o, ok := ann[originAnnotation].(string)
-	if !ok {
-		return "", 0, nil
-	}
-	delete(ann, originAnnotation)
-	var origin struct {
-		Path         string `json:"path"`
-		ConfiguredIn string `json:"configuredIn"`
-	}
-	if err := sigsyaml.Unmarshal([]byte(o), &origin); err != nil {
-		return "", 0, nil
-	}
-	p := origin.Path
-	if p == "" {
-		p = origin.ConfiguredIn
-	}
-	if p == "" {
-		return "", 0, nil
-	}
-	abs := filepath.Clean(filepath.Join(buildDir, filepath.FromSlash(p)))
-	if !r.Within(abs) {
+	abs, generated, ok := originFile(ann, buildDir)
+	if !ok || !r.Within(abs) {
 		return "", 0, nil
 	}
 	file := r.Rel(abs)
-	if origin.Path == "" {
-		return file, 0, nil // generated: point at the kustomization that configured it
+	if generated {
+		return file, 0, nil // point at the kustomization that configured it
 	}
 	kind, _ := doc["kind"].(string)
 	name, _ := md["name"].(string)
@@ -382,6 +398,38 @@ type helmAnnPos struct {
 
 // helmAnnotationLines reads and strips helmAnnotationLinesAnnotation and
 // returns the line of each annotation a patch left unchanged.
+// originFile is the file an object came from, taking the annotations
+// that say so off it: capreport's file annotation (kustread), else
+// krusty's origin, whose path is relative to the build's directory; an
+// origin with only configuredIn is a generated object's, and points at
+// the kustomization that configured it.
+func originFile(ann map[string]any, buildDir string) (abs string, generated, ok bool) {
+	o, hasOrigin := ann[originAnnotation].(string)
+	delete(ann, originAnnotation)
+	if f, ok := ann[kustread.FileAnnotation].(string); ok {
+		delete(ann, kustread.FileAnnotation)
+		return f, false, true
+	}
+	if !hasOrigin {
+		return "", false, false
+	}
+	var origin struct {
+		Path         string `json:"path"`
+		ConfiguredIn string `json:"configuredIn"`
+	}
+	if err := sigsyaml.Unmarshal([]byte(o), &origin); err != nil {
+		return "", false, false
+	}
+	p := origin.Path
+	if p == "" {
+		p = origin.ConfiguredIn
+	}
+	if p == "" {
+		return "", false, false
+	}
+	return filepath.Clean(filepath.Join(buildDir, filepath.FromSlash(p))), origin.Path == "", true
+}
+
 func helmAnnotationLines(ann map[string]any) map[string]int {
 	j, ok := ann[helmAnnotationLinesAnnotation].(string)
 	delete(ann, helmAnnotationLinesAnnotation)

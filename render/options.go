@@ -194,7 +194,7 @@ type Options struct {
 	// StubCRDs: the caller never reads a CustomResourceDefinition past its
 	// apiVersion, kind and metadata (its Keep drops them). krusty then
 	// reads each CRD of a file listed only as a resource as a stub of
-	// those three fields (internal/crdstub; on a large Kustomize
+	// those three fields (internal/kustread; on a large Kustomize
 	// repository most of what krusty parses), and a build in which
 	// anything read or wrote more of one is built again from the files.
 	StubCRDs bool

@@ -36,6 +36,9 @@ type renderer struct {
 	// fetched is set, in a recorded render's copy, when the render fetches
 	// (a chart, a remote base): what it downloads is not in the cache key.
 	fetched *atomic.Bool
+	// krustyTraced traces every traced Kustomize build with krusty's own
+	// origin annotations, never with kustread's (the tests compare them).
+	krustyTraced bool
 }
 
 // fileRoot turns a file argument into its directory plus one explicit

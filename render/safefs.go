@@ -11,7 +11,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
-	"github.com/capreport/capreport/render/internal/crdstub"
+	"github.com/capreport/capreport/render/internal/kustread"
 	"github.com/capreport/capreport/render/internal/repofs"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
@@ -35,10 +35,11 @@ type safeFS struct {
 	// clones lets krusty read and remove its own git clones of remote
 	// bases (--fetch); see kustremote.go.
 	clones bool
-	// stub, when set, says which repository files krusty reads with their
-	// CRDs cut to stubs (crdstub.Cut); stubbed counts the stubs served.
-	stub    func(real string) bool
-	stubbed int
+	// rewriteFile, when set, says which repository files krusty reads
+	// rewritten as rewrite says (kustread); rewrote is what was.
+	rewriteFile func(real string) bool
+	rewrite     readRewrite
+	rewrote     readResult
 }
 
 var _ filesys.FileSystem = (*safeFS)(nil)
@@ -266,15 +267,25 @@ func (fs *safeFS) ReadFile(p string) ([]byte, error) {
 	if err := yamldoc.CheckAliases(data); err != nil {
 		return nil, fs.violate(&docError{file: fs.r.Rel(real), line: 0, err: err})
 	}
-	if fs.stub != nil && fs.stub(real) {
-		if cut, n := crdstub.Cut(data); n > 0 {
-			fs.mu.Lock()
-			fs.stubbed += n
-			fs.mu.Unlock()
-			return cut, nil
-		}
+	if fs.rewriteFile != nil && fs.rewriteFile(real) {
+		data = fs.rewriteRead(real, data)
 	}
 	return data, nil
+}
+
+// rewriteRead is a resource file's data as krusty reads it (kustread).
+func (fs *safeFS) rewriteRead(real string, data []byte) []byte {
+	w := kustread.Rewrite{Stub: fs.rewrite.stub}
+	if fs.rewrite.annotate {
+		w.File = real
+	}
+	out, res := w.Apply(data)
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.rewrote.stubbed = fs.rewrote.stubbed || res.Stubbed > 0
+	fs.rewrote.annotated = fs.rewrote.annotated || w.File != ""
+	fs.rewrote.unsure = fs.rewrote.unsure || res.Unsure
+	return out
 }
 
 func (fs *safeFS) Walk(p string, walkFn filepath.WalkFunc) error {

@@ -23,8 +23,8 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # (which Kustomize builds are traced, render/trace.go), FuzzDecode (the form
 # documents cross from a worker and sit in the render cache in,
 # render/internal/wiredoc), FuzzMemoFile (the render cache's file digests,
-# render/digestmemofile.go), FuzzCut (the CRD stubs krusty reads,
-# render/internal/crdstub);
+# render/digestmemofile.go), FuzzRewrite (resource files as krusty reads
+# them: CRD stubs and file annotations, render/internal/kustread);
 # `scripts/fuzz.sh ./config:FuzzParse ...` runs others (every target's
 # seeds also run in go test ./...).
 targets=(
@@ -34,7 +34,7 @@ targets=(
   "./render/internal/wiredoc FuzzDecode"
   "./render FuzzMemoFile"
   "./render/internal/kustscan FuzzKustomizeRewrite"
-  "./render/internal/crdstub FuzzCut"
+  "./render/internal/kustread FuzzRewrite"
   "./render/internal/repofs FuzzCheckTree"
   "./config FuzzRanges"
   "./analyze FuzzAnnotations"

@@ -89,6 +89,30 @@ func (sc *Scan) ResourceOnly(abs string) bool {
 	return sc.resources[abs] && !sc.other[abs]
 }
 
+// Annotatable reports whether every object the build starts from comes
+// from a file read only as a resource: no generator makes one, no
+// resource file is read for anything else, and nothing is fetched. Such a
+// build can be traced by annotating those files' objects with their file
+// instead of by krusty's origin annotations.
+func (sc *Scan) Annotatable() bool {
+	if sc.Remote {
+		return false
+	}
+	for _, k := range sc.kusts {
+		for _, field := range []string{"configMapGenerator", "secretGenerator", "generators"} {
+			if v, ok := k.Doc[field]; ok && v != nil {
+				return false
+			}
+		}
+	}
+	for abs := range sc.resources {
+		if sc.other[abs] {
+			return false
+		}
+	}
+	return true
+}
+
 // droppable are the list fields whose unusable entries the render leaves
 // out instead of failing: what they would add is missing, the rest stands.
 var droppable = map[string]bool{"resources": true, "bases": true, "components": true, "crds": true}

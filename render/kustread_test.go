@@ -2,12 +2,13 @@ package render
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
-	"github.com/capreport/capreport/render/internal/crdstub"
+	"github.com/capreport/capreport/render/internal/kustread"
 )
 
 const stubTestCRD = `apiVersion: apiextensions.k8s.io/v1
@@ -120,10 +121,10 @@ func TestStubCRDs(t *testing.T) {
 			}
 			for i := range want {
 				w, g := want[i], got[i]
-				if _, marked := g.Doc[crdstub.Marker]; marked {
+				if _, marked := g.Doc[kustread.Marker]; marked {
 					t.Errorf("%s %s kept the stub marker", g.Kind, g.Name)
 				}
-				if w.Kind == crdstub.Kind && c.stubbed {
+				if w.Kind == kustread.Kind && c.stubbed {
 					w.Doc = map[string]any{"apiVersion": w.Doc["apiVersion"], "kind": w.Doc["kind"], "metadata": w.Doc["metadata"]}
 				}
 				if !reflect.DeepEqual(g, w) {
@@ -132,4 +133,79 @@ func TestStubCRDs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A traced Kustomize build reads its objects' files from kustread's file
+// annotations where it can, in place of krusty's origin annotations: every
+// Kustomize source of the testdata and of ../shared/corpus yields the same
+// objects, traced to the same files, lines and annotation lines, either
+// way.
+func TestAnnotatedTraceMatchesKrusty(t *testing.T) {
+	roots := []string{filepath.Join("..", "..", "shared", "corpus"), annotatedTraceFixture(t)}
+	for name := range gitopsFixtures {
+		roots = append(roots, filepath.Join("..", "testdata", "gitops", name))
+	}
+	annotatable := 0
+	for _, root := range roots {
+		root, err := filepath.Abs(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := DefaultOptions()
+		opts.Root, opts.StubCRDs = root, true
+		rd, err := newRenderer(root, opts.withDefaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs, _ := rd.discover()
+		for _, spec := range specs {
+			if spec.Type != SourceKustomize {
+				continue
+			}
+			if sc, _, err := rd.scanKustomizeSource(spec, rd.repo.Abs(spec.Path)); err == nil && sc.Annotatable() {
+				annotatable++
+			}
+			var meta renderMeta
+			rd.krustyTraced = false
+			annotated, _, errA := rd.renderKustomizeSource(spec, &meta)
+			rd.krustyTraced = true
+			krusty, _, errK := rd.renderKustomizeSource(spec, &meta)
+			if fmt.Sprint(errA) != fmt.Sprint(errK) || !reflect.DeepEqual(annotated, krusty) {
+				t.Errorf("%s %s: traced by file annotations:\n%+v (%v)\nby krusty:\n%+v (%v)", filepath.Base(root), spec.Path, annotated, errA, krusty, errK)
+			}
+		}
+	}
+	t.Logf("%d Kustomize sources traced by file annotations", annotatable)
+	if annotatable < 6 {
+		t.Errorf("%d Kustomize sources could be traced by file annotations: the test compares too few", annotatable)
+	}
+}
+
+// annotatedTraceFixture is a tree whose objects move between files and
+// names on the way through: a base of several documents (one with
+// annotations: null, as Helm prints it, one a CRD), an overlay that
+// prefixes names and patches, and a component.
+func annotatedTraceFixture(t *testing.T) string {
+	root := t.TempDir()
+	files := map[string]string{
+		"base/kustomization.yaml": "resources: [app.yaml, hpa.yaml, crd.yaml]\n",
+		"base/app.yaml":           "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations:\n---\n# a comment\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80}]}\n",
+		"base/hpa.yaml": "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\n  annotations:\n    capreport.io/dead-time: 30s\n" +
+			"spec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 9\n",
+		"base/crd.yaml":                    stubTestCRD,
+		"comp/kustomization.yaml":          "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [extra.yaml]\n",
+		"comp/extra.yaml":                  "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: extra}\n",
+		"overlay/kustomization.yaml":       "resources: [../base]\ncomponents: [../comp]\nnamePrefix: prod-\npatches:\n- patch: |\n    apiVersion: autoscaling/v2\n    kind: HorizontalPodAutoscaler\n    metadata: {name: web}\n    spec: {maxReplicas: 12}\n",
+		"overlay/other/kustomization.yaml": "resources: [../../base]\nnameSuffix: -b\nlabels: [{pairs: {tier: b}}]\n",
+	}
+	for rel, data := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }
