@@ -157,7 +157,8 @@ func (r readResult) rewrote() bool { return r.stubbed || r.annotated }
 // when trace is set and the files listed only as resources rewritten as
 // read says.
 func (rd *renderer) runKrusty(sc *kustscan.Scan, realDir string, trace bool, read readRewrite) (resmap.ResMap, []check.Finding, readResult, error) {
-	overlay, findings, err := rd.rewriteKustomizations(sc, trace)
+	tr := kustscan.Tracing{Krusty: trace, Generators: read.annotate}
+	overlay, findings, err := rd.rewriteKustomizations(sc, tr)
 	if err != nil {
 		return nil, findings, readResult{}, err
 	}
@@ -267,13 +268,13 @@ func (rd *renderer) kustomizeObjects(docs []map[string]any, spec SourceSpec, rea
 // rewriteKustomizations returns the in-memory copy of every kustomization
 // the build reads (kustscan.Scan.Rewrite), helmCharts entries inflated
 // with the Helm SDK.
-func (rd *renderer) rewriteKustomizations(sc *kustscan.Scan, trace bool) (map[string][]byte, []check.Finding, error) {
+func (rd *renderer) rewriteKustomizations(sc *kustscan.Scan, tr kustscan.Tracing) (map[string][]byte, []check.Finding, error) {
 	var findings []check.Finding
 	overlay, err := sc.Rewrite(func(dir string, k *kustscan.Kustomization, doc, hc map[string]any) ([]byte, error) {
 		data, fs, err := rd.inflateHelmChart(dir, k, doc, hc)
 		findings = append(findings, fs...)
 		return data, err
-	}, trace)
+	}, tr)
 	return overlay, findings, err
 }
 
@@ -408,7 +409,8 @@ func originFile(ann map[string]any, buildDir string) (abs string, generated, ok 
 	delete(ann, originAnnotation)
 	if f, ok := ann[kustread.FileAnnotation].(string); ok {
 		delete(ann, kustread.FileAnnotation)
-		return f, false, true
+		kf, generated := strings.CutPrefix(f, kustread.GeneratedPrefix)
+		return kf, generated, true
 	}
 	if !hasOrigin {
 		return "", false, false

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/capreport/capreport/render/internal/kustread"
@@ -141,7 +142,8 @@ func TestStubCRDs(t *testing.T) {
 // objects, traced to the same files, lines and annotation lines, either
 // way.
 func TestAnnotatedTraceMatchesKrusty(t *testing.T) {
-	roots := []string{filepath.Join("..", "..", "shared", "corpus"), annotatedTraceFixture(t)}
+	fixture := annotatedTraceFixture(t)
+	roots := []string{filepath.Join("..", "..", "shared", "corpus"), fixture}
 	for name := range gitopsFixtures {
 		roots = append(roots, filepath.Join("..", "testdata", "gitops", name))
 	}
@@ -170,33 +172,44 @@ func TestAnnotatedTraceMatchesKrusty(t *testing.T) {
 			annotated, _, errA := rd.renderKustomizeSource(spec, &meta)
 			rd.krustyTraced = true
 			krusty, _, errK := rd.renderKustomizeSource(spec, &meta)
+			if root == fixture && (errA != nil || len(annotated) == 0) {
+				t.Errorf("fixture %s: %d objects, %v", spec.Path, len(annotated), errA)
+			}
 			if fmt.Sprint(errA) != fmt.Sprint(errK) || !reflect.DeepEqual(annotated, krusty) {
 				t.Errorf("%s %s: traced by file annotations:\n%+v (%v)\nby krusty:\n%+v (%v)", filepath.Base(root), spec.Path, annotated, errA, krusty, errK)
 			}
 		}
 	}
 	t.Logf("%d Kustomize sources traced by file annotations", annotatable)
-	if annotatable < 6 {
+	if annotatable < 10 {
 		t.Errorf("%d Kustomize sources could be traced by file annotations: the test compares too few", annotatable)
 	}
 }
 
 // annotatedTraceFixture is a tree whose objects move between files and
 // names on the way through: a base of several documents (one with
-// annotations: null, as Helm prints it, one a CRD), an overlay that
-// prefixes names and patches, and a component.
+// annotations: null, as Helm prints it, one a CRD) and generators, an
+// overlay that prefixes names and patches, a component, an overlay with a
+// generator of its own, and overlays whose generators merge into and
+// replace the base's generated and file objects.
 func annotatedTraceFixture(t *testing.T) string {
 	root := t.TempDir()
 	files := map[string]string{
-		"base/kustomization.yaml": "resources: [app.yaml, hpa.yaml, crd.yaml]\n",
-		"base/app.yaml":           "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations:\n---\n# a comment\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80}]}\n",
+		"base/kustomization.yaml": "resources: [app.yaml, hpa.yaml, crd.yaml]\nconfigMapGenerator:\n- name: settings\n  literals: [a=b]\n" +
+			"- name: plain\n  literals: [c=d]\n  options: {disableNameSuffixHash: true, annotations: {x: y}}\ngeneratorOptions: {labels: {gen: yes}}\n",
+		"base/app.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations:\n---\n# a comment\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80}]}\n" +
+			"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: filecm}\ndata: {a: b}\n",
 		"base/hpa.yaml": "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\n  annotations:\n    capreport.io/dead-time: 30s\n" +
 			"spec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 9\n",
-		"base/crd.yaml":                    stubTestCRD,
+		"base/crd.yaml":                    strings.SplitN(stubTestCRD, "---\n", 2)[0],
 		"comp/kustomization.yaml":          "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [extra.yaml]\n",
 		"comp/extra.yaml":                  "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: extra}\n",
 		"overlay/kustomization.yaml":       "resources: [../base]\ncomponents: [../comp]\nnamePrefix: prod-\npatches:\n- patch: |\n    apiVersion: autoscaling/v2\n    kind: HorizontalPodAutoscaler\n    metadata: {name: web}\n    spec: {maxReplicas: 12}\n",
-		"overlay/other/kustomization.yaml": "resources: [../../base]\nnameSuffix: -b\nlabels: [{pairs: {tier: b}}]\n",
+		"overlay/other/kustomization.yaml": "resources: [../../base]\nnameSuffix: -b\nlabels: [{pairs: {tier: b}}]\nsecretGenerator:\n- name: creds\n  literals: [k=v]\n",
+		"overlay/merged/kustomization.yaml": "resources: [../../base]\nconfigMapGenerator:\n- name: settings\n  behavior: merge\n  literals: [e=f]\n" +
+			"- name: filecm\n  behavior: merge\n  literals: [g=h]\n",
+		"overlay/replaced/kustomization.yaml": "resources: [../../base]\nconfigMapGenerator:\n- name: settings\n  behavior: replace\n  literals: [e=f]\n" +
+			"- name: filecm\n  behavior: replace\n  literals: [g=h]\n",
 	}
 	for rel, data := range files {
 		p := filepath.Join(root, filepath.FromSlash(rel))

@@ -36,6 +36,14 @@ const Marker = "capreport.io/crd-stub"
 // FileAnnotation is the annotation Rewrite.File adds to each object.
 const FileAnnotation = "render.capreport.io/file"
 
+// GeneratedPrefix begins the FileAnnotation of an object that a
+// configMapGenerator or secretGenerator made: the rest is the path of the
+// kustomization that configured it (set through the generator's options,
+// kustscan.Tracing.Generators). One annotation for both, so that a
+// generator that replaces an object replaces where it came from, as
+// krusty's origin does.
+const GeneratedPrefix = "configured in "
+
 // Kind is the kind this package stubs.
 const Kind = "CustomResourceDefinition"
 

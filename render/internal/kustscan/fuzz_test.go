@@ -95,7 +95,7 @@ func FuzzKustomizeRewrite(f *testing.F) {
 		overlay, err := sc.Rewrite(func(string, *Kustomization, map[string]any, map[string]any) ([]byte, error) {
 			t.Fatal("no kustomization of this tree has helmCharts")
 			return nil, nil
-		}, true)
+		}, Tracing{Krusty: true})
 		if err != nil {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/capreport/capreport/render/internal/kustread"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -14,23 +15,38 @@ import (
 // SDK, which this package does not link.
 type Inflate func(dir string, k *Kustomization, doc, hc map[string]any) ([]byte, error)
 
+// Tracing is how the build's objects are traced to their files.
+type Tracing struct {
+	// Krusty asks krusty for its origin annotations in every kustomization.
+	Krusty bool
+	// Generators has every configMapGenerator and secretGenerator entry
+	// that does not merge into an earlier object give the objects it makes
+	// kustread's file annotation, naming the kustomization (the hash
+	// suffix is of the data alone). A merge keeps the earlier object's, as
+	// krusty keeps its origin.
+	Generators bool
+}
+
 // Rewrite returns the in-memory copy of every kustomization the build
-// reads, by absolute path: origin annotations asked for when trace is set,
-// helmCharts replaced by the files inflate makes, dropped entries left out.
-func (sc *Scan) Rewrite(inflate Inflate, trace bool) (map[string][]byte, error) {
+// reads, by absolute path: traced as tr says, helmCharts replaced by the
+// files inflate makes, dropped entries left out.
+func (sc *Scan) Rewrite(inflate Inflate, tr Tracing) (map[string][]byte, error) {
 	overlay := map[string][]byte{}
 	for kdir, k := range sc.kusts {
 		doc := make(map[string]any, len(k.Doc))
 		for key, v := range k.Doc {
 			doc[key] = v
 		}
-		if bm := yamldoc.StrList(doc["buildMetadata"]); trace && !containsString(bm, "originAnnotations") {
+		if bm := yamldoc.StrList(doc["buildMetadata"]); tr.Krusty && !containsString(bm, "originAnnotations") {
 			doc["buildMetadata"] = toAnyList(append(bm, "originAnnotations"))
 		}
 		dropEntries(doc, sc.dropped[kdir])
 		realDir, err := sc.r.EvalSymlinks(kdir)
 		if err != nil {
 			return nil, err
+		}
+		if tr.Generators {
+			annotateGenerators(doc, kustread.FileAnnotation, kustread.GeneratedPrefix+filepath.Join(realDir, filepath.Base(k.File)))
 		}
 		if charts := yamldoc.MapList(doc["helmCharts"]); len(charts) > 0 {
 			res := toAnyList(yamldoc.StrList(doc["resources"]))
@@ -54,6 +70,46 @@ func (sc *Scan) Rewrite(inflate Inflate, trace bool) (map[string][]byte, error) 
 		overlay[filepath.Join(realDir, filepath.Base(k.File))] = data
 	}
 	return overlay, nil
+}
+
+// annotateGenerators gives every generator entry of doc that does not
+// merge the annotation key: value in its options, on copies of the
+// entries.
+func annotateGenerators(doc map[string]any, key, value string) {
+	for _, field := range []string{"configMapGenerator", "secretGenerator"} {
+		entries, _ := doc[field].([]any)
+		out := make([]any, len(entries))
+		for i, e := range entries {
+			m, ok := e.(map[string]any)
+			if b, _ := m["behavior"].(string); !ok || b == "merge" {
+				out[i] = e
+				continue
+			}
+			gen := make(map[string]any, len(m)+1)
+			for k, v := range m {
+				gen[k] = v
+			}
+			opts := map[string]any{}
+			if old, ok := m["options"].(map[string]any); ok {
+				for k, v := range old {
+					opts[k] = v
+				}
+			}
+			ann := map[string]any{}
+			if old, ok := opts["annotations"].(map[string]any); ok {
+				for k, v := range old {
+					ann[k] = v
+				}
+			}
+			ann[key] = value
+			opts["annotations"] = ann
+			gen["options"] = opts
+			out[i] = gen
+		}
+		if entries != nil {
+			doc[field] = out
+		}
+	}
 }
 
 // dropEntries removes dropped entries from their list fields; a

@@ -90,19 +90,18 @@ func (sc *Scan) ResourceOnly(abs string) bool {
 }
 
 // Annotatable reports whether every object the build starts from comes
-// from a file read only as a resource: no generator makes one, no
-// resource file is read for anything else, and nothing is fetched. Such a
-// build can be traced by annotating those files' objects with their file
-// instead of by krusty's origin annotations.
+// from a file read only as a resource or from a configMapGenerator or
+// secretGenerator: no generator plugin makes one, no resource file is
+// read for anything else, and nothing is fetched. Such a build can be
+// traced by annotating those objects with their file (Tracing.Generators
+// for the generated) instead of by krusty's origin annotations.
 func (sc *Scan) Annotatable() bool {
 	if sc.Remote {
 		return false
 	}
 	for _, k := range sc.kusts {
-		for _, field := range []string{"configMapGenerator", "secretGenerator", "generators"} {
-			if v, ok := k.Doc[field]; ok && v != nil {
-				return false
-			}
+		if v, ok := k.Doc["generators"]; ok && v != nil {
+			return false
 		}
 	}
 	for abs := range sc.resources {
