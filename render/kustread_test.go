@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -221,4 +222,28 @@ func annotatedTraceFixture(t *testing.T) string {
 		}
 	}
 	return root
+}
+
+// A worker builds a Kustomize source with the collector's goal raised
+// (never lowered below what GOGC set) and puts the earlier goal back
+// after.
+func TestRenderCollectingRestoresTheGoal(t *testing.T) {
+	root := annotatedTraceFixture(t)
+	opts := DefaultOptions()
+	opts.Root = root
+	rd, err := newRenderer(root, opts.withDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := SourceSpec{Path: "overlay", Type: SourceKustomize}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	for _, before := range []int{100, 400, -1} {
+		debug.SetGCPercent(before)
+		if out := renderCollecting(rd, spec); out.result.Status != StatusRendered {
+			t.Fatalf("the fixture did not render: %+v", out.result)
+		}
+		if got := debug.SetGCPercent(before); got != before {
+			t.Errorf("with GOGC at %d before the build, %d after", before, got)
+		}
+	}
 }

@@ -80,7 +80,7 @@ func serveWorker() int {
 		}
 		goal := heapGoal()
 		rd.setFetchBudget(req.FetchBudget)
-		o := rd.renderRecovered(req.Spec.spec())
+		o := renderCollecting(rd, req.Spec.spec())
 		fmt.Fprintf(os.Stderr, "%s%d\n", endMarker, req.ID)
 		resp := workerResponse{ID: req.ID, Objects: toWireObjects(o.objects), Result: o.result, Covered: o.covered, Inputs: o.inputs, Recorded: o.recorded,
 			Fetched: req.FetchBudget - rd.fx.budget.Load(), HeapGoal: goal}
@@ -90,6 +90,31 @@ func serveWorker() int {
 		}
 		settleHeap()
 	}
+}
+
+// kustomizeGCPercent is the collector's goal while a worker builds a
+// Kustomize source, against Go's 100 for the rest. krusty's garbage dies
+// young (every transformer copies the nodes it rewrites, kyaml's reader
+// copies each mapping at every level) while what stays live is the
+// build's resource map, so a goal of three times the live heap instead of
+// two halves the cycles: a tenth of kubeflow/manifests' render CPU, for
+// its largest worker's peak RSS going from about 120 to 155 MB (the memory
+// limit below still bounds it). Helm's renders keep Go's default: their
+// workers' peak RSS is what the chart monorepos compare.
+const kustomizeGCPercent = 200
+
+// renderCollecting renders one source with the collector's goal its kind
+// calls for (never lower than the one GOGC set), and the earlier goal
+// again after.
+func renderCollecting(rd *renderer, spec SourceSpec) sourceOut {
+	if spec.Type == SourceKustomize {
+		old := debug.SetGCPercent(kustomizeGCPercent)
+		if old < 0 || old > kustomizeGCPercent {
+			debug.SetGCPercent(old)
+		}
+		defer debug.SetGCPercent(old)
+	}
+	return rd.renderRecovered(spec)
 }
 
 // limitWorker sets the worker's stack limit, makes the garbage collector
