@@ -3,30 +3,28 @@ package render
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"runtime/debug"
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render/internal/kustread"
 )
 
 const stubTestCRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
-  name: widgets.example.com
+  name: gadgets.example.org
 spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets}
-  scope: Namespaced
+  scope: Cluster
+  group: example.org
+  names:
+    plural: gadgets
+    kind: Gadget
   versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema: {type: object, description: a widget}
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, description: a gadget}}}
 ---
 apiVersion: apps/v1
 kind: Deployment
@@ -69,8 +67,8 @@ func TestStubCRDs(t *testing.T) {
 - patch: |
     apiVersion: apiextensions.k8s.io/v1
     kind: CustomResourceDefinition
-    metadata: {name: widgets.example.com}
-    spec: {scope: Cluster}
+    metadata: {name: gadgets.example.org}
+    spec: {scope: Namespaced}
 `},
 		"replacement source": {kustomization: base + `replacements:
 - source: {kind: CustomResourceDefinition, fieldPath: spec.group}
@@ -83,15 +81,7 @@ func TestStubCRDs(t *testing.T) {
 		"metadata only":  {kustomization: base + "labels: [{pairs: {team: a}, includeSelectors: true}]\ncommonAnnotations: {note: b}\n", stubbed: true},
 	}
 	for name, c := range cases {
-		dir := filepath.Join(root, filepath.FromSlash(name))
-		for file, data := range map[string]string{"crd.yaml": stubTestCRD, "hpa.yaml": stubTestHPA, "kustomization.yaml": c.kustomization} {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, file), []byte(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		testutil.WriteTree(t, filepath.Join(root, name), map[string]string{"crd.yaml": stubTestCRD, "hpa.yaml": stubTestHPA, "kustomization.yaml": c.kustomization})
 	}
 	render := func(stub bool) map[string][]Object {
 		opts := DefaultOptions()
@@ -212,15 +202,7 @@ func annotatedTraceFixture(t *testing.T) string {
 		"overlay/replaced/kustomization.yaml": "resources: [../../base]\nconfigMapGenerator:\n- name: settings\n  behavior: replace\n  literals: [e=f]\n" +
 			"- name: filecm\n  behavior: replace\n  literals: [g=h]\n",
 	}
-	for rel, data := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testutil.WriteTree(t, root, files)
 	return root
 }
 
