@@ -37,8 +37,9 @@ type workerResponse struct {
 	// Fetched is what the render downloaded, charged to the run's budget.
 	Fetched int64
 	// HeapGoal is the worker's heap goal when the request arrived, after
-	// the previous source's settleHeap (for tests and profiles).
-	HeapGoal uint64
+	// the previous source's settleHeap, and Forced the collections the
+	// worker had forced by then (for tests and profiles).
+	HeapGoal, Forced uint64
 }
 
 // wireSpec is a SourceSpec with its unexported parts spelled out.

@@ -78,12 +78,12 @@ func serveWorker() int {
 			fmt.Fprintf(os.Stderr, "capreport render worker: reading a request: %v\n", err)
 			return 2
 		}
-		goal := heapGoal()
+		goal, forced := heapGoal(), forcedCycles()
 		rd.setFetchBudget(req.FetchBudget)
 		o := renderCollecting(rd, req.Spec.spec())
 		fmt.Fprintf(os.Stderr, "%s%d\n", endMarker, req.ID)
 		resp := workerResponse{ID: req.ID, Objects: toWireObjects(o.objects), Result: o.result, Covered: o.covered, Inputs: o.inputs, Recorded: o.recorded,
-			Fetched: req.FetchBudget - rd.fx.budget.Load(), HeapGoal: goal}
+			Fetched: req.FetchBudget - rd.fx.budget.Load(), HeapGoal: goal, Forced: forced}
 		if err := enc.Encode(&resp); err != nil {
 			fmt.Fprintf(os.Stderr, "capreport render worker: writing a response: %v\n", err)
 			return 2
@@ -149,15 +149,33 @@ func watchMemory(budget int64, every time.Duration) {
 }
 
 // settleHeap collects, between two sources, the garbage the last render
-// left. The collector sets its next goal from the heap it found live at its
-// last cycle, so without this a cycle that ran in the middle of a large
-// render lets the next source grow the heap to twice that render's live set
-// before anything is collected: a worker that served many sources then
-// peaks above a process that renders only the largest of them, which is
-// what a command-line tool pays (kubeflow/manifests' largest worker: 195 MB
-// without, 178 MB with). After a render the live heap is a few MB, so the
-// cycle is cheap.
-func settleHeap() { runtime.GC() }
+// left, when the heap goal it left is above settleAbove. The collector
+// sets its next goal from the heap it found live at its last cycle, so
+// without this a cycle that ran in the middle of a large render lets the
+// next source grow the heap to twice that render's live set before
+// anything is collected: a worker that served many sources then peaks
+// above a process that renders only the largest of them, which is what a
+// command-line tool pays (kubeflow/manifests' largest worker: 195 MB
+// without, 178 MB with). Below settleAbove the next source can grow the
+// heap by little before its first cycle, and a forced cycle, which marks
+// everything the worker keeps between sources (parsed charts), costs more
+// than it saves: collecting after every source was a fifth of the CPU of
+// bitnami's and kubeflow's runs, and of the corpus's.
+func settleHeap() {
+	if heapGoal() > settleAbove {
+		runtime.GC()
+	}
+}
+
+// settleAbove is the heap goal above which settleHeap collects.
+const settleAbove = 32 << 20
+
+// forcedCycles is how many collections the process has forced.
+func forcedCycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
 
 // heapGoal is the heap size at which the collector's next cycle is due.
 func heapGoal() uint64 {

@@ -11,7 +11,8 @@ import (
 
 // A worker that rendered a large chart starts the next source from the
 // heap goal of a fresh process, not from twice the large render's live
-// set (which a collection in the middle of that render set).
+// set (which a collection in the middle of that render set); after a
+// small render it forces no collection.
 func TestWorkerSettlesBetweenSources(t *testing.T) {
 	root := t.TempDir()
 	big := chartFiles("big", "", "{{- $big := repeat 64000000 \"x\" }}{{- $more := repeat 4000000 \"y\" }}"+
@@ -24,7 +25,8 @@ func TestWorkerSettlesBetweenSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	var budget atomic.Int64
-	for _, spec := range []SourceSpec{{Path: "big", Type: SourceHelm}, {Path: "small", Type: SourcePlain}} {
+	var forced []uint64
+	for _, spec := range []SourceSpec{{Path: "big", Type: SourceHelm}, {Path: "small", Type: SourcePlain}, {Path: "small", Type: SourcePlain}} {
 		resp, _, err := w.do(context.Background(), spec, time.Minute, &budget)
 		if err != nil || resp.Result.Status != StatusRendered {
 			t.Fatalf("%s: %v %+v", spec.Path, err, resp.Result)
@@ -32,6 +34,10 @@ func TestWorkerSettlesBetweenSources(t *testing.T) {
 		if spec.Path == "small" && resp.HeapGoal > 48<<20 {
 			t.Errorf("after a render with 64 MB live the next source starts with a heap goal of %d MB, want a fresh process's few MB", resp.HeapGoal>>20)
 		}
+		forced = append(forced, resp.Forced)
+	}
+	if forced[1] != forced[0]+1 || forced[2] != forced[1] {
+		t.Errorf("forced collections before each request: %v; want one after the large render and none after the small one", forced)
 	}
 }
 
