@@ -159,8 +159,10 @@ func watchMemory(budget int64, every time.Duration) {
 // without, 178 MB with). Below settleAbove the next source can grow the
 // heap by little before its first cycle, and a forced cycle, which marks
 // everything the worker keeps between sources (parsed charts), costs more
-// than it saves: collecting after every source was a fifth of the CPU of
-// bitnami's and kubeflow's runs, and of the corpus's.
+// than it saves: collecting after every source was a sixth of the CPU of
+// the corpus's and kubeflow's runs and a tenth of bitnami's. (At 32 MiB
+// kubeflow saves a tenth more, but bitnami's largest worker peaks a few
+// MB higher, where helm template's own peak is within them.)
 func settleHeap() {
 	if heapGoal() > settleAbove {
 		runtime.GC()
@@ -168,7 +170,7 @@ func settleHeap() {
 }
 
 // settleAbove is the heap goal above which settleHeap collects.
-const settleAbove = 32 << 20
+const settleAbove = 16 << 20
 
 // forcedCycles is how many collections the process has forced.
 func forcedCycles() uint64 {
