@@ -157,9 +157,10 @@ func watchMemory(budget int64, every time.Duration) {
 // above a process that renders only the largest of them, which is what a
 // command-line tool pays (kubeflow/manifests' largest worker: 195 MB
 // without, 178 MB with). Below settleAbove the next source can grow the
-// heap by little before its first cycle, and a forced cycle, which marks
-// everything the worker keeps between sources (parsed charts), costs more
-// than it saves: collecting after every source was a sixth of the CPU of
+// heap by little before its first cycle, and a forced cycle (a full one,
+// sweeping every span before it returns) and the few-MB goal it leaves,
+// which has the next render run more cycles while its heap grows, cost
+// more than they save: collecting after every source was a sixth of the CPU of
 // the corpus's and kubeflow's runs and a tenth of bitnami's. (At 32 MiB
 // kubeflow saves a tenth more, but bitnami's largest worker peaks a few
 // MB higher, where helm template's own peak is within them.)
