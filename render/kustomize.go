@@ -127,14 +127,14 @@ func (rd *renderer) runKrustyRewritten(sc *kustscan.Scan, realDir string, trace 
 	read := readRewrite{stub: rd.opts.StubCRDs, annotate: trace && !rd.krustyTraced && sc.Annotatable()}
 	rm, findings, got, err := rd.runKrusty(sc, realDir, trace && !read.annotate, read)
 	switch {
-	case !got.rewrote():
+	case !got.stubbed && !read.annotate:
 		return rm, findings, err
 	case err != nil:
 		rm, findings, _, err = rd.runKrusty(sc, realDir, false, readRewrite{})
 		if err == nil && trace {
 			rm, findings, _, err = rd.runKrusty(sc, realDir, true, readRewrite{})
 		}
-	case got.unsure || stubTouched(rm):
+	case got.unsure || got.stubbed && unstub(rm):
 		rm, findings, _, err = rd.runKrusty(sc, realDir, trace, readRewrite{})
 	}
 	return rm, findings, err
@@ -144,14 +144,9 @@ func (rd *renderer) runKrustyRewritten(sc *kustscan.Scan, realDir string, trace 
 // annotated with their file.
 type readRewrite struct{ stub, annotate bool }
 
-// readResult is what safeFS rewrote in one build.
-type readResult struct {
-	stubbed, annotated bool
-	// unsure: an object of a file read annotated was left without.
-	unsure bool
-}
-
-func (r readResult) rewrote() bool { return r.stubbed || r.annotated }
+// readResult is what safeFS rewrote in one build: stubbed, some CRD;
+// unsure, an object of a file read annotated was left without.
+type readResult struct{ stubbed, unsure bool }
 
 // runKrusty builds realDir over the scanned tree, with krusty's tracing
 // when trace is set and the files listed only as resources rewritten as
@@ -176,9 +171,10 @@ func (rd *renderer) runKrusty(sc *kustscan.Scan, realDir string, trace bool, rea
 	return rm, findings, safe.rewrote, err
 }
 
-// stubTouched reports whether a stubbed CRD came out of the build holding
-// more than its stub, or as another kind; the others lose their marker.
-func stubTouched(rm resmap.ResMap) bool {
+// unstub takes the marker off every stubbed CRD the build yields, and
+// reports whether one came out holding more than its stub, or as another
+// kind (touched: the build must read the real files).
+func unstub(rm resmap.ResMap) (touched bool) {
 	for _, r := range rm.Resources() {
 		if r.Field(kustread.Marker) == nil {
 			continue

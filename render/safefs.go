@@ -283,7 +283,6 @@ func (fs *safeFS) rewriteRead(real string, data []byte) []byte {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.rewrote.stubbed = fs.rewrote.stubbed || res.Stubbed > 0
-	fs.rewrote.annotated = fs.rewrote.annotated || w.File != ""
 	fs.rewrote.unsure = fs.rewrote.unsure || res.Unsure
 	return out
 }

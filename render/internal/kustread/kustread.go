@@ -22,6 +22,7 @@
 package kustread
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"regexp"
@@ -75,7 +76,7 @@ type Result struct {
 // comes back unchanged when nothing was rewritten.
 func (w Rewrite) Apply(data []byte) ([]byte, Result) {
 	var res Result
-	if w.File == "" && (!w.Stub || !strings.Contains(string(data), Kind)) {
+	if w.File == "" && (!w.Stub || !bytes.Contains(data, []byte(Kind))) {
 		return data, res
 	}
 	s := strings.ReplaceAll(string(data), "\r\n", "\n")

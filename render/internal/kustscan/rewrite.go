@@ -2,6 +2,7 @@ package kustscan
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 
 	sigsyaml "sigs.k8s.io/yaml"
@@ -85,25 +86,19 @@ func annotateGenerators(doc map[string]any, key, value string) {
 				out[i] = e
 				continue
 			}
-			gen := make(map[string]any, len(m)+1)
-			for k, v := range m {
-				gen[k] = v
+			gen := maps.Clone(m)
+			opts, _ := m["options"].(map[string]any)
+			opts = maps.Clone(opts)
+			if opts == nil {
+				opts = map[string]any{}
 			}
-			opts := map[string]any{}
-			if old, ok := m["options"].(map[string]any); ok {
-				for k, v := range old {
-					opts[k] = v
-				}
-			}
-			ann := map[string]any{}
-			if old, ok := opts["annotations"].(map[string]any); ok {
-				for k, v := range old {
-					ann[k] = v
-				}
+			ann, _ := opts["annotations"].(map[string]any)
+			ann = maps.Clone(ann)
+			if ann == nil {
+				ann = map[string]any{}
 			}
 			ann[key] = value
-			opts["annotations"] = ann
-			gen["options"] = opts
+			opts["annotations"], gen["options"] = ann, opts
 			out[i] = gen
 		}
 		if entries != nil {
