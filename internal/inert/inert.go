@@ -78,12 +78,16 @@ func Report(s string, mask uint16) contract.Report {
 }
 
 // Bodies renders r as comment github does (cmd/capreport holds its bodies
-// to these): the report, and the diff from a base where the workload passed.
+// to these): the report, and the diff from a base where its first workload
+// passed (from an empty base when it has none).
 func Bodies(r *contract.Report) [][]byte {
 	base := *r
-	base.Workloads = []contract.Workload{r.Workloads[0]}
-	base.Workloads[0].Verdict = contract.VerdictPass
-	base.Workloads[0].Findings = []contract.Finding{}
+	base.Workloads = []contract.Workload{}
+	if len(r.Workloads) > 0 {
+		base.Workloads = []contract.Workload{r.Workloads[0]}
+		base.Workloads[0].Verdict = contract.VerdictPass
+		base.Workloads[0].Findings = []contract.Finding{}
+	}
 	head, _ := report.Markdown(*r, report.Options{Title: "capreport", MaxChars: report.DefaultMaxChars})
 	d, _ := diff.Markdown(diff.Compare(base, *r), diff.Options{Title: "capreport", MaxChars: report.DefaultMaxChars})
 	return [][]byte{head, d}

@@ -47,6 +47,12 @@ func Terminal(s string) string {
 			b.WriteRune(r)
 		}
 	}
+	// What follows the text is not its own ("Scanned " + root + "."): a
+	// text that ends in "www" gets its joiner now, before whatever "."
+	// the template puts after it.
+	if n := len(s); n >= 3 && strings.EqualFold(s[n-3:], "www") {
+		b.WriteString(zwj)
+	}
 	return b.String()
 }
 
@@ -88,7 +94,7 @@ func HTML(s string) string {
 // joiner that breaks the pattern and not the reading: after "@" (a
 // mention, or an email autolink), after "#" and "GH-" (issue references:
 // #12, org/repo#12, GH-12), after the ":" of "://" and before the "." of
-// "www." (URL autolinks). special handles a format's own characters first and reports
+// "www." (URL autolinks), also after a final "www". special handles a format's own characters first and reports
 // whether it wrote r.
 func inline(s string, special func(b *strings.Builder, r rune) bool) string {
 	var b strings.Builder
@@ -125,6 +131,12 @@ func inline(s string, special func(b *strings.Builder, r rune) bool) string {
 		default:
 			b.WriteRune(r)
 		}
+	}
+	// What follows the text is not its own ("Scanned " + root + "."): a
+	// text that ends in "www" gets its joiner now, before whatever "."
+	// the template puts after it.
+	if n := len(s); n >= 3 && strings.EqualFold(s[n-3:], "www") {
+		b.WriteString(zwj)
 	}
 	return b.String()
 }

@@ -13,6 +13,8 @@ func TestEscapes(t *testing.T) {
 		{"markdown cell", Markdown, "a|b\nc", `a\|b c`},
 		{"markdown link", Markdown, "[x](javascript:)", `\[x\](javascript:)`},
 		{"markdown mention", Markdown, "@org/team", "@\u200dorg/team"},
+		{"markdown www", Markdown, "see www.example.com", "see www\u200d.example.com"},
+		{"markdown final www", Markdown, "WWW", "WWW\u200d"},
 		{"html quote", HTML, `"it's"`, "&quot;it&#39;s&quot;"},
 		{"html bidi", HTML, "a\u202eb", "a\ufffdb"},
 		{"terminal ansi", Terminal, "\x1b[31mred", `\u001b[31mred`},
