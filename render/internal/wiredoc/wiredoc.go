@@ -171,22 +171,28 @@ func appendString(b []byte, s string) []byte {
 var ErrCorrupt = errors.New("wiredoc: corrupt encoding")
 
 // Decode decodes one value Append wrote, the whole of b.
-func Decode(b []byte) (any, error) {
-	d := decoder{b: b}
+func Decode(b []byte) (any, error) { return DecodeString(string(b)) }
+
+// DecodeString is Decode of an encoding held as a string: the strings it
+// decodes are substrings of s rather than copies, so a caller that holds
+// the encoding as a string already (a file it keeps) allocates none, and
+// Decode copies its bytes once rather than string by string.
+func DecodeString(s string) (any, error) {
+	d := decoder{s: s}
 	v := d.value(0)
-	if d.err == nil && d.i != len(d.b) {
+	if d.err == nil && d.i != len(d.s) {
 		d.err = ErrCorrupt
 	}
 	return v, d.err
 }
 
-// decoder reads b from i; the first error stops it. Every count is checked
+// decoder reads s from i; the first error stops it. Every count is checked
 // against the bytes left (each element takes at least one), and what a
 // count asks for is allocated as its elements arrive, past a first
 // preallocMax: nested lists that each claim the rest of the input cannot
 // make it allocate more than a constant times its size.
 type decoder struct {
-	b   []byte
+	s   string
 	i   int
 	err error
 }
@@ -200,11 +206,11 @@ func (d *decoder) fail() {
 }
 
 func (d *decoder) value(depth int) any {
-	if d.err != nil || d.i >= len(d.b) || depth > MaxDepth {
+	if d.err != nil || d.i >= len(d.s) || depth > MaxDepth {
 		d.fail()
 		return nil
 	}
-	tag := d.b[d.i]
+	tag := d.s[d.i]
 	d.i++
 	switch tag {
 	case tagNil:
@@ -341,7 +347,7 @@ func (d *decoder) unsigned(hi uint64) uint64 {
 // count reads a length whose elements take at least min bytes each.
 func (d *decoder) count(min int) int {
 	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.b)-d.i)/uint64(min) {
+	if d.err != nil || n > uint64(len(d.s)-d.i)/uint64(min) {
 		d.fail()
 		return 0
 	}
@@ -350,30 +356,30 @@ func (d *decoder) count(min int) int {
 
 func (d *decoder) string() string {
 	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.b)-d.i) {
+	if d.err != nil || n > uint64(len(d.s)-d.i) {
 		d.fail()
 		return ""
 	}
-	s := string(d.b[d.i : d.i+int(n)])
+	s := d.s[d.i : d.i+int(n)]
 	d.i += int(n)
 	return s
 }
 
+// varint reads what binary.AppendVarint wrote (zig-zag over uvarint).
 func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b[d.i:])
-	if n <= 0 {
-		d.fail()
-		return 0
+	ux := d.uvarint()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
 	}
-	d.i += n
-	return v
+	return x
 }
 
 func (d *decoder) uvarint() uint64 {
 	if d.err != nil {
 		return 0
 	}
-	v, n := binary.Uvarint(d.b[d.i:])
+	v, n := Uvarint(d.s[d.i:])
 	if n <= 0 {
 		d.fail()
 		return 0
@@ -382,16 +388,37 @@ func (d *decoder) uvarint() uint64 {
 	return v
 }
 
+// Uvarint is binary.Uvarint of a string: the number and the bytes it
+// took; 0 bytes when s ends first, fewer than 0 when it overflows 64 bits.
+func Uvarint(s string) (uint64, int) {
+	var x uint64
+	var shift uint
+	for i := 0; i < len(s); i++ {
+		if i == binary.MaxVarintLen64 {
+			return 0, -(i + 1) // overflow
+		}
+		c := s[i]
+		if c < 0x80 {
+			if i == binary.MaxVarintLen64-1 && c > 1 {
+				return 0, -(i + 1) // overflow
+			}
+			return x | uint64(c)<<shift, i + 1
+		}
+		x |= uint64(c&0x7f) << shift
+		shift += 7
+	}
+	return 0, 0
+}
+
+// fixed reads a little-endian number of size bytes (4 or 8).
 func (d *decoder) fixed(size int) uint64 {
-	if d.i+size > len(d.b) {
+	if d.i+size > len(d.s) {
 		d.fail()
 		return 0
 	}
 	var v uint64
-	if size == 8 {
-		v = binary.LittleEndian.Uint64(d.b[d.i:])
-	} else {
-		v = uint64(binary.LittleEndian.Uint32(d.b[d.i:]))
+	for k := size - 1; k >= 0; k-- {
+		v = v<<8 | uint64(d.s[d.i+k])
 	}
 	d.i += size
 	return v

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
+	"unsafe"
 )
 
 // A document comes back holding the very types it was given.
@@ -42,6 +43,9 @@ func TestRoundTrip(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, doc) {
 				t.Errorf("got %#v\nwant %#v", got, doc)
+			}
+			if in, err := DecodeString(string(b)); err != nil || !reflect.DeepEqual(in, doc) {
+				t.Errorf("DecodeString: got %#v, %v\nwant %#v", in, err, doc)
 			}
 			if m, ok := got.(map[string]any); ok && m["neg0"] != nil && !math.Signbit(m["neg0"].(float64)) {
 				t.Errorf("-0 came back %v", m["neg0"])
@@ -146,6 +150,10 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		want, wantN := binary.Uvarint(b)
+		if got, n := Uvarint(string(b)); got != want || n != wantN {
+			t.Fatalf("Uvarint(%q) = %d, %d; binary.Uvarint gives %d, %d", b, got, n, want, wantN)
+		}
 		v, err := Decode(b)
 		if err != nil {
 			return
@@ -209,4 +217,46 @@ func sameValue(a, b any) bool {
 		return true
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// DecodeString cuts the strings it decodes from the string it is given,
+// so decoding a kept file copies none of them.
+func TestDecodeStringShares(t *testing.T) {
+	doc := map[string]any{"metadata": map[string]any{"name": "web", "labels": map[string]string{"app": "web"}}, "args": []string{"-v"}}
+	b, err := Append(nil, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	v, err := DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within := func(x string) bool {
+		start := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		p := uintptr(unsafe.Pointer(unsafe.StringData(x)))
+		return p >= start && p+uintptr(len(x)) <= start+uintptr(len(s))
+	}
+	m := v.(map[string]any)
+	md := m["metadata"].(map[string]any)
+	for _, x := range []string{md["name"].(string), md["labels"].(map[string]string)["app"], m["args"].([]string)[0]} {
+		if !within(x) {
+			t.Errorf("%q was copied, not cut from the encoding", x)
+		}
+	}
+}
+
+// Uvarint reads what binary.Uvarint reads, and refuses what it refuses.
+func TestUvarint(t *testing.T) {
+	cases := []string{"", "\x00", "\x7f", "\x80", "\x80\x01", "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",
+		"\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", "\x96\x01rest"}
+	for _, v := range []uint64{0, 1, 127, 128, 300, math.MaxUint32, math.MaxUint64} {
+		cases = append(cases, string(binary.AppendUvarint(nil, v)))
+	}
+	for _, c := range cases {
+		want, wantN := binary.Uvarint([]byte(c))
+		if got, n := Uvarint(c); got != want || n != wantN {
+			t.Errorf("Uvarint(%q) = %d, %d; binary.Uvarint gives %d, %d", c, got, n, want, wantN)
+		}
+	}
 }
