@@ -1,14 +1,11 @@
 package render
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
-	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -31,9 +28,6 @@ import (
 // answer again; it re-renders only the sources whose inputs changed. Paths
 // are relative to the root, so a base checked out in a temporary worktree
 // finds what the head stored.
-
-// cacheFormat names the layout of an entry; bump it when it changes.
-const cacheFormat = "capreport-render-cache-v4"
 
 // maxCacheCandidates bounds the entries one key keeps (a base and a head
 // that differ in one chart keep one entry each for it).
@@ -171,22 +165,6 @@ type renderCache struct {
 	memo *digestMemo
 }
 
-// An entry file is two gob values: the header, which says whether the
-// entry still holds, then the body, decoded only when it does (a stale
-// entry's objects are never decoded).
-type (
-	entryHeader struct {
-		Format string
-		Inputs []Input
-	}
-	entryBody struct {
-		Objects []wireObject
-		Result  SourceResult
-		Covered []string
-		Dropped []string
-	}
-)
-
 // newRenderCache is the run's cache, nil when Options.RenderCacheDir is
 // empty. A render that fetches is never stored (what it downloads is not
 // in the key); the other sources of a fetching run are.
@@ -194,16 +172,26 @@ func newRenderCache(dir string, rd *renderer) *renderCache {
 	if dir == "" {
 		return nil
 	}
-	c := &renderCache{dir: dir, salt: cacheSalt(rd), repo: rd.repo, now: make(map[Input]string, 1024)}
+	c := &renderCache{dir: dir, salt: cacheSalt(rd), repo: rd.repo}
+	size := 1024
 	if isDisk(rd.opts.FS) {
 		c.memo = acquireMemo(memoFile(dir, rd.repo.Root), rd.opts.Checkout)
+		if !c.memo.vouched { // what git vouches for is not noted in now
+			size = max(size, len(c.memo.old)) // a warm run checks what the last one did
+		}
 	}
+	c.now = make(map[Input]string, size)
+	openEntries()
 	return c
 }
 
 // close saves what the run learnt of the files' digests.
 func (c *renderCache) close() {
-	if c != nil && c.memo != nil {
+	if c == nil {
+		return
+	}
+	closeEntries()
+	if c.memo != nil {
 		releaseMemo(c.memo)
 	}
 }
@@ -225,60 +213,37 @@ func (c *renderCache) key(spec SourceSpec) string {
 // its entries' inputs all read the same now.
 func (c *renderCache) lookup(dir string) (sourceOut, bool) {
 	entry := c.find(dir)
-	if entry == "" {
+	if entry == nil {
 		return sourceOut{}, false
 	}
 	return c.load(entry)
 }
 
-// find is the entry file under key whose inputs all read the same now, ""
-// when none does; only the entries' headers are decoded.
-func (c *renderCache) find(dir string) string {
+// find is the entry under key whose inputs all read the same now, nil
+// when none does; only the entries' headers are decoded. A damaged entry,
+// or one of another format, is skipped.
+func (c *renderCache) find(dir string) *cacheEntry {
 	if dir == "" {
-		return ""
+		return nil
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return ""
+		return nil
 	}
 	for _, e := range ents {
-		p := filepath.Join(dir, e.Name())
-		if inputs, ok := readInputs(p); ok && c.fresh(inputs) {
-			return p
+		if entry, ok := sharedEntry(filepath.Join(dir, e.Name())); ok && c.fresh(entry.inputs) {
+			return entry
 		}
 	}
-	return ""
+	return nil
 }
 
-// readInputs decodes the header of the entry file at p; a damaged entry,
-// or one of another format, is skipped.
-func readInputs(p string) ([]Input, bool) {
-	var head entryHeader
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	err = gob.NewDecoder(io.LimitReader(f, 1<<30)).Decode(&head)
-	return head.Inputs, err == nil && head.Format == cacheFormat
-}
-
-// load is the render the entry file at entry (from find) holds; false when
-// it can no longer be read (another run pruned it) or is damaged.
-func (c *renderCache) load(entry string) (sourceOut, bool) {
-	f, err := os.Open(entry)
-	if err != nil {
-		return sourceOut{}, false
-	}
-	defer f.Close()
-	dec := gob.NewDecoder(io.LimitReader(f, 1<<30))
-	var head struct{ Format string } // gob skips the inputs find checked
-	var body entryBody
-	if dec.Decode(&head) != nil || head.Format != cacheFormat || dec.Decode(&body) != nil {
-		return sourceOut{}, false
-	}
-	body.Result.Cached = true
-	return sourceOut{objects: fromWireObjects(body.Objects), result: body.Result, covered: body.Covered, dropped: body.Dropped}, true
+// load is the render the entry (from find) holds; false when its body is
+// damaged.
+func (c *renderCache) load(entry *cacheEntry) (sourceOut, bool) {
+	out, ok := entry.decodeBody()
+	out.result.Cached = true
+	return out, ok
 }
 
 // checkOrder is the order in which renderAll checks specs' entries: the
@@ -316,6 +281,12 @@ func (c *renderCache) fresh(inputs []Input) bool {
 
 // current is what op on the root-relative path p gives in this run.
 func (c *renderCache) current(op, p string) string {
+	if c.memo != nil && (op == "file" || op == "dir") {
+		// What git vouches for needs no note of its own: the memo has it.
+		if d, ok := c.memo.trusted(memoKey(p, op == "dir")); ok {
+			return d
+		}
+	}
 	k := Input{Op: op, Path: p}
 	c.mu.Lock()
 	d, ok := c.now[k]
@@ -323,22 +294,22 @@ func (c *renderCache) current(op, p string) string {
 	if ok {
 		return d
 	}
-	fsys, abs := c.repo.FS(), filepath.Join(c.repo.Root, filepath.FromSlash(p))
+	fsys := c.repo.FS()
 	switch op {
 	case "file":
-		d = c.viaMemo(p, abs, false, func() (string, bool) {
+		d = c.viaMemo(p, false, func(abs string) (string, bool) {
 			data, err := fsys.ReadFile(abs)
 			return fileDigest(data, err), err == nil
 		})
 	case "dir":
-		d = c.viaMemo(p, abs, true, func() (string, bool) {
+		d = c.viaMemo(p, true, func(abs string) (string, bool) {
 			names, err := fsys.ReadDir(abs)
 			return dirDigest(names, err), err == nil
 		})
 	case "isdir":
-		d = boolDigest(fsys.IsDir(abs))
+		d = boolDigest(fsys.IsDir(c.abs(p)))
 	case "exists":
-		d = boolDigest(fsys.Exists(abs))
+		d = boolDigest(fsys.Exists(c.abs(p)))
 	}
 	c.mu.Lock()
 	c.now[k] = d
@@ -346,35 +317,66 @@ func (c *renderCache) current(op, p string) string {
 	return d
 }
 
-// viaMemo is what compute gives for the file or directory at abs (rel
-// inside the root) now: the memo's digest when abs's stat is unchanged,
-// else computed (the stat taken first, so that a change during the read is
-// not recorded under the new stat). A directory's stat changes whenever an
-// entry is added, removed or renamed, so its listing is memoized as a
-// file's bytes are, under "dir:" and its path.
-func (c *renderCache) viaMemo(rel, abs string, dir bool, compute func() (string, bool)) string {
+// abs is the root-relative, slash-separated path p on the disk. A path
+// the cache recorded is clean, and is joined without filepath.Join's
+// cleaning (a fifth of a warm diff's checks); any other is cleaned.
+func (c *renderCache) abs(p string) string {
+	if filepath.Separator == '/' && len(c.repo.Root) > 1 && cleanRel(p) {
+		return c.repo.Root + "/" + p
+	}
+	return filepath.Join(c.repo.Root, filepath.FromSlash(p))
+}
+
+// cleanRel reports whether p is a relative slash path that filepath.Clean
+// leaves as it is and that stays below its root: no empty, "." or ".."
+// element.
+func cleanRel(p string) bool {
+	if p == "" || p[0] == '/' {
+		return false
+	}
+	for {
+		elem, rest, more := strings.Cut(p, "/")
+		if elem == "" || elem == "." || elem == ".." {
+			return false
+		}
+		if !more {
+			return true
+		}
+		p = rest
+	}
+}
+
+// viaMemo is what compute gives for the file or directory rel (inside the
+// root) now: the memo's digest when its stat is unchanged, else computed (the stat taken first, so that a change during
+// the read is not recorded under the new stat). A directory's stat changes
+// whenever an entry is added, removed or renamed, so its listing is
+// memoized as a file's bytes are, under "dir:" and its path.
+func (c *renderCache) viaMemo(rel string, dir bool, compute func(abs string) (string, bool)) string {
 	if c.memo == nil {
-		d, _ := compute()
+		d, _ := compute(c.abs(rel))
 		return d
 	}
-	key := rel
-	if dir {
-		key = "dir:" + rel
-	}
-	if d, ok := c.memo.trusted(key); ok {
-		return d
-	}
+	key := memoKey(rel, dir)
+	abs := c.abs(rel)
 	st, statted := statOf(abs, dir)
 	if statted {
 		if d, ok := c.memo.digest(key, st); ok {
 			return d
 		}
 	}
-	d, ok := compute()
+	d, ok := compute(abs)
 	if statted && ok {
 		c.memo.record(key, st, d)
 	}
 	return d
+}
+
+// memoKey is the memo's key of the file or directory rel.
+func memoKey(rel string, dir bool) string {
+	if dir {
+		return "dir:" + rel
+	}
+	return rel
 }
 
 // store keeps out under key when it can be reused: a render that
@@ -383,18 +385,16 @@ func (c *renderCache) store(dir string, out sourceOut) {
 	if dir == "" || !cacheable(out) {
 		return
 	}
-	var b bytes.Buffer
-	enc := gob.NewEncoder(&b)
-	if enc.Encode(entryHeader{Format: cacheFormat, Inputs: out.inputs}) != nil ||
-		enc.Encode(entryBody{Objects: toWireObjects(out.objects), Result: out.result, Covered: out.covered, Dropped: out.dropped}) != nil {
+	b, err := encodeEntry(out.inputs, out)
+	if err != nil {
 		return
 	}
 	h := sha256.New()
 	for _, in := range out.inputs {
 		h.Write([]byte(in.Op + "\x00" + in.Path + "\x00" + in.Digest + "\x00"))
 	}
-	name := hex.EncodeToString(h.Sum(nil))[:32] + ".gob"
-	if atomicfile.Write(filepath.Join(dir, name), b.Bytes()) == nil {
+	name := hex.EncodeToString(h.Sum(nil))[:32] + entryExt
+	if atomicfile.Write(filepath.Join(dir, name), b) == nil {
 		pruneEntries(dir, maxCacheCandidates)
 	}
 }
@@ -418,7 +418,7 @@ func cacheable(out sourceOut) bool {
 }
 
 // pruneEntries keeps the n newest entries of a key.
-func pruneEntries(dir string, n int) { keepNewest(dir, ".gob", n) }
+func pruneEntries(dir string, n int) { keepNewest(dir, entryExt, n) }
 
 // keepNewest removes all but the n most recently modified files of dir
 // whose names end in ext.

@@ -208,8 +208,8 @@ func FuzzMemoFile(f *testing.F) {
 	f.Add(appendMemoBatch([]byte(memoMagic), map[string]memoEntry{"/a": {Stat: fileStat{Size: 1, Mtime: -2, Ino: 3}, Digest: "d"}}))
 	f.Add([]byte(memoMagic + "\x05hello\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, _, _ := parseMemoFile(data)
-		again, batches, intact := parseMemoFile(appendMemoBatch([]byte(memoMagic), got))
+		got, _, _ := parseMemoFile(string(data))
+		again, batches, intact := parseMemoFile(string(appendMemoBatch([]byte(memoMagic), got)))
 		if batches != 1 || !intact || !reflect.DeepEqual(got, again) {
 			t.Fatalf("read %v, wrote it, read back %v in %d batches", got, again, batches)
 		}

@@ -1,11 +1,12 @@
 package render
 
 import (
-	"bytes"
 	"encoding/binary"
 	"hash/crc32"
-	"io"
 	"os"
+	"strings"
+
+	"github.com/capreport/capreport/render/internal/wiredoc"
 )
 
 // The memo's file is a header, then batches of entries, each written in
@@ -19,7 +20,9 @@ import (
 // file into one batch once it holds memoMaxBatches.
 
 const (
-	memoEntryBytes = 80
+	// memoEntryBytes is about what an entry takes: a path, five numbers,
+	// a hex SHA-256.
+	memoEntryBytes = 128
 	memoMagic      = "capreport-digest-memo-v2\n"
 	memoMaxBatches = 16
 	memoMaxBytes   = 256 << 20
@@ -34,42 +37,54 @@ func readMemoFile(path string) (entries map[string]memoEntry, batches int, intac
 		return map[string]memoEntry{}, 0, false
 	}
 	defer f.Close()
-	var buf bytes.Buffer
-	if fi, err := f.Stat(); err == nil && fi.Size() < memoMaxBytes {
-		buf.Grow(int(fi.Size()) + bytes.MinRead) // one allocation, not one per doubling
-	}
-	if _, err := buf.ReadFrom(io.LimitReader(f, memoMaxBytes)); err != nil {
+	// Read into a string: paths and digests are cut from it (a string per
+	// entry was most of the time a run took to read the memo).
+	fi, err := f.Stat()
+	if err != nil || fi.Size() > memoMaxBytes {
 		return map[string]memoEntry{}, 0, false
 	}
-	return parseMemoFile(buf.Bytes())
+	text, _, err := readString(f, fi.Size(), 0)
+	if err != nil {
+		return map[string]memoEntry{}, 0, false
+	}
+	return parseMemoFile(text)
 }
 
-// parseMemoFile is readMemoFile on the file's bytes.
-func parseMemoFile(data []byte) (entries map[string]memoEntry, batches int, intact bool) {
-	if !bytes.HasPrefix(data, []byte(memoMagic)) {
+// parseMemoFile is readMemoFile on the file's contents.
+func parseMemoFile(data string) (entries map[string]memoEntry, batches int, intact bool) {
+	if !strings.HasPrefix(data, memoMagic) {
 		return map[string]memoEntry{}, 0, false
 	}
 	data = data[len(memoMagic):]
-	// An entry takes 80 bytes or more: growing the map as it fills was
-	// half the time the memo took to read.
+	// Growing the map as it fills was half the time the memo took to
+	// read; one too large is zeroed for nothing.
 	entries = make(map[string]memoEntry, len(data)/memoEntryBytes)
-	// Paths and digests are substrings of one copy of the file: a string
-	// per entry was most of the time a run took to read the memo.
-	text := string(data)
 	for len(data) > 0 {
-		n, k := binary.Uvarint(data)
+		n, k := wiredoc.Uvarint(data)
 		if k <= 0 || n > uint64(len(data)-k) || uint64(len(data)-k)-n < 4 {
 			break
 		}
 		end := k + int(n)
-		sum := binary.LittleEndian.Uint32(data[end:])
-		if crc32.ChecksumIEEE(data[k:end]) != sum || !decodeMemoBatch(&memoReader{b: data[k:end], s: text[k:end]}, entries) {
+		sum := uint32(data[end]) | uint32(data[end+1])<<8 | uint32(data[end+2])<<16 | uint32(data[end+3])<<24
+		if stringCRC(data[k:end]) != sum || !decodeMemoBatch(&memoReader{s: data[k:end]}, entries) {
 			break
 		}
 		batches++
-		data, text = data[end+4:], text[end+4:]
+		data = data[end+4:]
 	}
 	return entries, batches, len(data) == 0
+}
+
+// stringCRC is the CRC-32 (IEEE) of s, copied through a small buffer.
+func stringCRC(s string) uint32 {
+	var buf [4096]byte
+	var sum uint32
+	for len(s) > 0 {
+		n := copy(buf[:], s)
+		sum = crc32.Update(sum, crc32.IEEETable, buf[:n])
+		s = s[n:]
+	}
+	return sum
 }
 
 // appendMemoBatch encodes entries as one batch after b.
@@ -91,28 +106,31 @@ func appendMemoString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
-// memoReader reads a batch's payload, held twice: as bytes for the
-// varints and as a string whose substrings the entries keep.
+// memoReader reads a batch's payload, a string whose substrings the
+// entries keep.
 type memoReader struct {
-	b []byte
 	s string
 }
 
 func (r *memoReader) uvarint() (uint64, bool) {
-	v, k := binary.Uvarint(r.b)
+	v, k := wiredoc.Uvarint(r.s)
 	r.skip(k)
 	return v, k > 0
 }
 
+// varint reads what binary.AppendVarint wrote (zig-zag over uvarint).
 func (r *memoReader) varint() (int64, bool) {
-	v, k := binary.Varint(r.b)
-	r.skip(k)
-	return v, k > 0
+	ux, ok := r.uvarint()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
+	}
+	return x, ok
 }
 
 func (r *memoReader) str() (string, bool) {
 	n, ok := r.uvarint()
-	if !ok || n > uint64(len(r.b)) {
+	if !ok || n > uint64(len(r.s)) {
 		return "", false
 	}
 	s := r.s[:n]
@@ -122,7 +140,7 @@ func (r *memoReader) str() (string, bool) {
 
 func (r *memoReader) skip(k int) {
 	if k > 0 {
-		r.b, r.s = r.b[k:], r.s[k:]
+		r.s = r.s[k:]
 	}
 }
 
@@ -131,7 +149,7 @@ func (r *memoReader) skip(k int) {
 // the checksum makes as unlikely as a collision).
 func decodeMemoBatch(r *memoReader, into map[string]memoEntry) bool {
 	count, ok := r.uvarint()
-	if !ok || count > uint64(len(r.b)) {
+	if !ok || count > uint64(len(r.s)) {
 		return false
 	}
 	for range count {
@@ -150,7 +168,7 @@ func decodeMemoBatch(r *memoReader, into map[string]memoEntry) bool {
 		}
 		into[path] = memoEntry{Stat: fileStat{Size: st[0], Mtime: st[1], Ctime: st[2], Ino: uint64(st[3]), Dev: uint64(st[4])}, Digest: digest}
 	}
-	return len(r.b) == 0
+	return len(r.s) == 0
 }
 
 // appendMemoFile adds one batch to the memo file at path, which must exist

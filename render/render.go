@@ -193,7 +193,7 @@ func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, out
 	checks.SetLimit(par)
 	renders.SetLimit(par)
 	keys := make([]string, len(specs))
-	entries := make([]string, len(specs))
+	entries := make([]*cacheEntry, len(specs))
 	render := func(i int) {
 		renders.Go(func() error {
 			out := rd.renderKept(ctx, specs[i])
@@ -217,7 +217,7 @@ func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, out
 			// The key is taken before the render: an in-process render
 			// may add to the maps its spec holds.
 			keys[i] = rd.cache.key(spec)
-			if entries[i] = rd.cache.find(keys[i]); entries[i] == "" {
+			if entries[i] = rd.cache.find(keys[i]); entries[i] == nil {
 				render(i)
 			}
 			return nil
@@ -225,12 +225,12 @@ func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, out
 	}
 	_ = checks.Wait()
 	for i, entry := range entries {
-		if entry == "" {
+		if entry == nil {
 			continue
 		}
 		checks.Go(func() error {
 			out, ok := rd.cache.load(entry)
-			if !ok { // pruned by another run since find
+			if !ok { // damaged
 				render(i)
 				return nil
 			}

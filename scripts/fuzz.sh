@@ -23,7 +23,8 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # (which Kustomize builds are traced, render/trace.go), FuzzDecode (the form
 # documents cross from a worker and sit in the render cache in,
 # render/internal/wiredoc), FuzzMemoFile (the render cache's file digests,
-# render/digestmemofile.go), FuzzRewrite (resource files as krusty reads
+# render/digestmemofile.go), FuzzCacheEntry (the render cache's entry
+# files, render/cacheentry.go), FuzzRewrite (resource files as krusty reads
 # them: CRD stubs and file annotations, render/internal/kustread);
 # `scripts/fuzz.sh ./config:FuzzParse ...` runs others (every target's
 # seeds also run in go test ./...).
@@ -33,6 +34,7 @@ targets=(
   "./render FuzzDeclaresKind"
   "./render/internal/wiredoc FuzzDecode"
   "./render FuzzMemoFile"
+  "./render FuzzCacheEntry"
   "./render/internal/kustscan FuzzKustomizeRewrite"
   "./render/internal/kustread FuzzRewrite"
   "./render/internal/repofs FuzzCheckTree"

@@ -1,0 +1,404 @@
+package render
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"hash/crc32"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/wiredoc"
+)
+
+// cacheFormat names the layout of an entry; bump it when it changes.
+const cacheFormat = "capreport-render-cache-v5"
+
+// entryExt ends an entry file's name.
+const entryExt = ".entry"
+
+// maxEntryBytes bounds the entry file a run reads.
+const maxEntryBytes = 1 << 30
+
+// An entry file is the format's name and a newline, the header (the
+// render's inputs, which say whether the entry still holds), the body (the
+// render's objects and result), and the CRC-32 of all that. Strings are
+// length-prefixed and documents in wiredoc's form; the result, a small
+// tree of report types, is JSON. A run reads an entry file once, and
+// every string it decodes is cut from that one copy: entries were gob,
+// whose decoder compiles every type again for each file it opens, which
+// made decoding a warm diff's 234 entries cost more than rendering the
+// chart it changed.
+type cacheEntry struct {
+	// text is the file without its checksum; body is where the body
+	// starts in it.
+	text   string
+	inputs []Input
+	body   int
+}
+
+// entryResult is a SourceResult as an entry holds it: JSON, with what the
+// report's JSON leaves out beside it.
+type entryResult struct {
+	SourceResult
+	Untraced bool `json:"untraced,omitempty"`
+	// FindingSources and FindingCauses are each finding's Source and
+	// Cause, in order.
+	FindingSources []string `json:"findingSources,omitempty"`
+	FindingCauses  []string `json:"findingCauses,omitempty"`
+}
+
+// encodeEntry writes out (a render that read inputs) as an entry file.
+func encodeEntry(inputs []Input, out sourceOut) ([]byte, error) {
+	res := entryResult{SourceResult: out.result, Untraced: out.result.Untraced}
+	for _, f := range out.result.Findings {
+		res.FindingSources = append(res.FindingSources, f.Source)
+		res.FindingCauses = append(res.FindingCauses, f.Cause)
+	}
+	resJSON, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	b := append([]byte(cacheFormat), '\n')
+	b = binary.AppendUvarint(b, uint64(len(inputs)))
+	for _, in := range inputs {
+		b = appendStrings(b, in.Op, in.Path, in.Digest)
+	}
+	b = binary.AppendUvarint(b, uint64(len(out.objects)))
+	for _, o := range out.objects {
+		b = appendStrings(b, o.APIVersion, o.Kind, o.Name, o.Namespace)
+		b = appendOrigin(b, o.Origin)
+		doc, err := wiredoc.Append(nil, o.Doc)
+		if err != nil {
+			return nil, err
+		}
+		b = append(binary.AppendUvarint(b, uint64(len(doc))), doc...)
+	}
+	b = appendStrings(b, string(resJSON))
+	b = appendList(b, out.covered)
+	b = appendList(b, out.dropped)
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)), nil
+}
+
+func appendStrings(b []byte, ss ...string) []byte {
+	for _, s := range ss {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	return b
+}
+
+// appendList writes a list as its length plus one (0 for nil), then its
+// strings.
+func appendList(b []byte, ss []string) []byte {
+	if ss == nil {
+		return binary.AppendUvarint(b, 0)
+	}
+	b = binary.AppendUvarint(b, uint64(len(ss))+1)
+	return appendStrings(b, ss...)
+}
+
+func appendOrigin(b []byte, o Origin) []byte {
+	b = appendStrings(b, o.Source, string(o.SourceType), o.File, o.Via)
+	b = binary.AppendVarint(b, int64(o.Line))
+	b = appendBool(b, o.Partial)
+	if o.AnnotationLines == nil {
+		b = binary.AppendUvarint(b, 0)
+	} else {
+		b = binary.AppendUvarint(b, uint64(len(o.AnnotationLines))+1)
+		for k, line := range o.AnnotationLines {
+			b = binary.AppendVarint(appendStrings(b, k), int64(line))
+		}
+	}
+	if o.Chain == nil {
+		return binary.AppendUvarint(b, 0)
+	}
+	b = binary.AppendUvarint(b, uint64(len(o.Chain))+1)
+	for _, l := range o.Chain {
+		b = binary.AppendVarint(appendStrings(b, l.File, l.Kind, l.Namespace, l.Name), int64(l.Line))
+	}
+	return b
+}
+
+func appendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+// readEntry reads the entry file at p and decodes its header; false when
+// it cannot be read, is of another format, or is damaged.
+func readEntry(p string) (*cacheEntry, bool) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() > maxEntryBytes || fi.Size() < int64(len(cacheFormat))+5 {
+		return nil, false
+	}
+	// Read into a string, summing all but the checksum as it arrives: the
+	// decoded strings are cut from it, and a Builder's string is its
+	// buffer, not a copy.
+	text, sum, err := readString(f, fi.Size(), 4)
+	if err != nil {
+		return nil, false
+	}
+	return parseEntry(text, sum)
+}
+
+// copyBuffers are what readString reads through (io.Copy would allocate a
+// buffer each time: 32 KiB for every entry a run reads).
+var copyBuffers = sync.Pool{New: func() any { return new([16 << 10]byte) }}
+
+// readString reads size bytes of f into a string, and returns the CRC-32
+// (IEEE) of all but the last unsummed of them. A Builder's string is its
+// buffer, not a copy of it.
+func readString(f io.Reader, size int64, unsummed int) (string, uint32, error) {
+	buf := copyBuffers.Get().(*[16 << 10]byte)
+	defer copyBuffers.Put(buf)
+	var text strings.Builder
+	text.Grow(int(size))
+	var sum uint32
+	for left := size; left > 0; {
+		n, err := f.Read(buf[:min(int64(len(buf)), left)])
+		summed := min(n, max(0, int(left)-unsummed))
+		sum = crc32.Update(sum, crc32.IEEETable, buf[:summed])
+		text.Write(buf[:n])
+		left -= int64(n)
+		if err == nil && n == 0 {
+			err = io.ErrNoProgress
+		}
+		if err != nil && left > 0 {
+			return "", 0, err
+		}
+	}
+	return text.String(), sum, nil
+}
+
+// parseEntry is readEntry on the file's contents, whose bytes before the
+// checksum sum to sum.
+func parseEntry(file string, sum uint32) (*cacheEntry, bool) {
+	if len(file) < len(cacheFormat)+5 || file[:len(cacheFormat)+1] != cacheFormat+"\n" {
+		return nil, false
+	}
+	n := len(file) - 4
+	if uint32(file[n])|uint32(file[n+1])<<8|uint32(file[n+2])<<16|uint32(file[n+3])<<24 != sum {
+		return nil, false
+	}
+	r := entryReader{s: file[:n], i: len(cacheFormat) + 1}
+	count := r.count(3)
+	inputs := make([]Input, 0, count)
+	for range count {
+		inputs = append(inputs, Input{Op: r.str(), Path: r.str(), Digest: r.str()})
+	}
+	if r.bad {
+		return nil, false
+	}
+	return &cacheEntry{text: r.s, inputs: inputs, body: r.i}, true
+}
+
+// decodeBody decodes the objects and result of an entry readEntry read;
+// false when the body is damaged.
+func (e *cacheEntry) decodeBody() (sourceOut, bool) {
+	r := entryReader{s: e.text, i: e.body}
+	var out sourceOut
+	count := r.count(9)
+	out.objects = make([]Object, 0, count)
+	for range count {
+		o := Object{APIVersion: r.str(), Kind: r.str(), Name: r.str(), Namespace: r.str()}
+		o.Origin = r.origin()
+		start, end := r.span()
+		if r.bad {
+			return sourceOut{}, false
+		}
+		doc, err := wiredoc.DecodeString(r.s[start:end])
+		if o.Doc, _ = doc.(map[string]any); err != nil || o.Doc == nil {
+			return sourceOut{}, false
+		}
+		out.objects = append(out.objects, o)
+	}
+	start, end := r.span()
+	out.covered, out.dropped = r.list(), r.list()
+	if r.bad || r.i != len(r.s) {
+		return sourceOut{}, false
+	}
+	var res entryResult
+	if json.Unmarshal([]byte(r.s[start:end]), &res) != nil || len(res.FindingSources) != len(res.Findings) || len(res.FindingCauses) != len(res.Findings) {
+		return sourceOut{}, false
+	}
+	out.result = res.SourceResult
+	out.result.Untraced = res.Untraced
+	for i := range out.result.Findings {
+		out.result.Findings[i].Source, out.result.Findings[i].Cause = res.FindingSources[i], res.FindingCauses[i]
+	}
+	return out, true
+}
+
+// entryReader reads an entry from i; the decoded strings are substrings
+// of s. The first malformed field sets bad, and everything after reads as
+// zero.
+type entryReader struct {
+	s   string
+	i   int
+	bad bool
+}
+
+func (r *entryReader) uvarint() uint64 {
+	if r.bad {
+		return 0
+	}
+	v, k := wiredoc.Uvarint(r.s[r.i:])
+	if k <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.i += k
+	return v
+}
+
+// varint reads what binary.AppendVarint wrote (zig-zag over uvarint).
+func (r *entryReader) varint() int64 {
+	ux := r.uvarint()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
+	}
+	return x
+}
+
+// count reads a number of elements that each take at least min bytes.
+func (r *entryReader) count(min int) int {
+	n := r.uvarint()
+	if n > uint64(len(r.s)-r.i)/uint64(min) {
+		r.bad = true
+		return 0
+	}
+	return int(n)
+}
+
+// span reads a length-prefixed field and returns where its bytes are.
+func (r *entryReader) span() (start, end int) {
+	n := r.uvarint()
+	if n > uint64(len(r.s)-r.i) {
+		r.bad = true
+		return r.i, r.i
+	}
+	start = r.i
+	r.i += int(n)
+	return start, r.i
+}
+
+func (r *entryReader) str() string {
+	start, end := r.span()
+	return r.s[start:end]
+}
+
+func (r *entryReader) boolean() bool {
+	if r.bad || r.i >= len(r.s) || r.s[r.i] > 1 {
+		r.bad = true
+		return false
+	}
+	r.i++
+	return r.s[r.i-1] == 1
+}
+
+// list reads what appendList wrote.
+func (r *entryReader) list() []string {
+	n, ok := r.present(1)
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, n)
+	for range n {
+		out = append(out, r.str())
+	}
+	return out
+}
+
+// present reads what appendList and appendOrigin write before a list or
+// map that may be nil: 0 for nil, else the count plus one, each element
+// taking at least min bytes.
+func (r *entryReader) present(min int) (n int, ok bool) {
+	v := r.uvarint()
+	if v == 0 {
+		return 0, false
+	}
+	if v-1 > uint64(len(r.s)-r.i)/uint64(min) {
+		r.bad = true
+		return 0, false
+	}
+	return int(v - 1), true
+}
+
+func (r *entryReader) origin() Origin {
+	o := Origin{Source: r.str(), SourceType: SourceType(r.str()), File: r.str(), Via: r.str()}
+	o.Line = int(r.varint())
+	o.Partial = r.boolean()
+	if n, ok := r.present(2); ok {
+		o.AnnotationLines = make(map[string]int, n)
+		for range n {
+			k := r.str()
+			o.AnnotationLines[k] = int(r.varint())
+		}
+	}
+	if n, ok := r.present(5); ok {
+		o.Chain = make([]check.Link, 0, n)
+		for range n {
+			l := check.Link{File: r.str(), Kind: r.str(), Namespace: r.str(), Name: r.str()}
+			l.Line = int(r.varint())
+			o.Chain = append(o.Chain, l)
+		}
+	}
+	return o
+}
+
+// readEntries are the entry files the process has read while a render
+// cache is open, by path: a diff's head and base check the same entries
+// for every source the pull request leaves alone, and the second reads
+// the first's copy (an entry is never rewritten under its name with other
+// inputs; what a body decodes to is each caller's own). They go when the
+// last open cache closes.
+var readEntries = struct {
+	sync.Mutex
+	open   int
+	byPath map[string]*readOnce
+}{byPath: map[string]*readOnce{}}
+
+type readOnce struct {
+	once  sync.Once
+	entry *cacheEntry
+	ok    bool
+}
+
+// sharedEntry is readEntry of p, once for the process's open caches.
+func sharedEntry(p string) (*cacheEntry, bool) {
+	readEntries.Lock()
+	r := readEntries.byPath[p]
+	if r == nil {
+		r = &readOnce{}
+		readEntries.byPath[p] = r
+	}
+	readEntries.Unlock()
+	r.once.Do(func() { r.entry, r.ok = readEntry(p) })
+	return r.entry, r.ok
+}
+
+// openEntries and closeEntries bracket a render cache's life.
+func openEntries() {
+	readEntries.Lock()
+	readEntries.open++
+	readEntries.Unlock()
+}
+
+func closeEntries() {
+	readEntries.Lock()
+	if readEntries.open--; readEntries.open == 0 {
+		clear(readEntries.byPath)
+	}
+	readEntries.Unlock()
+}
