@@ -39,6 +39,9 @@ type digestMemo struct {
 	// intact whether it held nothing else (appending to it is then safe).
 	batches int
 	intact  bool
+	// overfull: the memo holds so many entries that the next whole write
+	// keeps only what this run checked, which now then notes.
+	overfull bool
 	// co is the root's Checkout, if any, and vouched whether git vouches
 	// for the entries the run did not see change (checkoutmemo.go).
 	co      *Checkout
@@ -84,10 +87,59 @@ func memoFile(dir, root string) string {
 // co is not nil; a missing or damaged one is empty.
 func openDigestMemo(path string, co *Checkout) *digestMemo {
 	m := &digestMemo{path: path, start: time.Now(), learnt: map[string]memoEntry{}}
-	m.old, m.batches, m.intact = readMemoFile(m.path)
-	m.now = make(map[string]memoEntry, len(m.old)) // a warm run checks what the last one did
+	m.old, m.batches, m.intact = takePreread(m.path)
 	m.vouch(co)
+	m.overfull = len(m.old) > memoMaxEntries/2
+	if !m.vouched && (co != nil || m.overfull) {
+		m.now = make(map[string]memoEntry, len(m.old)) // a warm run checks what the last one did
+	} else {
+		m.now = map[string]memoEntry{}
+	}
 	return m
+}
+
+// prereads are memo files being read ahead of the render cache that opens
+// them (PrereadMemo), by file.
+var prereads = struct {
+	sync.Mutex
+	byPath map[string]*preread
+}{byPath: map[string]*preread{}}
+
+type preread struct {
+	done    chan struct{}
+	entries map[string]memoEntry
+	batches int
+	intact  bool
+}
+
+// PrereadMemo starts reading the digest memo of the repository at root,
+// in the render cache directory cacheDir (Options.RenderCacheDir), for the
+// next Render of that root to take: a diff's base reads its worktree's
+// memo while git moves the worktree, instead of after.
+func PrereadMemo(cacheDir, root string) {
+	path := memoFile(cacheDir, root)
+	p := &preread{done: make(chan struct{})}
+	prereads.Lock()
+	prereads.byPath[path] = p
+	prereads.Unlock()
+	go func() {
+		p.entries, p.batches, p.intact = readMemoFile(path)
+		close(p.done)
+	}()
+}
+
+// takePreread is readMemoFile of path, read ahead when PrereadMemo was
+// asked to.
+func takePreread(path string) (map[string]memoEntry, int, bool) {
+	prereads.Lock()
+	p := prereads.byPath[path]
+	delete(prereads.byPath, path)
+	prereads.Unlock()
+	if p == nil {
+		return readMemoFile(path)
+	}
+	<-p.done
+	return p.entries, p.batches, p.intact
 }
 
 // openMemos are the memos the process has open, by file: a diff builds its
@@ -150,7 +202,9 @@ func (m *digestMemo) digest(key string, st fileStat) (string, bool) {
 	if !ok || e.Stat != st || e.Digest == "" {
 		return "", false
 	}
-	m.now[key] = e
+	if m.co != nil || m.overfull {
+		m.now[key] = e
+	}
 	return e.Digest, true
 }
 

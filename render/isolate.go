@@ -65,7 +65,9 @@ func newWorkerPool(rd *renderer) *workerPool {
 	opts.Checkout, opts.CheckFirst = nil, nil // the render cache's, which stays in this process
 	p := &workerPool{cmd: iso.Command,
 		init: workerInit{Root: rd.repo.Root, Scope: rd.scope, Opts: opts, MaxMemory: iso.MaxMemory}}
-	p.spare, _ = spawnWorker(iso.Command) // if it cannot start, get says why
+	if p.spare = takePrestarted(iso.Command); p.spare == nil {
+		p.spare, _ = spawnWorker(iso.Command) // if it cannot start, get says why
+	}
 	return p
 }
 

@@ -1,0 +1,65 @@
+package render
+
+import (
+	"slices"
+	"sync"
+)
+
+// prestarted are worker processes started before the pools that take
+// them as their spares (Prestart), each waiting for its setup.
+var prestarted struct {
+	sync.Mutex
+	workers []*worker
+}
+
+// Prestart starts n worker processes of iso before any pool is made, for
+// the next n pools whose command is the same to take as their spares. A
+// command that makes more than one pool (a diff: its head's and its
+// base's) otherwise starts the base's worker only once the base is checked
+// out and its memo read, and a source that renders there then waits for
+// the worker's package initialization (about 30 ms) on top. release stops
+// the ones no pool took. Without a worker command it does nothing.
+func Prestart(iso Isolation, n int) (release func()) {
+	if len(iso.Command) == 0 {
+		return func() {}
+	}
+	var mine []*worker
+	for range n {
+		w, err := spawnWorker(iso.Command)
+		if err != nil {
+			break // each pool then starts its own, and says why it cannot
+		}
+		mine = append(mine, w)
+	}
+	prestarted.Lock()
+	prestarted.workers = append(prestarted.workers, mine...)
+	prestarted.Unlock()
+	return func() {
+		prestarted.Lock()
+		var left []*worker
+		prestarted.workers = slices.DeleteFunc(prestarted.workers, func(w *worker) bool {
+			if slices.Contains(mine, w) {
+				left = append(left, w)
+				return true
+			}
+			return false
+		})
+		prestarted.Unlock()
+		for _, w := range left {
+			w.stop() // it exits at the end of its input
+		}
+	}
+}
+
+// takePrestarted is a prestarted worker of command, nil when none waits.
+func takePrestarted(command []string) *worker {
+	prestarted.Lock()
+	defer prestarted.Unlock()
+	for i, w := range prestarted.workers {
+		if slices.Equal(w.cmd.Args, command) {
+			prestarted.workers = slices.Delete(prestarted.workers, i, i+1)
+			return w
+		}
+	}
+	return nil
+}

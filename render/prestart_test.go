@@ -1,0 +1,104 @@
+package render
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/capreport/capreport/internal/testutil"
+)
+
+// The pools made after Prestart take its workers as their spares, and
+// render with them; release stops the ones no pool took, and a pool of
+// another command takes none.
+func TestPrestart(t *testing.T) {
+	opts := isolated(DefaultOptions())
+	release := Prestart(opts.Isolation, 2)
+	prestarted.Lock()
+	waiting := append([]*worker(nil), prestarted.workers...)
+	prestarted.Unlock()
+	if len(waiting) != 2 {
+		t.Fatalf("%d workers prestarted, want 2", len(waiting))
+	}
+	if w := takePrestarted([]string{"/bin/true"}); w != nil {
+		t.Error("a pool of another command took a prestarted worker")
+	}
+	rd := isolatedRenderer(t, t.TempDir())
+	pool := newWorkerPool(rd)
+	if pool.spare != waiting[0] {
+		t.Error("the pool did not take the first prestarted worker as its spare")
+	}
+	out, ok := pool.renderIsolated(context.Background(), rd, SourceSpec{Path: "small", Type: SourcePlain})
+	if !ok || out.result.Status != StatusRendered || len(out.objects) != 1 {
+		t.Errorf("the prestarted worker rendered %+v (ok %v), want the one HPA", out.result, ok)
+	}
+	pool.close()
+	release()
+	select {
+	case <-waiting[1].exited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("release left the untaken worker running")
+	}
+	if takePrestarted(opts.Isolation.Command) != nil {
+		t.Error("a released worker was still there to take")
+	}
+}
+
+// A memo read ahead (PrereadMemo) is the memo the render cache then
+// opens, read once.
+func TestPrereadMemo(t *testing.T) {
+	dir, root := t.TempDir(), t.TempDir()
+	testutil.WriteTree(t, root, map[string]string{"a.yaml": "a: 1\n"})
+	m := openDigestMemo(memoFile(dir, root), nil)
+	e := memoEntry{Stat: fileStat{Size: 5, Ino: 9}, Digest: "d"}
+	m.learnt["a.yaml"], m.now["a.yaml"] = e, e
+	m.save()
+	PrereadMemo(dir, root)
+	prereads.Lock()
+	_, waiting := prereads.byPath[memoFile(dir, root)]
+	prereads.Unlock()
+	if !waiting {
+		t.Fatal("PrereadMemo left nothing to take")
+	}
+	got := openDigestMemo(memoFile(dir, root), nil)
+	want, _, _ := readMemoFile(memoFile(dir, root))
+	if !reflect.DeepEqual(got.old, want) || len(want) != 1 {
+		t.Errorf("the preread memo holds %v, the file %v", got.old, want)
+	}
+	prereads.Lock()
+	defer prereads.Unlock()
+	if len(prereads.byPath) != 0 {
+		t.Errorf("%d prereads left after the memo was opened", len(prereads.byPath))
+	}
+}
+
+// While caches are open, an entry file is read once for all of them (a
+// diff's head and base check the same ones); once the last closes, the
+// copies go.
+func TestSharedEntries(t *testing.T) {
+	dir := t.TempDir()
+	p := dir + "/e" + entryExt
+	b, err := encodeEntry([]Input{{Op: "file", Path: "a", Digest: "d"}}, sourceOut{objects: []Object{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.WriteTree(t, dir, map[string]string{"e" + entryExt: string(b)})
+	openEntries()
+	openEntries()
+	first, ok1 := sharedEntry(p)
+	second, ok2 := sharedEntry(p)
+	if !ok1 || !ok2 || first != second {
+		t.Errorf("two open caches read the entry apart: %p %p", first, second)
+	}
+	closeEntries()
+	if third, _ := sharedEntry(p); third != first {
+		t.Error("the entry was read again while a cache was still open")
+	}
+	closeEntries()
+	readEntries.Lock()
+	defer readEntries.Unlock()
+	if len(readEntries.byPath) != 0 {
+		t.Errorf("%d entries kept after the last cache closed", len(readEntries.byPath))
+	}
+}
