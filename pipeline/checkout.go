@@ -27,12 +27,16 @@ type keptCheckout struct {
 
 // checkoutOf is the render.Checkout of the kept worktree wt at sha, which
 // only capreport writes to: git says what changed between two commits
-// without reading the files.
-func checkoutOf(ctx context.Context, git gitFunc, wt, sha string) *render.Checkout {
+// without reading the files. known, when not nil, is what git already said
+// differs from an earlier commit (the move of the worktree asked).
+func checkoutOf(ctx context.Context, git gitFunc, wt, sha string, known *rawDiff) *render.Checkout {
 	return &render.Checkout{Commit: sha,
 		Changes: func(since string) ([]string, bool, error) {
 			if !commitName.MatchString(since) {
 				return nil, false, errors.New("not a commit name")
+			}
+			if known != nil && known.since == since {
+				return known.paths, known.plain, nil
 			}
 			// Submodules are listed whatever .gitmodules or the user's
 			// configuration says (ignore=all would hide them).
@@ -84,22 +88,19 @@ func parseRawDiff(out string) (paths []string, plain bool, err error) {
 // submodule's.
 func isLinkMode(mode string) bool { return mode == "120000" || mode == "160000" }
 
-// ChangedSince starts git comparing ref's tree with HEAD's in the
-// repository that holds path, and returns what waits for the paths that
-// differ (nil when git cannot say): for a pull request's diff, the changes
-// whose sources the head checks first (render.Options.CheckFirst). It is
-// a hint: what is not committed is not in it, and the cache checks every
-// source whatever it says.
-func ChangedSince(ctx context.Context, git gitFunc, path, ref string) func() []string {
-	if git == nil {
-		git = RunGit
-	}
+// ChangedSince starts git comparing rev's tree with HEAD's in the
+// repository that holds its path, and returns what waits for the paths
+// that differ (nil when git cannot say): for a pull request's diff, the
+// changes whose sources the head checks first (render.Options.CheckFirst).
+// It is a hint: what is not committed is not in it, and the cache checks
+// every source whatever it says.
+func ChangedSince(ctx context.Context, rev *Revision) func() []string {
 	done := make(chan []string, 1)
 	go func() {
-		top, _, sha, err := resolveRef(ctx, git, path, ref, "base-ref")
+		top, _, sha, err := rev.resolve(ctx)
 		var out string
 		if err == nil {
-			out, err = git(ctx, top, "diff", "--name-only", "-z", "--no-renames", sha, "HEAD")
+			out, err = rev.git(ctx, top, "diff", "--name-only", "-z", "--no-renames", sha, "HEAD")
 		}
 		if err != nil || out == "" {
 			done <- nil

@@ -52,7 +52,7 @@ func TestCheckoutChangesRefusesNonCommits(t *testing.T) {
 		t.Errorf("git ran with %q", args)
 		return "", nil
 	}
-	co := checkoutOf(context.Background(), git, t.TempDir(), strings.Repeat("a", 40))
+	co := checkoutOf(context.Background(), git, t.TempDir(), strings.Repeat("a", 40), nil)
 	for _, since := range []string{"--output=/tmp/x", "HEAD", strings.Repeat("A", 40), ""} {
 		if _, _, err := co.Changes(since); err == nil {
 			t.Errorf("Changes(%q) took it for a commit", since)
@@ -65,10 +65,10 @@ func TestCheckoutChangesRefusesNonCommits(t *testing.T) {
 func TestChangedSince(t *testing.T) {
 	top := gitRepo(t, chartRepo(2, func(int) int { return 5 }))
 	commitFiles(t, top, map[string]string{"charts/c001/values.yaml": "max: 6\n"})
-	if got := ChangedSince(context.Background(), nil, top, "HEAD~1")(); !reflect.DeepEqual(got, []string{"charts/c001/values.yaml"}) {
+	if got := ChangedSince(context.Background(), NewRevision(nil, top, "HEAD~1", "base-ref"))(); !reflect.DeepEqual(got, []string{"charts/c001/values.yaml"}) {
 		t.Errorf("since HEAD~1: %q, want the one values file", got)
 	}
-	if got := ChangedSince(context.Background(), nil, filepath.Join(top, "charts"), "no-such-ref")(); got != nil {
+	if got := ChangedSince(context.Background(), NewRevision(nil, filepath.Join(top, "charts"), "no-such-ref", "base-ref"))(); got != nil {
 		t.Errorf("since a ref git does not know: %q, want nothing", got)
 	}
 }

@@ -71,7 +71,8 @@ type Settings struct {
 	// left behind); nil discards it.
 	Warnings io.Writer
 	// Git runs one git command in a directory, for BuildAtRef; nil runs
-	// the git binary (RunGit).
+	// the git binary (RunGit). It is called from several goroutines at
+	// once.
 	Git func(ctx context.Context, dir string, args ...string) (string, error)
 	// CheckFirst, when set, says which paths are likely to have changed
 	// since the render cache was filled (ChangedSince; render.Options).
@@ -170,7 +171,7 @@ func (s *Settings) renderOptions(root string, cfg *config.Config) render.Options
 		opts.KubeVersion = s.KubeVersion
 	}
 	if s.Cache {
-		opts.RenderCacheDir = filepath.Join(s.cacheDir(), "render")
+		opts.RenderCacheDir = s.renderCacheDir()
 		if s.checkout != nil && sameDir(root, s.checkout.top) {
 			opts.Checkout = s.checkout.co
 		}
@@ -205,6 +206,14 @@ func (s *Settings) isolation() render.Isolation {
 		return render.Isolation{}
 	}
 	return WorkerIsolation(s.RenderMemory)
+}
+
+// Prestart starts the render workers of n builds with these settings
+// before any of them begins (render.Prestart), so that a command building
+// several at once (a diff's head and base) has each one's worker ready
+// when its first source needs it; release stops the ones left unused.
+func (s Settings) Prestart(n int) (release func()) {
+	return render.Prestart(s.isolation(), n)
 }
 
 // WorkerIsolation renders every source in a worker process of at most
@@ -251,6 +260,9 @@ func fileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
 }
+
+// renderCacheDir is the render cache's directory (render.Options).
+func (s *Settings) renderCacheDir() string { return filepath.Join(s.cacheDir(), "render") }
 
 // cacheDir is where the caches live: CacheDir, else capreport's directory
 // in the user cache directory (as the fetch cache).

@@ -82,38 +82,13 @@ func runDiff(o *diffOptions) error {
 	// Only the JSON diff carries the workloads whole, rounds curve included.
 	o.render.noPlotCurves = o.format != "json"
 	s := o.render.settings(ios, toolOf(o.version), o.git)
-	// The head and the base are built at once: with a warm cache each is
-	// mostly stats, reads and a git checkout, which overlap. The progress
-	// bar follows the head alone (one bar, and its closure is not shared).
-	baseS := s
-	baseS.Progress = nil
-	if o.baseRef != "" && o.headJSON == "" && o.render.cache {
-		// The head checks first the sources the commits since the base
-		// changed: the ones it is likeliest to render.
-		s.CheckFirst = pipeline.ChangedSince(ctx, s.Git, o.path, o.baseRef)
-	}
-	var head, base *contract.Report
-	var headErr, baseErr error
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error {
-		head, headErr = o.headReport(gctx, s)
-		return headErr
-	})
-	g.Go(func() error {
-		base, baseErr = o.baseReport(gctx, baseS)
-		return baseErr
-	})
-	_ = g.Wait()
-	if headErr != nil {
-		return headErr // the head's error first, as when they ran in turn
-	}
-	if baseErr != nil {
-		return baseErr
+	head, base, err := o.buildBoth(ctx, s)
+	if err != nil {
+		return err
 	}
 
 	res := diff.Compare(*base, *head)
 	var out []byte
-	var err error
 	switch o.format {
 	case "json":
 		out, err = diff.JSON(res)
@@ -134,6 +109,46 @@ func runDiff(o *diffOptions) error {
 	return nil
 }
 
+// buildBoth builds the head and the base at once: with a warm cache each
+// is mostly stats, reads and a git checkout, which overlap. The progress
+// bar follows the head alone (one bar, and its closure is not shared).
+func (o *diffOptions) buildBoth(ctx context.Context, s pipeline.Settings) (head, base *contract.Report, err error) {
+	baseS := s
+	baseS.Progress = nil
+	var rev *pipeline.Revision
+	if o.baseRef != "" {
+		rev = pipeline.NewRevision(s.Git, o.path, o.baseRef, "base-ref")
+	}
+	if rev != nil && o.headJSON == "" && o.render.cache {
+		// The head checks first the sources the commits since the base
+		// changed: the ones it is likeliest to render.
+		s.CheckFirst = pipeline.ChangedSince(ctx, rev)
+	}
+	builds := 0
+	if o.headJSON == "" {
+		builds++
+	}
+	if o.baseJSON == "" {
+		builds++
+	}
+	defer s.Prestart(builds)()
+	var headErr, baseErr error
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		head, headErr = o.headReport(gctx, s)
+		return headErr
+	})
+	g.Go(func() error {
+		base, baseErr = o.baseReport(gctx, baseS, rev)
+		return baseErr
+	})
+	_ = g.Wait()
+	if headErr != nil {
+		return nil, nil, headErr // the head's error first, as when they ran in turn
+	}
+	return head, base, baseErr
+}
+
 // headReport is the diff's head: the report it is given, or a build of PATH.
 func (o *diffOptions) headReport(ctx context.Context, s pipeline.Settings) (*contract.Report, error) {
 	if o.headJSON != "" {
@@ -143,8 +158,9 @@ func (o *diffOptions) headReport(ctx context.Context, s pipeline.Settings) (*con
 	return head, err
 }
 
-// baseReport is the diff's base: a report, a directory or a git revision.
-func (o *diffOptions) baseReport(ctx context.Context, s pipeline.Settings) (*contract.Report, error) {
+// baseReport is the diff's base: a report, a directory or rev, the git
+// revision --base-ref names.
+func (o *diffOptions) baseReport(ctx context.Context, s pipeline.Settings, rev *pipeline.Revision) (*contract.Report, error) {
 	var base *contract.Report
 	var err error
 	switch {
@@ -153,7 +169,7 @@ func (o *diffOptions) baseReport(ctx context.Context, s pipeline.Settings) (*con
 	case o.baseDir != "":
 		base, _, err = pipeline.Build(ctx, []string{filepath.Clean(o.baseDir)}, s)
 	default:
-		base, _, err = pipeline.BuildAtRef(ctx, o.path, o.baseRef, "base-ref", s)
+		base, _, err = pipeline.BuildAtRevision(ctx, rev, s)
 	}
 	return base, err
 }
