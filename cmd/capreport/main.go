@@ -7,12 +7,20 @@ package main
 import (
 	"os"
 
+	"github.com/capreport/capreport/internal/gcpace"
 	"github.com/capreport/capreport/render"
 )
+
+// parentHeapLimit is the heap the command's own process reaches before
+// its first collection (its render workers pace their own).
+const parentHeapLimit = 64 << 20
 
 func main() {
 	if render.IsWorker() { // capreport started itself to render one source at a time
 		os.Exit(render.ServeWorker())
 	}
+	// Most commands end before their heap reaches a few tens of megabytes:
+	// collect only past parentHeapLimit, as the run grows large.
+	gcpace.Start(parentHeapLimit)
 	os.Exit(run(os.Args[1:], systemStreams()))
 }

@@ -1,0 +1,66 @@
+package gcpace
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+	"time"
+)
+
+func cycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+var keep [][]byte
+
+// Under the limit nothing is collected; once the live heap passes half of
+// it, the default pacing is back.
+func TestStart(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	runtime.GC()
+	const limit = 64 << 20
+	Start(limit)
+	before := cycles()
+	for range 1000 { // 16 MiB of garbage, far past Go's 4 MiB first goal
+		_ = append([]byte(nil), make([]byte, 16<<10)...)
+	}
+	if n := cycles() - before; n != 0 {
+		t.Errorf("%d collections under the limit", n)
+	}
+	for range 48 { // 48 MiB live: past half the limit
+		keep = append(keep, make([]byte, 1<<20))
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond) // the cleanup runs after the cycle
+		if debug.SetGCPercent(100) == 100 {
+			break
+		}
+		debug.SetGCPercent(-1)
+		if time.Now().After(deadline) {
+			t.Fatal("the default pacing never came back")
+		}
+	}
+	if got := debug.SetMemoryLimit(-1); got < 1<<62 {
+		t.Errorf("memory limit %d left after the default pacing came back", got)
+	}
+	keep = nil
+}
+
+// A GOGC in the environment is the user's: Start changes nothing.
+func TestStartLeavesTheUsersPacing(t *testing.T) {
+	t.Setenv("GOGC", "50")
+	old := debug.SetGCPercent(77)
+	defer debug.SetGCPercent(old)
+	Start(64 << 20)
+	if got := debug.SetGCPercent(old); got != 77 {
+		t.Errorf("GC percent %d, want the 77 set before", got)
+	}
+}
