@@ -261,14 +261,17 @@ func (r *entryReader) uvarint() uint64 {
 	return v
 }
 
-// varint reads what binary.AppendVarint wrote (zig-zag over uvarint).
 func (r *entryReader) varint() int64 {
-	ux := r.uvarint()
-	x := int64(ux >> 1)
-	if ux&1 != 0 {
-		x = ^x
+	if r.bad {
+		return 0
 	}
-	return x
+	v, k := wiredoc.Varint(r.s[r.i:])
+	if k <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.i += k
+	return v
 }
 
 // count reads a number of elements that each take at least min bytes.

@@ -118,14 +118,10 @@ func (r *memoReader) uvarint() (uint64, bool) {
 	return v, k > 0
 }
 
-// varint reads what binary.AppendVarint wrote (zig-zag over uvarint).
 func (r *memoReader) varint() (int64, bool) {
-	ux, ok := r.uvarint()
-	x := int64(ux >> 1)
-	if ux&1 != 0 {
-		x = ^x
-	}
-	return x, ok
+	v, k := wiredoc.Varint(r.s)
+	r.skip(k)
+	return v, k > 0
 }
 
 func (r *memoReader) str() (string, bool) {

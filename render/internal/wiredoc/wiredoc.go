@@ -365,14 +365,17 @@ func (d *decoder) string() string {
 	return s
 }
 
-// varint reads what binary.AppendVarint wrote (zig-zag over uvarint).
 func (d *decoder) varint() int64 {
-	ux := d.uvarint()
-	x := int64(ux >> 1)
-	if ux&1 != 0 {
-		x = ^x
+	if d.err != nil {
+		return 0
 	}
-	return x
+	v, n := Varint(d.s[d.i:])
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.i += n
+	return v
 }
 
 func (d *decoder) uvarint() uint64 {
@@ -408,6 +411,17 @@ func Uvarint(s string) (uint64, int) {
 		shift += 7
 	}
 	return 0, 0
+}
+
+// Varint is binary.Varint of a string: what binary.AppendVarint wrote
+// (zig-zag over Uvarint), and the bytes it took as Uvarint says.
+func Varint(s string) (int64, int) {
+	ux, n := Uvarint(s)
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
+	}
+	return x, n
 }
 
 // fixed reads a little-endian number of size bytes (4 or 8).

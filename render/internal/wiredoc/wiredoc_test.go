@@ -154,6 +154,10 @@ func FuzzDecode(f *testing.F) {
 		if got, n := Uvarint(string(b)); got != want || n != wantN {
 			t.Fatalf("Uvarint(%q) = %d, %d; binary.Uvarint gives %d, %d", b, got, n, want, wantN)
 		}
+		wantS, wantSN := binary.Varint(b)
+		if got, n := Varint(string(b)); got != wantS || n != wantSN {
+			t.Fatalf("Varint(%q) = %d, %d; binary.Varint gives %d, %d", b, got, n, wantS, wantSN)
+		}
 		v, err := Decode(b)
 		if err != nil {
 			return
@@ -246,7 +250,8 @@ func TestDecodeStringShares(t *testing.T) {
 	}
 }
 
-// Uvarint reads what binary.Uvarint reads, and refuses what it refuses.
+// Uvarint and Varint read what binary.Uvarint and binary.Varint read,
+// and refuse what they refuse.
 func TestUvarint(t *testing.T) {
 	cases := []string{"", "\x00", "\x7f", "\x80", "\x80\x01", "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",
 		"\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", "\x96\x01rest"}
@@ -257,6 +262,10 @@ func TestUvarint(t *testing.T) {
 		want, wantN := binary.Uvarint([]byte(c))
 		if got, n := Uvarint(c); got != want || n != wantN {
 			t.Errorf("Uvarint(%q) = %d, %d; binary.Uvarint gives %d, %d", c, got, n, want, wantN)
+		}
+		wantS, wantSN := binary.Varint([]byte(c))
+		if got, n := Varint(c); got != wantS || n != wantSN {
+			t.Errorf("Varint(%q) = %d, %d; binary.Varint gives %d, %d", c, got, n, wantS, wantSN)
 		}
 	}
 }
