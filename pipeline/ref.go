@@ -45,7 +45,7 @@ func BuildAtRevision(ctx context.Context, rev *Revision, s Settings) (*contract.
 	}
 	if s.Cache {
 		// Read the kept worktree's memo while git moves the worktree.
-		render.PrereadMemo(s.renderCacheDir(), keptWorktreePath(top, s.cacheDir()))
+		defer render.PrereadMemo(s.renderCacheDir(), keptWorktreePath(top, s.cacheDir()))()
 	}
 	base, err := checkoutAt(ctx, git, top, sha, s, warn)
 	if err != nil {

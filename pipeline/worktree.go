@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -218,23 +219,15 @@ func outermost(paths []string) []string {
 	}
 	var out []string
 	for _, p := range paths {
-		under := false
-		for i := strings.IndexByte(p, '/'); i >= 0 && !under; i = next(p, i) {
-			under = set[p[:i]]
+		dir := path.Dir(p)
+		for dir != "." && !set[dir] {
+			dir = path.Dir(dir)
 		}
-		if !under {
+		if dir == "." {
 			out = append(out, p)
 		}
 	}
 	return out
-}
-
-// next is the index of the slash in p after the one at i, -1 when none.
-func next(p string, i int) int {
-	if j := strings.IndexByte(p[i+1:], '/'); j >= 0 {
-		return i + 1 + j
-	}
-	return -1
 }
 
 // markedClean returns the commit the marker beside the worktree wt names,

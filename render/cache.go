@@ -281,9 +281,10 @@ func (c *renderCache) fresh(inputs []Input) bool {
 
 // current is what op on the root-relative path p gives in this run.
 func (c *renderCache) current(op, p string) string {
+	key := memoKey(p, op == "dir")
 	if c.memo != nil && (op == "file" || op == "dir") {
 		// What git vouches for needs no note of its own: the memo has it.
-		if d, ok := c.memo.trusted(memoKey(p, op == "dir")); ok {
+		if d, ok := c.memo.trusted(key); ok {
 			return d
 		}
 	}
@@ -297,12 +298,12 @@ func (c *renderCache) current(op, p string) string {
 	fsys := c.repo.FS()
 	switch op {
 	case "file":
-		d = c.viaMemo(p, false, func(abs string) (string, bool) {
+		d = c.viaMemo(p, key, false, func(abs string) (string, bool) {
 			data, err := fsys.ReadFile(abs)
 			return fileDigest(data, err), err == nil
 		})
 	case "dir":
-		d = c.viaMemo(p, true, func(abs string) (string, bool) {
+		d = c.viaMemo(p, key, true, func(abs string) (string, bool) {
 			names, err := fsys.ReadDir(abs)
 			return dirDigest(names, err), err == nil
 		})
@@ -347,17 +348,17 @@ func cleanRel(p string) bool {
 }
 
 // viaMemo is what compute gives for the file or directory rel (inside the
-// root) now: the memo's digest when its stat is unchanged, else computed (the stat taken first, so that a change during
-// the read is not recorded under the new stat). A directory's stat changes
-// whenever an entry is added, removed or renamed, so its listing is
-// memoized as a file's bytes are, under "dir:" and its path.
-func (c *renderCache) viaMemo(rel string, dir bool, compute func(abs string) (string, bool)) string {
+// root; key in the memo) now: the memo's digest when its stat is
+// unchanged, else computed (the stat taken first, so that a change during
+// the read is not recorded under the new stat). A directory's stat
+// changes whenever an entry is added, removed or renamed, so its listing
+// is memoized as a file's bytes are, under "dir:" and its path.
+func (c *renderCache) viaMemo(rel, key string, dir bool, compute func(abs string) (string, bool)) string {
+	abs := c.abs(rel)
 	if c.memo == nil {
-		d, _ := compute(c.abs(rel))
+		d, _ := compute(abs)
 		return d
 	}
-	key := memoKey(rel, dir)
-	abs := c.abs(rel)
 	st, statted := statOf(abs, dir)
 	if statted {
 		if d, ok := c.memo.digest(key, st); ok {
@@ -385,7 +386,7 @@ func (c *renderCache) store(dir string, out sourceOut) {
 	if dir == "" || !cacheable(out) {
 		return
 	}
-	b, err := encodeEntry(out.inputs, out)
+	b, err := encodeEntry(out)
 	if err != nil {
 		return
 	}

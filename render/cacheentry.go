@@ -50,8 +50,9 @@ type entryResult struct {
 	FindingCauses  []string `json:"findingCauses,omitempty"`
 }
 
-// encodeEntry writes out (a render that read inputs) as an entry file.
-func encodeEntry(inputs []Input, out sourceOut) ([]byte, error) {
+// encodeEntry writes out, with the inputs its render read, as an entry
+// file.
+func encodeEntry(out sourceOut) ([]byte, error) {
 	res := entryResult{SourceResult: out.result, Untraced: out.result.Untraced}
 	for _, f := range out.result.Findings {
 		res.FindingSources = append(res.FindingSources, f.Source)
@@ -62,8 +63,8 @@ func encodeEntry(inputs []Input, out sourceOut) ([]byte, error) {
 		return nil, err
 	}
 	b := append([]byte(cacheFormat), '\n')
-	b = binary.AppendUvarint(b, uint64(len(inputs)))
-	for _, in := range inputs {
+	b = binary.AppendUvarint(b, uint64(len(out.inputs)))
+	for _, in := range out.inputs {
 		b = appendStrings(b, in.Op, in.Path, in.Digest)
 	}
 	b = binary.AppendUvarint(b, uint64(len(out.objects)))
@@ -74,9 +75,9 @@ func encodeEntry(inputs []Input, out sourceOut) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		b = append(binary.AppendUvarint(b, uint64(len(doc))), doc...)
+		b = appendBytes(b, doc)
 	}
-	b = appendStrings(b, string(resJSON))
+	b = appendBytes(b, resJSON)
 	b = appendList(b, out.covered)
 	b = appendList(b, out.dropped)
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)), nil
@@ -90,32 +91,32 @@ func appendStrings(b []byte, ss ...string) []byte {
 	return b
 }
 
-// appendList writes a list as its length plus one (0 for nil), then its
-// strings.
-func appendList(b []byte, ss []string) []byte {
-	if ss == nil {
+func appendBytes(b, data []byte) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(data))), data...)
+}
+
+// appendPresent writes what comes before a list or map that may be nil:
+// 0 for nil, else its length plus one (entryReader.present).
+func appendPresent(b []byte, isNil bool, n int) []byte {
+	if isNil {
 		return binary.AppendUvarint(b, 0)
 	}
-	b = binary.AppendUvarint(b, uint64(len(ss))+1)
-	return appendStrings(b, ss...)
+	return binary.AppendUvarint(b, uint64(n)+1)
+}
+
+func appendList(b []byte, ss []string) []byte {
+	return appendStrings(appendPresent(b, ss == nil, len(ss)), ss...)
 }
 
 func appendOrigin(b []byte, o Origin) []byte {
 	b = appendStrings(b, o.Source, string(o.SourceType), o.File, o.Via)
 	b = binary.AppendVarint(b, int64(o.Line))
 	b = appendBool(b, o.Partial)
-	if o.AnnotationLines == nil {
-		b = binary.AppendUvarint(b, 0)
-	} else {
-		b = binary.AppendUvarint(b, uint64(len(o.AnnotationLines))+1)
-		for k, line := range o.AnnotationLines {
-			b = binary.AppendVarint(appendStrings(b, k), int64(line))
-		}
+	b = appendPresent(b, o.AnnotationLines == nil, len(o.AnnotationLines))
+	for k, line := range o.AnnotationLines {
+		b = binary.AppendVarint(appendStrings(b, k), int64(line))
 	}
-	if o.Chain == nil {
-		return binary.AppendUvarint(b, 0)
-	}
-	b = binary.AppendUvarint(b, uint64(len(o.Chain))+1)
+	b = appendPresent(b, o.Chain == nil, len(o.Chain))
 	for _, l := range o.Chain {
 		b = binary.AppendVarint(appendStrings(b, l.File, l.Kind, l.Namespace, l.Name), int64(l.Line))
 	}
@@ -248,24 +249,15 @@ type entryReader struct {
 	bad bool
 }
 
-func (r *entryReader) uvarint() uint64 {
-	if r.bad {
-		return 0
-	}
-	v, k := wiredoc.Uvarint(r.s[r.i:])
-	if k <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.i += k
-	return v
-}
+func (r *entryReader) uvarint() uint64 { return readNumber(r, wiredoc.Uvarint) }
+func (r *entryReader) varint() int64   { return readNumber(r, wiredoc.Varint) }
 
-func (r *entryReader) varint() int64 {
+// readNumber reads one number with read (wiredoc.Uvarint or Varint).
+func readNumber[T uint64 | int64](r *entryReader, read func(string) (T, int)) T {
 	if r.bad {
 		return 0
 	}
-	v, k := wiredoc.Varint(r.s[r.i:])
+	v, k := read(r.s[r.i:])
 	if k <= 0 {
 		r.bad = true
 		return 0
@@ -323,9 +315,8 @@ func (r *entryReader) list() []string {
 	return out
 }
 
-// present reads what appendList and appendOrigin write before a list or
-// map that may be nil: 0 for nil, else the count plus one, each element
-// taking at least min bytes.
+// present reads what appendPresent wrote, each element taking at least
+// min bytes; false for nil.
 func (r *entryReader) present(min int) (n int, ok bool) {
 	v := r.uvarint()
 	if v == 0 {

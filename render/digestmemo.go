@@ -39,9 +39,6 @@ type digestMemo struct {
 	// intact whether it held nothing else (appending to it is then safe).
 	batches int
 	intact  bool
-	// overfull: the memo holds so many entries that the next whole write
-	// keeps only what this run checked, which now then notes.
-	overfull bool
 	// co is the root's Checkout, if any, and vouched whether git vouches
 	// for the entries the run did not see change (checkoutmemo.go).
 	co      *Checkout
@@ -89,8 +86,7 @@ func openDigestMemo(path string, co *Checkout) *digestMemo {
 	m := &digestMemo{path: path, start: time.Now(), learnt: map[string]memoEntry{}}
 	m.old, m.batches, m.intact = takePreread(m.path)
 	m.vouch(co)
-	m.overfull = len(m.old) > memoMaxEntries/2
-	if !m.vouched && (co != nil || m.overfull) {
+	if !m.vouched && m.notesHits() {
 		m.now = make(map[string]memoEntry, len(m.old)) // a warm run checks what the last one did
 	} else {
 		m.now = map[string]memoEntry{}
@@ -115,8 +111,9 @@ type preread struct {
 // PrereadMemo starts reading the digest memo of the repository at root,
 // in the render cache directory cacheDir (Options.RenderCacheDir), for the
 // next Render of that root to take: a diff's base reads its worktree's
-// memo while git moves the worktree, instead of after.
-func PrereadMemo(cacheDir, root string) {
+// memo while git moves the worktree, instead of after. drop forgets it if
+// no Render took it (the path was not there at the revision).
+func PrereadMemo(cacheDir, root string) (drop func()) {
 	path := memoFile(cacheDir, root)
 	p := &preread{done: make(chan struct{})}
 	prereads.Lock()
@@ -126,6 +123,13 @@ func PrereadMemo(cacheDir, root string) {
 		p.entries, p.batches, p.intact = readMemoFile(path)
 		close(p.done)
 	}()
+	return func() {
+		prereads.Lock()
+		if prereads.byPath[path] == p {
+			delete(prereads.byPath, path)
+		}
+		prereads.Unlock()
+	}
 }
 
 // takePreread is readMemoFile of path, read ahead when PrereadMemo was
@@ -202,11 +206,16 @@ func (m *digestMemo) digest(key string, st fileStat) (string, bool) {
 	if !ok || e.Stat != st || e.Digest == "" {
 		return "", false
 	}
-	if m.co != nil || m.overfull {
+	if m.notesHits() {
 		m.now[key] = e
 	}
 	return e.Digest, true
 }
+
+// notesHits reports whether an entry found unchanged is noted in now: a
+// whole write keeps only what the run checked on a Checkout root
+// (checkoutEntry) and past memoMaxEntries (save); any other keeps old.
+func (m *digestMemo) notesHits() bool { return m.co != nil || len(m.old) > memoMaxEntries/2 }
 
 // record notes the digest of the file under key, read after st was taken,
 // unless the file changed too recently for its stat to be trusted.

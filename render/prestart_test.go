@@ -54,7 +54,7 @@ func TestPrereadMemo(t *testing.T) {
 	e := memoEntry{Stat: fileStat{Size: 5, Ino: 9}, Digest: "d"}
 	m.learnt["a.yaml"], m.now["a.yaml"] = e, e
 	m.save()
-	PrereadMemo(dir, root)
+	drop := PrereadMemo(dir, root)
 	prereads.Lock()
 	_, waiting := prereads.byPath[memoFile(dir, root)]
 	prereads.Unlock()
@@ -66,10 +66,19 @@ func TestPrereadMemo(t *testing.T) {
 	if !reflect.DeepEqual(got.old, want) || len(want) != 1 {
 		t.Errorf("the preread memo holds %v, the file %v", got.old, want)
 	}
+	drop() // taken: nothing to drop
+	prereads.Lock()
+	if len(prereads.byPath) != 0 {
+		t.Errorf("%d prereads left after the memo was opened", len(prereads.byPath))
+	}
+	prereads.Unlock()
+	// One no Render takes (the path was not there at the revision) goes
+	// when dropped.
+	PrereadMemo(dir, root)()
 	prereads.Lock()
 	defer prereads.Unlock()
 	if len(prereads.byPath) != 0 {
-		t.Errorf("%d prereads left after the memo was opened", len(prereads.byPath))
+		t.Errorf("%d prereads left after an untaken one was dropped", len(prereads.byPath))
 	}
 }
 
@@ -79,7 +88,7 @@ func TestPrereadMemo(t *testing.T) {
 func TestSharedEntries(t *testing.T) {
 	dir := t.TempDir()
 	p := dir + "/e" + entryExt
-	b, err := encodeEntry([]Input{{Op: "file", Path: "a", Digest: "d"}}, sourceOut{objects: []Object{}})
+	b, err := encodeEntry(sourceOut{inputs: []Input{{Op: "file", Path: "a", Digest: "d"}}, objects: []Object{}})
 	if err != nil {
 		t.Fatal(err)
 	}

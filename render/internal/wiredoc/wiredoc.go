@@ -365,24 +365,15 @@ func (d *decoder) string() string {
 	return s
 }
 
-func (d *decoder) varint() int64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := Varint(d.s[d.i:])
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.i += n
-	return v
-}
+func (d *decoder) uvarint() uint64 { return readNumber(d, Uvarint) }
+func (d *decoder) varint() int64   { return readNumber(d, Varint) }
 
-func (d *decoder) uvarint() uint64 {
+// readNumber reads one number with read (Uvarint or Varint).
+func readNumber[T uint64 | int64](d *decoder, read func(string) (T, int)) T {
 	if d.err != nil {
 		return 0
 	}
-	v, n := Uvarint(d.s[d.i:])
+	v, n := read(d.s[d.i:])
 	if n <= 0 {
 		d.fail()
 		return 0
