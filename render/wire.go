@@ -15,6 +15,8 @@ type workerInit struct {
 	Root, Scope string
 	Opts        Options
 	MaxMemory   int64
+	// Unpaced turns the worker's heapPacer off (the tests compare).
+	Unpaced bool
 }
 
 // workerRequest asks for one source's render.
@@ -38,8 +40,10 @@ type workerResponse struct {
 	Fetched int64
 	// HeapGoal is the worker's heap goal when the request arrived, after
 	// the previous source's settleHeap, and Forced the collections the
-	// worker had forced by then (for tests and profiles).
+	// worker had forced by then, PeakHeld the most memory it held from
+	// the system during the render, sampled (for tests and profiles).
 	HeapGoal, Forced uint64
+	PeakHeld         int64
 }
 
 // wireSpec is a SourceSpec with its unexported parts spelled out.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -64,7 +65,8 @@ func serveWorker() int {
 		fmt.Fprintf(os.Stderr, "capreport render worker: reading its setup: %v\n", err)
 		return 2
 	}
-	limitWorker(init.MaxMemory)
+	pacer := limitWorker(init.MaxMemory)
+	pacer.off = init.Unpaced
 	init.Opts.FS = filesys.MakeFsOnDisk() // Render isolates sources only on disk
 	r := newRepo(init.Opts)
 	r.Root = init.Root // evaluated by Render
@@ -80,10 +82,13 @@ func serveWorker() int {
 		}
 		goal, forced := heapGoal(), forcedCycles()
 		rd.setFetchBudget(req.FetchBudget)
-		o := renderCollecting(rd, req.Spec.spec())
+		spec := req.Spec.spec()
+		pacer.begin(spec.Type != SourceKustomize, liveHeap())
+		o := renderCollecting(rd, spec)
+		held := pacer.end()
 		fmt.Fprintf(os.Stderr, "%s%d\n", endMarker, req.ID)
 		resp := workerResponse{ID: req.ID, Objects: toWireObjects(o.objects), Result: o.result, Covered: o.covered, Inputs: o.inputs, Recorded: o.recorded,
-			Fetched: req.FetchBudget - rd.fx.budget.Load(), HeapGoal: goal, Forced: forced}
+			Fetched: req.FetchBudget - rd.fx.budget.Load(), HeapGoal: goal, Forced: forced, PeakHeld: held}
 		if err := enc.Encode(&resp); err != nil {
 			fmt.Fprintf(os.Stderr, "capreport render worker: writing a response: %v\n", err)
 			return 2
@@ -119,29 +124,35 @@ func renderCollecting(rd *renderer, spec SourceSpec) sourceOut {
 
 // limitWorker sets the worker's stack limit, makes the garbage collector
 // work hard before the budget is reached, and starts the watchdog that
-// ends the process when it is exceeded anyway.
-func limitWorker(budget int64) {
+// ends the process when it is exceeded anyway and feeds the pacer it
+// returns (which runs without a budget too).
+func limitWorker(budget int64) *heapPacer {
 	debug.SetMaxStack(maxWorkerStack)
-	if budget <= 0 {
-		return
+	pacer := &heapPacer{ceiling: math.MaxInt64}
+	if budget > 0 {
+		pacer.ceiling = budget * 3 / 4
+		debug.SetMemoryLimit(pacer.ceiling)
+		limitAddressSpace(budget)
 	}
-	debug.SetMemoryLimit(budget * 3 / 4)
-	limitAddressSpace(budget)
-	go watchMemory(budget, 5*time.Millisecond)
+	go watchMemory(budget, pacer, 5*time.Millisecond)
+	return pacer
 }
 
 // watchMemory exits the process once the memory the Go runtime holds from
-// the system exceeds budget. A goroutine running Helm's engine or krusty
+// the system exceeds budget (none when budget is not positive), and feeds
+// the pacer the live heap. A goroutine running Helm's engine or krusty
 // cannot be stopped from outside, so the process is the unit that can.
-func watchMemory(budget int64, every time.Duration) {
+func watchMemory(budget int64, pacer *heapPacer, every time.Duration) {
 	samples := []metrics.Sample{
 		{Name: "/memory/classes/total:bytes"},
 		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/gc/heap/live:bytes"},
 	}
 	for range time.Tick(every) {
 		metrics.Read(samples)
 		held := int64(samples[0].Value.Uint64()) - int64(samples[1].Value.Uint64())
-		if held > budget {
+		pacer.observe(samples[2].Value.Uint64(), held)
+		if budget > 0 && held > budget {
 			fmt.Fprintf(os.Stderr, "%s: %d MiB held, budget %d MiB\n", memoryMarker, held>>20, budget>>20)
 			os.Exit(workerExitMemory)
 		}
@@ -176,6 +187,13 @@ const settleAbove = 16 << 20
 // forcedCycles is how many collections the process has forced.
 func forcedCycles() uint64 {
 	s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// liveHeap is the heap the collector found live at its last cycle.
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
 	return s[0].Value.Uint64()
 }

@@ -2,6 +2,8 @@ package render
 
 import (
 	"context"
+	"math"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -82,4 +84,57 @@ func isolatedRenderer(t *testing.T, root string) *renderer {
 		t.Fatal(err)
 	}
 	return &renderer{repo: r, opts: isolated(DefaultOptions()).withDefaults(), fx: &fetchState{}}
+}
+
+// A worker rendering a chart that builds large strings, as bitnami's
+// envoy-gateway does (its templates stringify the root context, whose
+// .Files hold megabytes of crds/), holds less memory from the system with
+// its heapPacer than without: the pages the collector frees go back before
+// fresh ones are taken.
+func TestWorkerPacesLargeStrings(t *testing.T) {
+	root := t.TempDir()
+	files := chartFiles("strings", "", "{{- range until 6 }}{{- $s := printf \"%v\" $ }}{{- end }}"+
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: strings\n")
+	files["strings/files/bytes.txt"] = strings.Repeat("0123456789abcdef", 160<<10) // 2.5 MiB, 9 MB as %v prints it
+	testutil.WriteTree(t, root, files)
+	held := map[bool]int64{}
+	for _, unpaced := range []bool{true, false} {
+		pool := newWorkerPool(isolatedRenderer(t, root))
+		pool.init.Unpaced = unpaced
+		w, err := pool.get()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var budget atomic.Int64
+		resp, _, err := w.do(context.Background(), SourceSpec{Path: "strings", Type: SourceHelm}, time.Minute, &budget)
+		pool.put(w)
+		pool.close()
+		if err != nil || resp.Result.Status != StatusRendered {
+			t.Fatalf("unpaced %v: %v %+v", unpaced, err, resp.Result)
+		}
+		held[unpaced] = resp.PeakHeld
+	}
+	t.Logf("peak memory held: %d MiB unpaced, %d MiB paced", held[true]>>20, held[false]>>20)
+	if held[false] > held[true]-8<<20 {
+		t.Errorf("the paced worker held %d MiB at most, the unpaced one %d MiB; want at least 8 MiB less", held[false]>>20, held[true]>>20)
+	}
+}
+
+func TestPacedLimit(t *testing.T) {
+	for _, c := range []struct {
+		live    uint64
+		ceiling int64
+		want    int64
+	}{
+		{0, 384 << 20, paceFloor},             // a fresh worker: the floor
+		{20 << 20, 384 << 20, paceFloor},      // 1.5 × 20 + 8 = 38 MiB is under it
+		{64 << 20, 384 << 20, 104 << 20},      // 1.5 × 64 + 8
+		{300 << 20, 384 << 20, 384 << 20},     // never above the budget's limit
+		{300 << 20, math.MaxInt64, 458 << 20}, // no budget
+		{0, 16 << 20, 16 << 20},               // a budget under the floor wins
+	} {
+		if got := pacedLimit(c.live, c.ceiling); got != c.want {
+			t.Errorf("pacedLimit(%d MiB, %d) = %d MiB, want %d MiB", c.live>>20, c.ceiling, got>>20, c.want>>20)
+		}
+	}
 }
