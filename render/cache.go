@@ -241,7 +241,7 @@ func (c *renderCache) find(dir string) *cacheEntry {
 // load is the render the entry (from find) holds; false when its body is
 // damaged.
 func (c *renderCache) load(entry *cacheEntry) (sourceOut, bool) {
-	out, ok := entry.decodeBody()
+	out, ok := entry.sharedBody()
 	out.result.Cached = true
 	return out, ok
 }

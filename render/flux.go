@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"strings"
@@ -302,21 +303,23 @@ func (g *gitops) configData(kind, ns, name string) (map[string]string, bool) {
 
 // setCommonMetadata sets Flux commonMetadata labels and annotations on an
 // object, overriding its own.
+// The maps it writes into are copies (a cached render's documents are
+// shared by the builds that load it, sharedBody).
 func setCommonMetadata(o *Object, labels, annotations map[string]any) {
-	md, _ := o.Doc["metadata"].(map[string]any)
-	if md == nil {
-		md = map[string]any{}
-		o.Doc["metadata"] = md
+	if _, ok := o.Doc["metadata"].(map[string]any); ok && len(labels) == 0 && len(annotations) == 0 {
+		return
 	}
+	md := ownMetadata(o)
 	for field, add := range map[string]map[string]any{"labels": labels, "annotations": annotations} {
 		if len(add) == 0 {
 			continue
 		}
 		cur, _ := md[field].(map[string]any)
+		cur = maps.Clone(cur)
 		if cur == nil {
 			cur = map[string]any{}
-			md[field] = cur
 		}
+		md[field] = cur
 		for k, v := range add {
 			cur[k] = v
 		}

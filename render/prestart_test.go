@@ -111,3 +111,44 @@ func TestSharedEntries(t *testing.T) {
 		t.Errorf("%d entries kept after the last cache closed", len(readEntries.byPath))
 	}
 }
+
+// Two builds that load one entry share its decoded documents and nothing
+// they write: each filters its own slice, and Flux's commonMetadata and a
+// default namespace written into one build's object leave the other's as
+// the entry holds it.
+func TestSharedBodyIsolatesBuilds(t *testing.T) {
+	doc := func(name string) map[string]any {
+		return map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": name, "labels": map[string]any{"a": "1"}}}
+	}
+	b, err := encodeEntry(sourceOut{inputs: []Input{{Op: "file", Path: "a", Digest: "d"}}, objects: []Object{
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "x", Doc: doc("x")},
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "y", Doc: doc("y")},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	e, ok := parseEntry(text, stringCRC(text[:len(text)-4]))
+	if !ok {
+		t.Fatal("the entry does not parse")
+	}
+	head, ok1 := e.sharedBody()
+	base, ok2 := e.sharedBody()
+	if !ok1 || !ok2 {
+		t.Fatal("the body does not decode")
+	}
+	if head.objects[0].Doc["metadata"].(map[string]any)["name"] != "x" || &head.objects[0] == &base.objects[0] {
+		t.Fatal("the builds do not each get their own slice of the entry's objects")
+	}
+	head.objects = head.objects[:1] // a build's keep filters in place
+	setCommonMetadata(&head.objects[0], map[string]any{"a": "2", "b": "3"}, nil)
+	setDefaultNamespace(&head.objects[0], "team")
+	want := doc("x")
+	if !reflect.DeepEqual(base.objects[0].Doc, want) || base.objects[1].Name != "y" {
+		t.Errorf("the other build's objects changed: %v, %s", base.objects[0].Doc, base.objects[1].Name)
+	}
+	md := head.objects[0].Doc["metadata"].(map[string]any)
+	if md["namespace"] != "team" || !reflect.DeepEqual(md["labels"], map[string]any{"a": "2", "b": "3"}) {
+		t.Errorf("the writing build's object is %v", head.objects[0].Doc)
+	}
+}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"maps"
 	"net/url"
 	"strings"
 )
@@ -76,10 +77,22 @@ func setDefaultNamespace(o *Object, ns string) {
 		return
 	}
 	o.Namespace = ns
+	ownMetadata(o)["namespace"] = ns
+}
+
+// ownMetadata gives o a document and metadata of its own to write into,
+// copies of its own (a cached render's documents are shared by the builds
+// that load it, sharedBody), and returns the metadata.
+func ownMetadata(o *Object) map[string]any {
+	o.Doc = maps.Clone(o.Doc)
+	if o.Doc == nil {
+		o.Doc = map[string]any{}
+	}
 	md, _ := o.Doc["metadata"].(map[string]any)
+	md = maps.Clone(md)
 	if md == nil {
 		md = map[string]any{}
-		o.Doc["metadata"] = md
 	}
-	md["namespace"] = ns
+	o.Doc["metadata"] = md
+	return md
 }
