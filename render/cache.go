@@ -226,12 +226,8 @@ func (c *renderCache) find(dir string) *cacheEntry {
 	if dir == "" {
 		return nil
 	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	for _, e := range ents {
-		if entry, ok := sharedEntry(filepath.Join(dir, e.Name())); ok && c.fresh(entry.inputs) {
+	for _, name := range sharedListing(dir) {
+		if entry, ok := sharedEntry(filepath.Join(dir, name)); ok && c.fresh(entry.inputs) {
 			return entry
 		}
 	}
@@ -395,7 +391,8 @@ func (c *renderCache) store(dir string, out sourceOut) {
 		h.Write([]byte(in.Op + "\x00" + in.Path + "\x00" + in.Digest + "\x00"))
 	}
 	name := hex.EncodeToString(h.Sum(nil))[:32] + entryExt
-	if atomicfile.Write(filepath.Join(dir, name), b) == nil {
+	if atomicfile.WriteUnsynced(filepath.Join(dir, name), b) == nil {
+		forgetListing(dir)
 		pruneEntries(dir, maxCacheCandidates)
 	}
 }

@@ -379,21 +379,55 @@ func (r *entryReader) origin() Origin {
 }
 
 // readEntries are the entry files the process has read while a render
-// cache is open, by path: a diff's head and base check the same entries
-// for every source the pull request leaves alone, and the second reads
-// the first's copy (an entry is never rewritten under its name with other
-// inputs; what a body decodes to is each caller's own). They go when the
-// last open cache closes.
+// cache is open, by path, and the listings of the keys' directories it
+// has read: a diff's head and base look up the same keys and check the
+// same entries for every source the pull request leaves alone, and the
+// second reads the first's copy (an entry is never rewritten under its
+// name with other inputs; the slices of a decoded body are each caller's
+// own, sharedBody). They go when the last open cache closes; a key's
+// listing goes when the process stores an entry under it.
 var readEntries = struct {
 	sync.Mutex
-	open   int
-	byPath map[string]*readOnce
-}{byPath: map[string]*readOnce{}}
+	open     int
+	byPath   map[string]*readOnce
+	listings map[string]*listOnce
+}{byPath: map[string]*readOnce{}, listings: map[string]*listOnce{}}
 
 type readOnce struct {
 	once  sync.Once
 	entry *cacheEntry
 	ok    bool
+}
+
+type listOnce struct {
+	once  sync.Once
+	names []string
+}
+
+// sharedListing is the names in a key's directory (none when it cannot be
+// read), listed once for the process's open caches.
+func sharedListing(dir string) []string {
+	readEntries.Lock()
+	l := readEntries.listings[dir]
+	if l == nil {
+		l = &listOnce{}
+		readEntries.listings[dir] = l
+	}
+	readEntries.Unlock()
+	l.once.Do(func() {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			l.names = append(l.names, e.Name())
+		}
+	})
+	return l.names
+}
+
+// forgetListing drops a key's listing after an entry was stored under it.
+func forgetListing(dir string) {
+	readEntries.Lock()
+	delete(readEntries.listings, dir)
+	readEntries.Unlock()
 }
 
 // sharedEntry is readEntry of p, once for the process's open caches.
@@ -420,6 +454,7 @@ func closeEntries() {
 	readEntries.Lock()
 	if readEntries.open--; readEntries.open == 0 {
 		clear(readEntries.byPath)
+		clear(readEntries.listings)
 	}
 	readEntries.Unlock()
 }

@@ -268,7 +268,7 @@ func (m *digestMemo) save() {
 		}
 	}
 	dir := filepath.Dir(m.path)
-	if os.MkdirAll(dir, 0o755) == nil && atomicfile.Write(m.path, appendMemoBatch([]byte(memoMagic), all)) == nil {
+	if os.MkdirAll(dir, 0o755) == nil && atomicfile.WriteUnsynced(m.path, appendMemoBatch([]byte(memoMagic), all)) == nil {
 		pruneMemos(dir)
 	}
 }

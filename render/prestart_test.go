@@ -152,3 +152,23 @@ func TestSharedBodyIsolatesBuilds(t *testing.T) {
 		t.Errorf("the writing build's object is %v", head.objects[0].Doc)
 	}
 }
+
+// A key's directory is listed once while caches are open, and again after
+// the process stores an entry under it.
+func TestSharedListing(t *testing.T) {
+	dir := t.TempDir()
+	testutil.WriteTree(t, dir, map[string]string{"a" + entryExt: "x"})
+	openEntries()
+	defer closeEntries()
+	if got := sharedListing(dir); !reflect.DeepEqual(got, []string{"a" + entryExt}) {
+		t.Fatalf("listing %v", got)
+	}
+	testutil.WriteTree(t, dir, map[string]string{"b" + entryExt: "x"})
+	if got := sharedListing(dir); len(got) != 1 {
+		t.Errorf("listed again while open: %v", got)
+	}
+	forgetListing(dir)
+	if got := sharedListing(dir); len(got) != 2 {
+		t.Errorf("after a store the listing is %v, want both entries", got)
+	}
+}

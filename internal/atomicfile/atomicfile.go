@@ -10,7 +10,18 @@ import (
 
 // Write writes data to p through a temporary file in p's directory
 // (made if missing), synced and then renamed over p.
-func Write(p string, data []byte) error {
+func Write(p string, data []byte) error { return write(p, data, true) }
+
+// WriteUnsynced is Write without the sync, for a file whose readers
+// check it whole (a checksum) and take a damaged one for a missing one,
+// as the render cache's entries and memos do: readers running beside the
+// writer still see the old file or the new one, and after a crash the
+// file may be torn, which costs a render, not a wrong report. The sync
+// took a millisecond or more of a warm diff's last steps for each render it
+// stored.
+func WriteUnsynced(p string, data []byte) error { return write(p, data, false) }
+
+func write(p string, data []byte, sync bool) error {
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -24,9 +35,11 @@ func Write(p string, data []byte) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
+	if sync {
+		if err := tmp.Sync(); err != nil {
+			tmp.Close()
+			return err
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return err

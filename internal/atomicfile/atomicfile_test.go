@@ -8,8 +8,14 @@ import (
 
 // Write makes the directory, replaces an existing file, and leaves no
 // temporary file behind; a directory it cannot write is an error and
-// leaves the old file as it was.
+// leaves the old file as it was; WriteUnsynced alike.
 func TestWrite(t *testing.T) {
+	for name, write := range map[string]func(string, []byte) error{"Write": Write, "WriteUnsynced": WriteUnsynced} {
+		t.Run(name, func(t *testing.T) { testWrite(t, write) })
+	}
+}
+
+func testWrite(t *testing.T, Write func(string, []byte) error) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a", "b", "entry")
 	for _, want := range []string{"first", "second"} {
