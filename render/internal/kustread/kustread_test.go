@@ -1,6 +1,7 @@
 package kustread
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -188,7 +189,11 @@ func mapOf(n *kyaml.RNode, unannotated bool) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	md, _ := m["metadata"].(map[string]any)
+	md := stringKeyed(m["metadata"])
+	if md == nil {
+		return m, nil
+	}
+	m["metadata"] = md
 	if unannotated {
 		unannotate(md)
 	}
@@ -198,6 +203,23 @@ func mapOf(n *kyaml.RNode, unannotated bool) (map[string]any, error) {
 		}
 	}
 	return m, nil
+}
+
+// stringKeyed is a decoded metadata mapping with its keys as strings: one
+// with a key that is not a string (metadata: {0}) decodes as
+// map[any]any, and the rewrite annotates it all the same.
+func stringKeyed(v any) map[string]any {
+	switch v := v.(type) {
+	case map[string]any:
+		return v
+	case map[any]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[fmt.Sprint(k)] = e
+		}
+		return out
+	}
+	return nil
 }
 
 // unannotate takes the file annotation, and the annotations it alone made,
