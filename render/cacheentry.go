@@ -209,8 +209,6 @@ func parseEntry(file string, sum uint32) (*cacheEntry, bool) {
 	return &cacheEntry{text: r.s, inputs: inputs, body: r.i}, true
 }
 
-// decodeBody decodes the objects and result of an entry readEntry read;
-// false when the body is damaged.
 // sharedBody is decodeBody, once per entry however many builds load it:
 // a diff's head and base load the same entries for every source the pull
 // request leaves alone (sharedEntry), and decoding was a fifth of a warm
@@ -232,6 +230,8 @@ func (e *cacheEntry) sharedBody() (sourceOut, bool) {
 	return out, true
 }
 
+// decodeBody decodes the objects and result of an entry readEntry read;
+// false when the body is damaged.
 func (e *cacheEntry) decodeBody() (sourceOut, bool) {
 	r := entryReader{s: e.text, i: e.body}
 	var out sourceOut
@@ -407,13 +407,7 @@ type listOnce struct {
 // sharedListing is the names in a key's directory (none when it cannot be
 // read), listed once for the process's open caches.
 func sharedListing(dir string) []string {
-	readEntries.Lock()
-	l := readEntries.listings[dir]
-	if l == nil {
-		l = &listOnce{}
-		readEntries.listings[dir] = l
-	}
-	readEntries.Unlock()
+	l := slot(readEntries.listings, dir)
 	l.once.Do(func() {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
@@ -421,6 +415,19 @@ func sharedListing(dir string) []string {
 		}
 	})
 	return l.names
+}
+
+// slot is m's value at key, made when missing, under readEntries' lock
+// (m is one of its maps).
+func slot[T any](m map[string]*T, key string) *T {
+	readEntries.Lock()
+	defer readEntries.Unlock()
+	v := m[key]
+	if v == nil {
+		v = new(T)
+		m[key] = v
+	}
+	return v
 }
 
 // forgetListing drops a key's listing after an entry was stored under it.
@@ -432,13 +439,7 @@ func forgetListing(dir string) {
 
 // sharedEntry is readEntry of p, once for the process's open caches.
 func sharedEntry(p string) (*cacheEntry, bool) {
-	readEntries.Lock()
-	r := readEntries.byPath[p]
-	if r == nil {
-		r = &readOnce{}
-		readEntries.byPath[p] = r
-	}
-	readEntries.Unlock()
+	r := slot(readEntries.byPath, p)
 	r.once.Do(func() { r.entry, r.ok = readEntry(p) })
 	return r.entry, r.ok
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"reflect"
 	"runtime/debug"
@@ -221,7 +222,7 @@ func TestRenderCollectingRestoresTheGoal(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	for _, before := range []int{100, 400, -1} {
 		debug.SetGCPercent(before)
-		if out := renderCollecting(rd, spec); out.result.Status != StatusRendered {
+		if out, _ := renderCollecting(rd, &heapPacer{ceiling: math.MaxInt64}, spec); out.result.Status != StatusRendered {
 			t.Fatalf("the fixture did not render: %+v", out.result)
 		}
 		if got := debug.SetGCPercent(before); got != before {

@@ -82,10 +82,7 @@ func serveWorker() int {
 		}
 		goal, forced := heapGoal(), forcedCycles()
 		rd.setFetchBudget(req.FetchBudget)
-		spec := req.Spec.spec()
-		pacer.begin(spec.Type != SourceKustomize, liveHeap())
-		o := renderCollecting(rd, spec)
-		held := pacer.end()
+		o, held := renderCollecting(rd, pacer, req.Spec.spec())
 		fmt.Fprintf(os.Stderr, "%s%d\n", endMarker, req.ID)
 		resp := workerResponse{ID: req.ID, Objects: toWireObjects(o.objects), Result: o.result, Covered: o.covered, Inputs: o.inputs, Recorded: o.recorded,
 			Fetched: req.FetchBudget - rd.fx.budget.Load(), HeapGoal: goal, Forced: forced, PeakHeld: held}
@@ -104,22 +101,28 @@ func serveWorker() int {
 // build's resource map, so a goal of three times the live heap instead of
 // two halves the cycles: a tenth of kubeflow/manifests' render CPU, for
 // its largest worker's peak RSS going from about 120 to 155 MB (the memory
-// limit below still bounds it). Helm's renders keep Go's default: their
-// workers' peak RSS is what the chart monorepos compare.
+// limit below still bounds it). Helm's renders keep Go's default goal,
+// under the heapPacer's limit: their workers' peak RSS is what the chart
+// monorepos compare.
 const kustomizeGCPercent = 200
 
-// renderCollecting renders one source with the collector's goal its kind
-// calls for (never lower than the one GOGC set), and the earlier goal
-// again after.
-func renderCollecting(rd *renderer, spec SourceSpec) sourceOut {
-	if spec.Type == SourceKustomize {
+// renderCollecting renders one source with the collector settings its
+// kind calls for, and the earlier ones again after: a Kustomize build with
+// kustomizeGCPercent (never lower than the goal GOGC set), any other
+// source paced by the memory limit (heapPacer). It returns the render and
+// the most memory the worker held during it.
+func renderCollecting(rd *renderer, pacer *heapPacer, spec SourceSpec) (sourceOut, int64) {
+	kustomize := spec.Type == SourceKustomize
+	if kustomize {
 		old := debug.SetGCPercent(kustomizeGCPercent)
 		if old < 0 || old > kustomizeGCPercent {
 			debug.SetGCPercent(old)
 		}
 		defer debug.SetGCPercent(old)
 	}
-	return rd.renderRecovered(spec)
+	pacer.begin(!kustomize, liveHeap())
+	o := rd.renderRecovered(spec)
+	return o, pacer.end()
 }
 
 // limitWorker sets the worker's stack limit, makes the garbage collector

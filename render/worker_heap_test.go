@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"math"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -137,4 +138,34 @@ func TestPacedLimit(t *testing.T) {
 			t.Errorf("pacedLimit(%d MiB, %d) = %d MiB, want %d MiB", c.live>>20, c.ceiling, got>>20, c.want>>20)
 		}
 	}
+}
+
+// A paced render sets the limit from the live heap and follows it; its
+// end puts the worker's own limit back. An unpaced one (a Kustomize
+// build) leaves the limit alone.
+func TestPacerSetsAndRestoresTheLimit(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	ceiling := int64(384 << 20)
+	debug.SetMemoryLimit(ceiling)
+	p := &heapPacer{ceiling: ceiling}
+	p.begin(true, 0)
+	if got := debug.SetMemoryLimit(-1); got != paceFloor {
+		t.Errorf("a paced render of a small heap set the limit to %d MiB, want the floor", got>>20)
+	}
+	p.observe(64<<20, 90<<20)
+	if got := debug.SetMemoryLimit(-1); got != 104<<20 {
+		t.Errorf("after a sample of 64 MiB live the limit is %d MiB, want 104", got>>20)
+	}
+	if held := p.end(); held != 90<<20 {
+		t.Errorf("end reported %d MiB held, want the sample's 90", held>>20)
+	}
+	if got := debug.SetMemoryLimit(-1); got != ceiling {
+		t.Errorf("after the render the limit is %d MiB, want the worker's %d", got>>20, ceiling>>20)
+	}
+	p.begin(false, 64<<20)
+	p.observe(64<<20, 1)
+	if got := debug.SetMemoryLimit(-1); got != ceiling {
+		t.Errorf("an unpaced render changed the limit to %d MiB", got>>20)
+	}
+	p.end()
 }
