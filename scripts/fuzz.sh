@@ -2,7 +2,9 @@
 # Runs each fuzz target of issue 11 for FUZZTIME (default 30s), one
 # `go test -fuzz` per target, and stops at the first finding (the failing
 # input is then under the package's testdata/fuzz/, to commit as a
-# regression seed once fixed). Prints each target's execution rate.
+# regression seed once fixed). Prints each target's execution rate, and
+# fails a target that ran no executions (a name that matches no target, a
+# fuzz function that skips), which go test passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -97,6 +99,14 @@ for t in "${targets[@]}"; do
   rate=$(rate_between "$(head -1 <<<"$lines")" "$(tail -1 <<<"$lines")")
   overall=$(rate_between "fuzz: elapsed: 0s, execs: 0" "$(tail -1 <<<"$lines")")
   execs=$(sed -nE '$s/.*execs: ([0-9]+).*/\1/p' <<<"$lines")
+  # go test passes a -fuzz pattern that matches no target ("no fuzz tests
+  # to fuzz") and a target that skips; either tested nothing.
+  if [ "${execs:-0}" -eq 0 ]; then
+    cat "$log"
+    echo "fuzz: $name ($pkg) ran no executions in $fuzztime; see above" >&2
+    rm -f "$log"
+    exit 1
+  fi
   printf '%-22s %-24s %8s execs %6s/s steady %6s/s overall  (%ss with build)\n' "$pkg" "$name" "${execs:-0}" "$rate" "$overall" "$(($(date +%s) - start))"
   rm -f "$log"
 done
