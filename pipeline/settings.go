@@ -208,10 +208,10 @@ func (s *Settings) isolation() render.Isolation {
 	return WorkerIsolation(s.RenderMemory)
 }
 
-// Prestart starts the render workers of n builds with these settings
-// before any of them begins (render.Prestart), so that a command building
-// several at once (a diff's head and base) has each one's worker ready
-// when its first source needs it; release stops the ones left unused.
+// Prestart starts n render workers with these settings before any build
+// begins (render.Prestart), so that a command that does more before its
+// first build than a plain run (a diff asks git for the base first) has a
+// worker ready sooner; release stops the ones left unused.
 func (s Settings) Prestart(n int) (release func()) {
 	return render.Prestart(s.isolation(), n)
 }

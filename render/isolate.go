@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -38,81 +37,14 @@ type Isolation struct {
 // and overlays render in tens of MiB; kubeflow's largest in about 200.
 const DefaultSourceMemory = 512 << 20
 
-// workerPool keeps up to Parallelism live workers; a worker that failed a
-// request is killed and replaced by a fresh one on the next request.
-//
-// The pool starts one worker process when it is made, a spare that waits
-// for its setup until the first request takes it: most of a worker's start
-// is its process's package initialization (Helm's and client-go's schemes,
-// a values-schema compiler: about 30 ms), which the spare then pays while
-// the run discovers its sources and checks the render cache, instead of
-// after a source is found to need a render.
-type workerPool struct {
-	init  workerInit
-	cmd   []string
-	mu    sync.Mutex
-	idle  []*worker
-	spare *worker // nil once taken, or when it could not start
-}
-
-func newWorkerPool(rd *renderer) *workerPool {
-	iso := rd.opts.Isolation
-	if iso.MaxMemory <= 0 {
-		iso.MaxMemory = DefaultSourceMemory
-	}
-	opts := rd.opts
-	opts.FS = nil                             // the disk: a worker opens it again (gob cannot carry a file system)
-	opts.Checkout, opts.CheckFirst = nil, nil // the render cache's, which stays in this process
-	p := &workerPool{cmd: iso.Command,
-		init: workerInit{Root: rd.repo.Root, Scope: rd.scope, Opts: opts, MaxMemory: iso.MaxMemory}}
-	if p.spare = takePrestarted(iso.Command); p.spare == nil {
-		p.spare, _ = spawnWorker(iso.Command) // if it cannot start, get says why
-	}
-	return p
-}
-
-// get returns an idle worker, else the spare, else starts one.
-func (p *workerPool) get() (*worker, error) {
-	p.mu.Lock()
-	if n := len(p.idle); n > 0 {
-		w := p.idle[n-1]
-		p.idle = p.idle[:n-1]
-		p.mu.Unlock()
-		return w, nil
-	}
-	spare := p.spare
-	p.spare = nil
-	p.mu.Unlock()
-	if spare != nil && spare.begin(p.init) == nil {
-		return spare, nil
-	}
-	return startWorker(p.cmd, p.init)
-}
-
-func (p *workerPool) put(w *worker) {
-	p.mu.Lock()
-	p.idle = append(p.idle, w)
-	p.mu.Unlock()
-}
-
-// close ends the idle workers: each exits when its input closes.
-func (p *workerPool) close() {
-	p.mu.Lock()
-	idle := p.idle
-	if p.spare != nil { // it exits at the end of its input, set up or not
-		idle = append(idle, p.spare)
-		p.spare = nil
-	}
-	p.idle = nil
-	p.mu.Unlock()
-	for _, w := range idle {
-		w.stop()
-	}
-}
-
 // worker is one live worker process.
 type worker struct {
-	cmd    *exec.Cmd
+	cmd     *exec.Cmd
+	key     string      // which pools may take it (workerKey)
+	owner   *workerPool // the pool whose setup it has; nil before its first
+	setup   *workerInit // to send with its next request: another pool's
+	spawned time.Time
+
 	stdin  io.WriteCloser
 	enc    *gob.Encoder
 	dec    *gob.Decoder
@@ -121,19 +53,8 @@ type worker struct {
 	exited chan struct{} // closed once the process has been waited for
 }
 
-func startWorker(command []string, init workerInit) (*worker, error) {
-	w, err := spawnWorker(command)
-	if err != nil {
-		return nil, err
-	}
-	if err := w.begin(init); err != nil {
-		return nil, err
-	}
-	return w, nil
-}
-
 // spawnWorker starts a worker process, which waits for its setup (begin).
-func spawnWorker(command []string) (*worker, error) {
+func spawnWorker(command []string, key string) (*worker, error) {
 	if len(command) == 0 {
 		return nil, errors.New("no worker command")
 	}
@@ -156,8 +77,9 @@ func spawnWorker(command []string) (*worker, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	w := &worker{cmd: cmd, stdin: stdin, enc: gob.NewEncoder(stdin), dec: gob.NewDecoder(stdout),
-		log: newStderrTap(stderr), exited: make(chan struct{})}
+	w := &worker{cmd: cmd, key: key, spawned: time.Now(), stdin: stdin, enc: gob.NewEncoder(stdin),
+		dec: gob.NewDecoder(stdout), exited: make(chan struct{})}
+	w.log = newStderrTap(stderr, func() { workerStarted(w) })
 	go func() {
 		<-w.log.eof // Wait closes the pipes: read them to the end first
 		_ = cmd.Wait()
@@ -204,7 +126,8 @@ var errWorkerDied = errors.New("render worker died")
 // timeout or the context; on any error the caller must kill the worker.
 func (w *worker) do(ctx context.Context, spec SourceSpec, timeout time.Duration, budget *atomic.Int64) (workerResponse, workerLog, error) {
 	w.nextID++
-	req := workerRequest{ID: w.nextID, Spec: toWire(spec), FetchBudget: budget.Load()}
+	req := workerRequest{ID: w.nextID, Spec: toWire(spec), FetchBudget: budget.Load(), Setup: w.setup}
+	w.setup = nil
 	w.log.begin(req.ID)
 	done := make(chan error, 1)
 	var resp workerResponse
@@ -255,6 +178,7 @@ func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec Sour
 		return out, true
 	}
 	w.kill()
+	p.drop()
 	return rd.workerFailure(spec, err, w.log.lastLines(2*time.Second)), true
 }
 

@@ -229,7 +229,9 @@ func TestIsolatedFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	rd := &renderer{repo: r, opts: isolated(DefaultOptions()), fx: &fetchState{}}
-	if _, ok := newWorkerPool(rd).renderIsolated(context.Background(), rd, spec); ok {
+	pool := newWorkerPool(rd)
+	defer pool.close()
+	if _, ok := pool.renderIsolated(context.Background(), rd, spec); ok {
 		t.Errorf("a spec gob cannot encode was sent to a worker")
 	}
 }

@@ -13,19 +13,18 @@ var prestarted struct {
 }
 
 // Prestart starts n worker processes of iso before any pool is made, for
-// the next n pools whose command is the same to take as their spares. A
-// command that makes more than one pool (a diff: its head's and its
-// base's) otherwise starts the base's worker only once the base is checked
-// out and its memo read, and a source that renders there then waits for
-// the worker's package initialization (about 30 ms) on top. release stops
-// the ones no pool took. Without a worker command it does nothing.
+// the pools made next to take as their spares: a command that starts its
+// builds later than a plain run (a diff resolves the base's revision
+// first) then has its first worker's start (about 30 ms) overlap that
+// work. release stops the ones no pool took. Without a worker command it
+// does nothing.
 func Prestart(iso Isolation, n int) (release func()) {
 	if len(iso.Command) == 0 {
 		return func() {}
 	}
 	var mine []*worker
 	for range n {
-		w, err := spawnWorker(iso.Command)
+		w, err := spawnWorker(iso.Command, workerKey(iso))
 		if err != nil {
 			break // each pool then starts its own, and says why it cannot
 		}
@@ -51,12 +50,13 @@ func Prestart(iso Isolation, n int) (release func()) {
 	}
 }
 
-// takePrestarted is a prestarted worker of command, nil when none waits.
-func takePrestarted(command []string) *worker {
+// takePrestarted is a prestarted worker pools of key take, nil when none
+// waits.
+func takePrestarted(key string) *worker {
 	prestarted.Lock()
 	defer prestarted.Unlock()
 	for i, w := range prestarted.workers {
-		if slices.Equal(w.cmd.Args, command) {
+		if w.key == key {
 			prestarted.workers = slices.Delete(prestarted.workers, i, i+1)
 			return w
 		}

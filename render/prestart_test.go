@@ -21,12 +21,15 @@ func TestPrestart(t *testing.T) {
 	if len(waiting) != 2 {
 		t.Fatalf("%d workers prestarted, want 2", len(waiting))
 	}
-	if w := takePrestarted([]string{"/bin/true"}); w != nil {
+	if w := takePrestarted(workerKey(Isolation{Command: []string{"/bin/true"}})); w != nil {
 		t.Error("a pool of another command took a prestarted worker")
+	}
+	if w := takePrestarted(workerKey(Isolation{Command: opts.Isolation.Command, MaxMemory: 64 << 20})); w != nil {
+		t.Error("a pool with another memory limit took a prestarted worker")
 	}
 	rd := isolatedRenderer(t, t.TempDir())
 	pool := newWorkerPool(rd)
-	if pool.spare != waiting[0] {
+	if idle := idleWorkers(pool.key); len(idle) != 1 || idle[0] != waiting[0] {
 		t.Error("the pool did not take the first prestarted worker as its spare")
 	}
 	out, ok := pool.renderIsolated(context.Background(), rd, SourceSpec{Path: "small", Type: SourcePlain})
@@ -40,7 +43,7 @@ func TestPrestart(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("release left the untaken worker running")
 	}
-	if takePrestarted(opts.Isolation.Command) != nil {
+	if takePrestarted(workerKey(opts.Isolation)) != nil {
 		t.Error("a released worker was still there to take")
 	}
 }

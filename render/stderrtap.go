@@ -27,10 +27,11 @@ type stderrTap struct {
 	tail    []string
 	ended   map[uint64]chan struct{}
 	eof     chan struct{} // closed when the worker's stderr closes
+	ready   func()        // called when the worker says it has started; nil after
 }
 
-func newStderrTap(r io.Reader) *stderrTap {
-	t := &stderrTap{ended: map[uint64]chan struct{}{}, eof: make(chan struct{})}
+func newStderrTap(r io.Reader, ready func()) *stderrTap {
+	t := &stderrTap{ended: map[uint64]chan struct{}{}, eof: make(chan struct{}), ready: ready}
 	go t.read(r)
 	return t
 }
@@ -64,6 +65,15 @@ func readBoundedLine(br *bufio.Reader) (string, error) {
 }
 
 func (t *stderrTap) add(line string) {
+	if t.ready != nil && line == readyMarker {
+		// Once: the worker prints it before its first setup, and the same
+		// line printed by a render later is only a line. (Only read calls
+		// add, so ready needs no lock.)
+		ready := t.ready
+		t.ready = nil
+		ready()
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if id, ok := strings.CutPrefix(line, endMarker); ok {

@@ -25,6 +25,9 @@ type workerRequest struct {
 	Spec wireSpec
 	// FetchBudget is what the run may still download (Options.Fetch).
 	FetchBudget int64
+	// Setup, when set, replaces the worker's setup before this render: a
+	// worker another pool set up serves this one (a diff's head and base).
+	Setup *workerInit
 }
 
 // workerResponse is one source's render, as renderSource returned it.

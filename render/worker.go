@@ -22,6 +22,9 @@ const workerEnv = "CAPREPORT_RENDER_WORKER"
 const (
 	// endMarker closes the output of one request; the request ID follows.
 	endMarker = "\x00capreport-render-end "
+	// readyMarker says the worker's process has started: its package
+	// initialization, most of a worker's start, is done.
+	readyMarker = "\x00capreport-render-ready"
 	// memoryMarker says the watchdog stopped the worker.
 	memoryMarker = "capreport render worker: memory budget exceeded"
 )
@@ -57,6 +60,7 @@ func serveWorker() int {
 	log.SetFlags(0)
 	log.SetOutput(os.Stderr)
 	dec, enc := gob.NewDecoder(in), gob.NewEncoder(out)
+	fmt.Fprintln(os.Stderr, readyMarker)
 	var init workerInit
 	if err := dec.Decode(&init); err != nil {
 		if err == io.EOF { // a pool's spare that no source needed
@@ -67,10 +71,7 @@ func serveWorker() int {
 	}
 	pacer := limitWorker(init.MaxMemory)
 	pacer.off = init.Unpaced
-	init.Opts.FS = filesys.MakeFsOnDisk() // Render isolates sources only on disk
-	r := newRepo(init.Opts)
-	r.Root = init.Root // evaluated by Render
-	rd := &renderer{repo: r, opts: init.Opts, scope: init.Scope, fx: &fetchState{}}
+	rd := workerRenderer(init)
 	for {
 		var req workerRequest
 		if err := dec.Decode(&req); err != nil {
@@ -79,6 +80,9 @@ func serveWorker() int {
 			}
 			fmt.Fprintf(os.Stderr, "capreport render worker: reading a request: %v\n", err)
 			return 2
+		}
+		if req.Setup != nil { // another pool's, whose memory limit is the first's
+			rd, pacer.off = workerRenderer(*req.Setup), req.Setup.Unpaced
 		}
 		goal, forced := heapGoal(), forcedCycles()
 		rd.setFetchBudget(req.FetchBudget)
@@ -92,6 +96,14 @@ func serveWorker() int {
 		}
 		settleHeap()
 	}
+}
+
+// workerRenderer is the renderer a worker's setup describes.
+func workerRenderer(init workerInit) *renderer {
+	init.Opts.FS = filesys.MakeFsOnDisk() // Render isolates sources only on disk
+	r := newRepo(init.Opts)
+	r.Root = init.Root // evaluated by Render
+	return &renderer{repo: r, opts: init.Opts, scope: init.Scope, fx: &fetchState{}}
 }
 
 // kustomizeGCPercent is the collector's goal while a worker builds a

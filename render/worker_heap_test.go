@@ -27,6 +27,7 @@ func TestWorkerSettlesBetweenSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer pool.put(w)
 	var budget atomic.Int64
 	var forced []uint64
 	for _, spec := range []SourceSpec{{Path: "big", Type: SourceHelm}, {Path: "small", Type: SourcePlain}, {Path: "small", Type: SourcePlain}} {
@@ -49,10 +50,11 @@ func TestWorkerSettlesBetweenSources(t *testing.T) {
 func TestWorkerPoolSpare(t *testing.T) {
 	rd := isolatedRenderer(t, t.TempDir())
 	pool := newWorkerPool(rd)
-	spare := pool.spare
-	if spare == nil {
-		t.Fatal("the pool started no spare worker")
+	idle := idleWorkers(pool.key)
+	if len(idle) != 1 {
+		t.Fatalf("the pool started %d spare workers, want 1", len(idle))
 	}
+	spare := idle[0]
 	w, err := pool.get()
 	if err != nil || w != spare {
 		t.Fatalf("the first request got %p (%v), want the spare %p", w, err, spare)
@@ -65,7 +67,7 @@ func TestWorkerPoolSpare(t *testing.T) {
 	pool.close()
 
 	unused := newWorkerPool(rd)
-	spare = unused.spare
+	spare = idleWorkers(unused.key)[0]
 	unused.close()
 	if code := spare.cmd.ProcessState.ExitCode(); code != 0 {
 		t.Errorf("an unused spare exited with %d", code)

@@ -124,14 +124,11 @@ func (o *diffOptions) buildBoth(ctx context.Context, s pipeline.Settings) (head,
 		// changed: the ones it is likeliest to render.
 		s.CheckFirst = pipeline.ChangedSince(ctx, rev)
 	}
-	builds := 0
-	if o.headJSON == "" {
-		builds++
+	if o.headJSON == "" || o.baseJSON == "" {
+		// One worker for both builds: the head's, then the base's (their
+		// pools share it), so that a one-chart change starts one.
+		defer s.Prestart(1)()
 	}
-	if o.baseJSON == "" {
-		builds++
-	}
-	defer s.Prestart(builds)()
 	var headErr, baseErr error
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {

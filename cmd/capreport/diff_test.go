@@ -439,3 +439,46 @@ func TestDiffBadRef(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// A diff whose commits change one source renders it on both sides in one
+// worker process: the base's pool takes the head's worker when the head's
+// render is done, instead of starting a second (each worker writes its
+// own profile, so their files count them).
+func TestDiffRendersBothSidesInOneWorker(t *testing.T) {
+	testutil.SkipIfShort(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH; the --base-ref test needs it")
+	}
+	repo, cache := t.TempDir(), t.TempDir()
+	gitT(t, repo, "init", "--quiet")
+	writeManifests(t, repo, "50", "300")
+	gitT(t, repo, "add", ".")
+	gitT(t, repo, "commit", "--quiet", "-m", "three autoscalers")
+	runDiff := func(extra ...string) diffDoc {
+		t.Helper()
+		args := append([]string{"diff", filepath.Join(repo, "deploy"), "--base-ref", "HEAD~1", "--format", "json", "--cache", "--cache-dir", cache}, extra...)
+		code, out, errOut := runArgs(t, args...)
+		if code == exitError {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		return decodeDiff(t, out)
+	}
+	for _, target := range []string{"60", "70"} { // two commits no run has rendered
+		writeManifests(t, repo, target, "300")
+		gitT(t, repo, "commit", "--quiet", "-am", "target "+target)
+	}
+	runDiff() // the cache now holds the sources no later commit changes
+	for _, target := range []string{"80", "90"} {
+		writeManifests(t, repo, target, "300")
+		gitT(t, repo, "commit", "--quiet", "-am", "target "+target)
+	}
+	prof := filepath.Join(t.TempDir(), "heap.pprof")
+	d := runDiff("--profile", "heap", "--profile-output", prof)
+	if d.Counts.Changed != 1 {
+		t.Errorf("counts %+v, want the one autoscaler whose target moved", d.Counts)
+	}
+	workers, err := filepath.Glob(prof + ".worker.*")
+	if err != nil || len(workers) != 1 {
+		t.Errorf("%d render workers ran (%v), want one for both sides", len(workers), err)
+	}
+}

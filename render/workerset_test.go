@@ -1,0 +1,166 @@
+package render
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/capreport/capreport/internal/testutil"
+)
+
+// idleWorkers are the workers of key waiting for a request.
+func idleWorkers(key string) []*worker {
+	workers.Lock()
+	defer workers.Unlock()
+	var out []*worker
+	for _, w := range workers.idle {
+		if w.key == key {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// otherRoot is a second repository whose small/hpa.yaml names another
+// HorizontalPodAutoscaler than isolatedRenderer's.
+func otherRoot(t *testing.T) *renderer {
+	t.Helper()
+	root := t.TempDir()
+	testutil.WriteTree(t, root, map[string]string{"small/hpa.yaml": `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: other, namespace: web}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 1
+  maxReplicas: 4
+`})
+	r, err := newRepo(DefaultOptions()).At(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &renderer{repo: r, opts: isolated(DefaultOptions()).withDefaults(), fx: &fetchState{}}
+}
+
+// renderSmall renders small/hpa.yaml through pool and returns the name of
+// the object it holds and the process ID of the worker that rendered it
+// (the idle worker put back last).
+func renderSmall(t *testing.T, pool *workerPool, rd *renderer) (string, int) {
+	t.Helper()
+	out, ok := pool.renderIsolated(context.Background(), rd, SourceSpec{Path: "small", Type: SourcePlain})
+	if !ok || out.result.Status != StatusRendered || len(out.objects) != 1 {
+		t.Fatalf("rendered %+v (ok %v), want one object", out.result, ok)
+	}
+	workers.Lock()
+	defer workers.Unlock()
+	return out.objects[0].Name, workers.idle[len(workers.idle)-1].cmd.Process.Pid
+}
+
+// A pool made while another is open starts no spare of its own: it takes
+// the other's idle worker, which renders from the taking pool's root, and
+// the first pool then takes it back, set up with its own again. The
+// workers end when the last pool closes, not before.
+func TestPoolsShareWorkers(t *testing.T) {
+	head := isolatedRenderer(t, t.TempDir())
+	base := otherRoot(t)
+	headPool := newWorkerPool(head)
+	basePool := newWorkerPool(base)
+	if n := len(idleWorkers(headPool.key)); n != 1 {
+		t.Fatalf("two pools started %d workers, want one spare", n)
+	}
+	name1, pid1 := renderSmall(t, headPool, head)
+	name2, pid2 := renderSmall(t, basePool, base)
+	name3, pid3 := renderSmall(t, headPool, head)
+	if name1 != "web" || name2 != "other" || name3 != "web" {
+		t.Errorf("the shared worker rendered %s, %s, %s; want each pool's own root: web, other, web", name1, name2, name3)
+	}
+	if pid2 != pid1 || pid3 != pid1 {
+		t.Errorf("the renders ran in processes %d, %d, %d; want one", pid1, pid2, pid3)
+	}
+	workers.Lock()
+	start, measured := workers.start[headPool.key]
+	workers.Unlock()
+	if !measured || start <= 0 || start > time.Minute {
+		t.Errorf("a worker's start measured as %s (measured: %v)", start, measured)
+	}
+	w := idleWorkers(headPool.key)[0]
+	headPool.close()
+	select {
+	case <-w.exited:
+		t.Fatal("the worker ended while a pool was still open")
+	case <-time.After(100 * time.Millisecond):
+	}
+	basePool.close()
+	select {
+	case <-w.exited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the worker outlived the last pool")
+	}
+}
+
+// A pool with no worker while another pool's is busy waits for that
+// worker as long as a worker has taken to start, and no longer: a render
+// that ends within it hands its worker over (no process started), one that
+// outlasts it leaves the waiting pool to start its own, which renders long
+// before the busy one's render ends.
+func TestPoolWaitsAStartForABusyWorker(t *testing.T) {
+	testutil.SkipIfShort(t)
+	cases := []struct {
+		name     string
+		start    time.Duration // what workers have taken to start, as if measured
+		template string
+		shared   bool
+	}{
+		{"ends within a start", time.Minute, "{{ range until 1000 }}{{ range until 3000 }}{{ end }}{{ end }}x: 1\n", true},
+		{"outlasts a start", 50 * time.Millisecond, "{{ range until 10000 }}{{ range until 10000 }}{{ range until 10000 }}{{ end }}{{ end }}{{ end }}\n", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			testutil.WriteTree(t, root, chartFiles("slow", "", c.template))
+			head, base := isolatedRenderer(t, root), otherRoot(t)
+			head.opts.SourceTimeout = 2 * time.Second
+			headPool, basePool := newWorkerPool(head), newWorkerPool(base)
+			defer basePool.close()
+			defer headPool.close()
+			workers.Lock()
+			workers.start[headPool.key] = c.start
+			workers.Unlock()
+			busyPID := make(chan int, 1)
+			done := make(chan time.Time, 1)
+			go func() {
+				w := idleWorkers(headPool.key)[0]
+				busyPID <- w.cmd.Process.Pid
+				headPool.renderIsolated(context.Background(), head, SourceSpec{Path: "slow", Type: SourceHelm})
+				done <- time.Now()
+			}()
+			pid := <-busyPID
+			waitBusy(t, headPool.key)
+			name, basePID := renderSmall(t, basePool, base)
+			baseDone := time.Now()
+			headDone := <-done
+			if name != "other" {
+				t.Errorf("the base rendered %s, want its own root's object", name)
+			}
+			if c.shared && (basePID != pid || baseDone.Before(headDone)) {
+				t.Errorf("the base rendered in process %d (the busy worker is %d) before the head's render ended: want it to wait for that worker", basePID, pid)
+			}
+			if !c.shared && (basePID == pid || !baseDone.Before(headDone.Add(-time.Second))) {
+				t.Errorf("the base rendered in process %d (the busy worker is %d), %s before the head's render ended: want a worker of its own, at once", basePID, pid, headDone.Sub(baseDone))
+			}
+		})
+	}
+}
+
+// waitBusy waits until a worker of key is out on a request.
+func waitBusy(t *testing.T, key string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		workers.Lock()
+		busy := workers.busy[key]
+		workers.Unlock()
+		if busy > 0 {
+			return
+		}
+	}
+	t.Fatal("no worker took the request")
+}
