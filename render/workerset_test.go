@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,20 +26,10 @@ func idleWorkers(key string) []*worker {
 // HorizontalPodAutoscaler than isolatedRenderer's.
 func otherRoot(t *testing.T) *renderer {
 	t.Helper()
-	root := t.TempDir()
-	testutil.WriteTree(t, root, map[string]string{"small/hpa.yaml": `apiVersion: autoscaling/v2
-kind: HorizontalPodAutoscaler
-metadata: {name: other, namespace: web}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-  minReplicas: 1
-  maxReplicas: 4
-`})
-	r, err := newRepo(DefaultOptions()).At(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &renderer{repo: r, opts: isolated(DefaultOptions()).withDefaults(), fx: &fetchState{}}
+	rd := isolatedRenderer(t, t.TempDir())
+	other := strings.Replace(goodHPA, "{name: web,", "{name: other,", 1)
+	testutil.WriteTree(t, rd.repo.Root, map[string]string{"small/hpa.yaml": other})
+	return rd
 }
 
 // renderSmall renders small/hpa.yaml through pool and returns the name of
