@@ -165,8 +165,11 @@ func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec Sour
 	if gob.NewEncoder(io.Discard).Encode(toWire(spec)) != nil {
 		return sourceOut{}, false
 	}
-	w, err := p.get()
+	w, err := p.get(ctx)
 	if err != nil {
+		if ctx.Err() != nil { // it ended while the pool waited for a worker
+			return rd.failedOut(spec, check.RenderCancelled, ctx.Err()), true
+		}
 		return sourceOut{}, false
 	}
 	resp, printed, err := w.do(ctx, spec, rd.opts.SourceTimeout, &rd.fx.budget)

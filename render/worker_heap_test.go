@@ -23,7 +23,7 @@ func TestWorkerSettlesBetweenSources(t *testing.T) {
 	testutil.WriteTree(t, root, big)
 	pool := newWorkerPool(isolatedRenderer(t, root))
 	defer pool.close()
-	w, err := pool.get()
+	w, err := pool.get(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestWorkerPoolSpare(t *testing.T) {
 		t.Fatalf("the pool started %d spare workers, want 1", len(idle))
 	}
 	spare := idle[0]
-	w, err := pool.get()
+	w, err := pool.get(context.Background())
 	if err != nil || w != spare {
 		t.Fatalf("the first request got %p (%v), want the spare %p", w, err, spare)
 	}
@@ -104,7 +104,7 @@ func TestWorkerPacesLargeStrings(t *testing.T) {
 	for _, unpaced := range []bool{true, false} {
 		pool := newWorkerPool(isolatedRenderer(t, root))
 		pool.init.Unpaced = unpaced
-		w, err := pool.get()
+		w, err := pool.get(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,7 +27,7 @@ import (
 // discovers its sources and checks the render cache, instead of after a
 // source is found to need a render. A pool that holds no worker while
 // another pool's is busy waits first for that one, at most as long as a
-// worker has taken to start in this process: a source that waits and then
+// worker last took to start in this process: a source that waits and then
 // starts a worker anyway is late by at most that start, and one whose wait
 // ends sooner renders sooner than a new worker could, and costs no start.
 type workerPool struct {
@@ -43,7 +44,7 @@ var workers = struct {
 	idle  []*worker
 	busy  map[string]int           // per command key: out on a request
 	open  map[string]int           // per command key: open pools
-	start map[string]time.Duration // per command key: the longest start seen
+	start map[string]time.Duration // per command key: the latest start seen
 	// changed is closed, and replaced, when a worker is put back, dies or
 	// has started: a waiting pool looks again.
 	changed chan struct{}
@@ -65,27 +66,27 @@ func newWorkerPool(rd *renderer) *workerPool {
 	opts.Checkout, opts.CheckFirst = nil, nil // the render cache's, which stays in this process
 	p := &workerPool{cmd: iso.Command, key: workerKey(iso),
 		init: workerInit{Root: rd.repo.Root, Scope: rd.scope, Opts: opts, MaxMemory: iso.MaxMemory}}
+	// Under the lock: two pools made at once must not both start a spare.
 	workers.Lock()
+	defer workers.Unlock()
 	workers.open[p.key]++
-	live := workers.busy[p.key] > 0 || slices.ContainsFunc(workers.idle, func(w *worker) bool { return w.key == p.key })
-	workers.Unlock()
-	if !live {
-		// The spare (if it cannot start, get says why).
-		spare := takePrestarted(p.key)
-		if spare == nil {
-			spare, _ = spawnWorker(iso.Command, p.key)
-		}
-		if spare != nil {
-			workers.Lock()
-			workers.idle = append(workers.idle, spare)
-			workers.Unlock()
-		}
+	if workers.busy[p.key] > 0 || slices.ContainsFunc(workers.idle, func(w *worker) bool { return w.key == p.key }) {
+		return p
+	}
+	// The spare (if it cannot start, get says why).
+	spare := takePrestarted(p.key)
+	if spare == nil {
+		spare, _ = spawnWorker(iso.Command, p.key)
+	}
+	if spare != nil {
+		workers.idle = append(workers.idle, spare)
 	}
 	return p
 }
 
-// get returns a worker set up for this pool.
-func (p *workerPool) get() (*worker, error) {
+// get returns a worker set up for this pool; an error is the context's
+// when it ended while the pool waited.
+func (p *workerPool) get(ctx context.Context) (*worker, error) {
 	asked := time.Now()
 	for {
 		workers.Lock()
@@ -106,7 +107,9 @@ func (p *workerPool) get() (*worker, error) {
 		if !wait {
 			return p.start()
 		}
-		waitChange(changed, waitFor)
+		if err := waitChange(ctx, changed, waitFor); err != nil {
+			return nil, err
+		}
 	}
 }
 
@@ -127,18 +130,22 @@ func (p *workerPool) borrowWait(asked time.Time) (bool, time.Duration) {
 	return left > 0, left
 }
 
-// waitChange waits until changed closes, or for d when d is positive.
-func waitChange(changed chan struct{}, d time.Duration) {
-	if d <= 0 {
-		<-changed
-		return
+// waitChange waits until changed closes, or for d when d is positive, or
+// until ctx ends (its error).
+func waitChange(ctx context.Context, changed chan struct{}, d time.Duration) error {
+	var timeout <-chan time.Time
+	if d > 0 {
+		timer := time.NewTimer(d)
+		defer timer.Stop()
+		timeout = timer.C
 	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
 	select {
 	case <-changed:
-	case <-timer.C:
+	case <-timeout:
+	case <-ctx.Done():
+		return ctx.Err()
 	}
+	return nil
 }
 
 // take counts a worker out on this pool's request. workers must be locked.
@@ -161,15 +168,13 @@ func (p *workerPool) start() (*worker, error) {
 	return w, nil
 }
 
-// workerStarted notes how long w took to start, and wakes the pools
-// waiting for a worker.
+// workerStarted notes how long w took to start (the latest start is what
+// the next one will likely take: the machine's load moves it), and wakes
+// the pools waiting for a worker.
 func workerStarted(w *worker) {
 	workers.Lock()
 	defer workers.Unlock()
-	d := time.Since(w.spawned)
-	if longest, ok := workers.start[w.key]; !ok || d > longest {
-		workers.start[w.key] = d
-	}
+	workers.start[w.key] = time.Since(w.spawned)
 	broadcast()
 }
 

@@ -2,10 +2,12 @@ package render
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/internal/testutil"
 )
 
@@ -99,23 +101,31 @@ func TestPoolWaitsAStartForABusyWorker(t *testing.T) {
 		name     string
 		start    time.Duration // what workers have taken to start, as if measured
 		template string
+		timeout  time.Duration // the slow render's
 		shared   bool
 	}{
-		{"ends within a start", time.Minute, "{{ range until 1000 }}{{ range until 3000 }}{{ end }}{{ end }}x: 1\n", true},
-		{"outlasts a start", 50 * time.Millisecond, "{{ range until 10000 }}{{ range until 10000 }}{{ range until 10000 }}{{ end }}{{ end }}{{ end }}\n", false},
+		{"ends within a start", time.Minute, "{{ range until 1000 }}{{ range until 3000 }}{{ end }}{{ end }}x: 1\n", 30 * time.Second, true},
+		{"outlasts a start", 50 * time.Millisecond, "{{ range until 10000 }}{{ range until 10000 }}{{ range until 10000 }}{{ end }}{{ end }}{{ end }}\n", 2 * time.Second, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
 			testutil.WriteTree(t, root, chartFiles("slow", "", c.template))
 			head, base := isolatedRenderer(t, root), otherRoot(t)
-			head.opts.SourceTimeout = 2 * time.Second
+			head.opts.SourceTimeout = c.timeout
 			headPool, basePool := newWorkerPool(head), newWorkerPool(base)
 			defer basePool.close()
 			defer headPool.close()
+			renderSmall(t, headPool, head) // the worker has started: its start is noted
 			workers.Lock()
+			measured := workers.start[headPool.key]
 			workers.start[headPool.key] = c.start
 			workers.Unlock()
+			t.Cleanup(func() {
+				workers.Lock()
+				workers.start[headPool.key] = measured
+				workers.Unlock()
+			})
 			busyPID := make(chan int, 1)
 			done := make(chan time.Time, 1)
 			go func() {
@@ -154,4 +164,42 @@ func waitBusy(t *testing.T, key string) {
 		}
 	}
 	t.Fatal("no worker took the request")
+}
+
+// A pool waiting for another's busy worker stops waiting when its context
+// ends: the source is cancelled, not rendered in-process.
+func TestPoolWaitEndsWithTheContext(t *testing.T) {
+	testutil.SkipIfShort(t)
+	root := t.TempDir()
+	testutil.WriteTree(t, root, chartFiles("spin", "", "{{ range until 10000 }}{{ range until 10000 }}{{ range until 10000 }}{{ end }}{{ end }}{{ end }}\n"))
+	head, base := isolatedRenderer(t, root), otherRoot(t)
+	head.opts.SourceTimeout = 2 * time.Second
+	headPool, basePool := newWorkerPool(head), newWorkerPool(base)
+	defer basePool.close()
+	defer headPool.close()
+	renderSmall(t, headPool, head)
+	workers.Lock()
+	measured := workers.start[headPool.key]
+	workers.start[headPool.key] = time.Hour
+	workers.Unlock()
+	defer func() {
+		workers.Lock()
+		workers.start[headPool.key] = measured
+		workers.Unlock()
+	}()
+	done := make(chan struct{})
+	go func() {
+		headPool.renderIsolated(context.Background(), head, SourceSpec{Path: "spin", Type: SourceHelm})
+		close(done)
+	}()
+	waitBusy(t, headPool.key)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	out, ok := basePool.renderIsolated(ctx, base, SourceSpec{Path: "small", Type: SourcePlain})
+	cancelled := slices.ContainsFunc(out.result.Findings, func(f check.Finding) bool { return f.Check == check.RenderCancelled })
+	if took := time.Since(start); !ok || !cancelled || took > time.Second {
+		t.Errorf("after its context ended the waiting source got %+v (ok %v) in %s; want it cancelled at once", out.result, ok, took)
+	}
+	<-done
 }
