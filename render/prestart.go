@@ -1,65 +1,28 @@
 package render
 
-import (
-	"slices"
-	"sync"
-)
-
-// prestarted are worker processes started before the pools that take
-// them as their spares (Prestart), each waiting for its setup.
-var prestarted struct {
-	sync.Mutex
-	workers []*worker
-}
-
 // Prestart starts n worker processes of iso before any pool is made, for
-// the pools made next to take as their spares: a command that starts its
-// builds later than a plain run (a diff resolves the base's revision
-// first) then has its first worker's start (about 30 ms) overlap that
-// work. release stops the ones no pool took. Without a worker command it
-// does nothing.
+// the pools made next to take as their spares, and keeps the process's
+// workers of iso alive until release, even between one pool's close and
+// the next one's making: a command that runs several builds (a diff's
+// head and base, made at different moments) then shares its workers
+// among all of them, and one that starts its builds later than a plain
+// run (a diff resolves the base's revision first) has its first worker's
+// start (about 30 ms) overlap that work. release stops the workers no
+// open pool holds. Without a worker command it does nothing.
 func Prestart(iso Isolation, n int) (release func()) {
 	if len(iso.Command) == 0 {
 		return func() {}
 	}
-	var mine []*worker
+	key := workerKey(iso)
+	workers.Lock()
+	defer workers.Unlock()
+	workers.open[key]++
 	for range n {
-		w, err := spawnWorker(iso.Command, workerKey(iso))
+		w, err := spawnWorker(iso.Command, key)
 		if err != nil {
 			break // each pool then starts its own, and says why it cannot
 		}
-		mine = append(mine, w)
+		workers.idle = append(workers.idle, w)
 	}
-	prestarted.Lock()
-	prestarted.workers = append(prestarted.workers, mine...)
-	prestarted.Unlock()
-	return func() {
-		prestarted.Lock()
-		var left []*worker
-		prestarted.workers = slices.DeleteFunc(prestarted.workers, func(w *worker) bool {
-			if slices.Contains(mine, w) {
-				left = append(left, w)
-				return true
-			}
-			return false
-		})
-		prestarted.Unlock()
-		for _, w := range left {
-			w.stop() // it exits at the end of its input
-		}
-	}
-}
-
-// takePrestarted is a prestarted worker pools of key take, nil when none
-// waits.
-func takePrestarted(key string) *worker {
-	prestarted.Lock()
-	defer prestarted.Unlock()
-	for i, w := range prestarted.workers {
-		if w.key == key {
-			prestarted.workers = slices.Delete(prestarted.workers, i, i+1)
-			return w
-		}
-	}
-	return nil
+	return func() { closeWorkers(key) }
 }

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"context"
 	"reflect"
 	"testing"
 	"time"
@@ -10,41 +9,50 @@ import (
 )
 
 // The pools made after Prestart take its workers as their spares, and
-// render with them; release stops the ones no pool took, and a pool of
-// another command takes none.
+// render with them; a pool of another command or memory limit takes none.
+// The workers outlive a pool's close while the Prestart holds them, and
+// release stops them.
 func TestPrestart(t *testing.T) {
 	opts := isolated(DefaultOptions())
 	release := Prestart(opts.Isolation, 2)
-	prestarted.Lock()
-	waiting := append([]*worker(nil), prestarted.workers...)
-	prestarted.Unlock()
+	waiting := idleWorkers(workerKey(opts.Isolation))
 	if len(waiting) != 2 {
 		t.Fatalf("%d workers prestarted, want 2", len(waiting))
 	}
-	if w := takePrestarted(workerKey(Isolation{Command: []string{"/bin/true"}})); w != nil {
-		t.Error("a pool of another command took a prestarted worker")
-	}
-	if w := takePrestarted(workerKey(Isolation{Command: opts.Isolation.Command, MaxMemory: 64 << 20})); w != nil {
-		t.Error("a pool with another memory limit took a prestarted worker")
+	for _, other := range []Isolation{{Command: []string{"/bin/true"}}, {Command: opts.Isolation.Command, MaxMemory: 64 << 20}} {
+		p := &workerPool{key: workerKey(other)}
+		workers.Lock()
+		w := p.takeIdle()
+		workers.Unlock()
+		if w != nil {
+			t.Errorf("a pool of %+v took a prestarted worker", other)
+		}
 	}
 	rd := isolatedRenderer(t, t.TempDir())
 	pool := newWorkerPool(rd)
-	if idle := idleWorkers(pool.key); len(idle) != 1 || idle[0] != waiting[0] {
-		t.Error("the pool did not take the first prestarted worker as its spare")
+	if idle := idleWorkers(pool.key); len(idle) != 2 {
+		t.Errorf("the pool started a spare of its own beside the prestarted workers: %d idle", len(idle))
 	}
-	out, ok := pool.renderIsolated(context.Background(), rd, SourceSpec{Path: "small", Type: SourcePlain})
-	if !ok || out.result.Status != StatusRendered || len(out.objects) != 1 {
-		t.Errorf("the prestarted worker rendered %+v (ok %v), want the one HPA", out.result, ok)
+	name, pid := renderSmall(t, pool, rd)
+	if name != "web" || pid != waiting[0].cmd.Process.Pid {
+		t.Errorf("rendered %s in process %d, want the one HPA in the first prestarted worker %d", name, pid, waiting[0].cmd.Process.Pid)
 	}
 	pool.close()
-	release()
 	select {
 	case <-waiting[1].exited:
-	case <-time.After(10 * time.Second):
-		t.Fatal("release left the untaken worker running")
+		t.Fatal("a pool's close stopped a worker the Prestart still holds")
+	case <-time.After(100 * time.Millisecond):
 	}
-	if takePrestarted(workerKey(opts.Isolation)) != nil {
-		t.Error("a released worker was still there to take")
+	release()
+	for _, w := range waiting {
+		select {
+		case <-w.exited:
+		case <-time.After(10 * time.Second):
+			t.Fatal("release left a worker running")
+		}
+	}
+	if idle := idleWorkers(pool.key); len(idle) != 0 {
+		t.Errorf("%d released workers still there to take", len(idle))
 	}
 }
 

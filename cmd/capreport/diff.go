@@ -125,8 +125,8 @@ func (o *diffOptions) buildBoth(ctx context.Context, s pipeline.Settings) (head,
 		s.CheckFirst = pipeline.ChangedSince(ctx, rev)
 	}
 	if o.headJSON == "" || o.baseJSON == "" {
-		// One worker for both builds: the head's, then the base's (their
-		// pools share it), so that a one-chart change starts one.
+		// One worker for both builds, held until both are done: the
+		// head's, then the base's, so that a one-chart change starts one.
 		defer s.Prestart(1)()
 	}
 	var headErr, baseErr error
