@@ -1,57 +1,139 @@
 package render
 
 import (
+	"fmt"
 	"maps"
 	"net/url"
+	"regexp"
+	"slices"
 	"strings"
 )
 
-// repoMatcher says whether a git URL names this repository. URLs compare
-// by host and path, whatever the scheme or user (https://github.com/o/r,
-// ssh://git@github.com/o/r.git and git@github.com:o/r are one repository).
-type repoMatcher map[string]bool
+// Repository identity: whether a Flux GitRepository's spec.url or an Argo
+// CD source's repoURL names the repository being read.
+//
+// Argo CD compares repositories by NormalizeGitURL (argoproj/argo-cd
+// util/git/git.go, ported below as argoNormalizeGitURL): lower-cased,
+// trimmed, an SSH URL without "ssh://" (scp-like "git@host:org/repo", or
+// "git@host/org/repo" with no colon at all) rewritten to ssh:// with its
+// first colon made a slash, one ".git" suffix dropped, then
+// net/url.Parse's String without "ssh://". So git@github.com:org/repo and
+// git@github.com/org/repo are one repository to Argo CD, and
+// https://github.com/org/repo another spelling that its SameURL does not
+// equate (it keys credentials by scheme). capreport asks a wider question
+// (is this the checkout being read?), so it compares the host and path of
+// the normalized form whatever the scheme, user or port: a repository
+// cloned over HTTPS is the same content as over SSH. Flux does not compare
+// URLs at all (a Kustomization names its GitRepository); its spec.url is
+// compared the same way.
+
+// sshURLPattern is Argo CD's sshURLRegex: an optional ssh://, a user, an @
+// and no further @.
+var sshURLPattern = regexp.MustCompile("^(ssh://)?([^/:]*?)@[^@]+$")
+
+// argoIsSSHURL is Argo CD's IsSSHURL: whether the URL is SSH, and its user.
+func argoIsSSHURL(u string) (bool, string) {
+	if m := sshURLPattern.FindStringSubmatch(u); len(m) > 2 {
+		return true, m[2]
+	}
+	return false, ""
+}
+
+// argoNormalizeGitURL is Argo CD's NormalizeGitURL; "" when net/url cannot
+// parse the result.
+func argoNormalizeGitURL(repo string) string {
+	repo = strings.ToLower(strings.TrimSpace(repo))
+	if ssh, _ := argoIsSSHURL(repo); ssh && !strings.HasPrefix(repo, "ssh://") {
+		repo = "ssh://" + strings.Replace(repo, ":", "/", 1)
+	}
+	repo = strings.TrimSuffix(repo, ".git")
+	u, err := url.Parse(repo)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimPrefix(u.String(), "ssh://")
+}
+
+// argoSameURL is Argo CD's SameURL: both normalize (or, when one does not,
+// stand as written) to the same non-empty string.
+func argoSameURL(left, right string) bool {
+	l, r := argoNormalizeGitURL(left), argoNormalizeGitURL(right)
+	if l == "" {
+		l = left
+	}
+	if r == "" {
+		r = right
+	}
+	return l != "" && r != "" && l == r
+}
+
+// repoIdentity is the host and path of a git URL's Argo CD normal form,
+// without port, user, ".git" or a trailing slash ("github.com/org/repo"):
+// what capreport compares. "" when the URL names no host and path (a
+// relative path, a bare name). kustomize's "git::" prefix is dropped first.
+func repoIdentity(raw string) string {
+	raw = strings.TrimPrefix(strings.TrimSpace(raw), "git::")
+	n := argoNormalizeGitURL(raw)
+	if n == "" {
+		return ""
+	}
+	if !strings.Contains(n, "://") {
+		if ssh, _ := argoIsSSHURL(strings.ToLower(raw)); !ssh {
+			return "" // a path or a bare name
+		}
+		n = "ssh://" + n // NormalizeGitURL leaves an SSH URL without a scheme
+	}
+	u, err := url.Parse(n)
+	if err != nil || u.Hostname() == "" {
+		return ""
+	}
+	p := strings.TrimSuffix(strings.Trim(u.Path, "/"), ".git")
+	if p == "" {
+		return ""
+	}
+	return u.Hostname() + "/" + p
+}
+
+// repoMatcher says whether a git URL names this repository, keeping the
+// URL each identity came from so that a decision can say why.
+type repoMatcher map[string]string
 
 func newRepoMatcher(urls []string) repoMatcher {
 	m := repoMatcher{}
 	for _, u := range urls {
-		if n := normalizeRepoURL(u); n != "" {
-			m[n] = true
+		if id := repoIdentity(u); id != "" {
+			if _, ok := m[id]; !ok {
+				m[id] = u
+			}
 		}
 	}
 	return m
 }
 
-func (m repoMatcher) matches(u string) bool { return m[normalizeRepoURL(u)] }
+func (m repoMatcher) matches(u string) bool {
+	id := repoIdentity(u)
+	_, ok := m[id]
+	return ok && id != ""
+}
 
-// normalizeRepoURL reduces a git URL to lower-case host plus path, without
-// a .git suffix or trailing slash; "" when it is not a URL.
-func normalizeRepoURL(raw string) string {
-	s := strings.TrimSpace(raw)
-	if s == "" {
-		return ""
+// decision says, in one line, whether u is this repository and why: its
+// Argo CD normal form, its identity, and the URL of this repository it
+// equals (or the ones it does not).
+func (m repoMatcher) decision(u string) string {
+	id := repoIdentity(u)
+	norm := argoNormalizeGitURL(u)
+	if id == "" {
+		return fmt.Sprintf("%q is not a git URL with a host and path (Argo CD normal form %q): another repository", u, norm)
 	}
-	s = strings.TrimPrefix(s, "git::")
-	var host, path string
-	if strings.Contains(s, "://") {
-		u, err := url.Parse(s)
-		if err != nil || u.Host == "" {
-			return ""
-		}
-		host, path = u.Hostname(), u.Path
-	} else if at := strings.Index(s, "@"); at >= 0 && strings.Contains(s[at:], ":") {
-		// scp-like: git@github.com:owner/repo.git
-		rest := s[at+1:]
-		c := strings.Index(rest, ":")
-		host, path = rest[:c], rest[c+1:]
-	} else {
-		return ""
+	if same, ok := m[id]; ok {
+		return fmt.Sprintf("%s (Argo CD normal form %s, identity %s) is this repository: %s (normal form %s) has the same identity",
+			u, norm, id, same, argoNormalizeGitURL(same))
 	}
-	path = strings.Trim(path, "/")
-	path = strings.TrimSuffix(path, ".git")
-	if host == "" || path == "" {
-		return ""
+	known := slices.Sorted(maps.Keys(m))
+	if len(known) == 0 {
+		return fmt.Sprintf("%s (Argo CD normal form %s, identity %s) is another repository: this repository's URLs are unknown (no git remote, --repo-url or repository.urls)", u, norm, id)
 	}
-	return strings.ToLower(host) + "/" + path
+	return fmt.Sprintf("%s (Argo CD normal form %s, identity %s) is another repository: this repository is %s", u, norm, id, strings.Join(known, ", "))
 }
 
 // clusterScopedKinds are the built-in kinds without a namespace, which
