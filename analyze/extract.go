@@ -294,6 +294,16 @@ func newAutoscaler(o *render.Object) *Autoscaler {
 	}
 }
 
+// Withheld lists the autoscalers a failed GitOps build keeps from the
+// cluster, as skipped objects that say which build withholds them.
+func Withheld(ws []render.WithheldObject) []SkippedObject {
+	out := make([]SkippedObject, 0, len(ws))
+	for i := range ws {
+		out = append(out, skipped(&ws[i].Object, "withheld: "+ws[i].By+" failed to build, so it does not reach the cluster"))
+	}
+	return out
+}
+
 func skipped(o *render.Object, reason string) SkippedObject {
 	return SkippedObject{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace, Origin: o.Origin, Reason: reason}
 }

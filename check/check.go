@@ -45,6 +45,7 @@ const (
 	GitOpsSubstitution    = "gitops-substitution"      // a Flux postBuild variable left unresolved, or a substitution refused
 	GitOpsCycle           = "gitops-cycle"             // GitOps objects that deliver each other
 	GitOpsLimit           = "gitops-limit"             // more GitOps objects, or a deeper chain, than capreport follows
+	GitOpsWithheld        = "gitops-withheld"          // autoscalers beneath a GitOps object whose build failed
 	DuplicateDelivery     = "duplicate-delivery"       // one autoscaler delivered by two chains
 	PartialRender         = "partial-render"           // a source rendered without an entry it refers to
 	SchemaRef             = "schema-ref-outside"       // a chart's values schema refers to a URL or file outside it
@@ -288,6 +289,10 @@ var builtinChecks = []Info{
 		"More GitOps objects, or a deeper delivery chain, than capreport follows in one run; the rest is not rendered.",
 		"Point capreport at a smaller part of the repository, or split generators that produce thousands of Applications.",
 		[]string{"render.appsetCheck", "render.gitops.run"}},
+	{GitOpsWithheld, "Autoscalers withheld by a failed build", SeverityError,
+		"A Flux Kustomization or HelmRelease, or an Argo CD Application, failed to build; the controller applies nothing of a failed build, so the autoscalers beneath it do not reach the cluster and are listed as withheld, not priced.",
+		"Fix the build failure the render-failed finding of the same object names.",
+		[]string{"render.gitops.withheldFindings"}},
 	{DuplicateDelivery, "Autoscaler delivered twice", SeverityWarning,
 		"Two delivery chains put the same autoscaler (kind, namespace and name) into the cluster; whichever applies last wins, and the report prices the first.",
 		"Give each delivery its own namespace or name, or deliver the object once.",

@@ -78,6 +78,9 @@ type Config struct {
 	// Flux GitRepositories and Argo CD sources with one of them are read
 	// from this checkout.
 	RepositoryURLs []string
+	// RepositorySources map GitOps sources of other repositories to
+	// directories of this one (repository.sources, --source's equivalent).
+	RepositorySources []SourceMapping
 	// FailOnDefaults keeps findings that rest on built-in defaults at their
 	// full severity (failOnDefaults: true); by default they are at most
 	// warnings.
@@ -389,4 +392,11 @@ func Default() *Config {
 		Checks: Checks{AllowIgnores: Opt[bool]{Value: true}},
 		FailOn: FailOnError,
 	}
+}
+
+// SourceMapping is one repository.sources entry: the GitOps source Name
+// names is read from Path, relative to the repository root.
+type SourceMapping struct {
+	Name, Path string
+	Line       int
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -181,6 +182,29 @@ func (p *parser) mapping(n *yaml.Node, what string, allowed []string, fn func(ke
 	}
 }
 
+// repositorySources reads repository.sources, NAME: PATH mappings of
+// GitOps sources of other repositories to directories of this one
+// (--source's equivalent); a PATH must stay inside the repository.
+func (p *parser) repositorySources(n *yaml.Node, c *Config) {
+	if n.Kind != yaml.MappingNode {
+		p.errf(n, "repository.sources must be a mapping of source names to paths")
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		dir, ok := p.scalar(v, "repository.sources."+k.Value)
+		if !ok {
+			continue
+		}
+		clean := path.Clean(filepath.ToSlash(dir))
+		if k.Kind != yaml.ScalarNode || k.Value == "" || path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+			p.errf(v, "repository.sources: %q must map a source name to a path inside the repository", k.Value)
+			continue
+		}
+		c.RepositorySources = append(c.RepositorySources, SourceMapping{Name: k.Value, Path: clean, Line: v.Line})
+	}
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -258,7 +282,11 @@ func (p *parser) top(n *yaml.Node, c *Config) {
 		case "failOnDefaults":
 			c.FailOnDefaults, _ = p.boolean(v, "failOnDefaults")
 		case "repository":
-			p.mapping(v, "repository", []string{"urls"}, func(key string, k, v *yaml.Node) {
+			p.mapping(v, "repository", []string{"urls", "sources"}, func(key string, k, v *yaml.Node) {
+				if key == "sources" {
+					p.repositorySources(v, c)
+					return
+				}
 				c.RepositoryURLs = append(c.RepositoryURLs, p.strings(v, "repository.urls")...)
 			})
 		case "sources":

@@ -1,6 +1,10 @@
 package config
 
-import "github.com/capreport/capreport/render"
+import (
+	"slices"
+
+	"github.com/capreport/capreport/render"
+)
 
 // RenderOptions applies the configuration to render options built from
 // the command line: every value set of every source becomes one
@@ -31,6 +35,10 @@ func (c *Config) RenderOptions(base render.Options) render.Options {
 		}
 	}
 	out.RepoURLs = append(append([]string(nil), base.RepoURLs...), c.RepositoryURLs...)
+	out.SourceMaps = slices.Clone(base.SourceMaps)
+	for _, m := range c.RepositorySources {
+		out.SourceMaps = append(out.SourceMaps, render.SourceMap{Name: m.Name, Path: m.Path})
+	}
 	out.APIVersions = append(append([]string(nil), base.APIVersions...), c.Cluster.APIVersions...)
 	if c.Cluster.KubeVersion.Set {
 		out.KubeVersion = c.Cluster.KubeVersion.Value

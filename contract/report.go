@@ -64,7 +64,7 @@ type Source struct {
 	Path     string `json:"path"`
 	Type     string `json:"type"`
 	ValueSet string `json:"valueSet,omitempty"`
-	Status   string `json:"status"` // rendered | skipped | failed | delivered
+	Status   string `json:"status"` // rendered | skipped | failed | delivered | withheld
 	Reason   string `json:"reason,omitempty"`
 	Objects  int    `json:"objects"`
 	// Partial: the source rendered without something it refers to.

@@ -37,6 +37,9 @@ type Settings struct {
 	ConfigFile  string // "" for PATH's .capreport.yaml, else the root's
 	Root        string // "" for the top of the git work tree, else PATH
 	RepoURLs    []string
+	// Sources are --source NAME=PATH mappings of GitOps sources of other
+	// repositories to local directories (PATH from the working directory).
+	Sources     []string
 	APIVersions []string
 	// Strict: findings that rest on built-in defaults fail like any other.
 	Strict bool
@@ -126,6 +129,9 @@ func (s *Settings) validate(path, root string) error {
 			return inputErrorf("set", "%q: %v", kv, err)
 		}
 	}
+	if _, err := parseSourceMaps(s.Sources, root); err != nil {
+		return err
+	}
 	if s.RenderTimeout < 0 {
 		return inputErrorf("render-timeout", "%s is negative", s.RenderTimeout)
 	}
@@ -164,6 +170,7 @@ func (s *Settings) renderOptions(root string, cfg *config.Config) render.Options
 	opts.Isolation = s.isolation()
 	opts.Helm = render.HelmValues{ValuesFiles: s.Values, Set: s.Set, ReleaseName: s.ReleaseName, Namespace: s.Namespace}
 	opts.RepoURLs = append(gitRemoteURLs(root), s.RepoURLs...)
+	opts.SourceMaps = append(opts.SourceMaps, s.sourceMaps(root)...)
 	opts.APIVersions = append(opts.APIVersions, s.APIVersions...)
 	opts = cfg.RenderOptions(opts)
 	opts.Fetch = s.fetchOptions(opts.Fetch)

@@ -70,10 +70,15 @@ func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs m
 	if c := str(s, "chart"); c != "" {
 		return nil, []check.Finding{notFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, which capreport does not fetch", c, str(s, "targetRevision"), repoURL))}
 	}
-	if !g.repoURLs.matches(repoURL) {
-		return nil, []check.Finding{notFollowed(o, fmt.Sprintf("its source %s is another repository (list this repository's URLs under repository.urls in .capreport.yaml, or pass --repo-url, if it is this one)", repoURL))}
+	root, ok := g.argoSourceRoot(repoURL)
+	if !ok {
+		return nil, []check.Finding{notFollowed(o, fmt.Sprintf("its source %s; %s", g.repoURLs.decision(repoURL), notThisRepo(repoURL)))}
 	}
-	rel, bad := g.sourcePath(str(s, "path"))
+	joined, inside := root.within(str(s, "path"))
+	if !inside {
+		return nil, []check.Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, fmt.Sprintf("path %q leaves its repository", str(s, "path")))}
+	}
+	rel, bad := g.sourcePath(joined)
 	if bad != "" {
 		return nil, []check.Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, bad)}
 	}
@@ -109,6 +114,7 @@ func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs m
 	}
 	out := g.rd.renderWithLimits(g.ctx, spec)
 	out.result.Findings = append(out.result.Findings, findings...)
+	out.result.Repository, out.via = root.note, root.via
 	return &out, nil
 }
 
@@ -210,10 +216,15 @@ func (g *gitops) argoValueFile(f, rel string, refs map[string]map[string]any) (s
 		if !ok {
 			return "", fmt.Sprintf("value file %q names the source ref %q, which the Application does not have", f, name)
 		}
-		if !g.repoURLs.matches(str(src, "repoURL")) {
-			return "", fmt.Sprintf("value file %q comes from %s, another repository", f, str(src, "repoURL"))
+		root, ok := g.argoSourceRoot(str(src, "repoURL"))
+		if !ok {
+			return "", fmt.Sprintf("value file %q comes from %s", f, g.repoURLs.decision(str(src, "repoURL")))
 		}
-		out, bad := g.sourcePath(p)
+		joined, inside := root.within(p)
+		if !inside {
+			return "", fmt.Sprintf("value file %q leaves its repository", f)
+		}
+		out, bad := g.sourcePath(joined)
 		if bad != "" {
 			return "", "value file " + bad
 		}

@@ -450,13 +450,14 @@ func cacheSalt(rd *renderer) string {
 		Format, Build, Scope  string
 		KubeVersion           string
 		APIVersions, RepoURLs []string
+		SourceMaps            []SourceMap
 		Helm                  HelmValues
 		MaxFileBytes          int64
 		MaxObjects            int
 		NoGitOps, LocatedOnly bool
 		// Kept: entries hold what Keep kept (one Keep per directory).
 		Kept, StubCRDs bool
-	}{cacheFormat, buildid.Digest(), "", o.KubeVersion, o.APIVersions, o.RepoURLs, o.Helm, o.MaxFileBytes, o.MaxObjects, o.NoGitOps, o.LocatedOnly, o.Keep != nil, o.StubCRDs}
+	}{cacheFormat, buildid.Digest(), "", o.KubeVersion, o.APIVersions, o.RepoURLs, o.SourceMaps, o.Helm, o.MaxFileBytes, o.MaxObjects, o.NoGitOps, o.LocatedOnly, o.Keep != nil, o.StubCRDs}
 	if rel, ok := relTo(rd.repo.Root, rd.scope); ok {
 		shared.Scope = rel
 	}

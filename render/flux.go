@@ -55,51 +55,61 @@ func objNamespace(o *Object) string {
 	return o.Namespace
 }
 
-// localGitSource decides whether a Flux sourceRef names this repository.
-// It is this repository when it is the bootstrap GitRepository
-// flux-system/flux-system, or a GitRepository whose URL names it; "" and
-// the reason otherwise.
-func (g *gitops) localGitSource(o *Object, ref map[string]any) (bool, string, bool) {
+// localGitSource decides where a Flux sourceRef's files are read: a
+// source --source maps to a directory; this repository, when it is the
+// bootstrap GitRepository flux-system/flux-system or a GitRepository whose
+// URL names it; else ok is false with the reason, and miss says the source
+// object was not found.
+func (g *gitops) localGitSource(o *Object, ref map[string]any) (root sourceRoot, ok bool, why string, miss bool) {
 	kind, name := str(ref, "kind"), str(ref, "name")
 	ns := str(ref, "namespace")
 	if ns == "" {
 		ns = objNamespace(o)
 	}
+	if m, ok := g.mappedFlux(kind, ns, name); ok && kind != "" {
+		return m, true, "", false
+	}
 	switch kind {
 	case "GitRepository":
 	case "":
-		return false, "spec.sourceRef has no kind", false
+		return sourceRoot{}, false, "spec.sourceRef has no kind", false
 	default:
-		return false, fmt.Sprintf("its source is %s %s/%s, a remote artifact capreport does not fetch", kind, ns, name), false
+		return sourceRoot{}, false, fmt.Sprintf("its source is %s %s/%s, a remote artifact capreport does not fetch (map it to a local copy with --source %s/%s/%s=PATH)", kind, ns, name, kind, ns, name), false
 	}
 	src := g.lookup("source.toolkit.fluxcd.io", "GitRepository", ns, name)
 	if src == nil {
 		if ns == "flux-system" && name == "flux-system" {
-			return true, "", false
+			return sourceRoot{note: "GitRepository flux-system/flux-system is Flux's bootstrap source: this repository"}, true, "", false
 		}
-		return false, fmt.Sprintf("GitRepository %s/%s is not among the rendered objects, so capreport cannot tell which repository it is", ns, name), true
+		return sourceRoot{}, false, fmt.Sprintf("GitRepository %s/%s is not among the rendered objects, so capreport cannot tell which repository it is (map it with --source GitRepository/%s/%s=PATH)", ns, name, ns, name), true
 	}
 	url := str(src.Doc, "spec", "url")
-	if g.repoURLs.matches(url) || (ns == "flux-system" && name == "flux-system") {
-		return true, "", false
+	if g.repoURLs.matches(url) {
+		return sourceRoot{note: fmt.Sprintf("GitRepository %s/%s: %s", ns, name, g.repoURLs.decision(url))}, true, "", false
 	}
-	return false, fmt.Sprintf("GitRepository %s/%s is %s, another repository (list this repository's URLs under repository.urls in .capreport.yaml, or pass --repo-url, if it is this one)", ns, name, url), false
+	if ns == "flux-system" && name == "flux-system" {
+		return sourceRoot{note: fmt.Sprintf("GitRepository flux-system/flux-system (%s) is Flux's bootstrap source: this repository", url)}, true, "", false
+	}
+	return sourceRoot{}, false, fmt.Sprintf("GitRepository %s/%s is %s, another repository (%s); %s", ns, name, url, g.repoURLs.another(url),
+		notThisRepo(fmt.Sprintf("GitRepository/%s/%s", ns, name))), false
 }
 
-// kustomizationSource resolves a Kustomization's sourceRef: a GitRepository
-// of this repository (prefix ""), or an ExternalArtifact that an
-// ArtifactGenerator assembles from one by copies that keep the layout
+// kustomizationSource resolves a Kustomization's sourceRef: a source read
+// from this repository or a mapped directory, or an ExternalArtifact that
+// an ArtifactGenerator assembles from one by copies that keep the layout
 // below a common prefix, which spec.path is then relative to.
-func (g *gitops) kustomizationSource(o *Object, ref map[string]any) (string, bool, string, bool) {
+func (g *gitops) kustomizationSource(o *Object, ref map[string]any) (sourceRoot, bool, string, bool) {
 	if str(ref, "kind") != "ExternalArtifact" {
-		local, why, miss := g.localGitSource(o, ref)
-		return "", local, why, miss
+		return g.localGitSource(o, ref)
 	}
 	ns := str(ref, "namespace")
 	if ns == "" {
 		ns = objNamespace(o)
 	}
 	name := str(ref, "name")
+	if m, ok := g.mappedFlux("ExternalArtifact", ns, name); ok {
+		return m, true, "", false
+	}
 	for _, gen := range g.ofKind("ArtifactGenerator", ns) {
 		for _, a := range yamldoc.MapList(dig(gen.Doc, "spec", "artifacts")) {
 			if str(a, "name") != name {
@@ -108,14 +118,14 @@ func (g *gitops) kustomizationSource(o *Object, ref map[string]any) (string, boo
 			return g.artifactPrefix(o, gen, a)
 		}
 	}
-	return "", false, fmt.Sprintf("its source is ExternalArtifact %s/%s, and no ArtifactGenerator among the rendered objects produces it", ns, name), true
+	return sourceRoot{}, false, fmt.Sprintf("its source is ExternalArtifact %s/%s, and no ArtifactGenerator among the rendered objects produces it", ns, name), true
 }
 
 // artifactPrefix reads the copies of one ArtifactGenerator artifact: each
 // must copy "@alias/<dir>/**" of a local GitRepository to
 // "@artifact/<sub>/" with <dir> ending in <sub> and one common rest, so
 // that the artifact is this repository's <rest> directory.
-func (g *gitops) artifactPrefix(o, gen *Object, a map[string]any) (string, bool, string, bool) {
+func (g *gitops) artifactPrefix(o, gen *Object, a map[string]any) (sourceRoot, bool, string, bool) {
 	aliases := map[string]map[string]any{}
 	for _, src := range yamldoc.MapList(dig(gen.Doc, "spec", "sources")) {
 		aliases[str(src, "alias")] = src
@@ -126,29 +136,31 @@ func (g *gitops) artifactPrefix(o, gen *Object, a map[string]any) (string, bool,
 		alias, dir, ok := strings.Cut(strings.TrimPrefix(from, "@"), "/")
 		sub := strings.Trim(strings.TrimPrefix(to, "@artifact"), "/")
 		if !strings.HasPrefix(from, "@") || !ok || !strings.HasSuffix(dir, "/**") || !strings.HasPrefix(to, "@artifact") {
-			return "", false, fmt.Sprintf("ArtifactGenerator %s copies %q to %q, which capreport does not map onto this repository", refOf(gen), from, to), false
+			return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s copies %q to %q, which capreport does not map onto this repository", refOf(gen), from, to), false
 		}
 		dir = strings.TrimSuffix(dir, "/**")
 		src, ok := aliases[alias]
 		if !ok {
-			return "", false, fmt.Sprintf("ArtifactGenerator %s copies from unknown source alias %q", refOf(gen), alias), false
+			return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s copies from unknown source alias %q", refOf(gen), alias), false
 		}
-		if local, why, miss := g.localGitSource(gen, src); !local {
-			return "", false, "its ExternalArtifact comes from " + why, miss
+		root, local, why, miss := g.localGitSource(gen, src)
+		if !local {
+			return sourceRoot{}, false, fmt.Sprintf("its ExternalArtifact comes from a source capreport does not follow: %s", why), miss
 		}
+		dir = path.Join(root.prefix, dir)
 		rest, ok := strings.CutSuffix(dir, sub)
 		if sub == "" {
 			rest, ok = dir+"/", true
 		}
 		if !ok || (set && rest != prefix) {
-			return "", false, fmt.Sprintf("ArtifactGenerator %s rearranges the repository's layout (%q to %q), which capreport does not follow", refOf(gen), from, to), false
+			return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s rearranges the repository's layout (%q to %q), which capreport does not follow", refOf(gen), from, to), false
 		}
 		prefix, set = rest, true
 	}
 	if !set {
-		return "", false, fmt.Sprintf("ArtifactGenerator %s artifact %q copies nothing", refOf(gen), str(a, "name")), false
+		return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s artifact %q copies nothing", refOf(gen), str(a, "name")), false
 	}
-	return strings.Trim(prefix, "/"), true, "", false
+	return sourceRoot{prefix: strings.Trim(prefix, "/")}, true, "", false
 }
 
 // sourcePath resolves a path of this repository's source; "" and a
@@ -183,30 +195,31 @@ var fluxIgnore = strings.ReplaceAll(strings.Join([]string{sourceignore.ExcludeVC
 // commonMetadata apply to every object.
 func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 	e := &expansion{}
-	prefix, local, why, miss := g.kustomizationSource(o, mapAt(o.Doc, "spec", "sourceRef"))
+	root, local, why, miss := g.kustomizationSource(o, mapAt(o.Doc, "spec", "sourceRef"))
 	e.lookupMiss = miss
 	if !local {
 		e.findings = append(e.findings, notFollowed(o, why))
 		return e
 	}
-	rel, bad := g.sourcePath(path.Join(prefix, fluxPath(str(o.Doc, "spec", "path"))))
+	rel, bad := g.sourcePath(path.Join(root.prefix, fluxPath(str(o.Doc, "spec", "path"))))
 	if bad != "" {
 		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, bad))
 		return e
 	}
+	spec := SourceSpec{Path: rel, Type: SourceKustomize, Name: refOf(o), explicit: true}
 	data, err := g.fluxManifest(o, rel)
 	if err != nil {
-		e.findings = append(e.findings, gitopsFinding(o, check.RenderFailed, check.SeverityError,
-			"Flux cannot generate the kustomization of "+rel+": "+g.rd.tidy(err.Error())))
+		// The controller's build fails here too: a failed source, which
+		// withholds what lies beneath it.
+		e.outs = append(e.outs, g.rd.failedOut(spec, check.RenderFailed, fmt.Errorf("Flux cannot generate the kustomization of %s: %w", rel, err)))
 		return e
 	}
 	raws, _, err := yamldoc.Decode(data, 1)
 	if err != nil || len(raws) != 1 {
-		e.findings = append(e.findings, gitopsFinding(o, check.RenderFailed, check.SeverityError, "generated kustomization does not decode"))
+		e.outs = append(e.outs, g.rd.failedOut(spec, check.RenderFailed, fmt.Errorf("the kustomization Flux generates for %s does not decode", rel)))
 		return e
 	}
-	spec := SourceSpec{Path: rel, Type: SourceKustomize, Name: refOf(o), explicit: true,
-		delivery: &deliverySpec{kustDoc: raws[0].Doc}}
+	spec.delivery = &deliverySpec{kustDoc: raws[0].Doc, loadAnywhere: true}
 	out := g.rd.renderWithLimits(g.ctx, spec)
 	if pb := mapAt(o.Doc, "spec", "postBuild"); pb != nil {
 		vars, fs, miss := g.fluxVars(o, pb)
@@ -219,6 +232,7 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 			setCommonMetadata(&out.objects[i], mapAt(cm, "labels"), mapAt(cm, "annotations"))
 		}
 	}
+	out.result.Repository, out.via = root.note, root.via
 	e.outs = append(e.outs, out)
 	return e
 }
@@ -335,13 +349,13 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 		return e // a chart in a Helm repository or OCI registry (--fetch)
 	}
 	e := &expansion{}
-	chartSpec, why, miss := g.helmReleaseChart(o)
+	chartSpec, root, why, miss := g.helmReleaseChart(o)
 	e.lookupMiss = miss
 	if why != "" {
 		e.findings = append(e.findings, notFollowed(o, why))
 		return e
 	}
-	rel, bad := g.sourcePath(fluxPath(str(chartSpec, "chart")))
+	rel, bad := g.sourcePath(path.Join(root.prefix, fluxPath(str(chartSpec, "chart"))))
 	if bad != "" {
 		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
 		return e
@@ -358,6 +372,7 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 		out.result.Findings = append(out.result.Findings, gitopsFinding(o, check.GitOpsNotFollowed, check.SeverityWarning,
 			"spec.postRenderers are not applied: the objects are reported as the chart renders them"))
 	}
+	out.result.Repository, out.via = root.note, root.via
 	e.outs = append(e.outs, out)
 	return e
 }
@@ -382,19 +397,22 @@ func (g *gitops) renderRelease(o *Object, rel string, hv HelmValues, vals map[st
 // helmReleaseChart returns the chart template of a HelmRelease (chart,
 // version, sourceRef, valuesFiles), resolving spec.chartRef to a HelmChart;
 // why is set when the chart is not in this repository.
-func (g *gitops) helmReleaseChart(o *Object) (map[string]any, string, bool) {
+func (g *gitops) helmReleaseChart(o *Object) (map[string]any, sourceRoot, string, bool) {
 	chartSpec := mapAt(o.Doc, "spec", "chart", "spec")
 	if ref := mapAt(o.Doc, "spec", "chartRef"); ref != nil {
 		kind, name, ns := str(ref, "kind"), str(ref, "name"), str(ref, "namespace")
 		if ns == "" {
 			ns = objNamespace(o)
 		}
+		if m, ok := g.mappedFlux(kind, ns, name); ok && kind == "OCIRepository" {
+			return map[string]any{"chart": "."}, m, "", false // the artifact is the chart
+		}
 		if kind != "HelmChart" {
-			return nil, fmt.Sprintf("spec.chartRef is %s %s/%s, a chart in a registry capreport does not fetch", kind, ns, name), false
+			return nil, sourceRoot{}, fmt.Sprintf("spec.chartRef is %s %s/%s, a chart in a registry capreport does not fetch", kind, ns, name), false
 		}
 		hc := g.lookup("source.toolkit.fluxcd.io", "HelmChart", ns, name)
 		if hc == nil {
-			return nil, fmt.Sprintf("spec.chartRef HelmChart %s/%s is not among the rendered objects", ns, name), true
+			return nil, sourceRoot{}, fmt.Sprintf("spec.chartRef HelmChart %s/%s is not among the rendered objects", ns, name), true
 		}
 		chartSpec = mapAt(hc.Doc, "spec")
 		if chartSpec != nil && str(chartSpec, "sourceRef", "namespace") == "" {
@@ -402,10 +420,10 @@ func (g *gitops) helmReleaseChart(o *Object) (map[string]any, string, bool) {
 		}
 	}
 	if chartSpec == nil {
-		return nil, "it names no chart (spec.chart.spec or spec.chartRef)", false
+		return nil, sourceRoot{}, "it names no chart (spec.chart.spec or spec.chartRef)", false
 	}
 	src := mapAt(chartSpec, "sourceRef")
-	if k := str(src, "kind"); k == "HelmRepository" || k == "Bucket" {
+	if k := str(src, "kind"); k == "HelmRepository" || k == "Bucket" && !g.isMapped(o, src) {
 		ns := str(src, "namespace")
 		if ns == "" {
 			ns = objNamespace(o)
@@ -418,12 +436,23 @@ func (g *gitops) helmReleaseChart(o *Object) (map[string]any, string, bool) {
 		if version == "" {
 			version = "*"
 		}
-		return nil, fmt.Sprintf("chart %q version %q comes from %s %s/%s%s, which capreport does not fetch", str(chartSpec, "chart"), version, k, ns, str(src, "name"), where), false
+		return nil, sourceRoot{}, fmt.Sprintf("chart %q version %q comes from %s %s/%s%s, which capreport does not fetch", str(chartSpec, "chart"), version, k, ns, str(src, "name"), where), false
 	}
-	if local, why, miss := g.localGitSource(o, src); !local {
-		return nil, why, miss
+	root, local, why, miss := g.localGitSource(o, src)
+	if !local {
+		return nil, sourceRoot{}, why, miss
 	}
-	return chartSpec, "", false
+	return chartSpec, root, "", false
+}
+
+// isMapped reports whether --source maps the source ref of o.
+func (g *gitops) isMapped(o *Object, ref map[string]any) bool {
+	ns := str(ref, "namespace")
+	if ns == "" {
+		ns = objNamespace(o)
+	}
+	_, ok := g.mappedFlux(str(ref, "kind"), ns, str(ref, "name"))
+	return ok
 }
 
 // releaseInputs are what helm-controller renders a HelmRelease's chart

@@ -124,6 +124,10 @@ type gitops struct {
 	findings []check.Finding
 	memo     map[string]*expansion
 	tree     *repoTree
+	// withheld are the autoscalers failed builds keep from the cluster;
+	// failedBy maps each failed object's ref to the object.
+	withheld []WithheldObject
+	failedBy map[string]*Object
 }
 
 // pending is a GitOps object waiting to be expanded with its chain.
@@ -135,18 +139,26 @@ type pending struct {
 // followGitOps expands the Flux and Argo CD objects of the standalone
 // renders. Sources that a GitOps object delivers lose their standalone
 // render (status delivered): their objects come from the delivery, with
-// its settings and chain. It returns the outputs to report.
+// its settings and chain. Sources beneath a GitOps object whose build
+// fails are withheld: the controllers apply nothing of a failed build. It
+// returns the outputs to report.
 func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Result) []sourceOut {
 	if !hasGitOps(outs) {
 		return outs
 	}
-	g := &gitops{rd: rd, ctx: ctx, repoURLs: newRepoMatcher(rd.opts.RepoURLs), memo: map[string]*expansion{}, byKindNS: map[string][]int{}}
+	g := &gitops{rd: rd, ctx: ctx, repoURLs: newRepoMatcher(rd.opts.RepoURLs), memo: map[string]*expansion{}, byKindNS: map[string][]int{},
+		failedBy: map[string]*Object{}}
 	for _, o := range outs {
 		g.know(o.objects)
 	}
-	suppressed := g.suppressed(outs)
+	g.configureFromRoots(outs)
+	withheld, suppressed := g.plan(outs)
 	var queue []pending
 	for i := range outs {
+		if by, ok := withheld[i]; ok {
+			g.withhold(&outs[i], by)
+			continue
+		}
 		if suppressed[i] != "" {
 			outs[i].result.Status = StatusDelivered
 			outs[i].result.Reason = "rendered through " + suppressed[i]
@@ -164,6 +176,8 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 	delivered := g.run(queue)
 	outs = append(outs, delivered...)
 	res.Findings = append(res.Findings, g.findings...)
+	res.Findings = append(res.Findings, g.withheldFindings()...)
+	res.Withheld = append(res.Withheld, g.withheld...)
 	return dedupeDeliveries(outs, res)
 }
 
@@ -234,12 +248,23 @@ func (g *gitops) run(queue []pending) []sourceOut {
 		for _, gen := range e.generated {
 			queue = append(queue, pending{obj: gen, chain: appendLink(p.chain, linkOf(&gen))})
 		}
+		failed := e.failure() != ""
 		for _, o := range e.outs {
-			o = stampChain(o, p.chain)
+			chain := p.chain
+			if o.via != nil {
+				chain = appendLink(chain, *o.via)
+			}
+			o = stampChain(o, chain)
+			if failed && o.result.Status != StatusFailed {
+				// Another source of the same Application rendered, but
+				// Argo CD syncs none of a failed manifest generation.
+				g.failedBy[refOf(&p.obj)] = &p.obj
+				g.withhold(&o, refOf(&p.obj))
+			}
 			g.know(o.objects)
 			for _, obj := range o.objects {
 				if kindOfGitOps(&obj) != notGitOps {
-					queue = append(queue, pending{obj: obj, chain: appendLink(p.chain, linkOf(&obj))})
+					queue = append(queue, pending{obj: obj, chain: appendLink(chain, linkOf(&obj))})
 				}
 			}
 			outs = append(outs, o)
@@ -318,27 +343,21 @@ func (g *gitops) expand(o *Object) *expansion {
 	return e
 }
 
-// coverage is what a GitOps object's renders read, an ApplicationSet's
-// being what its generated Applications read.
-func (g *gitops) coverage(o *Object) map[string]bool {
-	e := g.expand(o)
-	cov := e.covered()
-	for i := range e.generated {
-		for p := range g.expand(&e.generated[i]).covered() {
-			cov[p] = true
-		}
-	}
-	return cov
-}
-
-// suppressed decides which standalone sources a GitOps object delivers:
-// their index maps to the delivering object. A source is delivered when a
-// GitOps object of another, not itself delivered, source reads it. An
-// object whose render reads its own file (Flux's self-managing bootstrap
+// plan decides what becomes of each standalone source: withheld maps the
+// index of a source beneath a failed GitOps object to that object (see
+// withheldSources), suppressed the index of a source a working GitOps
+// object delivers to the object. A source is delivered when a GitOps object
+// of another, not itself delivered or withheld, source reads it. An object
+// whose render reads its own file (Flux's self-managing bootstrap
 // Kustomization, an Argo CD root app in its own directory) delivers nothing
 // it is not already found beside.
-func (g *gitops) suppressed(outs []sourceOut) map[int]string {
-	d := deliveries{edges: g.deliveryEdges(outs), out: map[int]string{}, visited: map[int]bool{}}
+func (g *gitops) plan(outs []sourceOut) (withheld, suppressed map[int]string) {
+	live, failed := g.deliveryEdges(outs)
+	withheld = withheldSources(live, failed)
+	for i := range withheld {
+		delete(live, i)
+	}
+	d := deliveries{edges: live, out: map[int]string{}, visited: map[int]bool{}}
 	incoming := map[int]bool{}
 	for _, es := range d.edges {
 		for _, e := range es {
@@ -346,39 +365,56 @@ func (g *gitops) suppressed(outs []sourceOut) map[int]string {
 		}
 	}
 	for i := range outs {
-		if !incoming[i] {
+		if !incoming[i] && withheld[i] == "" {
 			d.walk(i)
 		}
 	}
 	for i := range outs { // sources only in cycles: the first stands as a root
-		if !d.visited[i] {
+		if !d.visited[i] && withheld[i] == "" {
 			d.walk(i)
 		}
 	}
-	return d.out
+	return withheld, d.out
 }
 
-// delivery is an edge of suppressed's graph: source to is delivered by the GitOps object by.
+// delivery is an edge of plan's graph: source to is delivered (or, for a
+// failed object, withheld) by the GitOps object by.
 type delivery struct {
 	to int
 	by string
 }
 
-// deliveryEdges maps each source's index to the other sources its GitOps objects read, skipping
-// self-managing objects (those whose render reads their own file).
-func (g *gitops) deliveryEdges(outs []sourceOut) map[int][]delivery {
+// deliveryEdges maps each source's index to the other sources its GitOps
+// objects read (live), skipping self-managing objects (those whose render
+// reads their own file), and to the sources beneath its objects whose build
+// failed (failed). An ApplicationSet delivers through each Application it
+// generates.
+func (g *gitops) deliveryEdges(outs []sourceOut) (live, failed map[int][]delivery) {
 	index := map[string]int{}
 	for i, o := range outs {
 		index[o.result.Path] = i
 	}
-	edges := map[int][]delivery{}
+	live, failed = map[int][]delivery{}, map[int][]delivery{}
 	for i := range outs {
 		for j := range outs[i].objects {
 			obj := &outs[i].objects[j]
 			if kindOfGitOps(obj) == notGitOps {
 				continue
 			}
-			cov := g.coverage(obj)
+			cov := map[string]bool{}
+			for _, d := range g.deliverers(obj) {
+				e := g.expand(d)
+				if e.failure() == "" {
+					maps.Copy(cov, e.covered())
+					continue
+				}
+				g.failedBy[refOf(d)] = d
+				for _, t := range sourcesBeneath(outs, e.reach()) {
+					if t != i {
+						failed[i] = append(failed[i], delivery{t, refOf(d)})
+					}
+				}
+			}
 			if cov[obj.Origin.File] {
 				continue // self-managing
 			}
@@ -386,12 +422,27 @@ func (g *gitops) deliveryEdges(outs []sourceOut) map[int][]delivery {
 			// delivery, which must not depend on a map's order.
 			for _, p := range slices.Sorted(maps.Keys(cov)) {
 				if t, ok := index[p]; ok && t != i {
-					edges[i] = append(edges[i], delivery{t, refOf(obj)})
+					live[i] = append(live[i], delivery{t, refOf(obj)})
 				}
 			}
 		}
 	}
-	return edges
+	return live, failed
+}
+
+// deliverers are the objects whose expansions deliver for o: o itself, or
+// the Applications an ApplicationSet generates.
+func (g *gitops) deliverers(o *Object) []*Object {
+	e := g.expand(o)
+	if len(e.generated) == 0 {
+		return []*Object{o}
+	}
+	out := make([]*Object, 0, len(e.generated)+1)
+	out = append(out, o)
+	for i := range e.generated {
+		out = append(out, &e.generated[i])
+	}
+	return out
 }
 
 // deliveries walks the delivery graph depth first from its roots: the first walk to reach a source

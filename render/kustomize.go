@@ -75,6 +75,7 @@ func (rd *renderer) scanKustomizeSource(spec SourceSpec, dir string) (*kustscan.
 		}
 		sc.Override[dir] = &kustscan.Kustomization{File: kf, Doc: d.kustDoc, Generated: generated}
 	}
+	sc.LoadAnywhere = spec.delivery != nil && spec.delivery.loadAnywhere
 	sc.Scan(dir, false)
 	var findings []check.Finding
 	for _, ref := range sc.Partials {
@@ -86,7 +87,7 @@ func (rd *renderer) scanKustomizeSource(spec SourceSpec, dir string) (*kustscan.
 		}
 		return nil, findings, sc.Refusals[0]
 	}
-	if sc.RootIsComponent {
+	if sc.RootIsComponent && !sc.LoadAnywhere {
 		return nil, nil, fmt.Errorf("%s is a Component; it renders only as part of a kustomization", spec.Path)
 	}
 	return sc, findings, nil
@@ -163,6 +164,11 @@ func (rd *renderer) runKrusty(sc *kustscan.Scan, realDir string, trace bool, rea
 	}
 	kopts := krusty.MakeDefaultOptions()
 	kopts.LoadRestrictions = types.LoadRestrictionsRootOnly
+	if sc.LoadAnywhere {
+		// kustomize-controller's build (fluxcd/pkg/kustomize Build); safe
+		// still refuses every read outside the repository root.
+		kopts.LoadRestrictions = types.LoadRestrictionsNone
+	}
 	kopts.PluginConfig = types.DisabledPluginConfig()
 	rm, err := krusty.MakeKustomizer(kopts).Run(safe, realDir)
 	if v := safe.firstViolation(); v != nil {

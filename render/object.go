@@ -82,7 +82,18 @@ const (
 	// own settings: its objects come from that delivery, not from a render
 	// of the source on its own.
 	StatusDelivered Status = "delivered"
+	// StatusWithheld marks a source beneath a GitOps object whose build
+	// failed: Flux and Argo CD apply nothing of a failed build, so what the
+	// source holds does not reach the cluster and is not priced.
+	StatusWithheld Status = "withheld"
 )
+
+// WithheldObject is an autoscaler a failed GitOps build keeps from the
+// cluster; By names the failed object ("Kustomization/flux-system/apps").
+type WithheldObject struct {
+	Object
+	By string
+}
 
 // SourceResult reports what happened to one source.
 type SourceResult struct {
@@ -97,6 +108,10 @@ type SourceResult struct {
 	Partial bool `json:"partial,omitempty"`
 	// Chain is the delivery of a source a GitOps object rendered.
 	Chain []Link `json:"chain,omitempty"`
+	// Repository says, for a delivered source, which repository it was
+	// read from and why: this one (the URL's normal forms and the URL of
+	// this repository it matched) or a clone --source maps.
+	Repository string `json:"repository,omitempty"`
 	// Cached: the render came from the render cache (Options.RenderCacheDir).
 	Cached bool `json:"cached,omitempty"`
 	// Untraced: a Kustomize build made without krusty's origin annotations

@@ -68,6 +68,18 @@ type deliverySpec struct {
 	// remote is the chart to fetch, for a chart in a chart repository or
 	// OCI registry (Path then only names it).
 	remote *remoteChart
+	// loadAnywhere builds with kustomize's LoadRestrictionsNone, as
+	// kustomize-controller does (fluxcd/pkg/kustomize Build): a
+	// kustomization may list files outside its own directory, bounded by
+	// the source's root (the repository's) instead.
+	loadAnywhere bool
+}
+
+// SourceMap is one --source NAME=PATH: the GitOps source NAME names is
+// read from Path, a root-relative slash path of a directory.
+type SourceMap struct {
+	Name string
+	Path string
 }
 
 // dirOptions are an Argo CD directory source's file selection.
@@ -139,6 +151,11 @@ type Options struct {
 	// config's list): Flux GitRepositories and Argo CD sources with one of
 	// them are followed into this checkout.
 	RepoURLs []string
+	// SourceMaps point GitOps sources of other repositories at directories
+	// inside Root (--source NAME=PATH, flux-local's --sources): a Flux
+	// GitRepository, OCIRepository or Bucket by [Kind/][namespace/]name,
+	// an Argo CD repoURL by its repository identity.
+	SourceMaps []SourceMap
 	// NoGitOps renders Flux and Argo CD objects as inert objects.
 	NoGitOps bool
 	// Sources are explicit sources (from .capreport.yaml). Each replaces
@@ -259,4 +276,7 @@ type Result struct {
 	Objects  []Object
 	Sources  []SourceResult
 	Findings []check.Finding
+	// Withheld are the autoscalers beneath a GitOps object whose build
+	// failed: found in the repository, never applied.
+	Withheld []WithheldObject
 }

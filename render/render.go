@@ -260,6 +260,9 @@ type sourceOut struct {
 	dropped []string
 	// spec is what was rendered (traceTargets renders it again).
 	spec SourceSpec
+	// via is the link of the mapped source (--source) a GitOps object
+	// read it from, which its chain passes through.
+	via *Link
 }
 
 func skippedOut(spec SourceSpec, reason string) sourceOut {

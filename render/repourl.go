@@ -116,24 +116,33 @@ func (m repoMatcher) matches(u string) bool {
 	return ok && id != ""
 }
 
-// decision says, in one line, whether u is this repository and why: its
-// Argo CD normal form, its identity, and the URL of this repository it
-// equals (or the ones it does not).
+// decision says, in one line, why u is this repository: its Argo CD
+// normal form, its identity, and the URL of this repository it shares the
+// identity with; for another repository, what it was compared with.
 func (m repoMatcher) decision(u string) string {
-	id := repoIdentity(u)
-	norm := argoNormalizeGitURL(u)
-	if id == "" {
-		return fmt.Sprintf("%q is not a git URL with a host and path (Argo CD normal form %q): another repository", u, norm)
-	}
-	if same, ok := m[id]; ok {
+	if same, ok := m[repoIdentity(u)]; ok && repoIdentity(u) != "" {
 		return fmt.Sprintf("%s (Argo CD normal form %s, identity %s) is this repository: %s (normal form %s) has the same identity",
-			u, norm, id, same, argoNormalizeGitURL(same))
+			u, argoNormalizeGitURL(u), repoIdentity(u), same, argoNormalizeGitURL(same))
 	}
-	known := slices.Sorted(maps.Keys(m))
-	if len(known) == 0 {
-		return fmt.Sprintf("%s (Argo CD normal form %s, identity %s) is another repository: this repository's URLs are unknown (no git remote, --repo-url or repository.urls)", u, norm, id)
+	return fmt.Sprintf("%s is another repository (%s)", u, m.another(u))
+}
+
+// another says what u was compared with when it is not this repository.
+func (m repoMatcher) another(u string) string {
+	id := repoIdentity(u)
+	what := fmt.Sprintf("Argo CD normal form %q, identity %s", argoNormalizeGitURL(u), id)
+	if id == "" {
+		what = fmt.Sprintf("Argo CD normal form %q, which names no host and path", argoNormalizeGitURL(u))
 	}
-	return fmt.Sprintf("%s (Argo CD normal form %s, identity %s) is another repository: this repository is %s", u, norm, id, strings.Join(known, ", "))
+	if len(m) == 0 {
+		return what + "; this repository's URLs are unknown: no git remote, --repo-url or repository.urls"
+	}
+	return what + "; this repository is " + strings.Join(slices.Sorted(maps.Keys(m)), ", ")
+}
+
+// notThisRepo is the advice after a source that is not this repository.
+func notThisRepo(flag string) string {
+	return "if it is this one, list its URL under repository.urls in .capreport.yaml or pass --repo-url; if a clone of it is beside this one, map it with --source " + flag + "=PATH"
 }
 
 // clusterScopedKinds are the built-in kinds without a namespace, which

@@ -111,7 +111,7 @@ func TestRepoMatcherDecision(t *testing.T) {
 	for u, want := range map[string]string{
 		"git@github.com/org/fleet": "git@github.com/org/fleet (Argo CD normal form git@github.com/org/fleet, identity github.com/org/fleet) is this repository: " +
 			"https://github.com/org/fleet.git (normal form https://github.com/org/fleet) has the same identity",
-		"https://github.com/org/platform": "https://github.com/org/platform (Argo CD normal form https://github.com/org/platform, identity github.com/org/platform) is another repository: this repository is github.com/org/fleet",
+		"https://github.com/org/platform": `https://github.com/org/platform is another repository (Argo CD normal form "https://github.com/org/platform", identity github.com/org/platform; this repository is github.com/org/fleet)`,
 	} {
 		if got := m.decision(u); got != want {
 			t.Errorf("decision(%q)\n got  %s\n want %s", u, got, want)

@@ -67,6 +67,7 @@ type wireDelivery struct {
 	Namespace     string
 	Dir           *dirOptionsWire
 	Remote        *remoteChart
+	LoadAnywhere  bool `json:",omitempty"`
 }
 
 type dirOptionsWire struct {
@@ -78,7 +79,7 @@ func toWire(s SourceSpec) wireSpec {
 	w := wireSpec{Path: s.Path, Type: s.Type, Name: s.Name, Helm: s.Helm, Explicit: s.explicit, Traced: s.traced}
 	if d := s.delivery; d != nil {
 		w.Delivery = &wireDelivery{KustDoc: d.kustDoc, HelmOverFiles: d.helmOverFiles,
-			HelmSetString: d.helmSetString, Namespace: d.namespace, Remote: d.remote}
+			HelmSetString: d.helmSetString, Namespace: d.namespace, Remote: d.remote, LoadAnywhere: d.loadAnywhere}
 		if d.dir != nil {
 			w.Delivery.Dir = &dirOptionsWire{Recurse: d.dir.recurse, Include: d.dir.include, Exclude: d.dir.exclude}
 		}
@@ -90,7 +91,7 @@ func (w wireSpec) spec() SourceSpec {
 	s := SourceSpec{Path: w.Path, Type: w.Type, Name: w.Name, Helm: w.Helm, explicit: w.Explicit, traced: w.Traced}
 	if d := w.Delivery; d != nil {
 		s.delivery = &deliverySpec{kustDoc: d.KustDoc, helmOverFiles: d.HelmOverFiles,
-			helmSetString: d.HelmSetString, namespace: d.Namespace, remote: d.Remote}
+			helmSetString: d.HelmSetString, namespace: d.Namespace, remote: d.Remote, loadAnywhere: d.LoadAnywhere}
 		if d.Dir != nil {
 			s.delivery.dir = &dirOptions{recurse: d.Dir.Recurse, include: d.Dir.Include, exclude: d.Dir.Exclude}
 		}

@@ -202,16 +202,23 @@ func visibleSeverity(f contract.Finding) string {
 // deliveredNone says, for a report without autoscalers, that the GitOps
 // deliveries it rendered hold none ("" when it rendered none).
 func deliveredNone(r contract.Report) string {
-	n := 0
+	n, withheld := 0, 0
 	for _, s := range r.Sources {
 		if len(s.Chain) > 0 {
 			n++
+		}
+		if s.Status == "withheld" {
+			withheld++
 		}
 	}
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf(": the %d GitOps %s rendered deliver none", n, plural(n, "delivery", "deliveries"))
+	text := fmt.Sprintf(": the %d GitOps %s rendered deliver none", n, plural(n, "delivery", "deliveries"))
+	if withheld > 0 {
+		text += fmt.Sprintf(", and %d %s beneath a failed build %s withheld (see Findings)", withheld, plural(withheld, "source", "sources"), plural(withheld, "is", "are"))
+	}
+	return text
 }
 
 // RestsOnText lists a finding's deciding assumptions with their

@@ -36,6 +36,8 @@ type gitopsCase struct {
 	want       []wantAutoscaler
 	findings   []string // "check: substring" that must be among the findings
 	absent     []string // ids that must not be reported
+	withheld   []string // ids listed as skipped because a failed build withholds them
+	failing    bool     // a source fails: list exits 1 (else it must exit 0)
 }
 
 func (c gitopsCase) run(t *testing.T) {
@@ -47,6 +49,9 @@ func (c gitopsCase) run(t *testing.T) {
 	code := run(args, &streams{Out: &out, ErrOut: &errOut})
 	if code == exitError {
 		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if (code == exitFail) != c.failing {
+		t.Errorf("exit %d, want a failing source %v: %s", code, c.failing, errOut.String())
 	}
 	var got listOutput
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
@@ -75,6 +80,15 @@ func (c gitopsCase) run(t *testing.T) {
 	}
 	if len(got.Autoscalers) != len(c.want) {
 		t.Errorf("%d autoscalers, want %d: %v", len(got.Autoscalers), len(c.want), ids(got.Autoscalers))
+	}
+	var withheld []string
+	for _, sk := range got.Skipped {
+		if strings.HasPrefix(sk.Reason, "withheld: ") {
+			withheld = append(withheld, sk.Namespace+"/"+sk.Kind+"/"+sk.Name)
+		}
+	}
+	if fmt.Sprint(withheld) != fmt.Sprint(c.withheld) {
+		t.Errorf("withheld %v, want %v", withheld, c.withheld)
 	}
 	for _, id := range c.absent {
 		if _, ok := byID[id]; ok {
@@ -227,7 +241,56 @@ func TestGitOpsFixtures(t *testing.T) {
 			absent: []string{"dirns/HorizontalPodAutoscaler/skipped"},
 		},
 	}
+	cases = append(cases, fluxRulesCase("clusters/prod"), fluxRulesCase("."))
 	for _, c := range cases {
 		t.Run(c.name, c.run)
+	}
+}
+
+// fluxRulesCase is testdata/gitops/flux-rules from path: kustomize-
+// controller's build rules (its README gives each figure's derivation).
+func fluxRulesCase(path string) gitopsCase {
+	c := gitopsCase{
+		name: "flux-rules from " + path, root: filepath.Join(fixtures, "flux-rules"), path: path, failing: true,
+		want: []wantAutoscaler{
+			// Followed at ./apps/web/prod/eu: the root's postBuild fills the path.
+			{"prod/HorizontalPodAutoscaler/web", "Deployment/web", 2, 8, "cpu 70%",
+				"clusters/prod/apps.yaml Kustomization flux-system/apps → apps/web/prod/eu/hpa.yaml"},
+			// A file outside the kustomization's folder: load restrictions none.
+			{"prod/HorizontalPodAutoscaler/api", "Deployment/api", 2, 12, "cpu 70%",
+				"clusters/prod/shared.yaml Kustomization flux-system/shared → apps/shared/prod/kustomization.yaml → common/hpa-api.yaml"},
+		},
+		findings: []string{"render-failed: Flux cannot generate the kustomization of apps/broken: lstat apps/broken/deleted-in-this-commit.yaml"},
+		absent:   []string{"prod/HorizontalPodAutoscaler/queue"},
+	}
+	if path == "." {
+		// Found by discovery beneath the failed Kustomization: withheld, not delivered.
+		c.withheld = []string{"prod/HorizontalPodAutoscaler/queue"}
+		c.findings = append(c.findings, "gitops-withheld: Kustomization flux-system/broken: its build failed, so nothing beneath it reaches the cluster; withheld: HorizontalPodAutoscaler prod/queue (apps/broken/queue/hpa.yaml:1)")
+		// No GitOps object reads it: rendered on its own, as discovery always does.
+		c.want = append(c.want, wantAutoscaler{"staging/HorizontalPodAutoscaler/web", "Deployment/web", 2, 3, "cpu 70%", ""})
+	}
+	return c
+}
+
+// A repository whose only Kustomization fails to build: Flux applies
+// nothing of it, so its HPA is withheld, not delivered, and both list and
+// the ledger exit 1 (testdata/gitops/flux-failed/README.md).
+func TestGitOpsFailedBuildWithholds(t *testing.T) {
+	root := filepath.Join(fixtures, "flux-failed")
+	gitopsCase{name: "list", root: root, path: ".", failing: true,
+		withheld: []string{"prod/HorizontalPodAutoscaler/web"},
+		findings: []string{"gitops-withheld: Kustomization flux-system/apps: its build failed, so nothing beneath it reaches the cluster; withheld: HorizontalPodAutoscaler prod/web (apps/web/hpa.yaml:1)"},
+		absent:   []string{"prod/HorizontalPodAutoscaler/web"},
+	}.run(t)
+	var out, errOut bytes.Buffer
+	code := run([]string{root, "--root", root}, &streams{Out: &out, ErrOut: &errOut})
+	if code != exitFail {
+		t.Errorf("ledger exit %d, want %d: %s", code, exitFail, errOut.String())
+	}
+	for _, want := range []string{"1 source beneath a failed build is withheld", "gitops-withheld", "withheld  apps "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("ledger lacks %q:\n%s", want, out.String())
+		}
 	}
 }

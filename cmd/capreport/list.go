@@ -508,7 +508,20 @@ func gitopsLine(sources []contract.InventorySource, findings []contract.Inventor
 	if notFollowed > 0 {
 		parts = append(parts, fmt.Sprintf("%d GitOps objects not followed (see Findings): what they deliver is missing", notFollowed))
 	}
+	if n := withheldSources(sources); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d sources withheld by a failed build (see Skipped and Findings): they do not reach the cluster", n))
+	}
 	return strings.Join(parts, "; ")
+}
+
+func withheldSources(sources []contract.InventorySource) int {
+	n := 0
+	for _, s := range sources {
+		if s.Status == string(render.StatusWithheld) {
+			n++
+		}
+	}
+	return n
 }
 
 // writeDelivery writes the delivery chain and the partial mark of an

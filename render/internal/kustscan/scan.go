@@ -57,8 +57,8 @@ type Scan struct {
 	// (a GitOps object's generated or amended kustomization).
 	Override map[string]*Kustomization
 	// dropped are entries left out of the render (remote, outside the
-	// root, missing), by kustomization directory; each is also a refusal
-	// in Partials.
+	// root), by kustomization directory; each is also a refusal in
+	// Partials.
 	dropped  map[string][]droppedEntry
 	Partials []*Refusal
 	// ListedBy maps a resource file to the kustomization file listing it.
@@ -70,6 +70,10 @@ type Scan struct {
 	// Fetch keeps remote bases and helmCharts repos for the build
 	// (--fetch); Remote records that the build will fetch a base.
 	Fetch, Remote bool
+	// LoadAnywhere: the build runs without kustomize's load restrictions
+	// (a Flux Kustomization's), so a file outside its kustomization's
+	// directory is read too, and counts as covered.
+	LoadAnywhere bool
 }
 
 // droppedEntry is one entry of a kustomization list field left out.
@@ -112,8 +116,9 @@ func (sc *Scan) Annotatable() bool {
 	return true
 }
 
-// droppable are the list fields whose unusable entries the render leaves
-// out instead of failing: what they would add is missing, the rest stands.
+// droppable are the list fields whose remote or escaping entries the render
+// leaves out instead of failing: what they would add is missing, the rest
+// stands. A missing entry fails the build, as it fails kustomize's.
 var droppable = map[string]bool{"resources": true, "bases": true, "components": true, "crds": true}
 
 // entryOrDrop is entry for a droppable field: a remote, escaping or missing
@@ -134,10 +139,10 @@ func (sc *Scan) entryOrDrop(dir, kf, field, e string) string {
 	}
 	if abs != "" && droppable[field] {
 		if _, err := sc.r.Stat(abs); err != nil {
+			// kustomize build, and so Flux and Argo CD, fail on it: unlike
+			// a remote entry, nothing is missing here for want of a network.
 			rel := sc.r.Rel(kf)
-			sc.Partials = append(sc.Partials, &Refusal{Check: check.PartialRender, File: rel,
-				Msg: fmt.Sprintf("%s: %s entry %q does not exist; rendered without it, so what it adds is missing from this report", rel, field, e)})
-			sc.dropped[dir] = append(sc.dropped[dir], droppedEntry{field, e})
+			sc.refuse(check.RenderFailed, rel, "%s: %s entry %q does not exist in the repository, so kustomize build fails", rel, field, e)
 			return ""
 		}
 	}
@@ -192,9 +197,10 @@ func (sc *Scan) entry(dir, kf, field, e string) string {
 }
 
 // addFile records a referenced file; only files below the kustomization's
-// directory count (krusty's load restrictions refuse the others).
+// directory count (krusty's load restrictions refuse the others) unless the
+// build loads anywhere.
 func (sc *Scan) addFile(dir, abs string) {
-	if abs == dir || strings.HasPrefix(abs, dir+string(filepath.Separator)) {
+	if sc.LoadAnywhere || abs == dir || strings.HasPrefix(abs, dir+string(filepath.Separator)) {
 		sc.Files = append(sc.Files, abs)
 		if k, ok := sc.kusts[dir]; ok && !k.Generated {
 			if _, seen := sc.ListedBy[abs]; !seen {

@@ -1,0 +1,74 @@
+package render
+
+import (
+	"reflect"
+	"strconv"
+)
+
+// A Flux Kustomization that applies the directory it stands in (the
+// bootstrap flux-system) applies the objects beside it as its own build
+// makes them: after its postBuild substitution, targetNamespace and
+// commonMetadata (kustomize-controller substitutes every object of the
+// build, Kustomization objects included, before it applies any). So when
+// such a root's substitute sets ENVIRONMENT, a child Kustomization with
+// `path: ./apps/${ENVIRONMENT}` is followed into ./apps/prod, as the
+// cluster follows it. The objects beside the root keep their own place
+// (their chains still start at the file a person edits); only their
+// content is the root's.
+
+// configureFromRoots replaces the content of every standalone object that a
+// self-managing Flux Kustomization of the same render applies with the
+// content that root's build gives it; when any changed, the known objects
+// are indexed again.
+func (g *gitops) configureFromRoots(outs []sourceOut) {
+	built := map[string]*Object{}
+	for i := range outs {
+		for j := range outs[i].objects {
+			root := &outs[i].objects[j]
+			if kindOfGitOps(root) != fluxKustomization {
+				continue
+			}
+			e := g.expand(root)
+			if e.failure() != "" || !e.covered()[root.Origin.File] {
+				continue // not self-managing, or delivers nothing
+			}
+			for _, out := range e.outs {
+				for k := range out.objects {
+					if o := &out.objects[k]; o.Origin.Line > 0 {
+						built[placeKey(o)] = o
+					}
+				}
+			}
+		}
+	}
+	if len(built) == 0 {
+		return
+	}
+	changed := false
+	for i := range outs {
+		for j := range outs[i].objects {
+			o := &outs[i].objects[j]
+			b := built[placeKey(o)]
+			if b == nil || reflect.DeepEqual(b.Doc, o.Doc) {
+				continue
+			}
+			if kindOfGitOps(o) != notGitOps {
+				delete(g.memo, gitopsKey(o)) // expanded before as it stands on disk
+			}
+			o.Doc, o.Name, o.Namespace = b.Doc, b.Name, b.Namespace
+			changed = true
+		}
+	}
+	if changed {
+		g.known, g.byKindNS = nil, map[string][]int{}
+		for _, o := range outs {
+			g.know(o.objects)
+		}
+	}
+}
+
+// placeKey identifies an object by where it is written: its file, line,
+// apiVersion and kind, which a build's substitution does not change.
+func placeKey(o *Object) string {
+	return o.Origin.File + "\x00" + strconv.Itoa(o.Origin.Line) + "\x00" + o.APIVersion + "\x00" + o.Kind
+}
