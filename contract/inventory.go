@@ -130,6 +130,9 @@ type InventorySource struct {
 	Findings []InventorySourceFinding `json:"findings,omitempty"`
 	Partial  bool                     `json:"partial,omitempty"`
 	Chain    []Link                   `json:"chain,omitempty"`
+	// Repository says which repository a delivered source was read from,
+	// and why (this one, by which URL, or a --source mapping).
+	Repository string `json:"repository,omitempty"`
 }
 
 // InventorySourceFinding is a finding of rendering one source.

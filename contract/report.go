@@ -71,6 +71,9 @@ type Source struct {
 	Partial bool `json:"partial,omitempty"`
 	// Chain is the delivery of a source a GitOps object rendered.
 	Chain []Link `json:"chain,omitempty"`
+	// Repository says which repository a delivered source was read from,
+	// and why (this one, by which URL, or a --source mapping).
+	Repository string `json:"repository,omitempty"`
 }
 
 // Link, Location, Finding and Basis are check's: the report's findings are

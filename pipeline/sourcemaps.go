@@ -43,8 +43,11 @@ func rootRelativeDir(dir, root string) (string, error) {
 	if err != nil || !fi.IsDir() {
 		return "", fmt.Errorf("%s is not a directory", dir)
 	}
-	realRoot := root
-	if r, err := filepath.EvalSymlinks(root); err == nil {
+	realRoot, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.EvalSymlinks(realRoot); err == nil {
 		realRoot = r
 	}
 	rel, err := filepath.Rel(realRoot, abs)

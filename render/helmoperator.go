@@ -29,7 +29,7 @@ func (g *gitops) expandHelmOperatorRelease(o *Object) *expansion {
 		return e
 	}
 	if !g.repoURLs.matches(git) {
-		e.findings = append(e.findings, notFollowed(o, fmt.Sprintf("its chart is in %s, another repository (list this repository's URLs under repository.urls in .capreport.yaml, or pass --repo-url, if it is this one)", git)))
+		e.findings = append(e.findings, notFollowed(o, fmt.Sprintf("its chart is in %s; %s", g.repoURLs.decision(git), notThisRepo(git))))
 		return e
 	}
 	rel, bad := g.sourcePath(str(chart, "path"))

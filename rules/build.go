@@ -74,7 +74,7 @@ func Build(ctx context.Context, root string, rendered *render.Result, inv *analy
 			r.Sources = append(r.Sources, contract.Source{
 				Path: s.Path, Type: string(s.Type), ValueSet: s.ValueSet,
 				Status: string(s.Status), Reason: s.Reason, Objects: s.Objects,
-				Partial: s.Partial, Chain: s.Chain,
+				Partial: s.Partial, Chain: s.Chain, Repository: s.Repository,
 			})
 		}
 		r.Findings = append(r.Findings, rendered.Findings...)

@@ -94,7 +94,7 @@ func runExplain(o *explainOptions) error {
 	if _, err := ios.Out.Write(text); err != nil {
 		return err
 	}
-	printBill(ios.Out, w)
+	printBill(ios.Out, w, repositoryOf(r.Sources, w.Source.Source))
 	_, err = io.WriteString(ios.Out, report.TextFooter(one))
 	return err
 }
@@ -128,12 +128,30 @@ func findWorkload(ws []contract.Workload, id string) (contract.Workload, error) 
 	return contract.Workload{}, &usageError{msg: report.TerminalSafe(fmt.Sprintf("%q is ambiguous: %s", id, strings.Join(names, ", ")))}
 }
 
+// repositoryOf is the repository decision of the source with ID id (a
+// delivered source: which repository it was read from, and why).
+func repositoryOf(sources []contract.Source, id string) string {
+	for _, s := range sources {
+		sid := s.Path
+		if s.ValueSet != "" {
+			sid += "@" + s.ValueSet
+		}
+		if sid == id {
+			return s.Repository
+		}
+	}
+	return ""
+}
+
 // printBill writes the figures behind the ledger row and the timeline of
-// each run.
-func printBill(w io.Writer, wl contract.Workload) {
+// each run; repo is the source's repository decision ("" for none).
+func printBill(w io.Writer, wl contract.Workload, repo string) {
 	fmt.Fprintf(w, "\nSource\n  %s\n", report.TerminalSafe(wl.Source.String()))
 	if chain := wl.Source.ChainString(); chain != "" {
 		fmt.Fprintf(w, "  delivered by %s\n", report.TerminalSafe(chain))
+	}
+	if repo != "" {
+		fmt.Fprintf(w, "  repository: %s\n", report.TerminalSafe(repo))
 	}
 	fmt.Fprintf(w, "\nAssumptions\n")
 	keys := make([]string, 0, len(wl.Assumptions))

@@ -33,6 +33,7 @@ type gitopsCase struct {
 	name       string
 	root, path string // path relative to root
 	urls       []string
+	sources    []string // --source NAME=PATH, PATH relative to root
 	want       []wantAutoscaler
 	findings   []string // "check: substring" that must be among the findings
 	absent     []string // ids that must not be reported
@@ -44,6 +45,10 @@ func (c gitopsCase) run(t *testing.T) {
 	args := []string{"list", filepath.Join(c.root, c.path), "--root", c.root, "--format", "json"}
 	for _, u := range c.urls {
 		args = append(args, "--repo-url", u)
+	}
+	for _, s := range c.sources {
+		name, dir, _ := strings.Cut(s, "=")
+		args = append(args, "--source", name+"="+filepath.Join(c.root, dir))
 	}
 	var out, errOut bytes.Buffer
 	code := run(args, &streams{Out: &out, ErrOut: &errOut})
@@ -292,5 +297,60 @@ func TestGitOpsFailedBuildWithholds(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("ledger lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// An Argo CD repoURL spelled git@host/org/repo (no colon) is this
+// repository when a remote, --repo-url or the config names it in any
+// spelling, and explain says why, with both normal forms.
+func TestExplainSaysWhichRepository(t *testing.T) {
+	root := filepath.Join(fixtures, "argo-features")
+	var out, errOut bytes.Buffer
+	code := run([]string{"explain", "apps/HorizontalPodAutoscaler/files", root, "--root", root, "--repo-url", "git@github.com/example/argo-features"},
+		&streams{Out: &out, ErrOut: &errOut})
+	if code == exitError {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	want := "repository: https://github.com/example/argo-features.git (Argo CD normal form https://github.com/example/argo-features, identity github.com/example/argo-features) is this repository: " +
+		"git@github.com/example/argo-features (normal form git@github.com/example/argo-features) has the same identity"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("explain lacks %q:\n%s", want, out.String())
+	}
+}
+
+// Sources of another repository, read from a clone beside this one
+// (testdata/gitops/sources: fleet/ reads platform/), as flux-local's
+// --sources: without --source they are named as not followed.
+func TestGitOpsSourceMaps(t *testing.T) {
+	root := filepath.Join(fixtures, "sources")
+	chart := "platform/charts/api → platform/charts/api/templates/hpa.yaml"
+	mapped := gitopsCase{name: "mapped", root: root, path: "fleet",
+		sources: []string{"GitRepository/flux-system/platform=platform", "https://github.com/example/platform=platform"},
+		want: []wantAutoscaler{
+			{"jobs/HorizontalPodAutoscaler/worker", "Deployment/worker", 2, 12, "cpu 70%",
+				"fleet/clusters/prod/platform.yaml Kustomization flux-system/platform-apps → platform GitRepository flux-system/platform → platform/apps/kustomization.yaml → platform/apps/hpa.yaml"},
+			{"prod/HorizontalPodAutoscaler/api", "Deployment/api", 1, 9, "cpu 75%",
+				"fleet/clusters/prod/platform.yaml HelmRelease prod/api → platform GitRepository flux-system/platform → " + chart},
+			// git@github.com:example/platform.git is the mapped https URL's repository.
+			{"edge/HorizontalPodAutoscaler/api-edge", "Deployment/api-edge", 1, 5, "cpu 75%",
+				"fleet/argocd/api.yaml Application argocd/api-edge → platform Repository git@github.com:example/platform.git → " + chart},
+		},
+	}
+	t.Run("mapped", mapped.run)
+	unmapped := gitopsCase{name: "unmapped", root: root, path: "fleet",
+		findings: []string{
+			"gitops-not-followed: Kustomization flux-system/platform-apps: not followed: GitRepository flux-system/platform is https://github.com/example/platform, another repository",
+			"gitops-not-followed: HelmRelease prod/api: not followed: GitRepository flux-system/platform is https://github.com/example/platform, another repository",
+			"gitops-not-followed: Application argocd/api-edge: not followed: its source git@github.com:example/platform.git is another repository",
+			"gitops-not-followed: map it with --source git@github.com:example/platform.git=PATH",
+		},
+	}
+	t.Run("unmapped", unmapped.run)
+	// A mapped directory must be inside the root: capreport reads nothing outside it.
+	var out, errOut bytes.Buffer
+	outside := t.TempDir()
+	code := run([]string{"list", filepath.Join(root, "fleet"), "--root", filepath.Join(root, "fleet"), "--source", "platform=" + outside}, &streams{Out: &out, ErrOut: &errOut})
+	if code != exitError || !strings.Contains(errOut.String(), "is outside the repository root") {
+		t.Errorf("a --source outside the root: exit %d, %s", code, errOut.String())
 	}
 }

@@ -117,7 +117,7 @@ func inventorySources(in []render.SourceResult) []contract.InventorySource {
 	out := make([]contract.InventorySource, 0, len(in))
 	for _, s := range in {
 		is := contract.InventorySource{Path: s.Path, Type: string(s.Type), ValueSet: s.ValueSet, Status: string(s.Status),
-			Reason: s.Reason, Objects: s.Objects, Partial: s.Partial, Chain: s.Chain}
+			Reason: s.Reason, Objects: s.Objects, Partial: s.Partial, Chain: s.Chain, Repository: s.Repository}
 		for _, f := range s.Findings {
 			is.Findings = append(is.Findings, contract.InventorySourceFinding{Check: f.Check, Severity: f.Severity,
 				Message: f.Message, File: f.File(), Line: f.Line(), Source: f.Source})

@@ -72,8 +72,8 @@ func TestRoundsCurveOnlyWhereShown(t *testing.T) {
 	// explain's text bill.
 	for i := range with.Workloads {
 		var a, b bytes.Buffer
-		printBill(&a, with.Workloads[i])
-		printBill(&b, without.Workloads[i])
+		printBill(&a, with.Workloads[i], "")
+		printBill(&b, without.Workloads[i], "")
 		if a.String() != b.String() {
 			t.Errorf("explain %s: the text bill reads the rounds sweep", with.Workloads[i].ID)
 		}
