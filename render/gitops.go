@@ -255,6 +255,7 @@ func (g *gitops) run(queue []pending) []sourceOut {
 				chain = appendLink(chain, *o.via)
 			}
 			o = stampChain(o, chain)
+			nameDelivery(&o, p.chain[len(p.chain)-1])
 			if failed && o.result.Status != StatusFailed {
 				// Another source of the same Application rendered, but
 				// Argo CD syncs none of a failed manifest generation.
@@ -304,6 +305,22 @@ func appendLink(chain []Link, l Link) []Link {
 	out := make([]Link, len(chain), len(chain)+1)
 	copy(out, chain)
 	return append(out, l)
+}
+
+// nameDelivery makes every finding of a delivered render name the GitOps
+// object that delivered it, with its file and line, and points a finding
+// of no place (a failed render) at that object.
+func nameDelivery(o *sourceOut, by Link) {
+	name := fmt.Sprintf("%s:%d %s %s", by.File, by.Line, by.Kind, nsName(by.Namespace, by.Name))
+	for i := range o.result.Findings {
+		f := &o.result.Findings[i]
+		if f.Location == nil {
+			f.Location = check.At(by.File, by.Line)
+		}
+		if !strings.Contains(f.Message, name) {
+			f.Message += " (delivered by " + name + ")"
+		}
+	}
 }
 
 // stampChain gives every object and the source result of a delivery its chain.

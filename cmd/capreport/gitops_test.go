@@ -354,3 +354,22 @@ func TestGitOpsSourceMaps(t *testing.T) {
 		t.Errorf("a --source outside the root: exit %d, %s", code, errOut.String())
 	}
 }
+
+// A render finding of a delivered source names the GitOps object that
+// delivers it, with its file and line, as plugin and Jsonnet Applications
+// are named: here a chart whose dependency is not vendored.
+func TestDeliveredFindingsNameTheirDelivery(t *testing.T) {
+	root := t.TempDir()
+	testutil.WriteTree(t, root, map[string]string{
+		"argocd/web.yaml": "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\n  namespace: argocd\nspec:\n" +
+			"  source:\n    repoURL: https://github.com/example/fleet\n    path: charts/web\n  destination:\n    namespace: web\n",
+		"charts/web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\ndependencies:\n  - name: redis\n    version: 18.6.1\n    repository: https://charts.bitnami.com/bitnami\n",
+		"charts/web/templates/hpa.yaml": "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n" +
+			"  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 1\n  maxReplicas: 4\n",
+	})
+	gitopsCase{name: "dependency", root: root, path: ".", urls: []string{"https://github.com/example/fleet"},
+		want: []wantAutoscaler{{"web/HorizontalPodAutoscaler/web", "Deployment/web", 1, 4, "cpu 80%", // the v2 default
+			"argocd/web.yaml Application argocd/web → charts/web → charts/web/templates/hpa.yaml"}},
+		findings: []string{"helm-dependency-missing: (delivered by argocd/web.yaml:1 Application argocd/web)"},
+	}.run(t)
+}
