@@ -2,6 +2,8 @@ package render
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -27,6 +29,7 @@ const (
 	helmOperatorRelease // Flux v1's Helm Operator (helm.fluxcd.io/v1)
 	argoApplication
 	argoApplicationSet
+	fluxResourceSet // the Flux Operator's (fluxcd.controlplane.io)
 )
 
 // kindOfGitOps classifies an object by group and kind.
@@ -43,6 +46,8 @@ func kindOfGitOps(o *Object) gitopsKind {
 		return argoApplication
 	case group == "argoproj.io" && o.Kind == "ApplicationSet":
 		return argoApplicationSet
+	case group == "fluxcd.controlplane.io" && o.Kind == "ResourceSet":
+		return fluxResourceSet
 	}
 	return notGitOps
 }
@@ -52,7 +57,7 @@ func kindOfGitOps(o *Object) gitopsKind {
 // and Secrets their values and substitutions come from.
 func gitopsInput(o *Object) bool {
 	switch groupOf(o.APIVersion) {
-	case "kustomize.toolkit.fluxcd.io", "helm.toolkit.fluxcd.io", "source.toolkit.fluxcd.io", "helm.fluxcd.io", "argoproj.io":
+	case "kustomize.toolkit.fluxcd.io", "helm.toolkit.fluxcd.io", "source.toolkit.fluxcd.io", "helm.fluxcd.io", "argoproj.io", "fluxcd.controlplane.io":
 		return true
 	case "":
 		return o.Kind == "ConfigMap" || o.Kind == "Secret"
@@ -86,6 +91,19 @@ func refOf(o *Object) string {
 // not expanded twice.
 func gitopsKey(o *Object) string {
 	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%s:%d", o.APIVersion, o.Kind, o.Namespace, o.Name, o.Origin.File, o.Origin.Line)
+}
+
+// expansionKey identifies what a GitOps object expands to: its place and its
+// content. The same object at the same place can differ (a chart rendered
+// on its own with its defaults, and delivered with an Application's
+// values), and each must expand as it is.
+func expansionKey(o *Object) string {
+	data, err := json.Marshal(o.Doc) // sorted keys: one text per content
+	if err != nil {
+		return gitopsKey(o)
+	}
+	sum := sha256.Sum256(data)
+	return gitopsKey(o) + "\x00" + string(sum[:])
 }
 
 // expansion is what one GitOps object delivers.
@@ -335,7 +353,7 @@ func stampChain(o sourceOut, chain []Link) sourceOut {
 // expand returns what one GitOps object delivers, memoized per object when
 // nothing it referenced was missing.
 func (g *gitops) expand(o *Object) *expansion {
-	key := gitopsKey(o)
+	key := expansionKey(o)
 	if e, ok := g.memo[key]; ok {
 		return e
 	}
@@ -351,6 +369,8 @@ func (g *gitops) expand(o *Object) *expansion {
 		e = g.expandApplication(o)
 	case argoApplicationSet:
 		e = g.expandApplicationSet(o)
+	case fluxResourceSet:
+		e = g.expandResourceSet(o)
 	default:
 		e = &expansion{}
 	}

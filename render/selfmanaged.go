@@ -52,9 +52,6 @@ func (g *gitops) configureFromRoots(outs []sourceOut) {
 			if b == nil || reflect.DeepEqual(b.Doc, o.Doc) {
 				continue
 			}
-			if kindOfGitOps(o) != notGitOps {
-				delete(g.memo, gitopsKey(o)) // expanded before as it stands on disk
-			}
 			o.Doc, o.Name, o.Namespace = b.Doc, b.Name, b.Namespace
 			changed = true
 		}
