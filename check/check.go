@@ -192,7 +192,7 @@ var builtinChecks = []Info{
 	{RenderFailed, "Source failed to render", SeverityError,
 		"A chart, overlay or manifest could not be rendered; its autoscalers are not in the report.",
 		"Fix the render error shown, or list the source with working values in .capreport.yaml.",
-		[]string{"render.failureFinding", "render.foldGroup", "render.gitops.argoKustomize", "render.gitops.expandFluxKustomization", "render.renderer.localDependency", "render/internal/kustscan.Scan.LocalChart", "render/internal/kustscan.Scan.read"}},
+		[]string{"render.failureFinding", "render.foldGroup", "render.gitops.argoKustomize", "render.gitops.expandFluxKustomization", "render.gitops.expandResourceSet", "render.renderer.localDependency", "render/internal/kustscan.Scan.LocalChart", "render/internal/kustscan.Scan.entryOrDrop", "render/internal/kustscan.Scan.read"}},
 	{RenderPanic, "Renderer crashed on a source", SeverityError,
 		"Rendering one source panicked inside a library; capreport recovered and rendered the others.",
 		"Report the source to capreport's maintainers; meanwhile exclude it with explicit sources.",
