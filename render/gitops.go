@@ -140,8 +140,11 @@ type gitops struct {
 	byKindNS map[string][]int
 	repoURLs repoMatcher
 	findings []check.Finding
-	memo     map[string]*expansion
-	tree     *repoTree
+	memo     map[string]expansionMemo
+	// reads counts, while an expansion runs, the known objects of each
+	// kind and namespace it looked among (see expansionMemo).
+	reads map[string]int
+	tree  *repoTree
 	// withheld are the autoscalers failed builds keep from the cluster;
 	// failedBy maps each failed object's ref to the object.
 	withheld []WithheldObject
@@ -164,7 +167,7 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 	if !hasGitOps(outs) {
 		return outs
 	}
-	g := &gitops{rd: rd, ctx: ctx, repoURLs: newRepoMatcher(rd.opts.RepoURLs), memo: map[string]*expansion{}, byKindNS: map[string][]int{},
+	g := &gitops{rd: rd, ctx: ctx, repoURLs: newRepoMatcher(rd.opts.RepoURLs), memo: map[string]expansionMemo{}, byKindNS: map[string][]int{},
 		failedBy: map[string]*Object{}}
 	for _, o := range outs {
 		g.know(o.objects)
@@ -229,6 +232,9 @@ func kindNSKey(kind, ns string) string {
 // ofKind returns the known objects of a kind in a namespace, latest last.
 func (g *gitops) ofKind(kind, ns string) []*Object {
 	idx := g.byKindNS[kindNSKey(kind, ns)]
+	if g.reads != nil {
+		g.reads[kindNSKey(kind, ns)] = len(idx)
+	}
 	out := make([]*Object, len(idx))
 	for i, j := range idx {
 		out[i] = &g.known[j]
@@ -350,13 +356,52 @@ func stampChain(o sourceOut, chain []Link) sourceOut {
 	return o
 }
 
-// expand returns what one GitOps object delivers, memoized per object when
-// nothing it referenced was missing.
+// expansionMemo is a memoized expansion. One that missed a reference (a
+// ConfigMap, a GitRepository) may differ once more objects are known, so
+// it stands only while every kind and namespace it looked among holds as
+// many known objects as it did then: a Kustomization whose substituteFrom
+// names a Secret the repository never holds is built once, not once per
+// question asked of it.
+type expansionMemo struct {
+	e     *expansion
+	reads map[string]int
+}
+
+// fresh reports whether a memoized expansion still stands.
+func (g *gitops) fresh(m expansionMemo) bool {
+	if !m.e.lookupMiss {
+		return true
+	}
+	for k, n := range m.reads {
+		if len(g.byKindNS[k]) != n {
+			return false
+		}
+	}
+	return true
+}
+
+// expand returns what one GitOps object delivers, memoized (expansionMemo).
 func (g *gitops) expand(o *Object) *expansion {
 	key := expansionKey(o)
-	if e, ok := g.memo[key]; ok {
-		return e
+	if m, ok := g.memo[key]; ok && g.fresh(m) {
+		return m.e
 	}
+	outer := g.reads
+	g.reads = map[string]int{}
+	e := g.expandKind(o)
+	reads := g.reads
+	g.reads = outer
+	for k, n := range reads {
+		if outer != nil {
+			outer[k] = n // what an inner expansion read, the outer one did too
+		}
+	}
+	g.memo[key] = expansionMemo{e: e, reads: reads}
+	return e
+}
+
+// expandKind expands o by its kind.
+func (g *gitops) expandKind(o *Object) *expansion {
 	var e *expansion
 	switch kindOfGitOps(o) {
 	case fluxKustomization:
@@ -373,9 +418,6 @@ func (g *gitops) expand(o *Object) *expansion {
 		e = g.expandResourceSet(o)
 	default:
 		e = &expansion{}
-	}
-	if !e.lookupMiss {
-		g.memo[key] = e
 	}
 	return e
 }

@@ -1,8 +1,10 @@
 package render
 
 import (
+	"path"
 	"reflect"
 	"strconv"
+	"strings"
 )
 
 // A Flux Kustomization that applies the directory it stands in (the
@@ -25,7 +27,7 @@ func (g *gitops) configureFromRoots(outs []sourceOut) {
 	for i := range outs {
 		for j := range outs[i].objects {
 			root := &outs[i].objects[j]
-			if kindOfGitOps(root) != fluxKustomization {
+			if kindOfGitOps(root) != fluxKustomization || !appliesItsOwnDir(root) {
 				continue
 			}
 			e := g.expand(root)
@@ -57,6 +59,13 @@ func (g *gitops) configureFromRoots(outs []sourceOut) {
 		}
 	}
 	if changed {
+		// Known objects changed in place: an expansion that missed a
+		// reference may now find it.
+		for k, m := range g.memo {
+			if m.e.lookupMiss {
+				delete(g.memo, k)
+			}
+		}
 		g.known, g.byKindNS = nil, map[string][]int{}
 		for _, o := range outs {
 			g.know(o.objects)
@@ -68,4 +77,16 @@ func (g *gitops) configureFromRoots(outs []sourceOut) {
 // apiVersion and kind, which a build's substitution does not change.
 func placeKey(o *Object) string {
 	return o.Origin.File + "\x00" + strconv.Itoa(o.Origin.Line) + "\x00" + o.APIVersion + "\x00" + o.Kind
+}
+
+// appliesItsOwnDir is the cheap test a self-managing root passes before it
+// is built: its spec.path is its own file's directory or one above it (a
+// root elsewhere, such as ./apps, cannot read its own file).
+func appliesItsOwnDir(o *Object) bool {
+	p := fluxPath(str(o.Doc, "spec", "path"))
+	if p == "" || p == "." {
+		return true
+	}
+	dir := path.Dir(o.Origin.File)
+	return dir == p || strings.HasPrefix(dir, p+"/")
 }
