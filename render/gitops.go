@@ -149,6 +149,9 @@ type gitops struct {
 	// failedBy maps each failed object's ref to the object.
 	withheld []WithheldObject
 	failedBy map[string]*Object
+	// failedInRun are the GitOps objects whose delivered copy failed to
+	// build as it was followed.
+	failedInRun map[string]bool
 }
 
 // pending is a GitOps object waiting to be expanded with its chain.
@@ -168,19 +171,21 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 		return outs
 	}
 	g := &gitops{rd: rd, ctx: ctx, repoURLs: newRepoMatcher(rd.opts.RepoURLs), memo: map[string]expansionMemo{}, byKindNS: map[string][]int{},
-		failedBy: map[string]*Object{}}
+		failedBy: map[string]*Object{}, failedInRun: map[string]bool{}}
 	for _, o := range outs {
 		g.know(o.objects)
 	}
 	g.configureFromRoots(outs)
 	withheld, suppressed := g.plan(outs)
 	var queue []pending
+	stash := map[int][]Object{}
 	for i := range outs {
 		if by, ok := withheld[i]; ok {
 			g.withhold(&outs[i], by)
 			continue
 		}
 		if suppressed[i] != "" {
+			stash[i] = outs[i].objects
 			outs[i].result.Status = StatusDelivered
 			outs[i].result.Reason = "rendered through " + suppressed[i]
 			outs[i].result.Objects = 0
@@ -195,6 +200,7 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 		}
 	}
 	delivered := g.run(queue)
+	g.withholdFailedDeliveries(outs, suppressed, stash)
 	outs = append(outs, delivered...)
 	res.Findings = append(res.Findings, g.findings...)
 	res.Findings = append(res.Findings, g.withheldFindings()...)
@@ -273,6 +279,10 @@ func (g *gitops) run(queue []pending) []sourceOut {
 			queue = append(queue, pending{obj: gen, chain: appendLink(p.chain, linkOf(&gen))})
 		}
 		failed := e.failure() != ""
+		if failed {
+			g.failedBy[refOf(&p.obj)] = &p.obj
+			g.failedInRun[refOf(&p.obj)] = true
+		}
 		for _, o := range e.outs {
 			chain := p.chain
 			if o.via != nil {
@@ -474,10 +484,19 @@ func (g *gitops) deliveryEdges(outs []sourceOut) (live, failed map[int][]deliver
 		index[o.result.Path] = i
 	}
 	live, failed = map[int][]delivery{}, map[int][]delivery{}
+	nested := g.nestedSources(outs)
 	for i := range outs {
 		for j := range outs[i].objects {
 			obj := &outs[i].objects[j]
 			if kindOfGitOps(obj) == notGitOps {
+				continue
+			}
+			if cov, ok := g.scannedCoverage(obj, nested[i]); ok {
+				for _, p := range slices.Sorted(maps.Keys(cov)) {
+					if t, ok := index[p]; ok && t != i {
+						live[i] = append(live[i], delivery{t, refOf(obj)})
+					}
+				}
 				continue
 			}
 			cov := map[string]bool{}

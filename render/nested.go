@@ -1,0 +1,105 @@
+package render
+
+import (
+	"path"
+	"path/filepath"
+
+	"github.com/capreport/capreport/render/internal/yamldoc"
+)
+
+// A Flux Kustomization written beneath another's path (a child under the
+// cluster-apps root) is asked, before anything is followed, what it
+// covers, so that the sources it delivers are not rendered on their own.
+// Its standalone copy is not what the cluster applies (the parent patches
+// and substitutes it), and the parent's delivery expands the applied copy
+// anyway, so building the standalone copy would be a build thrown away:
+// its coverage is read from a scan of the kustomization Flux generates for
+// it instead, which lists the same directories and files the build would
+// read. If the applied copy then fails to build, what it covered is
+// withheld after all (withholdUnexpanded).
+
+// nestedSources marks the sources beneath the path of a Flux Kustomization
+// of another source that does not manage itself.
+func (g *gitops) nestedSources(outs []sourceOut) map[int]bool {
+	paths := map[string]int{}
+	for i := range outs {
+		for j := range outs[i].objects {
+			o := &outs[i].objects[j]
+			if kindOfGitOps(o) != fluxKustomization || appliesItsOwnDir(o) {
+				continue
+			}
+			if rel, ok := g.cheapPath(o); ok {
+				paths[rel] = i
+			}
+		}
+	}
+	nested := map[int]bool{}
+	for i, o := range outs {
+		for p := o.result.Path; ; p = path.Dir(p) {
+			if from, ok := paths[p]; ok && from != i {
+				nested[i] = true
+				break
+			}
+			if p == "." || p == "/" || p == "" {
+				break
+			}
+		}
+	}
+	return nested
+}
+
+// cheapPath is a Flux Kustomization's path in this repository, without
+// building it; false when its source is not followed or its path is bad.
+func (g *gitops) cheapPath(o *Object) (string, bool) {
+	root, local, _, _ := g.kustomizationSource(o, mapAt(o.Doc, "spec", "sourceRef"))
+	if !local {
+		return "", false
+	}
+	rel, bad := g.sourcePath(path.Join(root.prefix, fluxPath(str(o.Doc, "spec", "path"))))
+	return rel, bad == ""
+}
+
+// scannedCoverage is what a nested Flux Kustomization covers, read from a
+// scan of its generated kustomization; false when o is not one, or the
+// scan cannot tell (the build is then made, as for any other object).
+func (g *gitops) scannedCoverage(o *Object, nested bool) (map[string]bool, bool) {
+	if !nested || kindOfGitOps(o) != fluxKustomization {
+		return nil, false
+	}
+	rel, ok := g.cheapPath(o)
+	if !ok {
+		return nil, false
+	}
+	data, err := g.fluxManifest(o, rel)
+	if err != nil {
+		return nil, false
+	}
+	raws, _, err := yamldoc.Decode(data, 1)
+	if err != nil || len(raws) != 1 {
+		return nil, false
+	}
+	spec := SourceSpec{Path: rel, Type: SourceKustomize, delivery: &deliverySpec{kustDoc: raws[0].Doc, loadAnywhere: true}}
+	sc, _, err := g.rd.scanKustomizeSource(spec, g.rd.repo.Abs(rel))
+	if err != nil {
+		return nil, false
+	}
+	cov := map[string]bool{}
+	for _, p := range sc.CoveredPaths() {
+		cov[filepath.ToSlash(p)] = true
+	}
+	return cov, true
+}
+
+// withholdFailedDeliveries withholds, after all, the sources the plan
+// found delivered by a GitOps object whose delivered copy then failed to
+// build (stash holds their objects as rendered on their own).
+func (g *gitops) withholdFailedDeliveries(outs []sourceOut, suppressed map[int]string, stash map[int][]Object) {
+	for i, by := range suppressed {
+		if !g.failedInRun[by] {
+			continue
+		}
+		outs[i].objects = stash[i]
+		outs[i].result.Status = StatusRendered
+		g.withhold(&outs[i], by)
+	}
+}
