@@ -178,14 +178,14 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 	g.configureFromRoots(outs)
 	withheld, suppressed := g.plan(outs)
 	var queue []pending
-	stash := map[int][]Object{}
+	stash := map[int]sourceOut{}
 	for i := range outs {
 		if by, ok := withheld[i]; ok {
 			g.withhold(&outs[i], by)
 			continue
 		}
 		if suppressed[i] != "" {
-			stash[i] = outs[i].objects
+			stash[i] = outs[i]
 			outs[i].result.Status = StatusDelivered
 			outs[i].result.Reason = "rendered through " + suppressed[i]
 			outs[i].result.Objects = 0

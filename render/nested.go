@@ -1,7 +1,9 @@
 package render
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"path/filepath"
 
 	"github.com/capreport/capreport/render/internal/yamldoc"
@@ -92,14 +94,12 @@ func (g *gitops) scannedCoverage(o *Object, nested bool) (map[string]bool, bool)
 
 // withholdFailedDeliveries withholds, after all, the sources the plan
 // found delivered by a GitOps object whose delivered copy then failed to
-// build (stash holds their objects as rendered on their own).
-func (g *gitops) withholdFailedDeliveries(outs []sourceOut, suppressed map[int]string, stash map[int][]Object) {
-	for i, by := range suppressed {
-		if !g.failedInRun[by] {
-			continue
+// build (stash holds them as rendered on their own).
+func (g *gitops) withholdFailedDeliveries(outs []sourceOut, suppressed map[int]string, stash map[int]sourceOut) {
+	for _, i := range slices.Sorted(maps.Keys(suppressed)) { // in source order: the report's order
+		if by := suppressed[i]; g.failedInRun[by] {
+			outs[i] = stash[i]
+			g.withhold(&outs[i], by)
 		}
-		outs[i].objects = stash[i]
-		outs[i].result.Status = StatusRendered
-		g.withhold(&outs[i], by)
 	}
 }

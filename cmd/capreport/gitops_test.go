@@ -373,3 +373,28 @@ func TestDeliveredFindingsNameTheirDelivery(t *testing.T) {
 		findings: []string{"helm-dependency-missing: (delivered by argocd/web.yaml:1 Application argocd/web)"},
 	}.run(t)
 }
+
+// A child Kustomization beneath its parent's path whose build fails as the
+// parent applies it: what it would deliver is withheld, though the plan
+// read its coverage from a scan that could not see the failure.
+func TestNestedFailedBuildWithholds(t *testing.T) {
+	root := t.TempDir()
+	ks := func(name, path string) string {
+		return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: " + name + "\n  namespace: flux-system\nspec:\n" +
+			"  path: " + path + "\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n"
+	}
+	testutil.WriteTree(t, root, map[string]string{
+		"clusters/prod/apps.yaml":           ks("apps", "./apps"),
+		"apps/kustomization.yaml":           "resources: [child/ks.yaml]\n",
+		"apps/child/ks.yaml":                ks("child", "./apps/child/app"),
+		"apps/child/app/kustomization.yaml": "resources: [hpa.yaml]\npatches:\n  - path: patch.yaml\n",
+		"apps/child/app/patch.yaml":         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: not-in-this-build\nspec:\n  replicas: 2\n",
+		"apps/child/app/hpa.yaml": "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: child\n  namespace: prod\nspec:\n" +
+			"  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: child}\n  minReplicas: 1\n  maxReplicas: 4\n",
+	})
+	gitopsCase{name: "nested", root: root, path: ".", failing: true,
+		withheld: []string{"prod/HorizontalPodAutoscaler/child"},
+		findings: []string{"gitops-withheld: Kustomization flux-system/child: its build failed"},
+		absent:   []string{"prod/HorizontalPodAutoscaler/child"},
+	}.run(t)
+}
