@@ -3,8 +3,8 @@ package render
 import (
 	"maps"
 	"path"
-	"slices"
 	"path/filepath"
+	"slices"
 
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
