@@ -211,7 +211,7 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 	if err != nil {
 		// The controller's build fails here too: a failed source, which
 		// withholds what lies beneath it.
-		e.outs = append(e.outs, g.rd.failedOut(spec, check.RenderFailed, fmt.Errorf("Flux cannot generate the kustomization of %s: %w", rel, err)))
+		e.outs = append(e.outs, g.rd.failedOut(spec, check.RenderFailed, fmt.Errorf("generating the kustomization Flux builds for %s: %w", rel, err)))
 		return e
 	}
 	raws, _, err := yamldoc.Decode(data, 1)

@@ -491,30 +491,9 @@ func (g *gitops) deliveryEdges(outs []sourceOut) (live, failed map[int][]deliver
 			if kindOfGitOps(obj) == notGitOps {
 				continue
 			}
-			if cov, ok := g.scannedCoverage(obj, nested[i]); ok {
-				for _, p := range slices.Sorted(maps.Keys(cov)) {
-					if t, ok := index[p]; ok && t != i {
-						live[i] = append(live[i], delivery{t, refOf(obj)})
-					}
-				}
-				continue
-			}
-			cov := map[string]bool{}
-			for _, d := range g.deliverers(obj) {
-				e := g.expand(d)
-				if e.failure() == "" {
-					maps.Copy(cov, e.covered())
-					continue
-				}
-				g.failedBy[refOf(d)] = d
-				for _, t := range sourcesBeneath(outs, e.reach()) {
-					if t != i {
-						failed[i] = append(failed[i], delivery{t, refOf(d)})
-					}
-				}
-			}
-			if cov[obj.Origin.File] {
-				continue // self-managing
+			cov, ok := g.scannedCoverage(obj, nested[i])
+			if !ok {
+				cov = g.expandedCoverage(outs, i, obj, failed)
 			}
 			// In path order: the first walk to reach a source names its
 			// delivery, which must not depend on a map's order.
@@ -526,6 +505,30 @@ func (g *gitops) deliveryEdges(outs []sourceOut) (live, failed map[int][]deliver
 		}
 	}
 	return live, failed
+}
+
+// expandedCoverage is what obj, of source i, delivers, by expanding it and
+// what it generates; an expansion that fails adds failed edges from i to
+// the sources beneath it instead. A self-managing object covers nothing.
+func (g *gitops) expandedCoverage(outs []sourceOut, i int, obj *Object, failed map[int][]delivery) map[string]bool {
+	cov := map[string]bool{}
+	for _, d := range g.deliverers(obj) {
+		e := g.expand(d)
+		if e.failure() == "" {
+			maps.Copy(cov, e.covered())
+			continue
+		}
+		g.failedBy[refOf(d)] = d
+		for _, t := range sourcesBeneath(outs, e.reach()) {
+			if t != i {
+				failed[i] = append(failed[i], delivery{t, refOf(d)})
+			}
+		}
+	}
+	if cov[obj.Origin.File] {
+		return nil // self-managing
+	}
+	return cov
 }
 
 // deliverers are the objects whose expansions deliver for o: o itself, or

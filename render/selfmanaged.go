@@ -23,6 +23,26 @@ import (
 // content that root's build gives it; when any changed, the known objects
 // are indexed again.
 func (g *gitops) configureFromRoots(outs []sourceOut) {
+	built := g.rootBuilds(outs)
+	if len(built) == 0 || !takeRootBuilds(outs, built) {
+		return
+	}
+	// Known objects changed in place: an expansion that missed a
+	// reference may now find it.
+	for k, m := range g.memo {
+		if m.e.lookupMiss {
+			delete(g.memo, k)
+		}
+	}
+	g.known, g.byKindNS = nil, map[string][]int{}
+	for _, o := range outs {
+		g.know(o.objects)
+	}
+}
+
+// rootBuilds are the objects the self-managing Flux Kustomizations of the
+// render build, by place.
+func (g *gitops) rootBuilds(outs []sourceOut) map[string]*Object {
 	built := map[string]*Object{}
 	for i := range outs {
 		for j := range outs[i].objects {
@@ -43,9 +63,12 @@ func (g *gitops) configureFromRoots(outs []sourceOut) {
 			}
 		}
 	}
-	if len(built) == 0 {
-		return
-	}
+	return built
+}
+
+// takeRootBuilds gives each standalone object a root builds the content the
+// root's build gives it, and reports whether any changed.
+func takeRootBuilds(outs []sourceOut, built map[string]*Object) bool {
 	changed := false
 	for i := range outs {
 		for j := range outs[i].objects {
@@ -58,19 +81,7 @@ func (g *gitops) configureFromRoots(outs []sourceOut) {
 			changed = true
 		}
 	}
-	if changed {
-		// Known objects changed in place: an expansion that missed a
-		// reference may now find it.
-		for k, m := range g.memo {
-			if m.e.lookupMiss {
-				delete(g.memo, k)
-			}
-		}
-		g.known, g.byKindNS = nil, map[string][]int{}
-		for _, o := range outs {
-			g.know(o.objects)
-		}
-	}
+	return changed
 }
 
 // placeKey identifies an object by where it is written: its file, line,

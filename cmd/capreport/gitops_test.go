@@ -265,7 +265,7 @@ func fluxRulesCase(path string) gitopsCase {
 			{"prod/HorizontalPodAutoscaler/api", "Deployment/api", 2, 12, "cpu 70%",
 				"clusters/prod/shared.yaml Kustomization flux-system/shared → apps/shared/prod/kustomization.yaml → common/hpa-api.yaml"},
 		},
-		findings: []string{"render-failed: Flux cannot generate the kustomization of apps/broken: lstat apps/broken/deleted-in-this-commit.yaml"},
+		findings: []string{"render-failed: generating the kustomization Flux builds for apps/broken: lstat apps/broken/deleted-in-this-commit.yaml"},
 		absent:   []string{"prod/HorizontalPodAutoscaler/queue"},
 	}
 	if path == "." {
