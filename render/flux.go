@@ -206,20 +206,13 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, bad))
 		return e
 	}
-	spec := SourceSpec{Path: rel, Type: SourceKustomize, Name: refOf(o), explicit: true}
-	data, err := g.fluxManifest(o, rel)
+	spec, err := g.fluxBuildSpec(o, rel)
 	if err != nil {
 		// The controller's build fails here too: a failed source, which
 		// withholds what lies beneath it.
-		e.outs = append(e.outs, g.rd.failedOut(spec, check.RenderFailed, fmt.Errorf("generating the kustomization Flux builds for %s: %w", rel, err)))
+		e.outs = append(e.outs, g.rd.failedOut(spec, check.RenderFailed, err))
 		return e
 	}
-	raws, _, err := yamldoc.Decode(data, 1)
-	if err != nil || len(raws) != 1 {
-		e.outs = append(e.outs, g.rd.failedOut(spec, check.RenderFailed, fmt.Errorf("the kustomization Flux generates for %s does not decode", rel)))
-		return e
-	}
-	spec.delivery = &deliverySpec{kustDoc: raws[0].Doc, loadAnywhere: true}
 	out := g.rd.renderWithLimits(g.ctx, spec)
 	if pb := mapAt(o.Doc, "spec", "postBuild"); pb != nil {
 		vars, fs, miss := g.fluxVars(o, pb)
@@ -235,6 +228,24 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 	out.result.Repository, out.via = root.note, root.via
 	e.outs = append(e.outs, out)
 	return e
+}
+
+// fluxBuildSpec is the build of a Flux Kustomization at rel: the
+// kustomization Flux's generator writes there, built without load
+// restrictions. The error is the generator's (the spec then names the
+// source that failed).
+func (g *gitops) fluxBuildSpec(o *Object, rel string) (SourceSpec, error) {
+	spec := SourceSpec{Path: rel, Type: SourceKustomize, Name: refOf(o), explicit: true}
+	data, err := g.fluxManifest(o, rel)
+	if err != nil {
+		return spec, fmt.Errorf("generating the kustomization Flux builds for %s: %w", rel, err)
+	}
+	raws, _, err := yamldoc.Decode(data, 1)
+	if err != nil || len(raws) != 1 {
+		return spec, fmt.Errorf("the kustomization Flux generates for %s does not decode", rel)
+	}
+	spec.delivery = &deliverySpec{kustDoc: raws[0].Doc, loadAnywhere: true}
+	return spec, nil
 }
 
 // fluxManifest is the kustomization Flux's generator builds for rel: the

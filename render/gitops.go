@@ -175,6 +175,7 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 	for _, o := range outs {
 		g.know(o.objects)
 	}
+	g.prefetchStandalone(outs)
 	g.configureFromRoots(outs)
 	withheld, suppressed := g.plan(outs)
 	var queue []pending
@@ -253,7 +254,13 @@ func (g *gitops) run(queue []pending) []sourceOut {
 	var outs []sourceOut
 	seen := map[string]bool{}
 	expanded := 0
+	prefetched := 0 // the queue's items up to here were offered to prefetch
 	for len(queue) > 0 && g.ctx.Err() == nil {
+		if prefetched <= 0 {
+			g.prefetch(queue)
+			prefetched = len(queue)
+		}
+		prefetched--
 		p := queue[0]
 		queue = queue[1:]
 		key := gitopsKey(&p.obj)

@@ -5,8 +5,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-
-	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // A Flux Kustomization written beneath another's path (a child under the
@@ -72,15 +70,10 @@ func (g *gitops) scannedCoverage(o *Object, nested bool) (map[string]bool, bool)
 	if !ok {
 		return nil, false
 	}
-	data, err := g.fluxManifest(o, rel)
+	spec, err := g.fluxBuildSpec(o, rel)
 	if err != nil {
 		return nil, false
 	}
-	raws, _, err := yamldoc.Decode(data, 1)
-	if err != nil || len(raws) != 1 {
-		return nil, false
-	}
-	spec := SourceSpec{Path: rel, Type: SourceKustomize, delivery: &deliverySpec{kustDoc: raws[0].Doc, loadAnywhere: true}}
 	sc, _, err := g.rd.scanKustomizeSource(spec, g.rd.repo.Abs(rel))
 	if err != nil {
 		return nil, false

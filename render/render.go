@@ -39,6 +39,8 @@ type renderer struct {
 	// krustyTraced traces every traced Kustomize build with krusty's own
 	// origin annotations, never with kustread's (the tests compare them).
 	krustyTraced bool
+	// delivered holds the builds GitOps expansion prefetched; nil: none.
+	delivered *renderMemo
 }
 
 // fileRoot turns a file argument into its directory plus one explicit
@@ -100,7 +102,9 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 	outs := rd.renderAll(ctx, specs)
 	res := &Result{Findings: findings}
 	if !rd.opts.NoGitOps {
+		rd.delivered = &renderMemo{outs: map[string]sourceOut{}}
 		outs = rd.followGitOps(ctx, outs, res)
+		rd.delivered = nil
 	}
 	rd.traceTargets(ctx, outs)
 	for _, o := range outs {
@@ -275,6 +279,9 @@ func skippedOut(spec SourceSpec, reason string) sourceOut {
 // and krusty cannot be interrupted: a source that times out is reported
 // failed and its goroutine is left to finish alone.
 func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourceOut {
+	if out, ok := rd.delivered.take(spec); ok {
+		return out
+	}
 	out := rd.renderCached(ctx, spec)
 	out.spec = spec
 	return out

@@ -1,0 +1,118 @@
+package render
+
+import (
+	"encoding/json"
+	"maps"
+	"runtime"
+	"slices"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// The GitOps objects are expanded one after another, breadth first, since
+// each may need what the ones before it delivered. Their builds need not
+// wait so: before the queue is worked through, the builds of the Flux
+// Kustomizations waiting in it (their specs told without building) are
+// made side by side, as discovery's are, into a memo the expansions then
+// read. A Kustomization whose build depends on what comes before it (a
+// GitRepository found later) computes another spec and builds it then.
+
+// renderMemo holds the builds prefetch made, by spec.
+type renderMemo struct {
+	mu   sync.Mutex
+	outs map[string]sourceOut
+}
+
+func specKey(spec SourceSpec) (string, bool) {
+	data, err := json.Marshal(toWire(spec)) // sorted map keys: one text per spec
+	return string(data), err == nil
+}
+
+// take returns and forgets the build of spec: each is made for one
+// expansion, which then owns its slices.
+func (m *renderMemo) take(spec SourceSpec) (sourceOut, bool) {
+	if m == nil || spec.delivery == nil {
+		return sourceOut{}, false
+	}
+	key, ok := specKey(spec)
+	if !ok {
+		return sourceOut{}, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out, ok := m.outs[key]
+	delete(m.outs, key)
+	return out, ok
+}
+
+func (m *renderMemo) put(key string, out sourceOut) {
+	m.mu.Lock()
+	m.outs[key] = out
+	m.mu.Unlock()
+}
+
+// prefetch builds, side by side, the Flux Kustomizations among pending
+// that have no expansion yet.
+func (g *gitops) prefetch(pending []pending) {
+	par := g.rd.opts.Parallelism
+	if par <= 0 {
+		par = runtime.GOMAXPROCS(0)
+	}
+	if par < 2 || g.rd.delivered == nil {
+		return
+	}
+	keys := map[string]SourceSpec{}
+	for i := range pending {
+		o := &pending[i].obj
+		if kindOfGitOps(o) != fluxKustomization {
+			continue
+		}
+		if _, ok := g.memo[expansionKey(o)]; ok {
+			continue
+		}
+		rel, ok := g.cheapPath(o)
+		if !ok {
+			continue
+		}
+		if spec, err := g.fluxBuildSpec(o, rel); err == nil {
+			if key, ok := specKey(spec); ok {
+				keys[key] = spec
+			}
+		}
+	}
+	if len(keys) < 2 {
+		return
+	}
+	var eg errgroup.Group
+	eg.SetLimit(par)
+	for _, key := range slices.Sorted(maps.Keys(keys)) {
+		spec := keys[key]
+		eg.Go(func() error {
+			out := g.rd.renderCached(g.ctx, spec)
+			out.spec = spec
+			g.rd.delivered.put(key, out)
+			return nil
+		})
+	}
+	_ = eg.Wait() // each build reports its failure in its sourceOut
+}
+
+// prefetchStandalone prefetches the builds the plan asks of the Flux
+// Kustomizations written in the repository, but for those beneath another's
+// path, whose coverage the plan reads from a scan (nested.go).
+func (g *gitops) prefetchStandalone(outs []sourceOut) {
+	nested := g.nestedSources(outs)
+	var top []pending
+	for i := range outs {
+		if nested[i] {
+			continue
+		}
+		for _, o := range outs[i].objects {
+			if kindOfGitOps(&o) == fluxKustomization {
+				top = append(top, pending{obj: o})
+			}
+		}
+	}
+	g.prefetch(top)
+}
