@@ -27,8 +27,13 @@ import (
 // Inputs from spec.inputsFrom come from ResourceSetInputProviders, which
 // read the cluster or an external service: not followed.
 
-// maxResourceSetObjects bounds what one ResourceSet may generate.
-const maxResourceSetObjects = 10000
+// Bounds of one ResourceSet: the objects it may generate, and the
+// templates it may fill (inputs times templates, per step), so that many
+// inputs over many templates that all dedupe to one object still end.
+const (
+	maxResourceSetObjects = 10000
+	maxResourceSetFills   = 100000
+)
 
 func init() {
 	slug.MaxLength = 63 // as the operator sets them
@@ -91,6 +96,13 @@ func buildResourceSet(spec map[string]any, inputs []map[string]any) ([]map[strin
 	}
 	if len(steps) == 0 {
 		steps = []map[string]any{spec}
+	}
+	fills := 0
+	for _, step := range steps {
+		fills += max(len(inputs), 1) * (len(yamldoc.MapList(step["resources"])) + 1)
+	}
+	if fills > maxResourceSetFills {
+		return nil, fmt.Errorf("it fills its templates %d times, more than the %d capreport renders", fills, maxResourceSetFills)
 	}
 	var all []map[string]any
 	for _, step := range steps {

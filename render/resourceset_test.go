@@ -100,3 +100,20 @@ resources:
 		}
 	}
 }
+
+// Many inputs over many templates end with an error, not after a million
+// template fills that dedupe to one object.
+func TestBuildResourceSetBounded(t *testing.T) {
+	inputs := make([]map[string]any, 2000)
+	resources := make([]any, 100)
+	for i := range inputs {
+		inputs[i] = map[string]any{"n": i}
+	}
+	for i := range resources {
+		resources[i] = map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "same"}}
+	}
+	_, err := buildResourceSet(map[string]any{"resources": resources}, inputs)
+	if err == nil || !strings.Contains(err.Error(), "more than the 100000 capreport renders") {
+		t.Errorf("err = %v", err)
+	}
+}
