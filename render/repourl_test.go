@@ -1,6 +1,9 @@
 package render
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The tables of argoproj/argo-cd util/git/git_test.go (TestIsSSHURL,
 // TestIsSSHURLUserName, TestSameURL) at 37ee0097cf85, run against the port.
@@ -117,4 +120,37 @@ func TestRepoMatcherDecision(t *testing.T) {
 			t.Errorf("decision(%q)\n got  %s\n want %s", u, got, want)
 		}
 	}
+}
+
+// FuzzRepoIdentity: any text, a repoURL or GitRepository url as a hostile
+// repository may write it, gives an identity that is empty or a host and
+// path (lower-case when the text is plain ASCII), and never panics.
+func FuzzRepoIdentity(f *testing.F) {
+	for _, s := range []string{"https://github.com/org/repo.git", "git@github.com:org/repo", "git@github.com/org/repo",
+		"ssh://git@host:22/a/b", "git::https://x/y", "john@doe.org@host:29418/p", "", "::", "a@b@c", "https://%zz"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		id := repoIdentity(s)
+		argoSameURL(s, s)
+		if id == "" {
+			return
+		}
+		if !strings.ContainsAny(s, "%\x80") && isASCII(s) && id != strings.ToLower(id) {
+			t.Fatalf("identity %q of %q is not lower-case", id, s)
+		}
+		host, p, ok := strings.Cut(id, "/")
+		if !ok || host == "" || p == "" {
+			t.Fatalf("identity %q of %q is not host/path", id, s)
+		}
+	})
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

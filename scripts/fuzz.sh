@@ -37,6 +37,7 @@ targets=(
   "./render/internal/wiredoc FuzzDecode"
   "./render FuzzMemoFile"
   "./render FuzzCacheEntry"
+  "./render FuzzRepoIdentity"
   "./render/internal/kustscan FuzzKustomizeRewrite"
   "./render/internal/kustread FuzzRewrite"
   "./render/internal/repofs FuzzCheckTree"
