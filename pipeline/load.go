@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -100,6 +101,11 @@ func renderStdin(ctx context.Context, s Settings) (*Repo, error) {
 	}
 	if len(data) > render.DefaultMaxFileBytes {
 		return nil, &InputError{Msg: fmt.Sprintf("-: standard input is larger than %d MiB", render.DefaultMaxFileBytes>>20)}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		// helm template ... | capreport -: a producer that failed wrote
+		// nothing, which is not a repository without autoscalers.
+		return nil, &InputError{Msg: "-: standard input is empty (did the command writing to it fail?)"}
 	}
 	dir, err := os.MkdirTemp("", "capreport-stdin-")
 	if err != nil {

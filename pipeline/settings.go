@@ -132,6 +132,9 @@ func (s *Settings) validate(path, root string) error {
 	if _, err := parseSourceMaps(s.Sources, root); err != nil {
 		return err
 	}
+	if err := s.validateHelmFlags(); err != nil {
+		return err
+	}
 	if s.RenderTimeout < 0 {
 		return inputErrorf("render-timeout", "%s is negative", s.RenderTimeout)
 	}

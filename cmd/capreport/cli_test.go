@@ -70,6 +70,14 @@ func TestCLIConventions(t *testing.T) {
 		{name: "set-malformed", args: []string{".", "--set", "a[=1"}, code: exitError},
 		{name: "duration-malformed", args: []string{".", "--render-timeout", "5"}, code: exitError},
 		{name: "memory-malformed", args: []string{".", "--render-memory", "lots"}, code: exitError},
+		// What helm template refuses, refused before anything renders.
+		{name: "kube-version-malformed", args: []string{".", "--kube-version", "abc"}, code: exitError},
+		{name: "release-name-invalid", args: []string{".", "--release-name", "Bad_Name"}, code: exitError},
+		{name: "namespace-invalid", args: []string{".", "-n", "NOT valid"}, code: exitError},
+		// A producer that failed before the pipe wrote nothing: no report of zero objects.
+		{name: "stdin-empty", args: []string{"-"}, stdin: " \n", code: exitError},
+		{name: "list-stdin", args: []string{"list", "-"}, stdin: string(orders), code: exitOK,
+			stdout: contains("source    stdin:", "stdin  plain  2 object(s)  rendered")},
 		{name: "include-unknown", args: []string{".", "--include", "dead-band,no-such-check"}, code: exitError},
 		{name: "color-unknown", args: []string{".", "--color", "rainbow"}, code: exitError},
 		{name: "path-missing", args: []string{"no/such/dir"}, code: exitError},

@@ -53,6 +53,7 @@ func newListCmd(f *factory, runF func(*listOptions) error) *cobra.Command {
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ctx, o.path = cmd.Context(), argPath(args)
+			o.render.stdin = o.ios.In // PATH "-", as the root command reads it
 			if err := checkFormat(o.format, "text", "json"); err != nil {
 				return err
 			}
