@@ -300,7 +300,6 @@ func (g *gitops) run(queue []pending) []sourceOut {
 			if failed && o.result.Status != StatusFailed {
 				// Another source of the same Application rendered, but
 				// Argo CD syncs none of a failed manifest generation.
-				g.failedBy[refOf(&p.obj)] = &p.obj
 				g.withhold(&o, refOf(&p.obj))
 			}
 			g.know(o.objects)

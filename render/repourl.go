@@ -120,11 +120,12 @@ func (m repoMatcher) matches(u string) bool {
 // normal form, its identity, and the URL of this repository it shares the
 // identity with; for another repository, what it was compared with.
 func (m repoMatcher) decision(u string) string {
-	if same, ok := m[repoIdentity(u)]; ok && repoIdentity(u) != "" {
-		return fmt.Sprintf("%s (Argo CD normal form %s, identity %s) is this repository: %s (normal form %s) has the same identity",
-			u, argoNormalizeGitURL(u), repoIdentity(u), same, argoNormalizeGitURL(same))
+	if !m.matches(u) {
+		return fmt.Sprintf("%s is another repository (%s)", u, m.another(u))
 	}
-	return fmt.Sprintf("%s is another repository (%s)", u, m.another(u))
+	id := repoIdentity(u)
+	return fmt.Sprintf("%s (Argo CD normal form %s, identity %s) is this repository: %s (normal form %s) has the same identity",
+		u, argoNormalizeGitURL(u), id, m[id], argoNormalizeGitURL(m[id]))
 }
 
 // another says what u was compared with when it is not this repository.
