@@ -133,6 +133,12 @@ func (w Rewrite) piece(piece string, res *Result) (out string, did bool) {
 		return "", false
 	}
 	stubbed := w.Stub && isCRD(root)
+	if stubbed && resolves(root) {
+		// A stub keeps three fields of the document; an alias among them
+		// may name an anchor among the fields it drops.
+		res.Unsure = res.Unsure || w.File != ""
+		return "", false
+	}
 	if stubbed {
 		root = stubOf(root)
 	}
@@ -155,8 +161,11 @@ func (w Rewrite) piece(piece string, res *Result) (out string, did bool) {
 
 // decode reads the one document kyaml reads from a piece: its root
 // mapping, or empty when kyaml skips the piece (no document, or a null
-// one); ok is false when the piece does not decode or is not a plain
-// mapping without aliases and merge keys, which kyaml rewrites.
+// one); ok is false when the piece does not decode or is not a mapping
+// of distinct string keys (a merge key among them is one kyaml rewrites).
+// Aliases and merge keys below the root are kept: yaml.v3 prints them
+// back as they were, and kyaml's DeAnchor then expands the rewrite as it
+// would the file (annotate keeps out of what they reach).
 func decode(piece string) (root *yaml.Node, empty, ok bool) {
 	var doc yaml.Node
 	if err := yaml.NewDecoder(strings.NewReader(piece)).Decode(&doc); err != nil {
@@ -169,7 +178,7 @@ func decode(piece string) (root *yaml.Node, empty, ok bool) {
 	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 		return nil, true, false
 	}
-	if root.Kind != yaml.MappingNode || root.Tag != "!!map" || resolves(root) {
+	if root.Kind != yaml.MappingNode || root.Tag != "!!map" || root.Anchor != "" {
 		return nil, false, false
 	}
 	seen := map[string]bool{}
@@ -217,11 +226,13 @@ func annotate(root *yaml.Node, file string) bool {
 		return false
 	}
 	md := field(root, "metadata")
-	if md == nil || md.Kind != yaml.MappingNode || md.Tag != "!!map" {
+	if !plainMapping(md) {
 		return false
 	}
 	ann := field(md, "annotations")
 	switch {
+	case ann != nil && ann.Anchor != "":
+		return false // another place aliases it: the annotation would show there too
 	case ann == nil:
 		ann = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 		appendString(md, "annotations", "")
@@ -230,10 +241,26 @@ func annotate(root *yaml.Node, file string) bool {
 		// "annotations:" with nothing after it, as Helm charts print: the
 		// mapping krusty's SetAnnotations would put in its place.
 		*ann = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	case ann.Kind != yaml.MappingNode || ann.Tag != "!!map" || field(ann, FileAnnotation) != nil:
+	case !plainMapping(ann) || field(ann, FileAnnotation) != nil:
 		return false
 	}
 	appendString(ann, FileAnnotation, file)
+	return true
+}
+
+// plainMapping reports whether n is a mapping that an annotation may be
+// added to as it reads: no anchor (which an alias elsewhere would copy,
+// annotation and all) and no merge key (whose merged annotations an
+// explicit key would replace).
+func plainMapping(n *yaml.Node) bool {
+	if n == nil || n.Kind != yaml.MappingNode || n.Tag != "!!map" || n.Anchor != "" {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Tag == "!!merge" {
+			return false
+		}
+	}
 	return true
 }
 
@@ -259,13 +286,16 @@ func encode(root *yaml.Node) (string, bool) {
 	return b.String(), true
 }
 
-// prepare drops n's comments and spells out its empty nulls: yaml.v3
-// prints an empty null in a flow mapping ({name}) as an empty quoted
-// string.
+// prepare drops n's comments, spells out its empty nulls (yaml.v3 prints
+// an empty null in a flow mapping, {name}, as an empty quoted string) and
+// leaves merge keys untagged.
 func prepare(n *yaml.Node) {
 	n.HeadComment, n.LineComment, n.FootComment = "", "", ""
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == "" {
 		n.Value = "null"
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!merge" && n.Style == 0 {
+		n.Tag = "" // printed plain, a << key reads as a merge key again; yaml.v3 would spell out !!merge
 	}
 	for _, c := range n.Content {
 		prepare(c)

@@ -106,6 +106,9 @@ func TestTouched(t *testing.T) {
 func FuzzRewrite(f *testing.F) {
 	for _, s := range []string{crd, deployment + "---\n" + crd, "---\n" + crd + "---\n" + deployment,
 		crd + "  extra:\n    <<: {a: 1}\n", "kind: CustomResourceDefinition\nmetadata: &m {name: x}\nspec: *m\n",
+		"kind: A\nmetadata: {name: &n a}\nspec: {x: *n, b: &b {p: 1}, c: {<<: *b, q: 2}}\n",
+		"kind: A\nspec: {a: &a {x: y}}\nmetadata: {name: a, annotations: {<<: *a}}\n",
+		"kind: A\nmetadata: {name: a, annotations: &a {x: y}}\nspec: {a: *a}\n",
 		"kind: CustomResourceDefinition\nmetadata: {name: x, annotations: {}}\n",
 		"kind: Service\nmetadata:\n  annotations:\n  name: s\n",
 		"# head\napiVersion: v1 # line\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations: {a: b}\ndata:\n  k: |\n    text\n   # not a comment\n"} {
@@ -262,7 +265,24 @@ func TestAnnotate(t *testing.T) {
 			want: "kind: A\nmetadata: {name: a, annotations: {" + FileAnnotation + ": \"f.yaml\"}}\n---\n# nothing\n---\nkind: B\nmetadata: {name: b, annotations: {" + FileAnnotation + ": \"f.yaml\"}}\n"},
 		{name: "a list", in: "kind: ConfigMapList\nmetadata: {}\nitems: []\n", want: "kind: ConfigMapList\nmetadata: {}\nitems: []\n", unsure: true},
 		{name: "no metadata", in: "kind: A\n", want: "kind: A\n", unsure: true},
-		{name: "an alias", in: "kind: A\nmetadata: {name: &n a}\nspec: {x: *n}\n", want: "kind: A\nmetadata: {name: &n a}\nspec: {x: *n}\n", unsure: true},
+		// Aliases and merge keys elsewhere are printed back for kyaml to
+		// expand (home-ops HelmReleases name a port once: &port 8080).
+		{name: "an alias", in: "kind: A\nmetadata: {name: &n a}\nspec: {x: *n}\n",
+			want: "kind: A\nmetadata: {name: &n a, annotations: {" + FileAnnotation + ": \"f.yaml\"}}\nspec: {x: *n}\n"},
+		{name: "a merge key in the spec", in: "kind: A\nmetadata: {name: a}\nspec: {b: &b {x: 1}, c: {<<: *b, y: 2}}\n",
+			want: "kind: A\nmetadata: {name: a, annotations: {" + FileAnnotation + ": \"f.yaml\"}}\nspec: {b: &b {x: 1}, c: {<<: *b, y: 2}}\n"},
+		// What an alias or a merge key reaches is left alone.
+		{name: "anchored metadata", in: "kind: A\nmetadata: &m {name: a}\nspec: {m: *m}\n", want: "kind: A\nmetadata: &m {name: a}\nspec: {m: *m}\n", unsure: true},
+		{name: "anchored annotations", in: "kind: A\nmetadata: {name: a, annotations: &a {x: y}}\nspec: {a: *a}\n",
+			want: "kind: A\nmetadata: {name: a, annotations: &a {x: y}}\nspec: {a: *a}\n", unsure: true},
+		{name: "merged metadata", in: "kind: A\nspec: {m: &m {annotations: {x: y}}}\nmetadata: {<<: *m, name: a}\n",
+			want: "kind: A\nspec: {m: &m {annotations: {x: y}}}\nmetadata: {<<: *m, name: a}\n", unsure: true},
+		{name: "merged annotations", in: "kind: A\nspec: {a: &a {x: y}}\nmetadata: {name: a, annotations: {<<: *a}}\n",
+			want: "kind: A\nspec: {a: &a {x: y}}\nmetadata: {name: a, annotations: {<<: *a}}\n", unsure: true},
+		{name: "aliased annotations", in: "kind: A\nspec: {a: &a {x: y}}\nmetadata: {name: a, annotations: *a}\n",
+			want: "kind: A\nspec: {a: &a {x: y}}\nmetadata: {name: a, annotations: *a}\n", unsure: true},
+		{name: "an alias in a CRD", in: "kind: " + Kind + "\nmetadata: {name: &n a}\nspec: {x: *n}\n",
+			want: "kind: " + Kind + "\nmetadata: {name: &n a}\nspec: {x: *n}\n", unsure: true},
 		{name: "a stub, annotated", in: crd, want: strings.Replace(stub, "  labels: {app: w}\n", "  labels: {app: w}\n"+ann, 1)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
