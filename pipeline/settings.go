@@ -41,6 +41,9 @@ type Settings struct {
 	// repositories to local directories (PATH from the working directory).
 	Sources     []string
 	APIVersions []string
+	// NoGitOps renders Flux and Argo CD objects as inert objects, every
+	// source on its own, instead of following them (render.Options').
+	NoGitOps bool
 	// Strict: findings that rest on built-in defaults fail like any other.
 	Strict bool
 	// RenderTimeout and RenderMemory bound each source's render;
@@ -168,6 +171,7 @@ func (s *Settings) renderOptions(root string, cfg *config.Config) render.Options
 	opts.Keep = analyze.MayNeed      // what extraction never reads is dropped as each source finishes
 	opts.StubCRDs = true             // ... and it drops every CRD, so krusty reads them as stubs
 	opts.LocatedOnly = true          // only what the report points at is traced to its file
+	opts.NoGitOps = s.NoGitOps
 	opts.Root = root
 	opts.SourceTimeout = s.RenderTimeout
 	opts.Isolation = s.isolation()

@@ -66,6 +66,7 @@ func testFlags[O any](t *testing.T, newCmd func(*factory, func(*O) error) *cobra
 
 // defaultRender is renderFlags as register leaves them with no flag given.
 var defaultRender = renderFlags{
+	gitops:        true,
 	renderTimeout: render.DefaultSourceTimeout,
 	renderMemory:  render.DefaultSourceMemory,
 	fetchTimeout:  render.DefaultFetchRunTimeout,

@@ -34,6 +34,7 @@ type gitopsCase struct {
 	root, path string // path relative to root
 	urls       []string
 	sources    []string // --source NAME=PATH, PATH relative to root
+	flags      []string // more flags
 	want       []wantAutoscaler
 	findings   []string // "check: substring" that must be among the findings
 	absent     []string // ids that must not be reported
@@ -50,6 +51,7 @@ func (c gitopsCase) run(t *testing.T) {
 		name, dir, _ := strings.Cut(s, "=")
 		args = append(args, "--source", name+"="+filepath.Join(c.root, dir))
 	}
+	args = append(args, c.flags...)
 	var out, errOut bytes.Buffer
 	code := run(args, &streams{Out: &out, ErrOut: &errOut})
 	if code == exitError {

@@ -122,3 +122,13 @@ func TestHeldoutFlux(t *testing.T) {
 		t.Run(c.name, c.run)
 	}
 }
+
+// With --gitops=false every directory renders on its own, as kustomize
+// build renders it: bjw-s's HPAs exist only where its Flux Kustomizations
+// add the zeroscaler component, so none is found, and no GitOps object is
+// reported as not followed.
+func TestGitOpsOff(t *testing.T) {
+	testutil.SkipIfShort(t)
+	gitopsCase{root: filepath.Join(heldout, "home-ops-bjw-s"), path: "kubernetes", flags: []string{"--gitops=false"},
+		absent: []string{"downloads/HorizontalPodAutoscaler/sonarr", "media/HorizontalPodAutoscaler/jellyfin"}}.run(t)
+}

@@ -29,6 +29,9 @@ type renderFlags struct {
 	sources     []string
 	apiVersions []string
 	strict      bool
+	// gitops follows Flux and Argo CD objects into what they deliver
+	// (--gitops, default on).
+	gitops bool
 	// renderTimeout and renderMemory bound each source's render worker.
 	renderTimeout time.Duration
 	renderMemory  byteSize
@@ -61,6 +64,7 @@ func (f *renderFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.root, "root", "", "repository root: bounds what may be read, and paths are shown relative to it (default: the top of the git work tree holding PATH, else PATH)")
 	fl.StringArrayVar(&f.repoURLs, "repo-url", nil, "a git URL that names this repository, for Flux GitRepositories and Argo CD sources (repeatable; the checkout's remotes are added)")
 	fl.StringArrayVar(&f.sources, "source", nil, "NAME=PATH: read a GitOps source of another repository from a local clone (repeatable, like flux-local's --sources): NAME is a Flux GitRepository, OCIRepository or Bucket as [Kind/][namespace/]name, or an Argo CD repoURL; PATH must be inside the repository root")
+	fl.BoolVar(&f.gitops, "gitops", true, "follow Flux and Argo CD objects into what they deliver, as the controllers build it; --gitops=false renders every chart, overlay and file on its own, as helm template and kustomize build would")
 	fl.BoolVar(&f.strict, "strict", false, "findings that rest on built-in defaults fail like any other (like failOnDefaults: true); by default they are at most warnings")
 	fl.StringArrayVarP(&f.apiVersions, "api-versions", "a", nil, "API version charts see in .Capabilities.APIVersions, on top of the defaults (repeatable, like helm template -a)")
 	fl.StringSliceVar(&f.include, "include", nil, "run only these checks (IDs from capreport checks; repeatable or comma-separated; replaces the config's checks.include)")
@@ -82,7 +86,7 @@ func (f *renderFlags) settings(ios *streams, tool contract.Tool, git gitRunner) 
 		Values: f.values, Set: f.set, ReleaseName: f.releaseName, Namespace: f.namespace,
 		KubeVersion: f.kubeVersion, ConfigFile: f.configFile, Root: f.root,
 		RepoURLs: f.repoURLs, Sources: f.sources, APIVersions: f.apiVersions, Strict: f.strict,
-		RenderTimeout: f.renderTimeout, RenderMemory: int64(f.renderMemory), Isolate: true,
+		NoGitOps: !f.gitops, RenderTimeout: f.renderTimeout, RenderMemory: int64(f.renderMemory), Isolate: true,
 		Include: f.include, Exclude: f.exclude, Stdin: f.stdin,
 		CacheDir: f.cacheDir, FetchTimeout: f.fetchTimeout, Cache: f.cache,
 		NoPlotCurves: f.noPlotCurves, Tool: tool, Git: git,
