@@ -137,3 +137,21 @@ func TestFluxPath(t *testing.T) {
 		}
 	}
 }
+
+// holdsDollar must see every "$" the printed YAML holds: in a key, a
+// nested string, a list; never in a number or a boolean.
+func TestHoldsDollar(t *testing.T) {
+	for _, tc := range []struct {
+		doc  map[string]any
+		want bool
+	}{
+		{map[string]any{"a": "x", "b": int64(1), "c": true, "d": nil, "e": 1.5}, false},
+		{map[string]any{"a": map[string]any{"b": []any{"x", map[string]any{"c": "${V}"}}}}, true},
+		{map[string]any{"a": map[string]any{"$k": "v"}}, true},
+		{map[string]any{"a": []any{int64(1), "$"}}, true},
+	} {
+		if got := holdsDollar(tc.doc); got != tc.want {
+			t.Errorf("holdsDollar(%v) = %v, want %v", tc.doc, got, tc.want)
+		}
+	}
+}
