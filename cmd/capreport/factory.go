@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/capreport/capreport/pipeline"
@@ -20,8 +21,10 @@ type factory struct {
 	ghDeps
 	// git runs one git command in a directory (--ref, diff --base-ref).
 	git gitRunner
-	// version is the build's, set with -ldflags "-X main.version=...".
+	// version is the build's (build.Version), which reports name.
 	version string
+	// build is what --version prints.
+	build buildInfo
 	// prof is --profile's state, started before a command and stopped
 	// after it by run.
 	prof *profiler
@@ -33,12 +36,14 @@ type gitRunner func(ctx context.Context, dir string, args ...string) (string, er
 // newFactory is the process's factory on ios: the wall clock, the
 // process environment, the library's HTTP client, the git binary.
 func newFactory(ios *streams) *factory {
+	b := readBuildInfo(debug.ReadBuildInfo)
 	return &factory{
 		ios:     ios,
 		now:     time.Now,
 		ghDeps:  ghDeps{env: os.LookupEnv},
 		git:     pipeline.RunGit,
-		version: version,
+		version: b.Version,
+		build:   b,
 		prof:    &profiler{},
 	}
 }

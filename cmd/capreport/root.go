@@ -15,9 +15,6 @@ import (
 	"github.com/capreport/capreport/pipeline"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
 // run builds the command tree, executes it and maps the outcome to an exit
 // code; it never panics on user input.
 func run(args []string, ios *streams) int {
@@ -60,7 +57,7 @@ func newRootCmd(f *factory, runF func(*rootOptions) error) *cobra.Command {
 			"against a fluid model of each workload, and prints the ledger: the Size bill of a saturating\n" +
 			"CPU metric, the Time bill of a backlog metric, and pass/fail against latency targets.\n\n" +
 			"Exit codes: 0 nothing fails, 1 a check fails (see --fail-on), 2 usage or tool error.",
-		Version: f.version,
+		Version: f.build.String(),
 		Example: "  capreport ./deploy\n" +
 			"  capreport charts/web -f charts/web/values-prod.yaml -n shop\n" +
 			"  capreport base/hpa.yaml base/deployment.yaml\n" +
