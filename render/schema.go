@@ -43,9 +43,11 @@ func schemaRefFinding(c *chart.Chart, chartRel string) *check.Finding {
 }
 
 // knownMetaSchemas are the drafts the validator carries built in (a
-// "$schema" naming one is never fetched).
+// "$schema" naming one is never fetched): jsonschema/v6's draftFromURL,
+// where json-schema.org/schema is the latest draft. Every bitnami chart
+// names that one.
 var knownMetaSchemas = []string{
-	"json-schema.org/draft-04/schema", "json-schema.org/draft-06/schema", "json-schema.org/draft-07/schema",
+	"json-schema.org/schema", "json-schema.org/draft-04/schema", "json-schema.org/draft-06/schema", "json-schema.org/draft-07/schema",
 	"json-schema.org/draft/2019-09/schema", "json-schema.org/draft/2020-12/schema",
 }
 

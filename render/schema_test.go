@@ -77,3 +77,34 @@ func TestConvertedYAMLRenders(t *testing.T) {
 		}
 	}
 }
+
+// Issue 30: bitnami's values.schema.json names the latest draft,
+// "http://json-schema.org/schema#", which the validator carries built in:
+// it is no reference, and the values are validated as helm validates them
+// (a value of the wrong type fails the render).
+func TestLatestDraftIsNoReference(t *testing.T) {
+	for _, schema := range []string{"http://json-schema.org/schema#", "https://json-schema.org/schema", "http://json-schema.org/draft-07/schema#"} {
+		t.Run(schema, func(t *testing.T) {
+			files := map[string]string{
+				"c/Chart.yaml":         "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+				"c/values.yaml":        "replicaCount: 2\n",
+				"c/values.schema.json": `{"$schema": "` + schema + `", "type": "object", "properties": {"replicaCount": {"type": "integer"}}}`,
+				"c/templates/h.yaml":   hpaDoc("web", "4"),
+			}
+			res := renderMem(t, files, ".", DefaultOptions())
+			for _, f := range res.Findings {
+				if f.Check == check.SchemaRef {
+					t.Errorf("finding %s", f.Message)
+				}
+			}
+			if !hasObject(res, "HorizontalPodAutoscaler", "default", "web") {
+				t.Fatalf("the chart did not render: %s", dumpFindings(res.Findings))
+			}
+			files["c/values.yaml"] = "replicaCount: two\n"
+			res = renderMem(t, files, ".", DefaultOptions())
+			if hasObject(res, "HorizontalPodAutoscaler", "default", "web") || !strings.Contains(dumpFindings(res.Findings), "replicaCount") {
+				t.Errorf("values against the schema were not validated: %s", dumpFindings(res.Findings))
+			}
+		})
+	}
+}
