@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -140,10 +141,31 @@ func (o *diffOptions) buildBoth(ctx context.Context, s pipeline.Settings) (head,
 		return baseErr
 	})
 	_ = g.Wait()
-	if headErr != nil {
-		return nil, nil, headErr // the head's error first, as when they ran in turn
+	if err := firstCause(ctx, headErr, baseErr); err != nil {
+		return nil, nil, err
 	}
-	return head, base, baseErr
+	return head, base, nil
+}
+
+// firstCause is the error to report of builds run side by side, the
+// head's first as when they ran in turn: one that fails cancels the
+// others, whose "context canceled" then hides the cause (diff --base-ref
+// no-such-branch said so in 2 runs of 15). It is the cancellation only
+// when the caller's ctx itself ended (Ctrl-C) or nothing else failed.
+func firstCause(ctx context.Context, errs ...error) error {
+	var canceled error
+	for _, err := range errs {
+		switch {
+		case err == nil:
+		case ctx.Err() == nil && errors.Is(err, context.Canceled):
+			if canceled == nil {
+				canceled = err
+			}
+		default:
+			return err
+		}
+	}
+	return canceled
 }
 
 // headReport is the diff's head: the report it is given, or a build of PATH.
