@@ -96,7 +96,22 @@ func TestHeldoutArgo(t *testing.T) {
 		},
 	}
 
-	for _, c := range []gitopsCase{govuk, jsa, appmod} {
+	// Platform9-Community/pf9-gitops-demo: one Kustomize-typed Application
+	// per environment, each overlay on ../base; production patches the
+	// HPA's floor. repoURL https with .git. The base alone is delivered by
+	// no Application.
+	pf9 := func(env string, min int32) wantAutoscaler {
+		return wantAutoscaler{env + "/HorizontalPodAutoscaler/hello-gitops", "Deployment/hello-gitops", min, 10, "cpu 50%",
+			"argo/hello-gitops-" + env + ".yaml Application hello-gitops-" + env + " → kustomize/base/kustomization.yaml → kustomize/base/hpa.yaml"}
+	}
+	platform9 := gitopsCase{
+		name: "pf9-gitops-demo", root: filepath.Join(heldoutArgo, "pf9-gitops-demo"), path: ".",
+		urls:   []string{"https://github.com/Platform9-Community/pf9-gitops-demo.git"},
+		want:   []wantAutoscaler{pf9("dev", 1), pf9("staging", 1), pf9("production", 3)},
+		absent: []string{"default/HorizontalPodAutoscaler/hello-gitops"},
+	}
+
+	for _, c := range []gitopsCase{govuk, jsa, appmod, platform9} {
 		t.Run(c.name, c.run)
 	}
 }
