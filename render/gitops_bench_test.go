@@ -16,7 +16,7 @@ import (
 // In-process with the command line's render options, so that the figures
 // are the renders', not the workers'.
 func BenchmarkGitOpsFollow(b *testing.B) {
-	for _, repo := range []string{"flux2-general", "home-ops-bjw-s", "home-ops-mirceanton", "home-ops-tscibilia", "k8s-gitops-billimek"} {
+	for _, repo := range []string{"flux2-general", "home-ops-bjw-s", "home-ops-mirceanton", "home-ops-tscibilia", "home-ops-bykaj", "k8s-gitops-billimek"} {
 		root := filepath.Join("..", "testdata", "gitops-heldout", repo)
 		for _, mode := range []struct {
 			name     string

@@ -49,6 +49,17 @@ func TestHeldoutFlux(t *testing.T) {
 				" → kubernetes/components/zeroscaler/kustomization.yaml → kubernetes/components/zeroscaler/horizontalpodautoscaler.yaml"}
 	}
 
+	// bykaj/home-ops: as bjw-s, with a zeroscaler component per probe
+	// (nfs, postgres; redis and smb are used by no Kustomization) and
+	// namespaces set through replacements.
+	bykaj := func(ns, dir, ks, hpa, variant string) wantAutoscaler {
+		return wantAutoscaler{ns + "/HorizontalPodAutoscaler/" + hpa, "Deployment/" + hpa, 0, 1, "probe_success 1",
+			"kubernetes/flux/cluster/ks.yaml Kustomization flux-system/cluster-apps → kubernetes/apps/" + ns + "/" + dir + "/ks.yaml Kustomization " + ns + "/" + ks +
+				" → kubernetes/components/zeroscaler/" + variant + "/kustomization.yaml → kubernetes/components/zeroscaler/" + variant + "/horizontalpodautoscaler.yaml"}
+	}
+	nfsApp := func(ns, app string) wantAutoscaler { return bykaj(ns, app, app, app, "nfs") }
+	pgApp := func(ns, app string) wantAutoscaler { return bykaj(ns, app, app, app, "postgres") }
+
 	// billimek/k8s-gitops: a Flux Operator ResourceSet generates ten HPAs.
 	rset := func(app string) wantAutoscaler {
 		file := "kubernetes/kube-system/nfs-scalers/resourceset-nfs-scalers.yaml"
@@ -106,6 +117,18 @@ func TestHeldoutFlux(t *testing.T) {
 			findings: []string{
 				"gitops-reference-missing: Kustomization default/immich: postBuild.substituteFrom Secret default/cluster-secrets is not among the rendered objects",
 			},
+		},
+		{
+			name: "home-ops-bykaj", root: filepath.Join(heldout, "home-ops-bykaj"), path: "kubernetes/flux/cluster",
+			want: []wantAutoscaler{
+				nfsApp("default", "kopia"), pgApp("default", "n8n"), pgApp("default", "paperless"), pgApp("default", "windshift"),
+				nfsApp("media", "audiobookshelf"), nfsApp("media", "calibre-web-automated"), nfsApp("media", "immich"),
+				bykaj("media", "immich", "immich-machine-learning", "immich-machine-learning", "nfs"),
+				bykaj("media", "immich", "immich-microservices", "immich-microservices", "nfs"),
+				nfsApp("media", "jellyfin"), nfsApp("media", "plex"), nfsApp("media", "stash"),
+				bykaj("security", "authentik", "authentik", "authentik-server", "postgres"),
+			},
+			absent: []string{"media/HorizontalPodAutoscaler/komga"},
 		},
 		{
 			name: "k8s-gitops-billimek", root: filepath.Join(heldout, "k8s-gitops-billimek"), path: "setup/flux/cluster",
