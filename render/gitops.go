@@ -281,7 +281,13 @@ func (g *gitops) run(queue []pending) []sourceOut {
 		}
 		expanded++
 		e := g.expand(&p.obj)
-		g.findings = append(g.findings, e.findings...)
+		for _, f := range e.findings {
+			// A memoized expansion may be another copy's, made at the same
+			// place with the same content (a standalone render's, which
+			// the plan read): its findings are this delivery's.
+			f.Source = p.obj.Origin.Source
+			g.findings = append(g.findings, f)
+		}
 		for _, gen := range e.generated {
 			queue = append(queue, pending{obj: gen, chain: appendLink(p.chain, linkOf(&gen))})
 		}
