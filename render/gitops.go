@@ -281,13 +281,7 @@ func (g *gitops) run(queue []pending) []sourceOut {
 		}
 		expanded++
 		e := g.expand(&p.obj)
-		for _, f := range e.findings {
-			// A memoized expansion may be another copy's, made at the same
-			// place with the same content (a standalone render's, which
-			// the plan read): its findings are this delivery's.
-			f.Source = p.obj.Origin.Source
-			g.findings = append(g.findings, f)
-		}
+		g.noteFindings(&p.obj, e)
 		for _, gen := range e.generated {
 			queue = append(queue, pending{obj: gen, chain: appendLink(p.chain, linkOf(&gen))})
 		}
@@ -318,6 +312,17 @@ func (g *gitops) run(queue []pending) []sourceOut {
 		}
 	}
 	return outs
+}
+
+// noteFindings adds the findings of o's expansion as o's. A memoized
+// expansion may be another copy's, made at the same place with the same
+// content (a standalone render's, which the plan read): its findings are
+// this delivery's.
+func (g *gitops) noteFindings(o *Object, e *expansion) {
+	for _, f := range e.findings {
+		f.Source = o.Origin.Source
+		g.findings = append(g.findings, f)
+	}
 }
 
 // noteCycle reports a GitOps object that its own chain delivers again
