@@ -868,6 +868,20 @@ func copyFile(t *testing.T, from, to string, mode fs.FileMode) {
 // 80% → 60%). It returns the directory and both commits.
 func shopRepo(t *testing.T) (dir, base, head string) {
 	t.Helper()
+	return shopRepoWith(t, shopEdit{"overlays/prod/hpa-target.yaml", "averageUtilization: 80", "averageUtilization: 60", "prod API: CPU target 60%"})
+}
+
+// shopEdit is the head commit of shopRepoWith: old replaced by new in file.
+type shopEdit struct{ file, old, new, message string }
+
+// webFails makes the chart's web autoscaler, which passes in the base,
+// miss its latency target (it takes 39 s; the target becomes 10 s).
+var webFails = shopEdit{"charts/web/values.yaml", "capreport.io/latency-target: 10m", "capreport.io/latency-target: 10s", "web: latency target 10s"}
+
+// shopRepoWith is examples/shop as a git repository: the base commit, then
+// a head commit making edit.
+func shopRepoWith(t *testing.T, edit shopEdit) (dir, base, head string) {
+	t.Helper()
 	dir = filepath.Join(t.TempDir(), "workspace")
 	src := filepath.Join(testutil.RepoRoot(t), "examples", "shop")
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
@@ -904,17 +918,17 @@ func shopRepo(t *testing.T) (dir, base, head string) {
 	git("commit", "-q", "-m", "base")
 	base = git("rev-parse", "HEAD")
 
-	target := filepath.Join(dir, "overlays", "prod", "hpa-target.yaml")
+	target := filepath.Join(dir, filepath.FromSlash(edit.file))
 	b, err := os.ReadFile(target)
 	if err != nil {
 		t.Fatal(err)
 	}
-	changed := strings.Replace(string(b), "averageUtilization: 80", "averageUtilization: 60", 1)
+	changed := strings.Replace(string(b), edit.old, edit.new, 1)
 	if changed == string(b) {
-		t.Fatal("examples/shop/overlays/prod/hpa-target.yaml no longer sets averageUtilization: 80")
+		t.Fatalf("examples/shop/%s no longer holds %q", edit.file, edit.old)
 	}
 	writeFile(t, target, changed)
-	git("commit", "-q", "-am", "prod API: CPU target 60%")
+	git("commit", "-q", "-am", edit.message)
 	head = git("rev-parse", "HEAD")
 	return dir, base, head
 }
@@ -1036,8 +1050,9 @@ func TestActionRun(t *testing.T) {
 			token: writeToken, workspace: ws, runID: fakeRunID, attempt: "1", api: api, binary: bin}
 
 		// (a) The first run creates the comment. The shop fails its
-		// latency targets by design, so the job fails at the verdict,
-		// after posting.
+		// latency targets by design, in the base as in the head: the
+		// change makes nothing fail that did not fail before, so the job
+		// passes (fail-on-scope new, the default).
 		res := runAction(t, job)
 		defer func() {
 			if t.Failed() {
@@ -1052,11 +1067,11 @@ func TestActionRun(t *testing.T) {
 		if c := res.step(t, "comment"); c.outcome != "success" {
 			t.Errorf("the comment step failed")
 		}
-		if v := res.step(t, "capreport verdict"); v.outcome != "failure" || !strings.Contains(v.stdout, "::error::") {
-			t.Errorf("the verdict step: %s, stdout %q; want a failure with an error annotation", v.outcome, v.stdout)
+		if v := res.step(t, "capreport verdict"); v.outcome != "success" {
+			t.Errorf("the verdict step: %s, stdout %q; want success (the failures were there before)", v.outcome, v.stdout)
 		}
-		if res.status != "failure" {
-			t.Errorf("job %s, want failure (a check fails at fail-on error)", res.status)
+		if res.status != "success" {
+			t.Errorf("job %s, want success (nothing newly fails)", res.status)
 		}
 		comments := api.Comments(7)
 		if len(comments) != 1 {
@@ -1077,17 +1092,45 @@ func TestActionRun(t *testing.T) {
 		}
 		checkToken(t, writeToken, res, api)
 
-		// (b) A re-run of the same run writes nothing.
+		// (b) A re-run of the same run writes nothing; with fail-on-scope
+		// all, the failures already there fail the job, as they did
+		// before the scope existed.
 		writes := len(api.Writes())
-		job.attempt, job.inputs = "2", map[string]string{"fail-on": "never"}
+		job.attempt, job.inputs = "2", map[string]string{"fail-on-scope": "all"}
 		res = runAction(t, job)
 		if w := api.Writes(); len(w) != writes {
 			t.Errorf("the re-run wrote %d times: %s %s", len(w)-writes, w[len(w)-1].Method, w[len(w)-1].Path)
 		}
-		if res.status != "success" || len(api.Comments(7)) != 1 {
-			t.Errorf("re-run: job %s, %d comments; want success and still 1", res.status, len(api.Comments(7)))
+		if v := res.step(t, "capreport verdict"); v.outcome != "failure" || !strings.Contains(v.stdout, "::error::") {
+			t.Errorf("the verdict step: %s, stdout %q; want a failure with an error annotation", v.outcome, v.stdout)
+		}
+		if res.status != "failure" || len(api.Comments(7)) != 1 {
+			t.Errorf("re-run: job %s, %d comments; want failure (a check fails at fail-on error) and still 1", res.status, len(api.Comments(7)))
 		}
 		checkToken(t, writeToken, res, api)
+	})
+
+	t.Run("a pull request that makes another autoscaler fail", func(t *testing.T) {
+		t.Parallel()
+		ws, base, head := shopRepoWith(t, webFails)
+		api := fakegithub.New(t, fakegithub.Config{Owner: fakeOwner, Repo: fakeRepo, Tokens: perms,
+			PullRequests: []fakegithub.PullRequest{{Number: 8, HeadOwner: fakeOwner, HeadRepo: fakeRepo, HeadRef: "web", HeadSHA: head, BaseRef: "main"}}})
+		res := runAction(t, actionJob{event: "pull_request", payload: pullRequestEvent(8, fakeOwner+"/"+fakeRepo, base, head),
+			token: writeToken, workspace: ws, runID: fakeRunID, attempt: "1", api: api, binary: bin})
+		defer func() {
+			if t.Failed() {
+				t.Logf("job log:\n%s", res.log())
+			}
+		}()
+		if v := res.step(t, "capreport verdict"); v.outcome != "failure" || !strings.Contains(v.stdout, "that did not fail in the base") {
+			t.Errorf("the verdict step: %s, stdout %q; want a failure naming what newly fails", v.outcome, v.stdout)
+		}
+		if res.status != "failure" || len(api.Comments(8)) != 1 {
+			t.Errorf("job %s, %d comments; want failure and the comment", res.status, len(api.Comments(8)))
+		}
+		if body := api.Comments(8)[0].Body; !strings.Contains(body, "capreport-web") {
+			t.Errorf("the comment does not name the web autoscaler:\n%s", body)
+		}
 	})
 
 	t.Run("read-only token", func(t *testing.T) {

@@ -291,7 +291,7 @@ func clearGitHub(t *testing.T, f *factory, ios **streams, post *postOptions, gh 
 	}
 }
 
-var defaultPost = postOptions{maxReportBytes: defaultMaxReportBytes, title: "capreport"}
+var defaultPost = postOptions{maxReportBytes: defaultMaxReportBytes, title: "capreport", failOnScope: failOnScopeNew}
 
 func TestCommentGitHubFlags(t *testing.T) {
 	testFlags(t, newCommentGitHubCmd, func(t *testing.T, f *factory, o *commentOptions) {
@@ -304,9 +304,9 @@ func TestCommentGitHubFlags(t *testing.T) {
 		{name: "defaults", args: []string{"--report", "h.json"}, want: commentOptions{postOptions: withPost(func(p *postOptions) { p.report = "h.json" }),
 			behavior: string(ghreport.BehaviorUpdate), images: "none", imagesBranch: "capreport-images"}},
 		{name: "flags", args: []string{"--report", "h.json", "--base", "b.json", "--pr", "42", "--repo", "acme/deploy",
-			"--behavior", "hide-and-new", "--images", "branch", "--dry-run", "--github-output", "out", "--fail-on", "warning"},
+			"--behavior", "hide-and-new", "--images", "branch", "--dry-run", "--github-output", "out", "--fail-on", "warning", "--fail-on-scope", "all"},
 			want: commentOptions{postOptions: withPost(func(p *postOptions) {
-				p.report, p.base, p.githubOutput, p.failOn = "h.json", "b.json", "out", "warning"
+				p.report, p.base, p.githubOutput, p.failOn, p.failOnScope = "h.json", "b.json", "out", "warning", "all"
 			}),
 				githubOptions: githubOptions{repo: "acme/deploy", dryRun: true}, pr: 42, behavior: "hide-and-new", images: "branch", imagesBranch: "capreport-images"}},
 		{name: "bad pr", args: []string{"--pr", "latest"}, wantErr: `invalid argument "latest" for "--pr"`},
@@ -314,7 +314,7 @@ func TestCommentGitHubFlags(t *testing.T) {
 }
 
 func TestIssueGitHubFlags(t *testing.T) {
-	issuePost := withPost(func(p *postOptions) { p.report, p.title = "r.json", "capreport: autoscaler report" })
+	issuePost := withPost(func(p *postOptions) { p.report, p.title, p.failOnScope = "r.json", "capreport: autoscaler report", "" })
 	testFlags(t, newIssueGitHubCmd, func(t *testing.T, f *factory, o *issueOptions) {
 		if o.ctx == nil {
 			t.Error("context missing")

@@ -51,6 +51,9 @@ type postOptions struct {
 	githubOutput   string
 	title          string
 	failOn         string
+	// failOnScope is new (count only what fails in the head and did not
+	// in the base) or all ("" too); new without a base counts all.
+	failOnScope string
 
 	env lookupEnv
 }
@@ -60,6 +63,7 @@ func (o *postOptions) register(cmd *cobra.Command, withBase bool, title string) 
 	fl.StringVar(&o.report, "report", "", "JSON report to post (capreport --format json, or report.json of --out); required")
 	if withBase {
 		fl.StringVar(&o.base, "base", "", "JSON report of the base: the body is then the diff, base → head")
+		fl.StringVar(&o.failOnScope, "fail-on-scope", failOnScopeNew, "which failing checks failed=N counts with --base: new (failing in the head and not in the base: what the pull request makes worse) or all")
 	}
 	fl.Int64Var(&o.maxReportBytes, "max-report-bytes", defaultMaxReportBytes, "refuse a report file larger than this (it may come from an untrusted artifact)")
 	fl.StringVar(&o.summary, "summary", "", "append the full report to this file (default $GITHUB_STEP_SUMMARY; - for stdout)")
@@ -86,6 +90,9 @@ func (o *postOptions) load() (*loaded, error) {
 	}
 	if o.failOn != "" && !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, o.failOn) {
 		return nil, flagErrorf("fail-on", "%q is not one of error, warning, never", o.failOn)
+	}
+	if o.failOnScope != "" && o.failOnScope != failOnScopeNew && o.failOnScope != failOnScopeAll {
+		return nil, flagErrorf("fail-on-scope", "%q is not one of new, all", o.failOnScope)
 	}
 	head, err := readReportLimited(o.report, o.maxReportBytes, true)
 	if err != nil {
@@ -196,7 +203,11 @@ func (o *postOptions) record(s *streams, l *loaded, note string) error {
 func (o *postOptions) outputs(l *loaded) []string {
 	kv := []string{"verdict", verdict(l.head), "report", l.headPath}
 	if o.failOn != "" {
-		kv = append(kv, "failed", strconv.Itoa(failing(l.head, o.failOn)))
+		n := failing(l.head, o.failOn)
+		if o.failOnScope == failOnScopeNew && l.base != nil {
+			n = newlyFailing(l.base, l.head, o.failOn)
+		}
+		kv = append(kv, "failed", strconv.Itoa(n))
 	}
 	return kv
 }

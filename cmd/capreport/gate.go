@@ -1,0 +1,64 @@
+package main
+
+import (
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
+)
+
+// Values of --fail-on-scope.
+const (
+	failOnScopeNew = "new"
+	failOnScopeAll = "all"
+)
+
+// newlyFailing counts the findings of head that fail at failOn and did not
+// fail in base: what a pull request makes worse. A repository with one
+// autoscaler failing before the change gets 0 for a change that leaves it
+// as it was, and 1 for one that makes another fail. Findings are matched by
+// what they are about (failingKeys), each as often as it occurs.
+func newlyFailing(base, head *contract.Report, failOn string) int {
+	before := map[string]int{}
+	for _, k := range failingKeys(base, failOn) {
+		before[k]++
+	}
+	n := 0
+	for _, k := range failingKeys(head, failOn) {
+		if before[k] > 0 {
+			before[k]--
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// failingKeys keys the findings of r that fail at failOn (not ignored, at
+// or above its severity): an autoscaler's by its id and check, one of no
+// autoscaler by its check and the file it points at. Messages are left
+// out: they carry figures that move with any change.
+func failingKeys(r *contract.Report, failOn string) []string {
+	fails := func(f check.Finding) bool {
+		switch {
+		case f.Ignored || failOn == config.FailOnNever:
+			return false
+		case failOn == config.FailOnWarning:
+			return f.Severity == check.SeverityError || f.Severity == check.SeverityWarning
+		}
+		return f.Severity == check.SeverityError
+	}
+	var keys []string
+	for _, w := range r.Workloads {
+		for _, f := range w.Findings {
+			if fails(f) {
+				keys = append(keys, w.ID+"\x00"+f.Check)
+			}
+		}
+	}
+	for _, f := range r.Findings {
+		if fails(f) {
+			keys = append(keys, "\x00"+f.Check+"\x00"+f.File())
+		}
+	}
+	return keys
+}
