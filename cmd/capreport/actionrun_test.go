@@ -1110,6 +1110,34 @@ func TestActionRun(t *testing.T) {
 		checkToken(t, writeToken, res, api)
 	})
 
+	t.Run("a pull request that changes no autoscaler", func(t *testing.T) {
+		t.Parallel()
+		// A comment in a values file: the manifests render the same.
+		ws, base, head := shopRepoWith(t, shopEdit{"charts/web/values.yaml", "capreport.io/overload: 3x,10x", "capreport.io/overload: 3x,10x # reviewed", "web: a comment"})
+		api := fakegithub.New(t, fakegithub.Config{Owner: fakeOwner, Repo: fakeRepo, Tokens: perms,
+			PullRequests: []fakegithub.PullRequest{{Number: 9, HeadOwner: fakeOwner, HeadRepo: fakeRepo, HeadRef: "docs", HeadSHA: head, BaseRef: "main"}}})
+		job := actionJob{event: "pull_request", payload: pullRequestEvent(9, fakeOwner+"/"+fakeRepo, base, head),
+			token: writeToken, workspace: ws, runID: fakeRunID, attempt: "1", api: api, binary: bin}
+		res := runAction(t, job)
+		defer func() {
+			if t.Failed() {
+				t.Logf("job log:\n%s", res.log())
+			}
+		}()
+		// The shop's failures were there before: green, and no comment.
+		if res.status != "success" || len(api.Comments(9)) != 0 || len(api.Writes()) != 0 {
+			t.Errorf("job %s, %d comments, %d writes; want success and nothing written", res.status, len(api.Comments(9)), len(api.Writes()))
+		}
+		if !strings.Contains(res.summary, "No autoscaler changed") {
+			t.Errorf("the job summary does not say nothing changed:\n%.500s", res.summary)
+		}
+		// comment-when: always comments all the same.
+		job.attempt, job.inputs = "2", map[string]string{"comment-when": "always"}
+		if res = runAction(t, job); res.status != "success" || len(api.Comments(9)) != 1 {
+			t.Errorf("always: job %s, %d comments; want success and 1", res.status, len(api.Comments(9)))
+		}
+	})
+
 	t.Run("a pull request that makes another autoscaler fail", func(t *testing.T) {
 		t.Parallel()
 		ws, base, head := shopRepoWith(t, webFails)

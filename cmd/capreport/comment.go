@@ -61,9 +61,17 @@ type commentOptions struct {
 	githubOptions
 	pr           int
 	behavior     string
+	when         string
 	images       string
 	imagesBranch string
 }
+
+// Values of --when: when a comment is written at all.
+const (
+	whenChanged    = "changed"     // create only when an autoscaler changed; update an earlier comment whatever happened
+	whenAlways     = "always"      // create or update every time
+	whenUpdateOnly = "update-only" // never create; update an earlier comment
+)
 
 func newCommentCmd(f *factory) *cobra.Command {
 	return platformCmd("comment", "Post the report as a pull request's sticky comment",
@@ -97,7 +105,10 @@ func newCommentGitHubCmd(f *factory, runF func(*commentOptions) error) *cobra.Co
 			"($GITHUB_STEP_SUMMARY), so it reaches the run even when posting fails.\n\n" +
 			"Behaviours: update (edit the latest marked comment in place, create it if absent; nothing is\n" +
 			"written when the body is unchanged), new (always create), hide-and-new (minimize earlier\n" +
-			"marked comments as outdated, then create), delete-and-new (delete them, then create).\n\n" +
+			"marked comments as outdated, then create), delete-and-new (delete them, then create).\n" +
+			"--when says whether to write at all: changed (the default: a pull request that changes no\n" +
+			"autoscaler gets no comment, and an earlier comment is updated to say so rather than left\n" +
+			"stale), always, or update-only (never create; keep an earlier comment current).\n\n" +
 			"Inside GitHub Actions nothing else is needed: the repository, the API URLs and the pull\n" +
 			"request come from GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_GRAPHQL_URL and the event\n" +
 			"(GITHUB_EVENT_PATH; for a workflow_run event the pull request is looked up from the run's\n" +
@@ -123,6 +134,7 @@ func newCommentGitHubCmd(f *factory, runF func(*commentOptions) error) *cobra.Co
 	fl := cmd.Flags()
 	fl.IntVar(&o.pr, "pr", 0, "pull request number (default: from the event)")
 	fl.StringVar(&o.behavior, "behavior", string(ghreport.BehaviorUpdate), "update, new, hide-and-new or delete-and-new")
+	fl.StringVar(&o.when, "when", whenChanged, "changed (comment only when an autoscaler changed against --base; always update an earlier comment), always, or update-only")
 	fl.StringVar(&o.images, "images", "none", "none, or branch: commit PNG plots to --images-branch and show them")
 	fl.StringVar(&o.imagesBranch, "images-branch", "capreport-images", "branch that holds the plots of --images branch")
 	return cmd
@@ -136,6 +148,9 @@ func runCommentGitHub(o *commentOptions) error {
 	}
 	if o.images != "none" && o.images != "branch" {
 		return flagErrorf("images", "%q is not none or branch", o.images)
+	}
+	if o.when != whenChanged && o.when != whenAlways && o.when != whenUpdateOnly {
+		return flagErrorf("when", "%q is not changed, always or update-only", o.when)
 	}
 	if o.pr < 0 {
 		return flagErrorf("pr", "must be positive")
@@ -169,14 +184,26 @@ func runCommentGitHub(o *commentOptions) error {
 	if err != nil {
 		return err
 	}
-	images := o.publishImages(ctx, s, c, ev, l, owner, name, pr)
-
+	create := o.when == whenAlways || o.when == whenChanged && l.changed()
+	var images map[string][]report.Image
+	if create || o.when == whenUpdateOnly {
+		images = o.publishImages(ctx, s, c, ev, l, owner, name, pr)
+	}
 	body := l.body(o.title, report.DefaultMaxChars, 0, "", note, images)
-	res, err := c.UpsertPRComment(ctx, owner, name, pr, string(body), behavior)
+	var res ghreport.Result
+	if create {
+		res, err = c.UpsertPRComment(ctx, owner, name, pr, string(body), behavior)
+	} else {
+		res, err = c.UpdatePRComment(ctx, owner, name, pr, string(body))
+	}
 	if err != nil {
 		return err
 	}
 	where := fmt.Sprintf("%s#%d", repo, pr)
+	if res.Action == ghreport.Skipped {
+		fmt.Fprintf(s.ErrOut, "no comment on %s: %s, and there is no earlier comment to update (--when %s)\n", where, o.whyNot(l), o.when)
+		return nil
+	}
 	if n := len(res.Hidden); n > 0 {
 		fmt.Fprintf(s.ErrOut, "hid %d earlier comment(s) on %s\n", n, where)
 	}
@@ -186,6 +213,20 @@ func runCommentGitHub(o *commentOptions) error {
 	fmt.Fprintf(s.ErrOut, "%s comment %d on %s\n", describe(res.Action), res.ID, where)
 	fmt.Fprintln(s.Out, res.URL)
 	return o.writeOutputs("comment-url", res.URL)
+}
+
+// whyNot says why --when did not create a comment.
+func (o *commentOptions) whyNot(l *loaded) string {
+	if o.when == whenUpdateOnly {
+		return "update-only creates none"
+	}
+	return "no autoscaler changed against the base"
+}
+
+// changed reports whether the comment has news: without a base, the report
+// itself; with one, an autoscaler added, removed or changed.
+func (l *loaded) changed() bool {
+	return l.base == nil || diff.Compare(*l.base, *l.head).Counts.Changed > 0
 }
 
 // posting is what both GitHub commands read before they post: where, the

@@ -302,13 +302,13 @@ func TestCommentGitHubFlags(t *testing.T) {
 		o.ctx = nil
 	}, []flagCase[commentOptions]{
 		{name: "defaults", args: []string{"--report", "h.json"}, want: commentOptions{postOptions: withPost(func(p *postOptions) { p.report = "h.json" }),
-			behavior: string(ghreport.BehaviorUpdate), images: "none", imagesBranch: "capreport-images"}},
+			behavior: string(ghreport.BehaviorUpdate), when: whenChanged, images: "none", imagesBranch: "capreport-images"}},
 		{name: "flags", args: []string{"--report", "h.json", "--base", "b.json", "--pr", "42", "--repo", "acme/deploy",
-			"--behavior", "hide-and-new", "--images", "branch", "--dry-run", "--github-output", "out", "--fail-on", "warning", "--fail-on-scope", "all"},
+			"--behavior", "hide-and-new", "--when", "always", "--images", "branch", "--dry-run", "--github-output", "out", "--fail-on", "warning", "--fail-on-scope", "all"},
 			want: commentOptions{postOptions: withPost(func(p *postOptions) {
 				p.report, p.base, p.githubOutput, p.failOn, p.failOnScope = "h.json", "b.json", "out", "warning", "all"
 			}),
-				githubOptions: githubOptions{repo: "acme/deploy", dryRun: true}, pr: 42, behavior: "hide-and-new", images: "branch", imagesBranch: "capreport-images"}},
+				githubOptions: githubOptions{repo: "acme/deploy", dryRun: true}, pr: 42, behavior: "hide-and-new", when: whenAlways, images: "branch", imagesBranch: "capreport-images"}},
 		{name: "bad pr", args: []string{"--pr", "latest"}, wantErr: `invalid argument "latest" for "--pr"`},
 	})
 }

@@ -318,6 +318,62 @@ func TestCommentLifecycle(t *testing.T) {
 	checkTokenOnlyInAuthorization(t, fake)
 }
 
+// TestCommentWhen: a pull request that changes no autoscaler gets no
+// comment (--when changed, the default), and when it had one from an
+// earlier push, that comment is updated to say nothing changes any more
+// rather than left stale; always comments anyway; update-only never
+// creates, only keeps an earlier comment current.
+func TestCommentWhen(t *testing.T) {
+	rep := reports(t)
+	fake := newFakeGitHub(t, "read")
+	env := ghEnv(t, fake, writeToken, prEvent("o/r"))
+	post := func(head string, extra ...string) ghRun {
+		t.Helper()
+		r := runGitHub(t, env, append([]string{"comment", "github", "--report", head, "--base", rep["base"],
+			"--github-output", env["GITHUB_OUTPUT"]}, extra...)...)
+		if r.code != exitOK {
+			t.Fatalf("%v: exit %d\n%s", extra, r.code, r.errOut)
+		}
+		return r
+	}
+
+	// Nothing changed, no earlier comment: nothing written, and no URL.
+	r := post(rep["base"])
+	if len(fake.Writes()) != 0 || !strings.Contains(r.errOut, "no autoscaler changed against the base, and there is no earlier comment") ||
+		strings.Contains(r.outs, "comment-url=") || !strings.Contains(r.summary, "No autoscaler changed") {
+		t.Errorf("no change: %d write(s)\n%s\n%s", len(fake.Writes()), r.errOut, r.outs)
+	}
+	// update-only creates none, even for a change.
+	if r = post(rep["head"], "--when", "update-only"); len(fake.Writes()) != 0 || !strings.Contains(r.errOut, "update-only creates none") {
+		t.Errorf("update-only: %d write(s)\n%s", len(fake.Writes()), r.errOut)
+	}
+	// always creates, even for no change.
+	if r = post(rep["base"], "--when", "always"); len(marked(fake.Comments(7))) != 1 || !strings.Contains(marked(fake.Comments(7))[0].Body, "No autoscaler changed") {
+		t.Errorf("always: %+v\n%s", marked(fake.Comments(7)), r.errOut)
+	}
+	// A change: the comment is updated to it (changed, the default).
+	first := marked(fake.Comments(7))[0]
+	post(rep["head"])
+	if cs := marked(fake.Comments(7)); len(cs) != 1 || cs[0].ID != first.ID || !strings.Contains(cs[0].Body, webID) {
+		t.Errorf("a change: %+v", cs)
+	}
+	// Reverted: the earlier comment now says nothing changes, not the old news.
+	post(rep["base"])
+	if cs := marked(fake.Comments(7)); len(cs) != 1 || strings.Contains(cs[0].Body, webID) || !strings.Contains(cs[0].Body, "No autoscaler changed") {
+		t.Errorf("reverted: %+v", cs)
+	}
+	// update-only keeps it current.
+	post(rep["head2"], "--when", "update-only")
+	if cs := marked(fake.Comments(7)); len(cs) != 1 || !strings.Contains(cs[0].Body, webID) {
+		t.Errorf("update-only with a comment: %+v", cs)
+	}
+	if r := runGitHub(t, env, "comment", "github", "--report", rep["head"], "--when", "sometimes"); r.code != exitError ||
+		!strings.Contains(r.errOut, `--when: "sometimes" is not changed, always or update-only`) {
+		t.Errorf("bad --when: exit %d\n%s", r.code, r.errOut)
+	}
+	checkTokenOnlyInAuthorization(t, fake)
+}
+
 // TestCommentReadOnlyToken: a fork's read-only token cannot comment; the
 // message names the permission, the exit is non-zero, and the report still
 // reached the job summary and the outputs.

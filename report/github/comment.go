@@ -50,6 +50,7 @@ const (
 	Created   Action = "created"
 	Updated   Action = "updated"
 	Unchanged Action = "unchanged" // the body was already current: nothing written
+	Skipped   Action = "skipped"   // UpdatePRComment found no comment to update: nothing written
 )
 
 // Result describes the comment or issue an upsert left behind.
@@ -127,6 +128,26 @@ func (c *Client) UpsertPRComment(ctx context.Context, owner, repo string, pr int
 	}
 	res.Action, res.ID, res.URL = Created, got.GetID(), got.GetHTMLURL()
 	return res, nil
+}
+
+// UpdatePRComment edits the latest sticky comment its first line marks on
+// pull request pr to body, and creates none: with no marked comment it
+// writes nothing and reports Skipped. A pull request that changes nothing
+// gets no comment, and one whose earlier comment is out of date gets it
+// brought up to date rather than left stale.
+func (c *Client) UpdatePRComment(ctx context.Context, owner, repo string, pr int, body string) (Result, error) {
+	s, err := c.newSticky(ctx, owner, repo, pr, body, BehaviorUpdate)
+	if err != nil {
+		return Result{}, err
+	}
+	marked, err := c.markedComments(ctx, owner, repo, pr, s.marker, s.author)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(marked) == 0 {
+		return Result{Action: Skipped}, nil
+	}
+	return c.updateSticky(ctx, s, marked[len(marked)-1])
 }
 
 // sticky is what one UpsertPRComment works on: the pull request, the new

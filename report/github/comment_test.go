@@ -225,3 +225,44 @@ func TestNew(t *testing.T) {
 		t.Errorf("GHES: %v %v", c, err)
 	}
 }
+
+// UpdatePRComment edits the latest marked comment and creates none: a pull
+// request that changes nothing gets no comment, and one whose earlier
+// comment is out of date gets it brought up to date.
+func TestUpdatePRComment(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		stubs func(t *testing.T) []*stub
+		want  Result
+	}{
+		{
+			name: "edits the latest marked comment",
+			stubs: func(t *testing.T) []*stub {
+				return []*stub{
+					commentPage(t, "", 1, true, comment{3, "hi"}, comment{150, marker + "\nprevious report"}),
+					{method: "PATCH", path: "/repos/o/r/issues/comments/150", check: wantBody(body),
+						body: jsonOf(t, commentJSON(comment{150, body}))},
+				}
+			},
+			want: Result{Action: Updated, ID: 150, URL: url7("150")},
+		},
+		{
+			name: "creates nothing when no comment is marked",
+			stubs: func(t *testing.T) []*stub {
+				return []*stub{commentPage(t, "", 1, true, comment{3, "hi"}, comment{4, "> " + marker})}
+			},
+			want: Result{Action: Skipped},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t, c.stubs(t)...)
+			got, err := newTestClient(t, f.url()).UpdatePRComment(context.Background(), "o", "r", 7, body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Action != c.want.Action || got.ID != c.want.ID || got.URL != c.want.URL {
+				t.Errorf("result %+v, want %+v", got, c.want)
+			}
+		})
+	}
+}
