@@ -18,8 +18,10 @@ func Build(ctx context.Context, paths []string, s Settings) (*contract.Report, *
 		return nil, nil, err
 	}
 	path := reportPath(paths)
-	opts := rules.Options{Tool: s.Tool, FailOnDefaults: s.Strict, NoRoundsCurve: s.NoPlotCurves, NoPhiCurve: s.NoPlotCurves,
-		Progress: s.Progress}
+	opts := rules.Options{Tool: s.Tool, FailOnDefaults: s.Strict, NoRoundsCurve: s.NoPlotCurves, NoPhiCurve: s.NoPlotCurves}
+	if s.Progress != nil {
+		opts.Progress = func(done, total int) { s.Progress(PhasePrice, done, total) }
+	}
 	if s.Cache {
 		opts.CacheDir = filepath.Join(s.cacheDir(), "bills")
 	}

@@ -21,6 +21,12 @@ import (
 	"github.com/capreport/capreport/render"
 )
 
+// Phases a run reports to Settings.Progress.
+const (
+	PhaseRender = "rendering sources"
+	PhasePrice  = "pricing autoscalers"
+)
+
 // MinRenderMemory is the least memory a render worker starts in.
 const MinRenderMemory = 64 << 20
 
@@ -71,8 +77,10 @@ type Settings struct {
 	NoPlotCurves bool
 	// Tool is who the report says made it.
 	Tool contract.Tool
-	// Progress, when set, is told how many autoscalers are priced.
-	Progress func(done, total int)
+	// Progress, when set, is told how far each phase is: PhaseRender
+	// (discovered sources rendered) and PhasePrice (autoscalers priced),
+	// done of total; it is called from several goroutines at once.
+	Progress func(phase string, done, total int)
 	// Warnings receives what a run says without failing (a base worktree
 	// left behind); nil discards it.
 	Warnings io.Writer
@@ -172,6 +180,9 @@ func (s *Settings) renderOptions(root string, cfg *config.Config) render.Options
 	opts.StubCRDs = true             // ... and it drops every CRD, so krusty reads them as stubs
 	opts.LocatedOnly = true          // only what the report points at is traced to its file
 	opts.NoGitOps = s.NoGitOps
+	if s.Progress != nil {
+		opts.Progress = func(done, total int) { s.Progress(PhaseRender, done, total) }
+	}
 	opts.Root = root
 	opts.SourceTimeout = s.RenderTimeout
 	opts.Isolation = s.isolation()

@@ -158,6 +158,9 @@ type Options struct {
 	SourceMaps []SourceMap
 	// NoGitOps renders Flux and Argo CD objects as inert objects.
 	NoGitOps bool
+	// Progress, when set, is told each time a discovered source's render
+	// is done (from several goroutines at once): how many of how many.
+	Progress func(done, total int) `json:"-"`
 	// Sources are explicit sources (from .capreport.yaml). Each replaces
 	// discovery under its path; the rest of the root is still discovered.
 	Sources []SourceSpec

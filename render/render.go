@@ -166,8 +166,9 @@ func (rd *renderer) renderAll(ctx context.Context, specs []SourceSpec) []sourceO
 	if par <= 0 {
 		par = runtime.GOMAXPROCS(0)
 	}
+	done := rd.progressOf(len(specs))
 	if rd.cache != nil {
-		return rd.renderAllCached(ctx, specs, outs, par)
+		return rd.renderAllCached(ctx, specs, outs, par, done)
 	}
 	var g errgroup.Group
 	g.SetLimit(par)
@@ -178,6 +179,7 @@ func (rd *renderer) renderAll(ctx context.Context, specs []SourceSpec) []sourceO
 		}
 		g.Go(func() error {
 			outs[i] = rd.renderWithLimits(ctx, spec)
+			done()
 			return nil
 		})
 	}
@@ -192,7 +194,7 @@ func (rd *renderer) renderAll(ctx context.Context, specs []SourceSpec) []sourceO
 // hold, instead of waiting its turn among them (on a 117-chart repository
 // a changed chart waited behind the checks and decoding of the 70 before
 // it). Each phase runs par at a time.
-func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, outs []sourceOut, par int) []sourceOut {
+func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, outs []sourceOut, par int, done func()) []sourceOut {
 	var checks, renders errgroup.Group
 	checks.SetLimit(par)
 	renders.SetLimit(par)
@@ -204,6 +206,7 @@ func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, out
 			rd.cache.store(keys[i], out)
 			out.spec = specs[i]
 			outs[i] = out
+			done()
 			return nil
 		})
 	}
@@ -240,12 +243,24 @@ func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, out
 			}
 			out.spec = specs[i]
 			outs[i] = out
+			done()
 			return nil
 		})
 	}
 	_ = checks.Wait()
 	_ = renders.Wait() // every render reports its failure in its sourceOut
 	return outs
+}
+
+// progressOf is what renderAll calls as each of its total sources is
+// done: Options.Progress with the count, or nothing.
+func (rd *renderer) progressOf(total int) func() {
+	p := rd.opts.Progress
+	if p == nil {
+		return func() {}
+	}
+	var n atomic.Int64
+	return func() { p(int(n.Add(1)), total) }
 }
 
 type sourceOut struct {

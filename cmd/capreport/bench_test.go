@@ -165,7 +165,7 @@ func BenchmarkFormats(b *testing.B) {
 				})
 			}
 			b.Run("out", func(b *testing.B) {
-				benchPerAutoscaler(b, n, func() error { return writeOutDir(b.TempDir(), r, false) })
+				benchPerAutoscaler(b, n, func() error { return writeOutDir(b.TempDir(), r, false, nil) })
 			})
 		})
 	}

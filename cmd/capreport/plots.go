@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report/plot"
@@ -23,15 +24,18 @@ type workloadPlots struct {
 // rasterized and deflated), and each workload's figures depend on nothing
 // else. With dir set, every figure is written to dir/plots as it is drawn,
 // so PNGs never pile up in memory. The result is in workload order, and
-// the first error in that order wins, whatever finished first.
-func drawPlots(r contract.Report, formats []string, dir string) ([]workloadPlots, error) {
+// the first error in that order wins, whatever finished first. p (nil:
+// none) is told as each workload's plots are done.
+func drawPlots(r contract.Report, formats []string, dir string, p *progress) ([]workloadPlots, error) {
 	out := make([]workloadPlots, len(r.Workloads))
 	errs := make([]error, len(r.Workloads))
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
+	var drawn atomic.Int64
 	for i := range r.Workloads {
 		g.Go(func() error {
 			out[i], errs[i] = drawWorkload(r.Workloads[i], formats, dir)
+			p.update(phasePlots, int(drawn.Add(1)), len(r.Workloads))
 			return nil // every workload is drawn; the first error in order is returned below
 		})
 	}

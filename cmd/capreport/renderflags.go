@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -47,6 +46,10 @@ type renderFlags struct {
 	fetchFlags   *pflag.FlagSet
 	// cache reuses unchanged sources' renders and autoscalers' bills (--cache).
 	cache bool
+	// quiet prints no progress (--quiet); progress is the run's reporter,
+	// made by settings, which later phases (plots) report to as well.
+	quiet    bool
+	progress *progress
 	// noPlotCurves is set by a command whose output shows neither the
 	// rounds curve nor the Φ curve (rules.Options.NoRoundsCurve and
 	// NoPhiCurve); it is not a flag.
@@ -75,6 +78,7 @@ func (f *renderFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.fetch, "fetch", false, "download chart dependencies, remote charts (Helm repositories, OCI registries) and remote kustomize bases, through the cache (default off: nothing is fetched; also .capreport.yaml fetch:)")
 	fl.StringVar(&f.cacheDir, "cache-dir", "", "content-addressed cache of fetched charts (default: capreport in the user cache directory)")
 	fl.DurationVar(&f.fetchTimeout, "fetch-timeout", render.DefaultFetchRunTimeout, "time all of a run's fetches may take together")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no progress on standard error (by default a long run says how far each phase is: a bar on a terminal, a line every few seconds elsewhere)")
 	fl.BoolVar(&f.cache, "cache", false, "reuse renders and bills from --cache-dir: a source whose files are unchanged is not rendered again, an autoscaler priced before is not simulated again, so a diff or a second run costs what changed (renders are not cached with --fetch)")
 	f.fetchFlags = fl
 }
@@ -96,28 +100,10 @@ func (f *renderFlags) settings(ios *streams, tool contract.Tool, git gitRunner) 
 	}
 	if ios != nil {
 		s.Warnings = ios.ErrOut
-		s.Progress = progressBar(ios)
+		f.progress = newProgress(ios, f.quiet, time.Now)
+		s.Progress = f.progress.fn()
 	}
 	return s
-}
-
-// progressBar draws the pricing's progress on a terminal's stderr once
-// the run has taken more than a second; nil when stderr is no terminal.
-func progressBar(ios *streams) func(done, total int) {
-	if !ios.IsStderrTTY() {
-		return nil
-	}
-	start := time.Now()
-	var bar *progressbar.ProgressBar
-	return func(done, total int) {
-		if bar == nil && time.Since(start) > time.Second {
-			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(ios.ErrOut),
-				progressbar.OptionSetDescription("simulating"), progressbar.OptionClearOnFinish())
-		}
-		if bar != nil {
-			_ = bar.Set(done)
-		}
-	}
 }
 
 // toolOf is the tool a report names: capreport at the build's version.

@@ -175,7 +175,7 @@ func runRoot(o *rootOptions) error {
 		return err
 	}
 	if o.out != "" {
-		if err := writeOutDir(o.out, *r, o.pretty); err != nil {
+		if err := writeOutDir(o.out, *r, o.pretty, o.render.progress); err != nil {
 			return err
 		}
 		fmt.Fprintf(ios.ErrOut, "wrote %s\n", o.out)

@@ -45,7 +45,7 @@ func renderFormat(r contract.Report, format string, fo formatOptions) ([]byte, e
 
 // svgPlots draws every workload's figures for the HTML page.
 func svgPlots(r contract.Report) (map[string][][]byte, error) {
-	plots, err := drawPlots(r, []string{plot.FormatSVG}, "")
+	plots, err := drawPlots(r, []string{plot.FormatSVG}, "", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -58,15 +58,16 @@ func svgPlots(r contract.Report) (map[string][][]byte, error) {
 	return out, nil
 }
 
-// writeOutDir writes every format and the plot files; report.md links the
+// writeOutDir writes every format and the plot files (telling p, nil for
+// none, how many workloads' plots are written); report.md links the
 // plots relatively and report.html inlines the same SVGs, drawn once.
 // report.json is compact unless pretty: it is the artifact the later jobs
 // read.
-func writeOutDir(dir string, r contract.Report, pretty bool) error {
+func writeOutDir(dir string, r contract.Report, pretty bool, p *progress) error {
 	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
 		return err
 	}
-	plots, err := drawPlots(r, []string{plot.FormatSVG, plot.FormatPNG}, dir)
+	plots, err := drawPlots(r, []string{plot.FormatSVG, plot.FormatPNG}, dir, p)
 	if err != nil {
 		return err
 	}
