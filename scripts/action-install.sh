@@ -7,7 +7,7 @@
 #
 # The ref matches a release when it is that release's tag (v1.2.3), or
 # when the action's checkout carries a VERSION file: the release workflow
-# (docs/workflows/release.yml) writes one into the commit the major tag
+# (.github/workflows/release.yml) writes one into the commit the major tag
 # (v1) points to, so @v1 and that commit's SHA find their release, while
 # @main or any other commit build what they name.
 #

@@ -475,11 +475,17 @@ var workflowPermissions = map[string]map[string]map[string]string{
 
 func loadWorkflows(t *testing.T) (map[string]workflowFile, map[string]string) {
 	t.Helper()
-	dir := filepath.Join(testutil.RepoRoot(t), "docs", "workflows")
-	files, err := filepath.Glob(filepath.Join(dir, "*.yml"))
+	root := testutil.RepoRoot(t)
+	files, err := filepath.Glob(filepath.Join(root, "docs", "workflows", "*.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The repository's own (the release), which GitHub runs.
+	own, err := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.yml"))
+	if err != nil || len(own) == 0 {
+		t.Fatalf(".github/workflows: %v %v", own, err)
+	}
+	files = append(files, own...)
 	wfs, raws := map[string]workflowFile{}, map[string]string{}
 	for _, f := range files {
 		raw, err := os.ReadFile(f)

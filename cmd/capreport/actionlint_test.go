@@ -13,7 +13,8 @@ import (
 	"github.com/capreport/capreport/internal/testutil"
 )
 
-// TestActionlint lints the workflows a team copies (docs/workflows) with
+// TestActionlint lints the workflows a team copies (docs/workflows) and the
+// repository's own (.github/workflows: the release) with
 // actionlint, in process: syntax, expressions and their contexts, event
 // and permission names, and the inputs of well-known actions. The
 // workflows are linted in a scratch project where `uses:
@@ -38,8 +39,10 @@ func TestActionlint(t *testing.T) {
 		t.Fatal(err)
 	}
 	flows, err := filepath.Glob(filepath.Join(root, "docs", "workflows", "*.yml"))
-	if err != nil || len(flows) < 5 {
-		t.Fatalf("workflows %v, %v", flows, err)
+	own, err2 := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.yml"))
+	flows = append(flows, own...)
+	if err != nil || err2 != nil || len(flows) < 6 || len(own) == 0 {
+		t.Fatalf("workflows %v, %v %v", flows, err, err2)
 	}
 	var paths []string
 	for _, f := range flows {
