@@ -49,6 +49,9 @@ func (f *figure) title() string {
 // draw stacks the panels top to bottom in proportion to their weights, with
 // their data areas aligned left and right so they share the time axis.
 func (f *figure) draw(dc draw.Canvas) {
+	// A margin, so that no glyph (a rotated axis label's descent) touches
+	// the edge.
+	dc = draw.Crop(dc, canvasMargin, -canvasMargin, canvasMargin, -canvasMargin)
 	total := 0.0
 	for _, w := range f.weights {
 		total += w
@@ -63,6 +66,9 @@ func (f *figure) draw(dc draw.Canvas) {
 			Max: vg.Point{X: dc.Max.X, Y: top},
 		}}
 		top -= h
+	}
+	for i, p := range f.panels {
+		defer p.drawTitle(&cs[i])()
 	}
 	// The legends sit in a strip right of the data areas, one width for
 	// every panel so the time axes stay aligned: inside the data they
@@ -94,6 +100,30 @@ func (f *figure) draw(dc draw.Canvas) {
 			c.FillText(sty, vg.Point{X: x, Y: c.Min.Y + sty.FontExtents().Descent}, p.xLabel)
 		}
 	}
+}
+
+// canvasMargin is kept free around a figure.
+const canvasMargin = vg.Length(3)
+
+// drawTitle draws the panel's title itself, left-aligned across the whole
+// width of c and wrapped to it, and takes its height off the top of c:
+// gonum centres a title over the data area, which a long one (an
+// autoscaler's id, a 30x bill) overflows on both sides, drawn at a
+// negative x. It returns what puts the title back (the figure's alt text
+// reads it).
+func (p *panel) drawTitle(c *draw.Canvas) (restore func()) {
+	title := p.plot.Title.Text
+	txt, ok := p.plot.TextHandler.(*measuringText)
+	if title == "" || !ok {
+		return func() {}
+	}
+	sty := p.plot.Title.TextStyle
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
+	wrapped := txt.wrap(title, sty.Font, c.Max.X-c.Min.X)
+	c.FillText(sty, vg.Point{X: c.Min.X, Y: c.Max.Y}, wrapped)
+	c.Max.Y -= sty.Height(wrapped) + p.plot.Title.Padding
+	p.plot.Title.Text = ""
+	return func() { p.plot.Title.Text = title }
 }
 
 // logX makes the X axis logarithmic over [lo, hi], keeping its label.

@@ -46,18 +46,28 @@ func buildSize(w contract.Workload) (*figure, error) {
 			title = sizeHeader(w) + "\n" + title
 		}
 		p, drew := staircasePanel(w, o, i, title, txt)
-		p.plot.X.Min, p.plot.X.Max = xmin, xmax
+		// Each run on its own time span: on the longest one's, a 3x run
+		// that reaches capacity in a third of the time left its panel
+		// mostly empty and its round labels run together.
+		p.plot.X.Min, p.plot.X.Max = timeSpan(runs[i : i+1])
 		fig.panels = append(fig.panels, p)
 		fig.weights = append(fig.weights, 1)
 		wait = wait || drew.wait
 	}
 	fig.height = max(figHeight, vg.Length(3.2*float64(len(runs)))*vg.Inch)
+	// The bottom axis names its unit; a panel whose own span counts in
+	// another (seconds above minutes) names its own.
+	for _, p := range fig.panels {
+		if l := timeLabel(p.plot.X.Min, p.plot.X.Max); l != timeLabel(xmin, xmax) {
+			p.plot.X.Label.Text = l
+		}
+	}
 	last := fig.panels[len(fig.panels)-1]
 	if !wait {
-		last.plot.X.Label.Text = timeLabel(xmin, xmax)
+		last.plot.X.Label.Text = timeLabel(last.plot.X.Min, last.plot.X.Max)
 		return fig, nil
 	}
-	fig.panels = append(fig.panels, waitPanel(w, runs, last, txt))
+	fig.panels = append(fig.panels, waitPanel(w, runs, last, xmin, xmax, txt))
 	fig.weights = append(fig.weights, 0.8)
 	fig.height += vg.Length(2.6) * vg.Inch
 	return fig, nil
@@ -231,9 +241,9 @@ func fitPodAxis(top *panel, lo, hi float64) {
 }
 
 // waitPanel draws each run's waiting time in its colour, with the latency
-// target when the workload states one, on the staircase's time axis.
-func waitPanel(w contract.Workload, runs []contract.SizeOverload, top *panel, txt *measuringText) *panel {
-	bottom := newPanel("", timeLabel(top.plot.X.Min, top.plot.X.Max), "waiting time (s)", txt)
+// target when the workload states one, over every run's span [xmin, xmax].
+func waitPanel(w contract.Workload, runs []contract.SizeOverload, top *panel, xmin, xmax float64, txt *measuringText) *panel {
+	bottom := newPanel("", timeLabel(xmin, xmax), "waiting time (s)", txt)
 	wmax := 0.0
 	for i, o := range runs {
 		tl := o.Timeline
@@ -252,7 +262,7 @@ func waitPanel(w contract.Workload, runs []contract.SizeOverload, top *panel, tx
 		bottom.addLegend("latency target "+units.Duration(target), hmark{Style: lineStyle(colBlack, 1.2, dashed)})
 		wmax = math.Max(wmax, target)
 	}
-	bottom.plot.X.Min, bottom.plot.X.Max = top.plot.X.Min, top.plot.X.Max
+	bottom.plot.X.Min, bottom.plot.X.Max = xmin, xmax
 	bottom.plot.X.Tick.Marker = top.plot.X.Tick.Marker
 	bottom.plot.Y.Min, bottom.plot.Y.Max = 0, math.Max(wmax*1.1, 1)
 	return bottom

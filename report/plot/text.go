@@ -20,6 +20,9 @@ type measuringText struct {
 	fonts   *font.Cache
 	widths  map[widthKey]vg.Length
 	extents map[font.Font]font.Extents
+	// drawn, when set (tests), receives the box of every line drawn, in
+	// the canvas's coordinates.
+	drawn func(line string, box vg.Rectangle)
 }
 
 type widthKey struct {
@@ -88,9 +91,50 @@ func (m *measuringText) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Poin
 	for i, line := range lines {
 		x := vg.Length(sty.XAlign) * m.width(line, sty.Font)
 		n := vg.Length(len(lines) - i)
-		c.FillString(face, pt.Add(vg.Point{X: x, Y: n * sty.Font.Size}), line)
+		at := pt.Add(vg.Point{X: x, Y: n * sty.Font.Size})
+		c.FillString(face, at, line)
+		if m.drawn != nil {
+			m.drawn(line, m.box(line, sty, at, sin, cos))
+		}
 	}
 	if sty.Rotation != 0 {
 		c.Pop()
 	}
+}
+
+// box is where a line drawn at pt (in the frame rotated by the style's
+// rotation, whose sine and cosine are given) lies on the canvas.
+func (m *measuringText) box(line string, sty text.Style, pt vg.Point, sin, cos float64) vg.Rectangle {
+	e := m.Extents(sty.Font)
+	w := m.width(line, sty.Font)
+	corners := []vg.Point{{X: pt.X, Y: pt.Y - e.Descent}, {X: pt.X + w, Y: pt.Y - e.Descent}, {X: pt.X, Y: pt.Y + e.Ascent}, {X: pt.X + w, Y: pt.Y + e.Ascent}}
+	r := vg.Rectangle{Min: vg.Point{X: vg.Length(math.Inf(1)), Y: vg.Length(math.Inf(1))}, Max: vg.Point{X: vg.Length(math.Inf(-1)), Y: vg.Length(math.Inf(-1))}}
+	for _, c := range corners {
+		x, y := c.X*vg.Length(cos)-c.Y*vg.Length(sin), c.X*vg.Length(sin)+c.Y*vg.Length(cos)
+		r.Min.X, r.Min.Y = min(r.Min.X, x), min(r.Min.Y, y)
+		r.Max.X, r.Max.Y = max(r.Max.X, x), max(r.Max.Y, y)
+	}
+	return r
+}
+
+// wrap breaks each line of txt at spaces so that none is wider than width
+// in fnt (a word wider than width stays whole on its own line).
+func (m *measuringText) wrap(txt string, fnt font.Font, width vg.Length) string {
+	var out []string
+	for _, line := range m.Lines(txt) {
+		cur := ""
+		for _, word := range strings.Fields(line) {
+			next := word
+			if cur != "" {
+				next = cur + " " + word
+			}
+			if cur != "" && m.width(next, fnt) > width {
+				out = append(out, cur)
+				next = word
+			}
+			cur = next
+		}
+		out = append(out, cur)
+	}
+	return strings.Join(out, "\n")
 }

@@ -1,0 +1,65 @@
+package plot
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/pipeline"
+	"github.com/capreport/capreport/report/plot/internal/sample"
+)
+
+// outsideText lists every line of text a figure draws outside its canvas
+// (titles centred over a data area narrower than themselves were drawn at
+// a negative x and read "s to capacity…").
+func outsideText(t *testing.T, fig *figure) []string {
+	t.Helper()
+	var out []string
+	for _, p := range fig.panels {
+		txt, ok := p.plot.TextHandler.(*measuringText)
+		if !ok {
+			t.Fatalf("a panel draws text with %T", p.plot.TextHandler)
+		}
+		txt.drawn = func(line string, b vg.Rectangle) {
+			const slack = 0.5 // points: antialiasing, not clipping
+			if b.Min.X < -slack || b.Min.Y < -slack || b.Max.X > fig.width+slack || b.Max.Y > fig.height+slack {
+				out = append(out, fmt.Sprintf("%q at x %.1f..%.1f, y %.1f..%.1f on %.0f×%.0f", line, b.Min.X, b.Max.X, b.Min.Y, b.Max.Y, fig.width, fig.height))
+			}
+		}
+	}
+	c := vgimg.NewWith(vgimg.UseWH(fig.width, fig.height), vgimg.UseDPI(DPI))
+	fig.draw(draw.New(c))
+	return out
+}
+
+// No figure draws text outside its canvas: every figure of the example
+// repository's autoscalers and of the samples (issue 30, point 3).
+func TestTextInsideCanvas(t *testing.T) {
+	ws := []contract.Workload{sample.Specimen(), sample.Hunting()}
+	if !testing.Short() {
+		r, _, err := pipeline.Build(context.Background(), []string{filepath.Join(testutil.RepoRoot(t), "examples", "shop")}, pipeline.Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, r.Workloads...)
+	}
+	builds := map[string]func(contract.Workload) (*figure, error){KindSize: buildSize, KindRounds: buildRounds, KindTime: buildTime, KindPhi: buildPhi}
+	for _, w := range ws {
+		for kind, build := range builds {
+			fig, err := build(w)
+			if err != nil {
+				continue // a figure the workload has no data for
+			}
+			for _, o := range outsideText(t, fig) {
+				t.Errorf("%s %s: %s", w.ID, kind, o)
+			}
+		}
+	}
+}
