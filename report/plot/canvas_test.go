@@ -63,3 +63,25 @@ func TestTextInsideCanvas(t *testing.T) {
 		}
 	}
 }
+
+// A time axis reads in the unit that fits: seconds for a short span,
+// minutes for a longer one, hours and minutes past two hours.
+func TestTimeAxisUnits(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi     float64
+		name       string
+		at, labels string
+	}{
+		{-60, 360, "s", "120", "120"},
+		{-60, 900, "min", "120", "2"},
+		{0, 9000, "h:mm", "7800", "2:10"},
+		{-600, 9000, "h:mm", "-600", "-0:10"},
+	} {
+		u := timeUnitOf(tc.lo, tc.hi)
+		v := 0.0
+		fmt.Sscan(tc.at, &v)
+		if u.name != tc.name || u.label(v) != tc.labels {
+			t.Errorf("[%v, %v]: unit %s, %v labels %q; want %s, %q", tc.lo, tc.hi, u.name, v, u.label(v), tc.name, tc.labels)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 	"strconv"
@@ -495,17 +496,14 @@ func (timeTicks) Ticks(lo, hi float64) []plot.Tick {
 			break
 		}
 	}
-	scale := 1.0
-	if hi-lo > minutesPast {
-		scale = 60
-	}
+	unit := timeUnitOf(lo, hi)
 	var ticks []plot.Tick
 	for i := math.Ceil(lo / step); i*step <= hi; i++ {
 		v := i * step
 		if v == 0 {
 			v = 0 // not −0, which labels as "-0"
 		}
-		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v/scale, 'f', -1, 64)})
+		ticks = append(ticks, plot.Tick{Value: v, Label: unit.label(v)})
 		if m := v + step/2; m <= hi {
 			ticks = append(ticks, plot.Tick{Value: m})
 		}
@@ -515,8 +513,41 @@ func (timeTicks) Ticks(lo, hi float64) []plot.Tick {
 
 // timeLabel is the time axis's label, in the unit timeTicks labels it in.
 func timeLabel(lo, hi float64) string {
-	if hi-lo > minutesPast {
-		return "time after the demand step (min)"
+	return "time after the demand step (" + timeUnitOf(lo, hi).name + ")"
+}
+
+// hoursPast is the end of a time axis past which it reads in hours and
+// minutes: a late window of a long run read "1080-1200 min".
+const hoursPast = 2 * 3600
+
+// axisUnit is how a time axis labels its ticks.
+type axisUnit struct {
+	name  string
+	label func(seconds float64) string
+}
+
+var (
+	unitSeconds = axisUnit{"s", func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }}
+	unitMinutes = axisUnit{"min", func(v float64) string { return strconv.FormatFloat(v/60, 'f', -1, 64) }}
+	unitHours   = axisUnit{"h:mm", func(v float64) string {
+		sign := ""
+		if v < 0 {
+			sign, v = "-", -v
+		}
+		m := int(math.Round(v / 60))
+		return fmt.Sprintf("%s%d:%02d", sign, m/60, m%60)
+	}}
+)
+
+// timeUnitOf is the unit of an axis over [lo, hi] seconds: seconds for a
+// short span, minutes for a longer one, hours and minutes for one that
+// ends past hoursPast.
+func timeUnitOf(lo, hi float64) axisUnit {
+	switch {
+	case hi-lo <= minutesPast:
+		return unitSeconds
+	case hi > hoursPast:
+		return unitHours
 	}
-	return "time after the demand step (s)"
+	return unitMinutes
 }

@@ -255,18 +255,18 @@ func TestTimeFigure(t *testing.T) {
 		},
 	}.run(t, top)
 	panelCase{
-		xLabel: "time after the demand step (min)",
+		xLabel: "time after the demand step (h)",
 		yLabel: "backlog (messages)",
 		legend: []string{"backlog (standing delay 60 s at rest)"},
 	}.run(t, bottom)
 
-	// An hour of the run, in minutes.
+	// The last hour of a 20-hour run, in hours (it read "1140-1200 min").
 	reps := mustSeries(t, top, timeReplicas)
-	if reps[0].X != 68400.0/60 || reps[len(reps)-1].X != 72000.0/60 {
-		t.Fatalf("replicas span %v..%v min, want 1140..1200", reps[0].X, reps[len(reps)-1].X)
+	if reps[0].X != 68400.0/3600 || reps[len(reps)-1].X != 72000.0/3600 {
+		t.Fatalf("replicas span %v..%v h, want 19..20", reps[0].X, reps[len(reps)-1].X)
 	}
 	for i, x := range tb.Timeline.T {
-		if got := stepValue(t, reps, float64(x)/60); got != float64(tb.Timeline.Replicas[i]) {
+		if got := stepValue(t, reps, float64(x)/3600); got != float64(tb.Timeline.Replicas[i]) {
 			t.Fatalf("replicas at %d s = %v, want %d", x, got, tb.Timeline.Replicas[i])
 		}
 	}

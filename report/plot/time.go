@@ -58,9 +58,14 @@ func buildTime(w contract.Workload) (*figure, error) {
 }
 
 // timeUnit picks the time axis unit and the divisor from seconds: long
-// runs read better in minutes.
+// runs read better in minutes, and a window that ends hours after the step
+// in hours (the late window of a long run read "1080-1200 min").
 func timeUnit(tl *contract.Timeline) (unit string, div float64) {
-	if tl.T[len(tl.T)-1]-tl.T[0] >= 1800 {
+	span := tl.T[len(tl.T)-1] - tl.T[0]
+	switch {
+	case span >= 1800 && tl.T[len(tl.T)-1] > hoursPast:
+		return "h", 3600
+	case span >= 1800:
 		return "min", 60
 	}
 	return "s", 1.0
