@@ -34,12 +34,14 @@ func outsideText(t *testing.T, fig *figure) []string {
 			}
 		}
 	}
+	fig.fitLegend()
 	c := vgimg.NewWith(vgimg.UseWH(fig.width, fig.height), vgimg.UseDPI(DPI))
 	fig.draw(draw.New(c))
 	return out
 }
 
-// No figure draws text outside its canvas: every figure of the example
+// No figure draws text outside its canvas, and no legend strip takes more
+// than maxLegendShare of the width: every figure of the example
 // repository's autoscalers and of the samples (issue 30, point 3).
 func TestTextInsideCanvas(t *testing.T) {
 	ws := []contract.Workload{sample.Specimen(), sample.Hunting()}
@@ -59,6 +61,9 @@ func TestTextInsideCanvas(t *testing.T) {
 			}
 			for _, o := range outsideText(t, fig) {
 				t.Errorf("%s %s: %s", w.ID, kind, o)
+			}
+			if share := float64(fig.legendStrip() / fig.width); share > maxLegendShare+1e-9 {
+				t.Errorf("%s %s: the legend takes %.0f %% of the width", w.ID, kind, 100*share)
 			}
 		}
 	}

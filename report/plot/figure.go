@@ -327,6 +327,17 @@ const legendGap = vg.Length(12)
 
 // legendStrip is the width right of the data areas that holds the widest
 // legend of the figure, 0 when no panel has one.
+// maxLegendShare is the most of a figure's width its legend strip takes:
+// a figure whose legend is longer is made wider, not its plot narrower
+// (the Φ figure's legend squeezed its plot to half the width).
+const maxLegendShare = 0.35
+
+// fitLegend widens the figure so that its legend strip takes at most
+// maxLegendShare of the width.
+func (f *figure) fitLegend() {
+	f.width = max(f.width, f.legendStrip()/maxLegendShare)
+}
+
 func (f *figure) legendStrip() vg.Length {
 	var w vg.Length
 	for _, p := range f.panels {

@@ -135,6 +135,7 @@ func render(w contract.Workload, format, kind string, build func(contract.Worklo
 // encode draws the figure's panels, stacked top to bottom with their data
 // areas aligned, and encodes the canvas.
 func (f *figure) encode(format string) ([]byte, error) {
+	f.fitLegend()
 	var buf bytes.Buffer
 	switch format {
 	case FormatSVG:

@@ -539,7 +539,9 @@ func TestPNG(t *testing.T) {
 	both.Time = sample.Hunting().Time
 	want := map[string][2]int{
 		// Size: two overload panels of 3.2 in and the waiting time's 2.6 in.
-		KindSize: {960, 864}, KindTime: {960, 768}, KindPhi: {960, 576}, KindRounds: {960, 576},
+		// Time and Φ: wider than 10 in, so that their legends take at most
+		// maxLegendShare of the width.
+		KindSize: {960, 864}, KindTime: {1026, 768}, KindPhi: {1260, 576}, KindRounds: {960, 576},
 	}
 	figs, err := ForWorkload(both, FormatPNG)
 	if err != nil {
