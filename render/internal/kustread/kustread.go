@@ -178,7 +178,7 @@ func decode(piece string) (root *yaml.Node, empty, ok bool) {
 	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 		return nil, true, false
 	}
-	if root.Kind != yaml.MappingNode || root.Tag != "!!map" || root.Anchor != "" {
+	if root.Kind != yaml.MappingNode || root.Tag != "!!map" || root.Anchor != "" || oddKeys(root) {
 		return nil, false, false
 	}
 	seen := map[string]bool{}
@@ -300,6 +300,25 @@ func prepare(n *yaml.Node) {
 	for _, c := range n.Content {
 		prepare(c)
 	}
+}
+
+// oddKeys reports whether a mapping below n has a key that is an alias or
+// carries an anchor: yaml.v3 does not print such a key back as kyaml read
+// it ({&a} read as one null key came back as two).
+func oddKeys(n *yaml.Node) bool {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Anchor != "" || k.Kind == yaml.AliasNode {
+				return true
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if oddKeys(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // resolves reports whether n holds an alias or a merge key: what kyaml's

@@ -281,6 +281,7 @@ func TestAnnotate(t *testing.T) {
 			want: "kind: A\nspec: {a: &a {x: y}}\nmetadata: {name: a, annotations: {<<: *a}}\n", unsure: true},
 		{name: "aliased annotations", in: "kind: A\nspec: {a: &a {x: y}}\nmetadata: {name: a, annotations: *a}\n",
 			want: "kind: A\nspec: {a: &a {x: y}}\nmetadata: {name: a, annotations: *a}\n", unsure: true},
+		{name: "an anchored key", in: "kind: A\nc: {&a}\nmetadata: {}\n", want: "kind: A\nc: {&a}\nmetadata: {}\n", unsure: true},
 		{name: "an alias in a CRD", in: "kind: " + Kind + "\nmetadata: {name: &n a}\nspec: {x: *n}\n",
 			want: "kind: " + Kind + "\nmetadata: {name: &n a}\nspec: {x: *n}\n", unsure: true},
 		{name: "a stub, annotated", in: crd, want: strings.Replace(stub, "  labels: {app: w}\n", "  labels: {app: w}\n"+ann, 1)},
