@@ -278,7 +278,7 @@ func (g *gitops) fluxVars(o *Object, pb map[string]any) (map[string]string, []ch
 			miss = true
 			if !optional {
 				findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityWarning,
-					fmt.Sprintf("postBuild.substituteFrom %s %s/%s is not among the rendered objects; its variables stay unresolved", kind, objNamespace(o), name)))
+					fmt.Sprintf("postBuild.substituteFrom %s %s/%s %s; its variables stay unresolved", kind, objNamespace(o), name, g.notReadable(kind, objNamespace(o), name))))
 			}
 			continue
 		}
@@ -303,7 +303,7 @@ func (g *gitops) fluxVars(o *Object, pb map[string]any) (map[string]string, []ch
 // server does).
 func (g *gitops) configData(kind, ns, name string) (map[string]string, bool) {
 	obj := g.lookup("", kind, ns, name)
-	if obj == nil || (kind != "ConfigMap" && kind != "Secret") {
+	if obj == nil || (kind != "ConfigMap" && kind != "Secret") || sopsEncrypted(obj) {
 		return nil, false
 	}
 	out := map[string]string{}
@@ -324,6 +324,24 @@ func (g *gitops) configData(kind, ns, name string) (map[string]string, bool) {
 		}
 	}
 	return out, true
+}
+
+// sopsEncrypted reports whether a ConfigMap or Secret is a SOPS file (a
+// top-level sops block): Flux decrypts it in the cluster (the
+// Kustomization's spec.decryption), offline its values are ciphertext,
+// which must not stand in for them.
+func sopsEncrypted(o *Object) bool {
+	_, ok := o.Doc["sops"].(map[string]any)
+	return ok
+}
+
+// notReadable says why configData found nothing for a reference: the
+// object is encrypted, or it is not among the rendered objects.
+func (g *gitops) notReadable(kind, ns, name string) string {
+	if obj := g.lookup("", kind, ns, name); obj != nil && sopsEncrypted(obj) {
+		return "is SOPS-encrypted, which capreport does not decrypt (Flux does, in the cluster)"
+	}
+	return "is not among the rendered objects"
 }
 
 // setCommonMetadata sets Flux commonMetadata labels and annotations on an
@@ -504,7 +522,7 @@ func (g *gitops) helmReleaseValues(o *Object) (map[string]any, []check.Finding, 
 			if optional {
 				continue
 			}
-			what := "is not among the rendered objects"
+			what := g.notReadable(kind, objNamespace(o), name)
 			if found {
 				what = fmt.Sprintf("has no key %q", key)
 			}

@@ -116,6 +116,23 @@ func gitopsCheckCases() []renderCheckCase {
 			source: "apps/web.yaml", file: "apps/web.yaml", line: 1, text: "valuesFrom ConfigMap apps/web-values is not among the rendered objects",
 		},
 		{
+			// A SOPS-encrypted Secret beside the manifests (bykaj/home-ops):
+			// its ciphertext must not be substituted for the values Flux
+			// decrypts in the cluster.
+			name: "gitops-reference-missing (SOPS)", check: check.GitOpsReference, severity: "warning",
+			trigger: checkInput{files: map[string]string{
+				"clusters/apps.yaml": fluxKS("apps", "./apps", "  postBuild:\n    substituteFrom:\n      - kind: Secret\n        name: vars\n"),
+				"clusters/vars.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: vars\n  namespace: flux-system\nstringData:\n    max: ENC[AES256_GCM,data:Ng==,iv:x,tag:y,type:str]\nsops:\n    version: 3.9.0\n",
+				"apps/hpa.yaml":      hpaDoc("web", "${max:=4}"),
+			}},
+			quiet: checkInput{files: map[string]string{
+				"clusters/apps.yaml": fluxKS("apps", "./apps", "  postBuild:\n    substituteFrom:\n      - kind: Secret\n        name: vars\n"),
+				"clusters/vars.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: vars\n  namespace: flux-system\nstringData:\n    max: \"8\"\n",
+				"apps/hpa.yaml":      hpaDoc("web", "${max:=4}"),
+			}},
+			source: "clusters/apps.yaml", file: "clusters/apps.yaml", line: 1, text: "postBuild.substituteFrom Secret flux-system/vars is SOPS-encrypted",
+		},
+		{
 			name: "gitops-substitution", check: check.GitOpsSubstitution, severity: "warning",
 			trigger: checkInput{files: map[string]string{
 				"clusters/apps.yaml": fluxKS("apps", "./apps", "  postBuild:\n    substitute:\n      max: \"8\"\n"),

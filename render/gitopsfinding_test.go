@@ -39,3 +39,25 @@ func TestDeliveredFindingNamesItsDelivery(t *testing.T) {
 		t.Errorf("no not-followed finding for HelmRelease istio-system/flagger: %s", dumpFindings(res.Findings))
 	}
 }
+
+// A SOPS-encrypted substituteFrom Secret gives no values: ${max:=4} takes
+// its default instead of the ciphertext.
+func TestSOPSSecretGivesNoValues(t *testing.T) {
+	res := renderMem(t, map[string]string{
+		"clusters/apps.yaml": fluxKS("apps", "./apps", "  postBuild:\n    substituteFrom:\n      - kind: Secret\n        name: vars\n"),
+		"clusters/vars.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: vars\n  namespace: flux-system\nstringData:\n    max: ENC[AES256_GCM,data:Ng==,iv:x,tag:y,type:str]\nsops:\n    version: 3.9.0\n",
+		"apps/hpa.yaml":      hpaDoc("web", "${max:=4}"),
+	}, ".", DefaultOptions())
+	found := false
+	for _, o := range res.Objects {
+		if o.Kind == "HorizontalPodAutoscaler" && len(o.Origin.Chain) > 0 {
+			found = true
+			if got := dig(o.Doc, "spec", "maxReplicas"); got != int64(4) && got != float64(4) {
+				t.Errorf("maxReplicas = %v (%T), want the default 4", got, got)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no delivered HPA: %s", dumpFindings(res.Findings))
+	}
+}
