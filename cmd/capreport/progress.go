@@ -85,7 +85,7 @@ func (p *progress) finishBar() {
 	}
 }
 
-// func is the reporter as the pipeline takes it; nil without one.
+// fn is the reporter as the pipeline takes it; nil without one.
 func (p *progress) fn() func(phase string, done, total int) {
 	if p == nil {
 		return nil

@@ -3,6 +3,7 @@ package plot
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -41,16 +42,36 @@ func outsideText(t *testing.T, fig *figure) []string {
 }
 
 // No figure draws text outside its canvas, and no legend strip takes more
-// than maxLegendShare of the width: every figure of the example
-// repository's autoscalers and of the samples (issue 30, point 3).
+// than maxLegendShare of the width: every figure of the samples, of the
+// example repository's autoscalers and of the corpus's (issue 30, point 3).
 func TestTextInsideCanvas(t *testing.T) {
 	ws := []contract.Workload{sample.Specimen(), sample.Hunting()}
 	if !testing.Short() {
-		r, _, err := pipeline.Build(context.Background(), []string{filepath.Join(testutil.RepoRoot(t), "examples", "shop")}, pipeline.Settings{})
-		if err != nil {
-			t.Fatal(err)
+		// examples/shop, and every case of ../shared/corpus with its
+		// defaults (not the README's values, which the cmd tests apply).
+		dirs := []string{filepath.Join(testutil.RepoRoot(t), "examples", "shop")}
+		entries, err := os.ReadDir(filepath.Join(testutil.RepoRoot(t), "..", "shared", "corpus"))
+		var corpus []string
+		for _, e := range entries {
+			if e.IsDir() {
+				corpus = append(corpus, filepath.Join(testutil.RepoRoot(t), "..", "shared", "corpus", e.Name()))
+			}
 		}
-		ws = append(ws, r.Workloads...)
+		if err != nil || len(corpus) < 10 {
+			t.Fatalf("../shared/corpus: %d cases, %v", len(corpus), err)
+		}
+		for _, dir := range append(dirs, corpus...) {
+			r, _, err := pipeline.Build(context.Background(), []string{dir}, pipeline.Settings{Root: dir})
+			if err != nil {
+				t.Fatalf("%s: %v", dir, err)
+			}
+			ws = append(ws, r.Workloads...)
+		}
+		// With their defaults the corpus charts switch most autoscalers
+		// off: seven autoscalers come from it, three from the shop.
+		if len(ws) < 12 {
+			t.Fatalf("%d workloads from the samples, examples/shop and the corpus, want 12", len(ws))
+		}
 	}
 	builds := map[string]func(contract.Workload) (*figure, error){KindSize: buildSize, KindRounds: buildRounds, KindTime: buildTime, KindPhi: buildPhi}
 	for _, w := range ws {
