@@ -85,7 +85,7 @@ func substitutionDisabled(o *Object) bool {
 // substituteObject substitutes vars into one object in place and returns
 // the variables it left unresolved.
 func substituteObject(o *Object, vars map[string]string) ([]string, error) {
-	if !holdsDollar(o.Doc) {
+	if !yamldoc.HasText(o.Doc, "$") {
 		return nil, nil // nothing to substitute, and printing it is most of the cost
 	}
 	data, err := sigsyaml.Marshal(o.Doc)
@@ -152,26 +152,4 @@ func substitutionBound(text string, vars map[string]string) int {
 		longest = max(longest, len(v))
 	}
 	return len(text) + strings.Count(text, "$")*longest
-}
-
-// holdsDollar reports whether a "$" appears in any key or string of a
-// decoded document: the only places its printed YAML can hold one.
-func holdsDollar(v any) bool {
-	switch x := v.(type) {
-	case string:
-		return strings.Contains(x, "$")
-	case map[string]any:
-		for k, e := range x {
-			if strings.Contains(k, "$") || holdsDollar(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if holdsDollar(e) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -138,9 +138,9 @@ func TestFluxPath(t *testing.T) {
 	}
 }
 
-// holdsDollar must see every "$" the printed YAML holds: in a key, a
+// yamldoc.HasText must see every "$" the printed YAML holds: in a key, a
 // nested string, a list; never in a number or a boolean.
-func TestHoldsDollar(t *testing.T) {
+func TestHasDollar(t *testing.T) {
 	for _, tc := range []struct {
 		doc  map[string]any
 		want bool
@@ -150,8 +150,8 @@ func TestHoldsDollar(t *testing.T) {
 		{map[string]any{"a": map[string]any{"$k": "v"}}, true},
 		{map[string]any{"a": []any{int64(1), "$"}}, true},
 	} {
-		if got := holdsDollar(tc.doc); got != tc.want {
-			t.Errorf("holdsDollar(%v) = %v, want %v", tc.doc, got, tc.want)
+		if got := yamldoc.HasText(tc.doc, "$"); got != tc.want {
+			t.Errorf("HasText(%v) = %v, want %v", tc.doc, got, tc.want)
 		}
 	}
 }

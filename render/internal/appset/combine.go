@@ -3,7 +3,8 @@ package appset
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
+
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // matrixGen is upstream's MatrixGenerator.GenerateParams: exactly two children; for each parameter set a of
@@ -89,25 +90,7 @@ func (m *matrixRun) emit(a, b map[string]any) bool {
 }
 
 // hasTemplate reports whether any string or key of v holds "{{", the start of both template syntaxes.
-func hasTemplate(v any) bool {
-	switch t := v.(type) {
-	case string:
-		return strings.Contains(t, "{{")
-	case map[string]any:
-		for k, x := range t {
-			if strings.Contains(k, "{{") || hasTemplate(x) {
-				return true
-			}
-		}
-	case []any:
-		for _, x := range t {
-			if hasTemplate(x) {
-				return true
-			}
-		}
-	}
-	return false
-}
+func hasTemplate(v any) bool { return yamldoc.HasText(v, "{{") }
 
 func (e *expander) matrixCombine(where string, a, b map[string]any) (map[string]any, error) {
 	if err := e.spend(2 + len(a) + len(b)); err != nil {

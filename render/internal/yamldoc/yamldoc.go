@@ -606,3 +606,26 @@ func DecodeNode(root *yaml.Node) ([]Raw, error) {
 	}
 	return objs, nil
 }
+
+// HasText reports whether sub appears in any key or string of a decoded
+// document: the only places its printed YAML can hold text that numbers
+// and booleans never hold ("$" of a substitution, "{{" of a template).
+func HasText(v any, sub string) bool {
+	switch t := v.(type) {
+	case string:
+		return strings.Contains(t, sub)
+	case map[string]any:
+		for k, x := range t {
+			if strings.Contains(k, sub) || HasText(x, sub) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if HasText(x, sub) {
+				return true
+			}
+		}
+	}
+	return false
+}
