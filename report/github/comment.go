@@ -98,11 +98,7 @@ func sameBody(a, b string) bool {
 // UpsertPRComment posts body on pull request pr of owner/repo as the sticky
 // comment its first line marks, with the given behaviour.
 func (c *Client) UpsertPRComment(ctx context.Context, owner, repo string, pr int, body string, behavior Behavior) (Result, error) {
-	s, err := c.newSticky(ctx, owner, repo, pr, body, behavior)
-	if err != nil {
-		return Result{}, err
-	}
-	marked, err := c.markedComments(ctx, owner, repo, pr, s.marker, s.author)
+	s, marked, err := c.findSticky(ctx, owner, repo, pr, body, behavior)
 	if err != nil {
 		return Result{}, err
 	}
@@ -136,11 +132,7 @@ func (c *Client) UpsertPRComment(ctx context.Context, owner, repo string, pr int
 // gets no comment, and one whose earlier comment is out of date gets it
 // brought up to date rather than left stale.
 func (c *Client) UpdatePRComment(ctx context.Context, owner, repo string, pr int, body string) (Result, error) {
-	s, err := c.newSticky(ctx, owner, repo, pr, body, BehaviorUpdate)
-	if err != nil {
-		return Result{}, err
-	}
-	marked, err := c.markedComments(ctx, owner, repo, pr, s.marker, s.author)
+	s, marked, err := c.findSticky(ctx, owner, repo, pr, body, BehaviorUpdate)
 	if err != nil {
 		return Result{}, err
 	}
@@ -148,6 +140,17 @@ func (c *Client) UpdatePRComment(ctx context.Context, owner, repo string, pr int
 		return Result{Action: Skipped}, nil
 	}
 	return c.updateSticky(ctx, s, marked[len(marked)-1])
+}
+
+// findSticky checks the arguments and lists the earlier comments the
+// body's marker marks, written as the token's login.
+func (c *Client) findSticky(ctx context.Context, owner, repo string, pr int, body string, behavior Behavior) (sticky, []*gh.IssueComment, error) {
+	s, err := c.newSticky(ctx, owner, repo, pr, body, behavior)
+	if err != nil {
+		return sticky{}, nil, err
+	}
+	marked, err := c.markedComments(ctx, owner, repo, pr, s.marker, s.author)
+	return s, marked, err
 }
 
 // sticky is what one UpsertPRComment works on: the pull request, the new
