@@ -442,13 +442,25 @@ func (t linTicks) Ticks(lo, hi float64) []plot.Tick {
 		if math.Abs(v) < step*1e-9 {
 			v = 0
 		}
-		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		ticks = append(ticks, plot.Tick{Value: v, Label: stepLabel(v, step)})
 		// an unlabelled minor tick half way
 		if m := v + step/2; m <= hi {
 			ticks = append(ticks, plot.Tick{Value: m})
 		}
 	}
 	return ticks
+}
+
+// stepLabel writes v, a multiple of step, with no more decimals than step
+// has: 96 × 0.2 is 19.200000000000003, whose label ran over the next
+// tick's.
+func stepLabel(v, step float64) string {
+	dec := 0
+	for s := step; dec < 12 && math.Abs(s-math.Round(s)) > 1e-9*s; s *= 10 {
+		dec++
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', dec, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 // intTicks marks whole numbers only, at a step that keeps about eight labels.

@@ -711,6 +711,28 @@ func TestCompactSteps(t *testing.T) {
 	}
 }
 
+// A linear axis labels its ticks with the step's decimals: the hunting
+// sample's hours read "19.200000000000003", wider than the tick spacing.
+func TestLinearTickLabels(t *testing.T) {
+	var got []string
+	for _, tk := range (linTicks{}).Ticks(18, 20) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
+		}
+	}
+	if want := []string{"18", "18.25", "18.5", "18.75", "19", "19.25", "19.5", "19.75", "20"}; !slices.Equal(got, want) {
+		t.Errorf("ticks over [18, 20] = %q, want %q", got, want)
+	}
+	for _, c := range []struct {
+		v, step float64
+		want    string
+	}{{96 * 0.2, 0.2, "19.2"}, {97 * 0.2, 0.2, "19.4"}, {3 * 0.1, 0.1, "0.3"}, {-0.5, 0.25, "-0.5"}, {1500, 500, "1500"}} {
+		if got := stepLabel(c.v, c.step); got != c.want {
+			t.Errorf("stepLabel(%v, %v) = %q, want %q", c.v, c.step, got, c.want)
+		}
+	}
+}
+
 // Odd but possible bills render or report ErrNoData; none panics.
 func TestDegenerateBills(t *testing.T) {
 	one := &contract.Timeline{T: []int{0}, Replicas: []int32{3}, Serving: []int32{0}, Needed: []float64{math.NaN()}, Wait: []float64{0}, Backlog: []float64{0}}
