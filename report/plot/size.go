@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -183,19 +184,183 @@ func drawRoundStarts(top *panel, r int, xmax float64) {
 	if r <= 0 {
 		return
 	}
-	rounds := int(xmax)/r + 1
-	// Past a dozen rounds the labels would overlap: name every k-th.
-	every := max(1, (rounds+11)/12)
-	for n := 1; float64((n-1)*r) <= xmax; n++ {
-		label := ""
-		if (n-1)%every == 0 {
-			label = fmt.Sprintf("round %d", n)
+	top.plot.Add(roundStarts{R: float64(r), End: xmax})
+}
+
+// roundStarts is the grey line at the start of every round of R seconds
+// up to End, with the rounds named along the top of the data area. Which
+// lines and labels fit is known only once the data area's width is: they
+// are chosen when drawn (roundLines, roundLabels), by the labels' measured
+// widths. Like vmark, it does not widen the axes.
+type roundStarts struct{ R, End float64 }
+
+func (m roundStarts) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	var all []roundStart
+	for n := 1; float64(n-1)*m.R <= m.End; n++ {
+		if v := float64(n-1) * m.R; v >= p.X.Min && v <= p.X.Max {
+			all = append(all, roundStart{n: n, x: trX(v)})
 		}
-		top.plot.Add(vmark{
-			X: float64((n - 1) * r), Label: label,
-			Style: lineStyle(colGrey, 0.8, nil), Color: colGrey,
-		})
 	}
+	lines := roundLines(all)
+	sty := p.X.Tick.Label
+	sty.Color = colGrey
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
+	labels := roundLabels(lines, sty.Width, c.Max.X)
+	top := c.Max.Y - roundLabelPad
+	// A line that would cross another round's label stops below it:
+	// struck through, a grey label on grey lines did not read.
+	below := top - sty.Height("0") - 1
+	for _, s := range lines {
+		y := c.Max.Y
+		for _, l := range labels {
+			if s.x >= l.x-1 && s.x <= l.x+sty.Width(l.text)+1 {
+				y = below
+			}
+		}
+		c.StrokeLine2(lineStyle(colGrey, 0.8, nil), s.x, c.Min.Y, s.x, y)
+	}
+	for _, l := range labels {
+		c.FillText(sty, vg.Point{X: l.x, Y: top}, l.text)
+	}
+}
+
+func (roundStarts) Thumbnail(c *draw.Canvas) {
+	x := (c.Min.X + c.Max.X) / 2
+	c.StrokeLine2(lineStyle(colGrey, 0.8, nil), x, c.Min.Y, x, c.Max.Y)
+}
+
+// roundLineGap is the least space between two round lines: closer, as
+// the 180 rounds of a 6-hour run are on a 10-inch figure, they read as a
+// grey fill, not as boundaries to count.
+const roundLineGap = vg.Length(8)
+
+// roundLines are the rounds whose line is drawn: every one when they are
+// roundLineGap apart, else the first and every m-th, m the least of 1, 2,
+// 5, 10… that sets them so far apart, the step the labels then count in.
+func roundLines(all []roundStart) []roundStart {
+	if len(all) < 2 {
+		return all
+	}
+	first, last := all[0], all[len(all)-1]
+	d := (last.x - first.x) / vg.Length(last.n-first.n)
+	if !(d > 0) {
+		return all[:1]
+	}
+	m := 1
+	for vg.Length(m)*d < roundLineGap {
+		m = nextStep(m)
+	}
+	if m == 1 {
+		return all
+	}
+	out := []roundStart{first}
+	for _, s := range all[1:] {
+		if s.n%m == 0 && s.x-out[len(out)-1].x >= roundLineGap {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// roundLabelPad places a round's label right of and below the top of its
+// line; roundLabelGap is the least space between two labels, about two
+// spaces of the 10-pt font, so that neighbours read as two words.
+const (
+	roundLabelPad = vg.Length(3)
+	roundLabelGap = vg.Length(6)
+)
+
+// roundStart is round n's line, at x.
+type roundStart struct {
+	n int
+	x vg.Length
+}
+
+// roundLabel is a label to draw at x.
+type roundLabel struct {
+	text string
+	x    vg.Length
+}
+
+// roundLabels names the rounds that fit on one row ending at right, no two
+// labels closer than roundLabelGap, by the widths width measures. Every
+// round reads "round n" when all of them fit so. Else the first reads
+// "round n" and the others their bare number, at every k-th round with k
+// the least of 1, 2, 5, 10, 20, 50… at which all fit (the first round
+// always, then k, 2k, …), and the last round added when it fits too.
+// Numbers at a regular step read like an axis, and the one "round" says
+// what they count: "round n" at every k-th round would name a fifth as
+// many rounds in the same width, and "r1 r2 r3" is a code to decode. A
+// label that would run past right is left out, as is one the others crowd
+// out: never drawn over them.
+func roundLabels(starts []roundStart, width func(string) vg.Length, right vg.Length) []roundLabel {
+	if len(starts) == 0 {
+		return nil
+	}
+	full := func(s roundStart) string { return fmt.Sprintf("round %d", s.n) }
+	if out, ok := placeLabels(starts, width, right, full); ok {
+		return out
+	}
+	first := starts[0].n
+	bare := func(s roundStart) string {
+		if s.n == first {
+			return full(s)
+		}
+		return fmt.Sprint(s.n)
+	}
+	for k := 1; ; k = nextStep(k) {
+		var pick []roundStart
+		for _, s := range starts {
+			if s.n == first || s.n%k == 0 {
+				pick = append(pick, s)
+			}
+		}
+		out, ok := placeLabels(pick, width, right, bare)
+		if !ok && len(pick) > 1 {
+			continue
+		}
+		if last := starts[len(starts)-1]; len(out) > 0 && pick[len(pick)-1] != last {
+			if more, ok := placeLabels([]roundStart{last}, width, right, bare); ok && len(more) == 1 &&
+				more[0].x >= out[len(out)-1].x+width(out[len(out)-1].text)+roundLabelGap {
+				out = append(out, more...)
+			}
+		}
+		return out
+	}
+}
+
+// placeLabels labels each start with text(start), leaving out the ones
+// that run past right (only the last can, as the starts run left to
+// right); ok is false when two labels come closer than roundLabelGap.
+func placeLabels(starts []roundStart, width func(string) vg.Length, right vg.Length, text func(roundStart) string) (out []roundLabel, ok bool) {
+	for _, s := range starts {
+		t := text(s)
+		x := s.x + roundLabelPad
+		if x+width(t) > right {
+			break
+		}
+		if n := len(out); n > 0 && x < out[n-1].x+width(out[n-1].text)+roundLabelGap {
+			return out, false
+		}
+		out = append(out, roundLabel{text: t, x: x})
+	}
+	return out, true
+}
+
+// nextStep is the step after k in 1, 2, 5, 10, 20, 50, …
+func nextStep(k int) int {
+	p := 1
+	for p*10 <= k {
+		p *= 10
+	}
+	switch k / p {
+	case 1:
+		return 2 * p
+	case 2:
+		return 5 * p
+	}
+	return 10 * p
 }
 
 // addStyleKey adds one legend entry per line style drawn, in black, below
@@ -215,7 +380,7 @@ func addStyleKey(top *panel, drew staircaseDrawn, roundSeconds int) {
 		top.addLegend("capacity meets demand", vmark{Style: lineStyle(colBlack, 1.2, dashDot)})
 	}
 	if roundSeconds > 0 {
-		top.addLegend("round start (1 round = "+units.Seconds(roundSeconds)+")", vmark{Style: lineStyle(colGrey, 0.8, nil)})
+		top.addLegend("round start (1 round = "+units.Seconds(roundSeconds)+")", roundStarts{})
 	}
 }
 

@@ -21,8 +21,11 @@ type measuringText struct {
 	widths  map[widthKey]vg.Length
 	extents map[font.Font]font.Extents
 	// drawn, when set (tests), receives the box of every line drawn, in
-	// the canvas's coordinates.
-	drawn func(line string, box vg.Rectangle)
+	// the canvas's coordinates, and the number of the Draw call that drew
+	// it: the lines of one text are spaced by the font size, less than
+	// their boxes' height, and must not count as overlapping each other.
+	drawn func(call int, line string, box vg.Rectangle)
+	calls int
 }
 
 type widthKey struct {
@@ -87,6 +90,7 @@ func (m *measuringText) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Poin
 	sin, cos := math.Sincos(sty.Rotation)
 	pt.X, pt.Y = pt.Y*vg.Length(sin)+pt.X*vg.Length(cos), pt.Y*vg.Length(cos)-pt.X*vg.Length(sin)
 	lines := m.Lines(txt)
+	m.calls++
 	pt.Y += sty.Height(txt)*vg.Length(sty.YAlign) - m.Extents(sty.Font).Ascent
 	for i, line := range lines {
 		x := vg.Length(sty.XAlign) * m.width(line, sty.Font)
@@ -94,7 +98,7 @@ func (m *measuringText) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Poin
 		at := pt.Add(vg.Point{X: x, Y: n * sty.Font.Size})
 		c.FillString(face, at, line)
 		if m.drawn != nil {
-			m.drawn(line, m.box(line, sty, at, sin, cos))
+			m.drawn(m.calls, line, m.box(line, sty, at, sin, cos))
 		}
 	}
 	if sty.Rotation != 0 {
