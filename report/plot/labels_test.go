@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
@@ -22,7 +23,9 @@ import (
 func closeRounds(r, warmup, end int, ks ...float64) contract.Workload {
 	dt := max(1, (warmup+end)/400)
 	size := &contract.SizeBill{GrowthFactor: 2, RoundSeconds: r}
+	var names []string
 	for _, k := range ks {
+		names = append(names, fmtK(k))
 		need := int32(math.Ceil(10 * k))
 		rounds := int(math.Ceil(math.Log2(k)))
 		o := contract.SizeOverload{K: k, Rounds: ptr(rounds), RoundsBound: ptr(rounds), TimeToCapacitySeconds: ptr(rounds * r),
@@ -40,7 +43,7 @@ func closeRounds(r, warmup, end int, ks ...float64) contract.Workload {
 		size.RoundsCurve = append(size.RoundsCurve, contract.RoundsPoint{K: k, Rounds: ptr(rounds), Bound: ptr(rounds)})
 	}
 	return contract.Workload{
-		ID:         fmt.Sprintf("close/r%d-from%d-to%d", r, -warmup, end),
+		ID:         fmt.Sprintf("close/r%d-from%d-to%d-%s", r, -warmup, end, strings.Join(names, ",")),
 		Autoscaler: contract.Ref{Kind: "HorizontalPodAutoscaler", Name: "close", Namespace: "test"},
 		Signal:     "saturating",
 		Size:       size,
@@ -74,11 +77,12 @@ func shortRounds(t *testing.T) contract.Workload {
 	}
 }
 
-// No two texts of a figure overlap, and none is outside the canvas, when
-// rounds are many and close: rounds of 1 s to 2 min over runs of 10 min
-// to 6 h, a long warm-up before three rounds (where the labels of a real
-// 3x panel read "roundro1nd2nd3"), overloads close together, figures 5 to
-// 20 in wide, and a bill from the model with 20-s rounds.
+// No two texts of a Size or Rounds figure overlap, and none is outside the
+// canvas, when rounds are many and close: rounds of 1 s to 2 min over runs
+// of 10 min to 6 h, a long warm-up before three rounds (where the labels
+// of a real 3x panel read "roundro1nd2nd3"), design overloads close
+// together, figures 5 to 20 in wide, and a bill from the model with 20-s
+// rounds.
 func TestCloseRoundLabels(t *testing.T) {
 	ws := []contract.Workload{
 		closeRounds(20, 3600, 60, 3, 30),
@@ -93,7 +97,7 @@ func TestCloseRoundLabels(t *testing.T) {
 		}
 	}
 	for _, w := range ws {
-		for kind, build := range map[string]func(contract.Workload) (*figure, error){KindSize: buildSize} {
+		for kind, build := range map[string]func(contract.Workload) (*figure, error){KindSize: buildSize, KindRounds: buildRounds} {
 			for _, width := range []vg.Length{5 * vg.Inch, figWidth, 20 * vg.Inch} {
 				fig, err := build(w)
 				if err != nil {

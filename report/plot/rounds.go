@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sort"
 
-	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -45,9 +45,7 @@ func buildRounds(w contract.Workload) (*figure, error) {
 	}
 
 	addRoundsCurves(p, w, sim, bound, never, neverY)
-	if err := addRoundsDesign(p, w, neverY); err != nil {
-		return nil, err
-	}
+	addRoundsDesign(p, w, neverY)
 
 	kmin, kmax := pts[0].K, pts[len(pts)-1].K
 	if kmax <= kmin*1.01 {
@@ -127,28 +125,64 @@ func addRoundsCurves(p *panel, w contract.Workload, sim, bound plotter.XYs, neve
 }
 
 // addRoundsDesign rings the design overloads on the curve and labels them
-// below right, where a rising staircase leaves room. An overload that
-// never met capacity is ringed at neverY, on its × mark.
-func addRoundsDesign(p *panel, w contract.Workload, neverY float64) error {
+// (designLabels). An overload that never met capacity is ringed at neverY,
+// on its × mark.
+func addRoundsDesign(p *panel, w contract.Workload, neverY float64) {
 	design, labels := roundsDesignPoints(w.Size.Overloads, neverY)
 	if len(design) == 0 {
-		return nil
+		return
 	}
 	dg := p.points(roundsDesign, design, glyph(colVermilion, 7, draw.RingGlyph{}))
 	p.addLegend("design overloads", dg)
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: design, Labels: labels})
-	if err != nil {
-		return fmt.Errorf("design labels: %w", err)
+	p.plot.Add(designLabels{XYs: design, Labels: labels})
+}
+
+// designLabels names the ringed design overloads, each below right of its
+// ring, where a rising staircase leaves room; left of it when it would
+// run past the data area; a line lower at a time past the labels placed
+// before it (2x, 2.5x and 3x of one round each sit side by side on a log
+// axis); not at all when no row below has room, the ring still marking
+// the overload. Placed when drawn, by measured widths, as only then is
+// the data area known. It does not widen the axes.
+type designLabels struct {
+	XYs    plotter.XYs
+	Labels []string
+}
+
+// designLabelOffset is where a label's top left corner sits from its ring.
+var designLabelOffset = vg.Point{X: vg.Points(9), Y: -vg.Points(6)}
+
+func (d designLabels) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := p.X.Tick.Label
+	sty.Color = colVermilion
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
+	var placed []vg.Rectangle
+	for i, xy := range d.XYs {
+		w, h := sty.Width(d.Labels[i]), sty.Height(d.Labels[i])
+		x := trX(xy.X) + designLabelOffset.X
+		if x+w > c.Max.X {
+			x = trX(xy.X) - designLabelOffset.X - w
+		}
+		if x < c.Min.X {
+			continue
+		}
+		for top := trY(xy.Y) + designLabelOffset.Y; top-h >= c.Min.Y; top -= h {
+			r := vg.Rectangle{Min: vg.Point{X: x, Y: top - h}, Max: vg.Point{X: x + w, Y: top}}
+			if !slices.ContainsFunc(placed, func(q vg.Rectangle) bool { return crowds(r, q) }) {
+				c.FillText(sty, r.Min.Add(vg.Point{Y: h}), d.Labels[i])
+				placed = append(placed, r)
+				break
+			}
+		}
 	}
-	for i := range lb.TextStyle {
-		lb.TextStyle[i].Font = font.From(sans, 10)
-		lb.TextStyle[i].Color = colVermilion
-		lb.TextStyle[i].Handler = p.plot.TextHandler
-		lb.TextStyle[i].YAlign = draw.YTop
-	}
-	lb.Offset = vg.Point{X: vg.Points(9), Y: -vg.Points(6)}
-	p.plot.Add(lb)
-	return nil
+}
+
+// crowds says whether two labels' boxes come closer than roundLabelGap
+// side by side or overlap in height.
+func crowds(a, b vg.Rectangle) bool {
+	return a.Min.X < b.Max.X+roundLabelGap && b.Min.X < a.Max.X+roundLabelGap &&
+		a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
 }
 
 // roundsDesignPoints places each design overload with k > 0 and writes its
