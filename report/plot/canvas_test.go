@@ -130,30 +130,34 @@ func checkText(t *testing.T, name string, fig *figure) {
 func TestTextInsideCanvas(t *testing.T) {
 	ws := []contract.Workload{sample.Specimen(), sample.Hunting()}
 	if !testing.Short() {
-		// examples/shop, and every case of ../shared/corpus with its
-		// defaults (not the README's values, which the cmd tests apply).
-		dirs := []string{filepath.Join(testutil.RepoRoot(t), "examples", "shop")}
-		entries, err := os.ReadDir(filepath.Join(testutil.RepoRoot(t), "..", "shared", "corpus"))
-		var corpus []string
+		shop := filepath.Join(testutil.RepoRoot(t), "examples", "shop")
+		ws = append(ws, buildWorkloads(t, shop, pipeline.Settings{Root: shop})...)
+		corpus := filepath.Join(testutil.RepoRoot(t), "..", "shared", "corpus")
+		entries, err := os.ReadDir(corpus)
+		cases := 0
 		for _, e := range entries {
-			if e.IsDir() {
-				corpus = append(corpus, filepath.Join(testutil.RepoRoot(t), "..", "shared", "corpus", e.Name()))
+			if !e.IsDir() {
+				continue
+			}
+			cases++
+			dir := filepath.Join(corpus, e.Name())
+			// Each case with its defaults, and as its README renders it:
+			// release rel in demo, with capreport-values.yaml when the
+			// case has one, which switches most autoscalers on.
+			ws = append(ws, buildWorkloads(t, dir, pipeline.Settings{Root: dir})...)
+			values := filepath.Join(dir, "capreport-values.yaml")
+			if _, err := os.Stat(values); err == nil {
+				ws = append(ws, buildWorkloads(t, dir, pipeline.Settings{Root: dir, ReleaseName: "rel", Namespace: "demo", Values: []string{values}})...)
 			}
 		}
-		if err != nil || len(corpus) < 10 {
-			t.Fatalf("../shared/corpus: %d cases, %v", len(corpus), err)
+		if err != nil || cases < 10 {
+			t.Fatalf("%s: %d cases, %v", corpus, cases, err)
 		}
-		for _, dir := range append(dirs, corpus...) {
-			r, _, err := pipeline.Build(context.Background(), []string{dir}, pipeline.Settings{Root: dir})
-			if err != nil {
-				t.Fatalf("%s: %v", dir, err)
-			}
-			ws = append(ws, r.Workloads...)
-		}
-		// With their defaults the corpus charts switch most autoscalers
-		// off: seven autoscalers come from it, three from the shop.
-		if len(ws) < 12 {
-			t.Fatalf("%d workloads from the samples, examples/shop and the corpus, want 12", len(ws))
+		// Seven autoscalers come from the corpus with its defaults, seven
+		// more with its values (four of them unpriced, so not drawn: no
+		// CPU request, or a rate signal), three from the shop.
+		if len(ws) < 19 {
+			t.Fatalf("%d workloads from the samples, examples/shop and the corpus, want 19", len(ws))
 		}
 	}
 	builds := map[string]func(contract.Workload) (*figure, error){KindSize: buildSize, KindRounds: buildRounds, KindTime: buildTime, KindPhi: buildPhi}
@@ -169,6 +173,16 @@ func TestTextInsideCanvas(t *testing.T) {
 			}
 		}
 	}
+}
+
+// buildWorkloads prices the autoscalers of dir with settings s.
+func buildWorkloads(t *testing.T, dir string, s pipeline.Settings) []contract.Workload {
+	t.Helper()
+	r, _, err := pipeline.Build(context.Background(), []string{dir}, s)
+	if err != nil {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	return r.Workloads
 }
 
 // A time axis reads in the unit that fits: seconds for a short span,
