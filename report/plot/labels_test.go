@@ -96,9 +96,13 @@ func TestCloseRoundLabels(t *testing.T) {
 			}
 		}
 	}
+	widths := []vg.Length{5 * vg.Inch, figWidth, 20 * vg.Inch}
+	if testing.Short() {
+		widths = []vg.Length{figWidth}
+	}
 	for _, w := range ws {
 		for kind, build := range map[string]func(contract.Workload) (*figure, error){KindSize: buildSize, KindRounds: buildRounds} {
-			for _, width := range []vg.Length{5 * vg.Inch, figWidth, 20 * vg.Inch} {
+			for _, width := range widths {
 				fig, err := build(w)
 				if err != nil {
 					t.Fatalf("%s %s: %v", w.ID, kind, err)
