@@ -225,7 +225,7 @@ func TestActionMatchesCLI(t *testing.T) {
 
 // actionInputs are the inputs action.yml must declare, each described.
 var actionInputs = []string{
-	"path", "config", "mode", "base-ref", "behavior", "comment-when", "fail-on", "fail-on-scope", "fetch", "github-token", "images",
+	"path", "config", "mode", "base-ref", "behavior", "comment-when", "fail-on", "fail-on-scope", "fail-on-worse", "fetch", "github-token", "images",
 	"report", "base-report", "issue-title", "issue-label", "artifact-name", "sarif",
 }
 

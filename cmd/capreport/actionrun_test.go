@@ -1108,6 +1108,7 @@ func TestActionRun(t *testing.T) {
 			t.Errorf("re-run: job %s, %d comments; want failure (a check fails at fail-on error) and still 1", res.status, len(api.Comments(7)))
 		}
 		checkToken(t, writeToken, res, api)
+
 	})
 
 	t.Run("a pull request that changes no autoscaler", func(t *testing.T) {
@@ -1135,6 +1136,38 @@ func TestActionRun(t *testing.T) {
 		job.attempt, job.inputs = "2", map[string]string{"comment-when": "always"}
 		if res = runAction(t, job); res.status != "success" || len(api.Comments(9)) != 1 {
 			t.Errorf("always: job %s, %d comments; want success and 1", res.status, len(api.Comments(9)))
+		}
+	})
+
+	t.Run("a pull request that makes a failing bill dearer", func(t *testing.T) {
+		t.Parallel()
+		// The prod API fails in the base already; a 90 % CPU target makes
+		// its bill dearer without a new failure: green by default, red
+		// under a team's gate on bills, and the comment names the bill.
+		ws, base, head := shopRepoWith(t, shopEdit{"overlays/prod/hpa-target.yaml", "averageUtilization: 80", "averageUtilization: 90", "prod API: CPU target 90%"})
+		api := fakegithub.New(t, fakegithub.Config{Owner: fakeOwner, Repo: fakeRepo, Tokens: perms,
+			PullRequests: []fakegithub.PullRequest{{Number: 11, HeadOwner: fakeOwner, HeadRepo: fakeRepo, HeadRef: "hot", HeadSHA: head, BaseRef: "main"}}})
+		job := actionJob{event: "pull_request", payload: pullRequestEvent(11, fakeOwner+"/"+fakeRepo, base, head),
+			token: writeToken, workspace: ws, runID: fakeRunID, attempt: "1", api: api, binary: bin}
+		res := runAction(t, job)
+		defer func() {
+			if t.Failed() {
+				t.Logf("job log:\n%s", res.log())
+			}
+		}()
+		if res.status != "success" || res.outputs["worse"] != "0" {
+			t.Errorf("without the gate: job %s, worse=%q; want success and 0", res.status, res.outputs["worse"])
+		}
+		job.attempt, job.inputs = "2", map[string]string{"fail-on-worse": "10"}
+		res = runAction(t, job)
+		if v := res.step(t, "capreport verdict"); v.outcome != "failure" || !strings.Contains(v.stdout, "1 autoscaler bill(s) grew by more than fail-on-worse (10 %)") {
+			t.Errorf("the verdict step: %s, stdout %q; want a failure naming the bill gate", v.outcome, v.stdout)
+		}
+		if res.status != "failure" || res.outputs["worse"] != "1" {
+			t.Errorf("with the gate: job %s, worse=%q; want failure and 1", res.status, res.outputs["worse"])
+		}
+		if c := api.Comments(11); len(c) != 1 || !strings.Contains(c[0].Body, "📈 1 bill grew more than 10 %: "+changedID) {
+			t.Errorf("the comment does not name the bill past the gate:\n%v", c)
 		}
 	})
 

@@ -26,6 +26,10 @@ type diffOptions struct {
 	baseJSON string
 	headJSON string
 	format   string
+	// scope and worse are --fail-on-scope and --fail-on-worse: what
+	// makes the exit code 1.
+	scope string
+	worse float64
 }
 
 var diffFormats = []string{"markdown", "json", "text"}
@@ -42,8 +46,9 @@ func newDiffCmd(f *factory, runF func(*diffOptions) error) *cobra.Command {
 			"metric target that moved, each before → after. The base is PATH at a git revision\n" +
 			"(--base-ref, checked out in a temporary worktree), another directory (--base-dir) or a\n" +
 			"saved JSON report (--base-json); exactly one is required.\n\n" +
-			"Exit codes: 0 no autoscaler newly fails, 1 one does (fails in head, did not in base),\n" +
-			"2 usage or tool error.",
+			"Exit codes: 0 nothing fails the gate, 1 something does: an autoscaler newly fails (fails\n" +
+			"in head, did not in base; with --fail-on-scope all, any that fails in head) or, with\n" +
+			"--fail-on-worse P, an autoscaler's bill grew by more than P percent; 2 usage or tool error.",
 		Example: "  capreport diff deploy --base-ref origin/main --format markdown > comment.md\n" +
 			"  capreport diff --base-json main.json --head-json pr.json --format json",
 		Args: cobra.MaximumNArgs(1),
@@ -62,12 +67,17 @@ func newDiffCmd(f *factory, runF func(*diffOptions) error) *cobra.Command {
 	fl.StringVar(&o.baseJSON, "base-json", "", "saved JSON report of the base (capreport --format json)")
 	fl.StringVar(&o.headJSON, "head-json", "", "saved JSON report of the head, instead of rendering PATH")
 	fl.StringVarP(&o.format, "format", "o", "markdown", "output format: markdown, json or text")
+	fl.StringVar(&o.scope, "fail-on-scope", failOnScopeNew, "which failing autoscalers make the exit code 1: new (failing in the head and not in the base) or all (any failing in the head)")
+	fl.Float64Var(&o.worse, "fail-on-worse", 0, "also exit 1 when an autoscaler's bill (rounds, time to capacity, peak wait, peak pods, required standing delay, replica band) grew by more than this percent; 0 turns it off")
 	return cmd
 }
 
 func runDiff(o *diffOptions) error {
 	ctx, ios := o.ctx, o.ios
 	if err := checkFormat(o.format, diffFormats...); err != nil {
+		return err
+	}
+	if err := checkGateFlags(o.scope, o.worse); err != nil {
 		return err
 	}
 	n := 0
@@ -96,7 +106,7 @@ func runDiff(o *diffOptions) error {
 	case "text":
 		out, err = diff.Text(res)
 	default:
-		out, err = diff.Markdown(res, diff.Options{})
+		out, err = diff.Markdown(res, diff.Options{WorsePercent: o.worse})
 	}
 	if err != nil {
 		return err
@@ -104,10 +114,30 @@ func runDiff(o *diffOptions) error {
 	if _, err := ios.Out.Write(out); err != nil {
 		return err
 	}
-	if res.Counts.NewFailures > 0 {
-		return &checksFailedError{failed: res.Counts.NewFailures}
+	if n := gateFailures(res, head, o.scope, o.worse); n > 0 {
+		return &checksFailedError{failed: n}
 	}
 	return nil
+}
+
+// gateFailures counts what fails diff's gate: the autoscalers newly
+// failing (every one failing in the head with scope all, counted from its
+// workloads rather than trusted from a saved summary) and those whose bill
+// grew past worse percent.
+func gateFailures(res diff.Result, head *contract.Report, scope string, worse float64) int {
+	n := res.Counts.NewFailures
+	if scope == failOnScopeAll {
+		n = 0
+		for _, w := range head.Workloads {
+			if w.Verdict == contract.VerdictFail {
+				n++
+			}
+		}
+	}
+	if worse > 0 {
+		n += len(diff.BillsWorse(res, worse))
+	}
+	return n
 }
 
 // buildBoth builds the head and the base at once: with a warm cache each

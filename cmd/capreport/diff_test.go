@@ -335,7 +335,7 @@ func TestDiffAcceptance(t *testing.T) {
 	})
 	t.Run("markdown", func(t *testing.T) {
 		_, out, errOut := runArgs(t, "diff", filepath.Join(repo, "deploy"), "--base-ref", "HEAD~1")
-		for _, s := range []string{"<!-- capreport -->\n", "**2 autoscalers changed, ", "| " + webID + " |", "| " + ordersID + " |",
+		for _, s := range []string{"<!-- capreport -->\n", "**2 autoscalers changed: ", "| " + webID + " |", "| " + ordersID + " |",
 			"· 1 unchanged", "```mermaid\n%%{init:", "%%\nxychart-beta\n",
 			// The failing row quotes the figure it fails on.
 			"| fail | peak wait at 30x: "} {
@@ -349,7 +349,7 @@ func TestDiffAcceptance(t *testing.T) {
 	})
 	t.Run("text", func(t *testing.T) {
 		_, out, _ := runArgs(t, "diff", filepath.Join(repo, "deploy"), "--base-ref", "HEAD~1", "--format", "text")
-		if !strings.HasPrefix(out, "2 autoscalers changed, ") || !strings.Contains(out, "(1 unchanged)") {
+		if !strings.HasPrefix(out, "2 autoscalers changed: ") || !strings.Contains(out, "(1 unchanged)") {
 			t.Errorf("text diff:\n%s", out)
 		}
 	})
@@ -388,7 +388,9 @@ func writeTemp(t *testing.T, name, body string) string {
 	return p
 }
 
-// TestDiffExitCodes: 1 only when a workload newly fails, 2 on usage errors.
+// TestDiffExitCodes: 1 only when a workload newly fails (any failing one
+// with --fail-on-scope all, a bill grown past --fail-on-worse too), 2 on
+// usage errors.
 func TestDiffExitCodes(t *testing.T) {
 	pass := writeTemp(t, "pass.json", miniReport("capreport.io/report/v1", "pass"))
 	fail := writeTemp(t, "fail.json", miniReport("capreport.io/report/v1", "fail"))
@@ -396,6 +398,13 @@ func TestDiffExitCodes(t *testing.T) {
 	empty := writeTemp(t, "empty.json", miniReport("capreport.io/report/v1", ""))
 	old := writeTemp(t, "old.json", miniReport("capreport.io/report/v0", "pass"))
 	notJSON := writeTemp(t, "x.json", "apiVersion: v1\n")
+	// A passing bill at 3x: 2 rounds, 60 s to capacity; then 3 rounds, 90 s
+	// (+50 %), still passing.
+	bill := func(rounds, seconds int) string {
+		return strings.Replace(miniReport("capreport.io/report/v1", "pass"), `"findings": []}]`,
+			fmt.Sprintf(`"findings": [], "size": {"growthFactor": 2, "deadBand": false, "hottestTarget": null, "roundSeconds": 30, "overloads": [{"k": 3, "roundsBound": 3, "rounds": %d, "timeToCapacitySeconds": %d, "peakReplicas": 15, "neededReplicas": 15, "overshoot": 0, "peakBacklog": 0, "peakWaitSeconds": 10, "drainedAtSeconds": null}]}}]`, rounds, seconds), 1)
+	}
+	cheap, dear := writeTemp(t, "cheap.json", bill(2, 60)), writeTemp(t, "dear.json", bill(3, 90))
 	for _, c := range []struct {
 		name   string
 		args   []string
@@ -408,6 +417,14 @@ func TestDiffExitCodes(t *testing.T) {
 		{"still failing with a change is not new", []string{"--base-json", fail, "--head-json", failWider}, exitOK, ""},
 		{"fixed", []string{"--base-json", fail, "--head-json", pass}, exitOK, ""},
 		{"removed", []string{"--base-json", fail, "--head-json", empty}, exitOK, ""},
+		{"still failing fails the gate with scope all", []string{"--base-json", fail, "--head-json", fail, "--fail-on-scope", "all"}, exitFail, ""},
+		{"passing passes with scope all", []string{"--base-json", fail, "--head-json", pass, "--fail-on-scope", "all"}, exitOK, ""},
+		{"a bill 50 % dearer fails a 20 % gate", []string{"--base-json", cheap, "--head-json", dear, "--fail-on-worse", "20"}, exitFail, ""},
+		{"a bill 50 % dearer passes a 60 % gate", []string{"--base-json", cheap, "--head-json", dear, "--fail-on-worse", "60"}, exitOK, ""},
+		{"a bill 50 % dearer passes without the gate", []string{"--base-json", cheap, "--head-json", dear}, exitOK, ""},
+		{"a cheaper bill passes the gate", []string{"--base-json", dear, "--head-json", cheap, "--fail-on-worse", "1"}, exitOK, ""},
+		{"bad scope", []string{"--base-json", pass, "--head-json", pass, "--fail-on-scope", "some"}, exitError, `--fail-on-scope: "some" is not one of new, all`},
+		{"negative worse", []string{"--base-json", pass, "--head-json", pass, "--fail-on-worse", "-5"}, exitError, "--fail-on-worse: -5 is not a percentage"},
 		{"no base", []string{"--head-json", pass}, exitError, "exactly one of --base-ref, --base-dir or --base-json is required"},
 		{"two bases", []string{"--base-json", pass, "--base-dir", ".", "--head-json", pass}, exitError, "exactly one of"},
 		{"bad format", []string{"--base-json", pass, "--head-json", pass, "--format", "html"}, exitError, `--format: "html" is not one of markdown, json, text`},

@@ -191,10 +191,12 @@ func TestDiffFlags(t *testing.T) {
 		o.ios, o.ctx, o.git, o.version = nil, nil, nil, ""
 	}, []flagCase[diffOptions]{
 		{name: "base ref", args: []string{"deploy/prod/", "--base-ref", "origin/main", "-f", "v.yaml", "--set", "a=b", "-o", "json", "--head-json", "h.json"},
-			want: diffOptions{path: "deploy/prod", baseRef: "origin/main", format: "json", headJSON: "h.json",
+			want: diffOptions{path: "deploy/prod", baseRef: "origin/main", format: "json", headJSON: "h.json", scope: "new",
 				render: withRender(func(r *renderFlags) { r.values, r.set = []string{"v.yaml"}, []string{"a=b"} })}},
-		{name: "defaults", args: []string{"--base-dir", "old"}, want: diffOptions{path: ".", baseDir: "old", format: "markdown", render: defaultRender}},
-		{name: "base json", args: []string{"--base-json", "b.json", "-o", "text"}, want: diffOptions{path: ".", baseJSON: "b.json", format: "text", render: defaultRender}},
+		{name: "defaults", args: []string{"--base-dir", "old"}, want: diffOptions{path: ".", baseDir: "old", format: "markdown", scope: "new", render: defaultRender}},
+		{name: "base json", args: []string{"--base-json", "b.json", "-o", "text"}, want: diffOptions{path: ".", baseJSON: "b.json", format: "text", scope: "new", render: defaultRender}},
+		{name: "gate", args: []string{"--base-json", "b.json", "--fail-on-scope", "all", "--fail-on-worse", "12.5"},
+			want: diffOptions{path: ".", baseJSON: "b.json", format: "markdown", scope: "all", worse: 12.5, render: defaultRender}},
 		{name: "two paths", args: []string{"a", "b"}, wantErr: "accepts at most 1 arg(s), received 2"},
 	})
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"math"
+
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/report/diff"
 )
 
 // Values of --fail-on-scope.
@@ -61,4 +64,26 @@ func failingKeys(r *contract.Report, failOn string) []string {
 		}
 	}
 	return keys
+}
+
+// checkGateFlags checks --fail-on-scope and --fail-on-worse before
+// anything is read or rendered.
+func checkGateFlags(scope string, worse float64) error {
+	if scope != "" && scope != failOnScopeNew && scope != failOnScopeAll {
+		return flagErrorf("fail-on-scope", "%q is not one of new, all", scope)
+	}
+	if worse < 0 || math.IsNaN(worse) || math.IsInf(worse, 0) {
+		return flagErrorf("fail-on-worse", "%v is not a percentage of 0 or more", worse)
+	}
+	return nil
+}
+
+// worseBills counts the autoscalers of both reports whose bill grew by
+// more than percent (0 when the gate is off): a bill that doubles without
+// crossing a latency target fails the gate the team set.
+func worseBills(base, head *contract.Report, percent float64) int {
+	if percent <= 0 {
+		return 0
+	}
+	return len(diff.BillsWorse(diff.Compare(*base, *head), percent))
 }

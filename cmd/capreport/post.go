@@ -54,6 +54,9 @@ type postOptions struct {
 	// failOnScope is new (count only what fails in the head and did not
 	// in the base) or all ("" too); new without a base counts all.
 	failOnScope string
+	// failOnWorse, when positive, also counts each autoscaler whose bill
+	// grew by more than this percent (diff.BillsWorse) with --base.
+	failOnWorse float64
 
 	env lookupEnv
 }
@@ -64,6 +67,7 @@ func (o *postOptions) register(cmd *cobra.Command, withBase bool, title string) 
 	if withBase {
 		fl.StringVar(&o.base, "base", "", "JSON report of the base: the body is then the diff, base → head")
 		fl.StringVar(&o.failOnScope, "fail-on-scope", failOnScopeNew, "which failing checks failed=N counts with --base: new (failing in the head and not in the base: what the pull request makes worse) or all")
+		fl.Float64Var(&o.failOnWorse, "fail-on-worse", 0, "with --base, failed=N also counts each autoscaler whose bill (rounds, time to capacity, peak wait, peak pods, required standing delay, replica band) grew by more than this percent; 0 turns it off")
 	}
 	fl.Int64Var(&o.maxReportBytes, "max-report-bytes", defaultMaxReportBytes, "refuse a report file larger than this (it may come from an untrusted artifact)")
 	fl.StringVar(&o.summary, "summary", "", "append the full report to this file (default $GITHUB_STEP_SUMMARY; - for stdout)")
@@ -76,6 +80,9 @@ func (o *postOptions) register(cmd *cobra.Command, withBase bool, title string) 
 type loaded struct {
 	head, base *contract.Report
 	headPath   string
+	// worsePercent is --fail-on-worse: the diff's lead names the bills
+	// past it.
+	worsePercent float64
 }
 
 // load reads --report (and --base): size-capped and checked against the
@@ -91,14 +98,14 @@ func (o *postOptions) load() (*loaded, error) {
 	if o.failOn != "" && !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, o.failOn) {
 		return nil, flagErrorf("fail-on", "%q is not one of error, warning, never", o.failOn)
 	}
-	if o.failOnScope != "" && o.failOnScope != failOnScopeNew && o.failOnScope != failOnScopeAll {
-		return nil, flagErrorf("fail-on-scope", "%q is not one of new, all", o.failOnScope)
+	if err := checkGateFlags(o.failOnScope, o.failOnWorse); err != nil {
+		return nil, err
 	}
 	head, err := readReportLimited(o.report, o.maxReportBytes, true)
 	if err != nil {
 		return nil, err
 	}
-	l := &loaded{head: head, headPath: o.report}
+	l := &loaded{head: head, headPath: o.report, worsePercent: o.failOnWorse}
 	if o.base != "" {
 		if l.base, err = readReportLimited(o.base, o.maxReportBytes, true); err != nil {
 			return nil, err
@@ -123,7 +130,7 @@ func verdict(r *contract.Report) string {
 func (l *loaded) body(title string, maxChars, maxCharts int, limitName, note string, images map[string][]report.Image) []byte {
 	if l.base != nil {
 		out, _ := diff.Markdown(diff.Compare(*l.base, *l.head), diff.Options{
-			Title: title, MaxChars: maxChars, Images: images, Note: note, LimitName: limitName,
+			Title: title, MaxChars: maxChars, Images: images, Note: note, LimitName: limitName, WorsePercent: l.worsePercent,
 		})
 		return out
 	}
@@ -207,7 +214,11 @@ func (o *postOptions) outputs(l *loaded) []string {
 		if o.failOnScope == failOnScopeNew && l.base != nil {
 			n = newlyFailing(l.base, l.head, o.failOn)
 		}
-		kv = append(kv, "failed", strconv.Itoa(n))
+		worse := 0
+		if l.base != nil {
+			worse = worseBills(l.base, l.head, o.failOnWorse)
+		}
+		kv = append(kv, "failed", strconv.Itoa(n+worse), "worse", strconv.Itoa(worse))
 	}
 	return kv
 }

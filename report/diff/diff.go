@@ -28,6 +28,8 @@ const (
 const (
 	// ImpactNewFailure: fails in head and did not fail in base (or is new).
 	ImpactNewFailure = "new-failure"
+	// ImpactFixed: failed in base and passes or warns in head.
+	ImpactFixed = "fixed"
 	// ImpactWorse: the verdict got worse without reaching fail (pass → warn).
 	ImpactWorse = "worse"
 	// ImpactFailing: failed before and still fails, with changed figures.
@@ -39,7 +41,10 @@ const (
 	ImpactBetter = "better"
 )
 
-var impactOrder = []string{ImpactNewFailure, ImpactWorse, ImpactFailing, ImpactAdded, ImpactChanged, ImpactRemoved, ImpactBetter}
+// impactOrder is the reading order of the comment, by transition: what the
+// pull request breaks, then what it fixes, then what moved without
+// changing a failing verdict; figures alone last.
+var impactOrder = []string{ImpactNewFailure, ImpactFixed, ImpactWorse, ImpactFailing, ImpactBetter, ImpactAdded, ImpactRemoved, ImpactChanged}
 
 // Result is the comparison of a base and a head report; every format is
 // rendered from it, and it marshals to the versioned JSON shape.
@@ -75,6 +80,9 @@ type Counts struct {
 	NewFailures int `json:"newFailures"`
 	// Fixed failed in base and do not fail in head (or were removed).
 	Fixed int `json:"fixed"`
+	// Transitions counts the listed autoscalers by Impact, the comment's
+	// headline: "3 newly failing, 100 fixed, 17 with changed figures".
+	Transitions map[string]int `json:"transitions"`
 }
 
 // Change is one autoscaler that differs between base and head.
@@ -132,6 +140,7 @@ func Compare(base, head contract.Report) Result {
 		Base:          sideOf(base),
 		Head:          sideOf(head),
 		Changes:       []Change{},
+		Counts:        Counts{Transitions: map[string]int{}},
 	}
 	bs, hs := byID(base.Workloads), byID(head.Workloads)
 	res.Counts.Base, res.Counts.Head = len(bs), len(hs)
@@ -171,6 +180,7 @@ func Compare(base, head contract.Report) Result {
 		if c.NewFailure {
 			res.Counts.NewFailures++
 		}
+		res.Counts.Transitions[c.Impact]++
 		res.Changes = append(res.Changes, c)
 	}
 	res.Counts.Changed = len(res.Changes)
@@ -271,6 +281,8 @@ func impactOf(c Change) string {
 	}
 	rb, ra := verdictRank(c.VerdictBefore), verdictRank(c.VerdictAfter)
 	switch {
+	case c.VerdictBefore == contract.VerdictFail && c.VerdictAfter != contract.VerdictFail:
+		return ImpactFixed
 	case ra < rb:
 		return ImpactWorse
 	case ra > rb:

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -39,8 +40,16 @@ func (c compareCase) run(t *testing.T) {
 	if !slices.Equal(ids, c.wantIDs) {
 		t.Errorf("listed %q, want %q", ids, c.wantIDs)
 	}
-	if got.Counts != c.want {
-		t.Errorf("counts %+v, want %+v", got.Counts, c.want)
+	counts, sum := got.Counts, 0
+	for _, n := range counts.Transitions {
+		sum += n
+	}
+	if sum != counts.Changed {
+		t.Errorf("transitions %v count %d autoscalers, %d changed", counts.Transitions, sum, counts.Changed)
+	}
+	counts.Transitions = nil
+	if !reflect.DeepEqual(counts, c.want) {
+		t.Errorf("counts %+v, want %+v", counts, c.want)
 	}
 	byID := map[string]Change{}
 	for _, ch := range got.Changes {
@@ -182,10 +191,10 @@ func TestCompare(t *testing.T) {
 			wantIDs: []string{webID},
 		},
 		{
-			name: "fixed: fail → pass is listed last and counted",
+			name: "fixed: fail → pass is listed right after new failures and counted",
 			base: reportOf(sizeAt80(), timeWorkload()), head: reportOf(sizeWorkload(), timeShortWindow()),
 			want:    Counts{Base: 2, Head: 2, Changed: 2, Modified: 2, Fixed: 1},
-			wantIDs: []string{ordersID, webID}, // pass → warn (worse) before fail → pass (better)
+			wantIDs: []string{webID, ordersID}, // fail → pass (fixed) before pass → warn (worse)
 			words:   map[string][]string{webID: {"verdict fail → pass", "30x overload: 15 → 4 rounds, −22 min to capacity"}},
 		},
 		{
@@ -253,8 +262,9 @@ func cloneSize(s *contract.SizeBill) *contract.SizeBill {
 	return &c
 }
 
-// TestCompareOrder: new failures first whatever their id, then by impact,
-// then the larger change, then id.
+// TestCompareOrder: new failures first whatever their id, then by
+// transition (fixed, worse, …, figures only), then the larger change, then
+// id.
 func TestCompareOrder(t *testing.T) {
 	mk := func(id string, w contract.Workload) contract.Workload { w.ID = id; return w }
 	base := reportOf(
@@ -280,10 +290,10 @@ func TestCompareOrder(t *testing.T) {
 	}
 	want := []string{
 		"z/HorizontalPodAutoscaler/fails new-failure",
+		"a/HorizontalPodAutoscaler/better fixed",
 		"b/ScaledObject/worse worse",
 		"d/HorizontalPodAutoscaler/big changed",
 		"c/HorizontalPodAutoscaler/small changed",
-		"a/HorizontalPodAutoscaler/better better",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("order\n got %q\nwant %q", got, want)

@@ -2,6 +2,8 @@ package diff
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/capreport/capreport/contract"
@@ -26,6 +28,9 @@ type Options struct {
 	// LimitName names the budget in the "cut to fit" notice; default
 	// report.DefaultLimitName (the same name).
 	LimitName string
+	// WorsePercent, when positive, is the team's threshold on a bill's
+	// growth (BillsWorse): the bills past it are named under the headline.
+	WorsePercent float64
 }
 
 // Image is one hosted picture: alternative text and an absolute URL. It is
@@ -91,10 +96,9 @@ func buildDoc(r Result, o Options) body {
 		lead += fmt.Sprintf(" · %d unchanged", r.Counts.Unchanged)
 	}
 	s := r.Head.Summary
-	var rows, ds, cs []string
+	var ds, cs []string
+	rows := ledgerRows(r.Changes)
 	for _, c := range r.Changes {
-		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |\n", changeIcon(c), mdoc.Capped(c.ID, maxIDRunes),
-			mdoc.Text(verdictCell(c)), mdoc.Capped(keyCell(c), maxFigRunes), mdoc.Capped(c.Summary, maxWordsRunes)))
 		ds = append(ds, details(c, o.Images[c.ID]))
 	}
 	for _, i := range chartChanges(r) {
@@ -107,14 +111,14 @@ func buildDoc(r Result, o Options) body {
 			changeIcon(c), mdoc.Capped(c.ID, maxIDRunes), mdoc.Chart(mermaidPair(base, head, title), chartCaption())))
 	}
 	b := body{ledger: mdoc.Ledger("| | Autoscaler | Verdict | Key figure | What changed |\n|---|---|---|---|---|\n", rows, func(n int) string {
-		return fmt.Sprintf("\n…and %d more changed %s, listed worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
+		return fmt.Sprintf("\n…and %d more %s of changed autoscalers, in the same order.\n", n, plural(n, "row", "rows"))
 	})}
 	b.charts = &mdoc.Block{Items: cs, Noun: func(n int) string { return fmt.Sprintf("%d %s", n, plural(n, "chart", "charts")) }}
 	b.details = mdoc.Details(ds)
 	b.doc = &mdoc.Doc{
 		Title: mdoc.Capped(o.Title, maxIDRunes),
-		Lead: []string{lead, fmt.Sprintf("Head: %d %s — ❌ %d fail · ⚠️ %d warn · ✅ %d pass · ⚪ %d unpriced (base: %d fail).",
-			s.Autoscalers, plural(s.Autoscalers, "autoscaler", "autoscalers"), s.Fail, s.Warn, s.Pass, s.Unpriced, r.Base.Summary.Fail)},
+		Lead: append(append([]string{lead}, worseLine(r, o.WorsePercent)...), fmt.Sprintf("Head: %d %s — ❌ %d fail · ⚠️ %d warn · ✅ %d pass · ⚪ %d unpriced (base: %d fail).",
+			s.Autoscalers, plural(s.Autoscalers, "autoscaler", "autoscalers"), s.Fail, s.Warn, s.Pass, s.Unpriced, r.Base.Summary.Fail)),
 		Note:   o.Note,
 		Blocks: []*mdoc.Block{b.ledger, b.charts, b.details},
 		Foot: []string{mdoc.Text(strings.TrimSpace(r.Head.Tool.Name + " " + r.Head.Tool.Version)),
@@ -126,13 +130,110 @@ func buildDoc(r Result, o Options) body {
 	return b
 }
 
-// headline is the line the comment always keeps.
+// maxWorseNamed is how many bills past the threshold the lead names.
+const maxWorseNamed = 5
+
+// worseLine is the lead's paragraph naming the bills that grew past the
+// team's threshold (none when it is off or nothing did).
+func worseLine(r Result, percent float64) []string {
+	if percent <= 0 {
+		return nil
+	}
+	ws := BillsWorse(r, percent)
+	if len(ws) == 0 {
+		return nil
+	}
+	var named []string
+	for _, w := range ws[:min(len(ws), maxWorseNamed)] {
+		named = append(named, fmt.Sprintf("%s (%s %s → %s, %s)", mdoc.Capped(w.ID, maxIDRunes), mdoc.Text(w.Figure.Label),
+			mdoc.Text(w.Figure.BeforeText), mdoc.Text(w.Figure.AfterText), growthText(w.Percent)))
+	}
+	line := fmt.Sprintf("📈 %d %s grew more than %s %%: %s", len(ws), plural(len(ws), "bill", "bills"),
+		strconv.FormatFloat(percent, 'f', -1, 64), strings.Join(named, "; "))
+	if n := len(ws) - maxWorseNamed; n > 0 {
+		line += fmt.Sprintf("; and %d more", n)
+	}
+	return []string{line + "."}
+}
+
+func growthText(p float64) string {
+	if math.IsInf(p, 1) {
+		return "+∞ %"
+	}
+	return fmt.Sprintf("+%.0f %%", p)
+}
+
+// ledgerRows is one row per change, except that changes reading the same
+// (the same transition, verdicts, key figure and words: a chart bump that
+// adds one warning to twenty autoscalers) share one row naming them, so
+// the news is not buried under copies. Compare put them side by side: it
+// orders by impact, then score, which equal rows share.
+func ledgerRows(cs []Change) []string {
+	var rows []string
+	for i := 0; i < len(cs); {
+		j := i + 1
+		for j < len(cs) && sameRow(cs[i], cs[j]) {
+			j++
+		}
+		c := cs[i]
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |\n", changeIcon(c), idsCell(cs[i:j]),
+			mdoc.Text(verdictCell(c)), mdoc.Capped(keyCell(c), maxFigRunes), mdoc.Capped(c.Summary, maxWordsRunes)))
+		i = j
+	}
+	return rows
+}
+
+func sameRow(a, b Change) bool {
+	return a.Impact == b.Impact && changeIcon(a) == changeIcon(b) && verdictCell(a) == verdictCell(b) &&
+		keyCell(a) == keyCell(b) && a.Summary == b.Summary
+}
+
+// groupNames is how many ids a shared row names before "and N more".
+const groupNames = 3
+
+// idsCell names the autoscalers of one row: the id alone, or the first
+// few and how many more.
+func idsCell(cs []Change) string {
+	if len(cs) == 1 {
+		return mdoc.Capped(cs[0].ID, maxIDRunes)
+	}
+	var names []string
+	for _, c := range cs[:min(len(cs), groupNames)] {
+		names = append(names, mdoc.Capped(c.ID, maxIDRunes))
+	}
+	cell := strings.Join(names, ", ")
+	if n := len(cs) - groupNames; n > 0 {
+		cell += fmt.Sprintf(" and %d more", n)
+	}
+	return fmt.Sprintf("%s (%d autoscalers)", cell, len(cs))
+}
+
+// headline is the line the comment always keeps: how many changed, then
+// how many made each transition in reading order. Newly failing is always
+// said, even at 0 (that nothing broke is news); the others only when some
+// made it.
 func headline(n Counts) string {
 	if n.Changed == 0 {
 		return "No autoscaler changed"
 	}
-	return fmt.Sprintf("%d %s changed, %d now %s", n.Changed, plural(n.Changed, "autoscaler", "autoscalers"),
-		n.NewFailures, plural(n.NewFailures, "fails", "fail"))
+	parts := []string{fmt.Sprintf("%d newly failing", n.Transitions[ImpactNewFailure])}
+	for _, impact := range impactOrder[1:] {
+		if k := n.Transitions[impact]; k > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", k, transitionWords[impact]))
+		}
+	}
+	return fmt.Sprintf("%d %s changed: %s", n.Changed, plural(n.Changed, "autoscaler", "autoscalers"), strings.Join(parts, ", "))
+}
+
+// transitionWords names each impact after its count in the headline.
+var transitionWords = map[string]string{
+	ImpactFixed:   "fixed",
+	ImpactWorse:   "worse",
+	ImpactFailing: "still failing",
+	ImpactBetter:  "better",
+	ImpactAdded:   "added",
+	ImpactRemoved: "removed",
+	ImpactChanged: "with changed figures",
 }
 
 func changeIcon(c Change) string {

@@ -70,8 +70,8 @@ func TestMarkdown(t *testing.T) {
 }
 
 // TestMarkdownWorseFirst: a new failure's row quotes the figure it fails
-// on, before and after, and the charts of what got worse come before the
-// chart of what got better.
+// on, before and after, and the charts follow the rows' transitions: the
+// new failure, then the fixed autoscaler, then the one that got worse.
 func TestMarkdownWorseFirst(t *testing.T) {
 	out, _ := Markdown(changedThenFailing(), Options{})
 	md := string(out)
@@ -86,7 +86,7 @@ func TestMarkdownWorseFirst(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^### \S+ Replicas before and after: (\S+)$`).FindAllStringSubmatch(md, -1) {
 		order = append(order, m[1])
 	}
-	want := []string{"shop/HorizontalPodAutoscaler/api", "shop/ScaledObject/orders", "shop/HorizontalPodAutoscaler/web"}
+	want := []string{"shop/HorizontalPodAutoscaler/api", "shop/HorizontalPodAutoscaler/web", "shop/ScaledObject/orders"}
 	if !slices.Equal(order, want) {
 		t.Errorf("charts in order %v, want %v", order, want)
 	}
@@ -193,6 +193,7 @@ func TestMarkdownSizeLimit(t *testing.T) {
 		base = append(base, b)
 		head = append(head, sizeAt80())
 		head[i].ID, head[i].Metrics = b.ID, b.Metrics
+		head[i].MaxReplicas = int32(200 + i) // each row its own
 	}
 	out, err := Markdown(Compare(reportOf(base...), reportOf(head...)), Options{})
 	if err != nil {
@@ -202,7 +203,7 @@ func TestMarkdownSizeLimit(t *testing.T) {
 	if len(s) > 65536 {
 		t.Fatalf("%d bytes, over GitHub's limit", len(s))
 	}
-	if !strings.Contains(s, "**120 autoscalers changed, 120 now fail**") {
+	if !strings.Contains(s, "**120 autoscalers changed: 120 newly failing**") {
 		t.Errorf("headline lost")
 	}
 	if got := strings.Count(s, "\n| ❌ |"); got != 120 {
@@ -223,11 +224,12 @@ func TestMarkdownSizeLimit(t *testing.T) {
 		base = append(base, b)
 		h := b
 		h.Verdict = contract.VerdictFail
+		h.MaxReplicas = int32(200 + i)
 		head = append(head, h)
 	}
 	out, _ = Markdown(Compare(reportOf(base...), reportOf(head...)), Options{})
 	s = string(out)
-	if len(s) > 65536 || !strings.Contains(s, "**3000 autoscalers changed, 3000 now fail**") || !strings.Contains(s, "more changed autoscalers") {
+	if len(s) > 65536 || !strings.Contains(s, "**3000 autoscalers changed: 3000 newly failing**") || !strings.Contains(s, "more rows of changed autoscalers") {
 		t.Errorf("%d bytes; headline or cut line missing:\n%.2000s", len(s), s)
 	}
 
