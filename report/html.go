@@ -11,41 +11,110 @@ import (
 	"sync"
 
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/report/internal/mdoc"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
 )
 
-// HTML renders the same document as Markdown, uncut, through goldmark into a
+// HTML renders the same document as Markdown through goldmark into a
 // self-contained page: inline CSS, inline SVG plots from o.SVGPlots in place
 // of the comment's Mermaid charts, and no external URL, script or file, so
 // it can be opened from an artifact or published as-is. Raw HTML passes
 // through goldmark (WithUnsafe) only because every manifest string in the
 // Markdown is escaped; the page's Content-Security-Policy forbids scripts as
 // a second line of defence.
+//
+// The page is filterable by verdict and namespace with CSS alone (see
+// pageFilter) and stays within PageLimit bytes whatever the repository:
+// plots are inlined worst first within PagePlotBudget, and the details
+// of the least bad autoscalers are cut as the comment cuts them (the
+// ledger keeps every row), with a notice saying so.
 func HTML(r contract.Report, o Options) ([]byte, error) {
 	o = o.withDefaults()
-	md := buildMarkdown(r, o, pageMedium{}).doc.String()
-
-	gm := goldmark.New(
-		goldmark.WithExtensions(extension.Table, extension.Strikethrough),
-		goldmark.WithRendererOptions(html.WithUnsafe()),
-	)
-	var body bytes.Buffer
-	if err := gm.Convert([]byte(md), &body); err != nil {
-		return nil, fmt.Errorf("render HTML: %w", err)
+	plots := inlinedPlots(r.Workloads, o.SVGPlots)
+	f := newPageFilter(r.Workloads)
+	b := buildMarkdown(r, o, pageMedium{plots: plots, filter: f})
+	b.doc.LimitName, b.doc.Whole = pageLimitName, "The JSON report carries everything."
+	b.doc.Overflow = "\n\n…cut: the rest of this page did not fit; see the JSON report.\n"
+	body, err := fitPage(b, PageLimit-plotBytes(plots)-len(f.css())-len(pageCSS)-8<<10)
+	if err != nil {
+		return nil, err
 	}
 
 	var page bytes.Buffer
-	page.Grow(body.Len() + plotBytes(o.SVGPlots) + 4<<10)
+	page.Grow(len(body) + plotBytes(plots) + 8<<10)
 	page.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	page.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
 	page.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	fmt.Fprintf(&page, "<title>%s</title>\n", stdhtml.EscapeString(joinNonEmpty(": ", o.Title, r.Root)))
-	page.WriteString("<style>\n" + pageCSS + "</style>\n</head>\n<body>\n<main>\n")
-	fillPlots(&page, body.Bytes(), o.SVGPlots)
+	page.WriteString("<style>\n" + pageCSS + f.css() + "</style>\n</head>\n<body>\n<main>\n")
+	page.WriteString(f.controls())
+	fillPlots(&page, body, plots)
 	page.WriteString("</main>\n</body>\n</html>\n")
 	return page.Bytes(), nil
+}
+
+// PageLimit bounds the HTML page in bytes: under 2 MB, which opens at
+// once from an artifact or a browser tab however many autoscalers the
+// repository holds (1,000 of them made 62 MB before the bound).
+const PageLimit = 1_950_000
+
+// PagePlotBudget bounds the bytes of SVG the page inlines: the worst
+// autoscalers' plots, which a reader looks at first, about a dozen
+// autoscalers' worth. Callers that draw plots only for the page (and
+// --out, which writes only what the reports show) stop there too.
+const PagePlotBudget = 600_000
+
+const pageLimitName = "this page's 2 MB bound"
+
+// fitPage converts the page's Markdown to HTML within limit bytes: it cuts
+// the Markdown as the comment is cut (details of the least bad first,
+// then healthy sources, then ledger rows) to a budget, converts it, and
+// when the HTML came out larger than limit (tables grow most in
+// conversion) cuts again to a budget scaled by the ratio it measured.
+func fitPage(b mdBody, limit int) ([]byte, error) {
+	gm := goldmark.New(
+		goldmark.WithExtensions(extension.Strikethrough, extension.NewTable(
+			// align="right" instead of a style attribute on every cell:
+			// the same rendering in half the bytes.
+			extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute))),
+		goldmark.WithRendererOptions(html.WithUnsafe()),
+	)
+	budget := limit
+	for {
+		md := b.doc.Fit(budget, mdoc.Prefix(b.details), mdoc.Drop(b.sources), mdoc.Prefix(b.ledger))
+		var out bytes.Buffer
+		if err := gm.Convert([]byte(md), &out); err != nil {
+			return nil, fmt.Errorf("render HTML: %w", err)
+		}
+		if out.Len() <= limit || budget < 4<<10 {
+			return out.Bytes(), nil
+		}
+		budget = int(float64(budget) * float64(limit) / float64(out.Len()) * 0.97)
+	}
+}
+
+// inlinedPlots keeps the SVGs the page inlines: whole workloads, worst
+// first, while their bytes stay within PagePlotBudget.
+func inlinedPlots(ws []contract.Workload, plots map[string][][]byte) map[string][][]byte {
+	out := map[string][][]byte{}
+	used := 0
+	for _, w := range WorstFirst(ws) {
+		svgs := plots[w.ID]
+		n := 0
+		for _, s := range svgs {
+			n += len(s)
+		}
+		if len(svgs) == 0 {
+			continue
+		}
+		if used+n > PagePlotBudget {
+			break
+		}
+		out[w.ID], used = svgs, used+n
+	}
+	return out
 }
 
 // pageMedium is the self-contained page: read top to bottom with its plots
@@ -54,15 +123,20 @@ func HTML(r contract.Report, o Options) ([]byte, error) {
 // once goldmark has converted the body. Mermaid source would print as text
 // between them (the page runs no script to render it), and plot files and
 // uploaded images are not part of it.
-type pageMedium struct{}
+type pageMedium struct {
+	plots  map[string][][]byte // the SVGs inlined, by workload id
+	filter *pageFilter
+}
 
 func (pageMedium) openDetails() bool { return true }
 
-func (pageMedium) writePlots(b *strings.Builder, w contract.Workload, o Options, _ bool) {
-	for i := range o.SVGPlots[w.ID] {
+func (m pageMedium) writePlots(b *strings.Builder, w contract.Workload, _ Options, _ bool) {
+	for i := range m.plots[w.ID] {
 		fmt.Fprintf(b, "%s\n\n", svgPlaceholder(w.ID, i))
 	}
 }
+
+func (m pageMedium) mark(w contract.Workload) string { return m.filter.mark(w) }
 
 // fillPlots copies the converted body to page with each placeholder's
 // figure in its place, in one pass over the body: a replace per plot

@@ -65,6 +65,9 @@ type medium interface {
 	// writePlots writes a workload's pictures; withChart says it is among
 	// the workloads the budget gives a chart.
 	writePlots(b *strings.Builder, w contract.Workload, o Options, withChart bool)
+	// mark is raw HTML that tags a workload's ledger row and details for
+	// the page's filters ("" in the comment, where it would be stripped).
+	mark(w contract.Workload) string
 }
 
 // buildMarkdown renders every piece for the medium m.
@@ -76,7 +79,7 @@ func buildMarkdown(r contract.Report, o Options, m medium) mdBody {
 	var rows, details []string
 	charts := 0
 	for _, w := range WorstFirst(r.Workloads) {
-		rows = append(rows, ledgerRow(w))
+		rows = append(rows, ledgerRow(w, m.mark(w)))
 		withChart := false
 		if o.MaxCharts > 0 && charts < o.MaxCharts && w.Verdict != contract.VerdictUnpriced {
 			if tl, _ := chartTimeline(w); tl != nil {
@@ -253,16 +256,16 @@ func findingsCell(fs []contract.Finding) string {
 	return strings.Join(parts, ", ")
 }
 
-func ledgerRow(w contract.Workload) string {
-	return fmt.Sprintf("| %s %s | %s | %s | %s | %s | %s |\n",
-		verdictIcon(w.Verdict), mdoc.Text(verdictText(w)), mdoc.Capped(w.ID, maxIDRunes), mdoc.Text(w.Signal),
+func ledgerRow(w contract.Workload, mark string) string {
+	return fmt.Sprintf("| %s%s %s | %s | %s | %s | %s | %s |\n",
+		mark, verdictIcon(w.Verdict), mdoc.Text(verdictText(w)), mdoc.Capped(w.ID, maxIDRunes), mdoc.Text(w.Signal),
 		mdoc.Capped(billKey(w), maxMessageRunes), latencyCell(w.Latency), findingsCell(w.Findings))
 }
 
 // workloadDetails is the <details> block with one workload's full bill.
 func workloadDetails(w contract.Workload, o Options, withChart bool, m medium) string {
 	var b strings.Builder
-	writeDetailsHead(&b, w, m.openDetails())
+	writeDetailsHead(&b, w, m)
 	writeBill(&b, w)
 	m.writePlots(&b, w, o, withChart)
 	if len(w.Findings) > 0 {
@@ -277,8 +280,9 @@ func workloadDetails(w contract.Workload, o Options, withChart bool, m medium) s
 
 // writeDetailsHead opens a workload's <details> block and writes what it
 // scales and on what: target, source, delivery, metrics and latency target.
-func writeDetailsHead(b *strings.Builder, w contract.Workload, open bool) {
-	b.WriteString(mdoc.OpenDetails(open, verdictIcon(w.Verdict), w.ID, verdictText(w), w.Signal))
+func writeDetailsHead(b *strings.Builder, w contract.Workload, m medium) {
+	head := mdoc.OpenDetails(m.openDetails(), verdictIcon(w.Verdict), w.ID, verdictText(w), w.Signal)
+	b.WriteString(strings.Replace(head, "<summary>", "<summary>"+m.mark(w), 1))
 
 	found := "found"
 	if !w.TargetFound {
@@ -328,6 +332,8 @@ func writeBill(b *strings.Builder, w contract.Workload) {
 type commentMedium struct{}
 
 func (commentMedium) openDetails() bool { return false }
+
+func (commentMedium) mark(contract.Workload) string { return "" }
 
 func (commentMedium) writePlots(b *strings.Builder, w contract.Workload, o Options, withChart bool) {
 	if withChart {

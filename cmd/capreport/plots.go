@@ -5,37 +5,74 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync/atomic"
 
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/report/plot"
 	"golang.org/x/sync/errgroup"
 )
 
 // workloadPlots are the figures of one workload: the SVG documents the HTML
-// page inlines and the relative paths report.md links.
+// page inlines, the relative paths report.md links, and every figure
+// drawn, to write once the workload is known to be shown.
 type workloadPlots struct {
 	svgs  [][]byte
 	paths []string
+	figs  []plot.Figure
 }
 
-// drawPlots draws every workload's figures in each format, the workloads
-// spread over the cores: plots are most of the cost of --out (a PNG is
-// rasterized and deflated), and each workload's figures depend on nothing
-// else. With dir set, every figure is written to dir/plots as it is drawn,
-// so PNGs never pile up in memory. The result is in workload order, and
-// the first error in that order wins, whatever finished first. p (nil:
-// none) is told as each workload's plots are done.
-func drawPlots(r contract.Report, formats []string, dir string, p *progress) ([]workloadPlots, error) {
-	out := make([]workloadPlots, len(r.Workloads))
-	errs := make([]error, len(r.Workloads))
+func (p workloadPlots) svgBytes() int {
+	n := 0
+	for _, s := range p.svgs {
+		n += len(s)
+	}
+	return n
+}
+
+// drawPlots draws the figures of the workloads the reports show: the
+// worst first, whole workloads, while their SVGs stay within
+// report.PagePlotBudget (what the HTML page inlines; report.md links the
+// same files). A repository of 1,000 autoscalers is not 4,000 plot files
+// nobody opens: the rest is in report.json. Workloads are drawn a batch
+// at a time, one per core (a PNG is rasterized and deflated, most of the
+// cost of --out), and kept in worst-first order, so the set does not
+// depend on which finished first; the first error in that order wins.
+// With dir set, the kept figures are written to dir/plots. p (nil: none)
+// is told as workloads are done.
+func drawPlots(r contract.Report, formats []string, dir string, p *progress) (map[string]workloadPlots, error) {
+	ws := report.WorstFirst(r.Workloads)
+	out := map[string]workloadPlots{}
+	used, batch := 0, runtime.GOMAXPROCS(0)
+	for from := 0; from < len(ws); from += batch {
+		drawn, err := drawBatch(ws[from:min(from+batch, len(ws))], formats)
+		if err != nil {
+			return nil, err
+		}
+		for i, d := range drawn {
+			if used+d.svgBytes() > report.PagePlotBudget {
+				p.update(phasePlots, len(ws), len(ws))
+				return out, nil
+			}
+			used += d.svgBytes()
+			if err := writeFigures(dir, d.figs); err != nil {
+				return nil, err
+			}
+			d.figs = nil
+			out[ws[from+i].ID] = d
+		}
+		p.update(phasePlots, min(from+batch, len(ws)), len(ws))
+	}
+	return out, nil
+}
+
+// drawBatch draws the workloads ws in parallel, the result in their order.
+func drawBatch(ws []contract.Workload, formats []string) ([]workloadPlots, error) {
+	out := make([]workloadPlots, len(ws))
+	errs := make([]error, len(ws))
 	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	var drawn atomic.Int64
-	for i := range r.Workloads {
+	for i := range ws {
 		g.Go(func() error {
-			out[i], errs[i] = drawWorkload(r.Workloads[i], formats, dir)
-			p.update(phasePlots, int(drawn.Add(1)), len(r.Workloads))
+			out[i], errs[i] = drawWorkload(ws[i], formats)
 			return nil // every workload is drawn; the first error in order is returned below
 		})
 	}
@@ -48,21 +85,17 @@ func drawPlots(r contract.Report, formats []string, dir string, p *progress) ([]
 	return out, nil
 }
 
-// drawWorkload draws one workload's figures in each format (writing them
-// under dir/plots when dir is set) and keeps the SVGs.
-func drawWorkload(w contract.Workload, formats []string, dir string) (workloadPlots, error) {
+// drawWorkload draws one workload's figures in each format and keeps the
+// SVGs.
+func drawWorkload(w contract.Workload, formats []string) (workloadPlots, error) {
 	var p workloadPlots
 	for _, format := range formats {
 		figs, err := plot.ForWorkload(w, format)
 		if err != nil {
 			return p, fmt.Errorf("plot %s: %w", w.ID, err)
 		}
+		p.figs = append(p.figs, figs...)
 		for _, fg := range figs {
-			if dir != "" {
-				if err := os.WriteFile(filepath.Join(dir, "plots", fg.Name), fg.Data, 0o644); err != nil {
-					return p, err
-				}
-			}
 			if format == plot.FormatSVG {
 				p.svgs = append(p.svgs, fg.Data)
 				p.paths = append(p.paths, "plots/"+fg.Name)
@@ -70,4 +103,17 @@ func drawWorkload(w contract.Workload, formats []string, dir string) (workloadPl
 		}
 	}
 	return p, nil
+}
+
+// writeFigures writes figures under dir/plots ("" writes nothing).
+func writeFigures(dir string, figs []plot.Figure) error {
+	if dir == "" {
+		return nil
+	}
+	for _, fg := range figs {
+		if err := os.WriteFile(filepath.Join(dir, "plots", fg.Name), fg.Data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -43,24 +43,25 @@ func renderFormat(r contract.Report, format string, fo formatOptions) ([]byte, e
 	return report.Text(r, o)
 }
 
-// svgPlots draws every workload's figures for the HTML page.
+// svgPlots draws the figures the HTML page shows (drawPlots).
 func svgPlots(r contract.Report) (map[string][][]byte, error) {
 	plots, err := drawPlots(r, []string{plot.FormatSVG}, "", nil)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string][][]byte{}
-	for i, w := range r.Workloads {
-		if len(plots[i].svgs) > 0 {
-			out[w.ID] = append(out[w.ID], plots[i].svgs...)
+	for id, p := range plots {
+		if len(p.svgs) > 0 {
+			out[id] = p.svgs
 		}
 	}
 	return out, nil
 }
 
-// writeOutDir writes every format and the plot files (telling p, nil for
-// none, how many workloads' plots are written); report.md links the
-// plots relatively and report.html inlines the same SVGs, drawn once.
+// writeOutDir writes every format and the plot files of the workloads the
+// reports show (drawPlots; telling p, nil for none, how far it is);
+// report.md links the plots relatively and report.html inlines the same
+// SVGs, drawn once.
 // report.json is compact unless pretty: it is the artifact the later jobs
 // read.
 func writeOutDir(dir string, r contract.Report, pretty bool, p *progress) error {
@@ -75,10 +76,9 @@ func writeOutDir(dir string, r contract.Report, pretty bool, p *progress) error 
 	o.Plots = map[string][]string{}
 	o.SVGPlots = map[string][][]byte{}
 	o.Pretty = pretty
-	for i, w := range r.Workloads {
-		if len(plots[i].svgs) > 0 {
-			o.Plots[w.ID] = append(o.Plots[w.ID], plots[i].paths...)
-			o.SVGPlots[w.ID] = append(o.SVGPlots[w.ID], plots[i].svgs...)
+	for id, p := range plots {
+		if len(p.svgs) > 0 {
+			o.Plots[id], o.SVGPlots[id] = p.paths, p.svgs
 		}
 	}
 	return writeFormats(dir, r, o)
