@@ -16,6 +16,7 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/internal/atomicfile"
 	"github.com/capreport/capreport/internal/buildid"
+	"github.com/capreport/capreport/internal/safeopen"
 	"github.com/capreport/capreport/render/internal/repofs"
 )
 
@@ -34,10 +35,11 @@ import (
 const maxCacheCandidates = 8
 
 // Input is one read a source's render made, by root-relative path: a
-// file's contents, a directory's names, or whether a path is a directory
-// or exists. Digest is what it gave.
+// file's contents (or its refusal), a directory's names, whether a path is
+// a directory or exists, and on disk what a path is (stat, lstat) and
+// where its symlinks lead (eval). Digest is what it gave.
 type Input struct {
-	Op     string // "file", "dir", "isdir", "exists"
+	Op     string // "file", "dir", "isdir", "exists", "stat", "lstat", "eval"
 	Path   string
 	Digest string
 }
@@ -79,6 +81,23 @@ func (r *recorder) Exists(p string) bool {
 	ok := r.base.Exists(p)
 	r.note("exists", p, boolDigest(ok))
 	return ok
+}
+
+// Observed notes what the Repo learnt of a path on disk (repofs.Observer).
+// A path outside the root is not a read of the repository: the Repo
+// refuses to read there (and tells Refused), or the caller vouched for it
+// (a command-line values file, in the key's salt).
+func (r *recorder) Observed(op, p, answer string) {
+	if _, ok := relTo(r.root, p); ok {
+		r.note(op, p, answer)
+	}
+}
+
+// Refused notes a read the Repo refused: a symlink out of the root, a
+// special file, a file too large. The next run's reading of the same path
+// (renderCache.current) is refused the same way, or differs.
+func (r *recorder) Refused(p string, err error) {
+	r.note("file", p, fileDigest(nil, err))
 }
 
 func (r *recorder) note(op, p, digest string) {
@@ -223,8 +242,8 @@ func (c *renderCache) lookup(dir string) (sourceOut, bool) {
 // when none does; only the entries' headers are decoded. A damaged entry,
 // or one of another format, is skipped.
 func (c *renderCache) find(dir string) *cacheEntry {
-	if dir == "" {
-		return nil
+	if dir == "" || !safeopen.OwnDir(c.dir, dir) {
+		return nil // a key directory that is a symlink may lead anywhere
 	}
 	for _, name := range sharedListing(dir) {
 		if entry, ok := sharedEntry(filepath.Join(dir, name)); ok && c.fresh(entry.inputs) {
@@ -294,8 +313,10 @@ func (c *renderCache) current(op, p string) string {
 	fsys := c.repo.FS()
 	switch op {
 	case "file":
+		// Through the Repo's checks: a path that is now a symlink out of
+		// the root, or a FIFO, is refused as the render would be.
 		d = c.viaMemo(p, key, false, func(abs string) (string, bool) {
-			data, err := fsys.ReadFile(abs)
+			data, err := c.repo.ReadFile(abs)
 			return fileDigest(data, err), err == nil
 		})
 	case "dir":
@@ -307,6 +328,10 @@ func (c *renderCache) current(op, p string) string {
 		d = boolDigest(fsys.IsDir(c.abs(p)))
 	case "exists":
 		d = boolDigest(fsys.Exists(c.abs(p)))
+	case repofs.OpStat, repofs.OpLstat, repofs.OpEval:
+		d = c.repo.Answer(op, c.abs(p))
+	default:
+		d = "unknown op" // an entry of another build: never fresh
 	}
 	c.mu.Lock()
 	c.now[k] = d
@@ -379,7 +404,7 @@ func memoKey(rel string, dir bool) string {
 // store keeps out under key when it can be reused: a render that
 // finished and read only inside the root.
 func (c *renderCache) store(dir string, out sourceOut) {
-	if dir == "" || !cacheable(out) {
+	if dir == "" || !cacheable(out) || !safeopen.OwnDir(c.dir, dir) {
 		return
 	}
 	b, err := encodeEntry(out)

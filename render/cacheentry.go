@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/internal/safeopen"
 	"github.com/capreport/capreport/render/internal/wiredoc"
 )
 
@@ -139,13 +140,14 @@ func appendBool(b []byte, v bool) []byte {
 // readEntry reads the entry file at p and decodes its header; false when
 // it cannot be read, is of another format, or is damaged.
 func readEntry(p string) (*cacheEntry, bool) {
-	f, err := os.Open(p)
+	// A regular file only, not through a symlink: a cache restored from
+	// another run may hold a FIFO, or a link to /dev/zero, in its place.
+	f, fi, err := safeopen.Open(p, maxEntryBytes)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.Size() > maxEntryBytes || fi.Size() < int64(len(cacheFormat))+5 {
+	if fi.Size() < int64(len(cacheFormat))+5 {
 		return nil, false
 	}
 	// Read into a string, summing all but the checksum as it arrives: the

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/capreport/capreport/internal/safeopen"
 	"github.com/capreport/capreport/render/internal/wiredoc"
 )
 
@@ -32,17 +33,13 @@ const (
 // batches held them, and whether the file held nothing else (a missing,
 // foreign or torn file is not intact: it is to be written whole again).
 func readMemoFile(path string) (entries map[string]memoEntry, batches int, intact bool) {
-	f, err := os.Open(path)
+	f, fi, err := safeopen.Open(path, memoMaxBytes) // a regular file, as readEntry's
 	if err != nil {
 		return map[string]memoEntry{}, 0, false
 	}
 	defer f.Close()
 	// Read into a string: paths and digests are cut from it (a string per
 	// entry was most of the time a run took to read the memo).
-	fi, err := f.Stat()
-	if err != nil || fi.Size() > memoMaxBytes {
-		return map[string]memoEntry{}, 0, false
-	}
 	text, _, err := readString(f, fi.Size(), 0)
 	if err != nil {
 		return map[string]memoEntry{}, 0, false

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sync"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/atomicfile"
 	"github.com/capreport/capreport/internal/buildid"
+	"github.com/capreport/capreport/internal/safeopen"
 )
 
 // The bill cache (Options.CacheDir) keeps each priced workload keyed by
@@ -26,6 +26,10 @@ import (
 
 // billFormat names the layout of an entry; bump it when it changes.
 const billFormat = "capreport-bill-cache-v1"
+
+// maxBillEntryBytes bounds an entry read back: a workload with its
+// timelines is tens of kilobytes; a planted file of gigabytes is refused.
+const maxBillEntryBytes = 64 << 20
 
 // decoded holds the entries this process has read or written, by path:
 // the two sides of a diff share most of their bills, and decoding an
@@ -77,8 +81,13 @@ func (c *billCache) price(a *analyze.Autoscaler, cfg *config.Config, opts Option
 	if w, ok := decoded.Load(p); ok && p != "" {
 		return w.(contract.Workload)
 	}
+	if p != "" && !safeopen.OwnDir(c.dir, filepath.Dir(p)) {
+		p = "" // a key directory that is a symlink may lead anywhere: price, do not store
+	}
 	if p != "" {
-		if data, err := os.ReadFile(p); err == nil {
+		// A regular file within a bound: the cache may come from another
+		// run, with a FIFO or a link to /dev/zero in an entry's place.
+		if data, err := safeopen.ReadFile(p, maxBillEntryBytes); err == nil {
 			var w contract.Workload
 			dec := json.NewDecoder(bytes.NewReader(data))
 			dec.DisallowUnknownFields()

@@ -4,12 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/capreport/capreport/internal/atomicfile"
+	"github.com/capreport/capreport/internal/safeopen"
 )
 
 // Cache is a content-addressed store on disk: blobs/sha256/<hex> holds
@@ -39,6 +39,24 @@ func (c *Cache) blobPath(digest string) string {
 	return filepath.Join(c.dir, "blobs", "sha256", strings.TrimPrefix(digest, "sha256:"))
 }
 
+// ValidDigest reports whether digest is a SHA-256 in hex, with or without
+// "sha256:": 64 lower-case hex digits and nothing else. A digest comes from
+// a repository's index or an OCI manifest, which anyone can write; checked
+// by its grammar before it becomes a path, "../../outside/secret.txt"
+// never names a file outside the cache.
+func ValidDigest(digest string) bool {
+	h := strings.TrimPrefix(digest, "sha256:")
+	if len(h) != sha256.Size*2 {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		if c := h[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 func (c *Cache) refPath(key string) string {
 	s := sha256.Sum256([]byte(key))
 	return filepath.Join(c.dir, "refs", hex.EncodeToString(s[:]))
@@ -51,7 +69,10 @@ func (c *Cache) Put(data []byte) (string, error) {
 		return d, nil
 	}
 	p := c.blobPath(d)
-	if _, err := os.Stat(p); err == nil {
+	if !safeopen.OwnDir(c.dir, filepath.Dir(p)) {
+		return d, nil // not stored: the directory leads out of the cache
+	}
+	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
 		return d, nil
 	}
 	return d, c.writeAtomic(p, data)
@@ -60,16 +81,13 @@ func (c *Cache) Put(data []byte) (string, error) {
 // Get returns the blob of a hex digest if present and intact; max bounds
 // what is read, so a planted huge file cannot exhaust memory.
 func (c *Cache) Get(digest string, max int64) ([]byte, bool) {
-	if c == nil || digest == "" {
+	if c == nil || !ValidDigest(digest) || !safeopen.OwnDir(c.dir, filepath.Join(c.dir, "blobs", "sha256")) {
 		return nil, false
 	}
-	f, err := os.Open(c.blobPath(digest))
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil || int64(len(data)) > max || digestOf(data) != strings.TrimPrefix(digest, "sha256:") {
+	// A regular file only, within max: a planted FIFO or link to
+	// /dev/zero is refused at once.
+	data, err := safeopen.ReadFile(c.blobPath(digest), max)
+	if err != nil || digestOf(data) != strings.TrimPrefix(digest, "sha256:") {
 		return nil, false
 	}
 	return data, true
@@ -80,6 +98,9 @@ func (c *Cache) SetRef(key, digest string) error {
 	if c == nil {
 		return nil
 	}
+	if !ValidDigest(digest) || !safeopen.OwnDir(c.dir, filepath.Join(c.dir, "refs")) {
+		return nil
+	}
 	return c.writeAtomic(c.refPath(key), []byte(digest+"\n"+key+"\n"))
 }
 
@@ -88,12 +109,15 @@ func (c *Cache) Ref(key string) (string, bool) {
 	if c == nil {
 		return "", false
 	}
-	data, err := os.ReadFile(c.refPath(key))
-	if err != nil || len(data) > 4096 {
+	if !safeopen.OwnDir(c.dir, filepath.Join(c.dir, "refs")) {
+		return "", false
+	}
+	data, err := safeopen.ReadFile(c.refPath(key), 4096+int64(len(key)))
+	if err != nil {
 		return "", false
 	}
 	lines := strings.SplitN(string(data), "\n", 3)
-	if len(lines) < 2 || lines[1] != key {
+	if len(lines) < 2 || lines[1] != key || !ValidDigest(lines[0]) {
 		return "", false
 	}
 	return lines[0], true

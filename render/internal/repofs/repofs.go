@@ -176,27 +176,31 @@ func (r *Repo) Resolve(abs string) (string, error) {
 // ReadFile reads a file inside the root, refusing escapes, what is not a
 // regular file, and files over the size limit (checked before reading on
 // disk, and on what was read).
+//
+// A refusal is told to the Observer (the refused read reaches no FS
+// read): what a render gives depends on it.
 func (r *Repo) ReadFile(abs string) ([]byte, error) {
 	real, err := r.Resolve(abs)
 	if err != nil {
-		return nil, err
+		return nil, r.refused(abs, err)
 	}
 	if r.disk {
 		fi, err := r.Stat(real)
 		if err != nil {
-			return nil, err
+			return nil, r.refused(abs, err)
 		}
 		if err := r.checkFile(abs, fi); err != nil {
-			return nil, err
+			return nil, r.refused(abs, err)
 		}
 	} else if r.fs.IsDir(real) {
-		return nil, fmt.Errorf("%s is a directory", r.Rel(abs))
+		return nil, r.refused(abs, fmt.Errorf("%s is a directory", r.Rel(abs)))
 	}
 	data, err := r.fs.ReadFile(real)
 	if err != nil {
 		return nil, err
 	}
 	if n := int64(len(data)); n > r.MaxBytes {
+		// (The FS read it, and told what it gave.)
 		return nil, &PathError{Rel: r.Rel(abs), Err: ErrTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", n, r.MaxBytes)}
 	}
 	return data, nil

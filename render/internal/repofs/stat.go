@@ -32,7 +32,9 @@ func (r *Repo) Absolute(p string) (string, error) {
 // missing prefix.
 func (r *Repo) EvalSymlinks(p string) (string, error) {
 	if r.disk {
-		return filepath.EvalSymlinks(p)
+		real, err := filepath.EvalSymlinks(p)
+		r.observe(OpEval, p, r.evalAnswer(real, err))
+		return real, err
 	}
 	p = filepath.Clean(p)
 	if r.fs.Exists(p) {
@@ -66,7 +68,9 @@ func (r *Repo) missing(p string) (string, error) {
 // Stat is os.Stat on disk; elsewhere what the file system says of p.
 func (r *Repo) Stat(p string) (fs.FileInfo, error) {
 	if r.disk {
-		return os.Stat(p)
+		fi, err := os.Stat(p)
+		r.observe(OpStat, p, typeAnswer(fi, err))
+		return fi, err
 	}
 	return r.info("stat", p)
 }
@@ -74,7 +78,9 @@ func (r *Repo) Stat(p string) (fs.FileInfo, error) {
 // Lstat is os.Lstat on disk; elsewhere (no symlinks) Stat.
 func (r *Repo) Lstat(p string) (fs.FileInfo, error) {
 	if r.disk {
-		return os.Lstat(p)
+		fi, err := os.Lstat(p)
+		r.observe(OpLstat, p, typeAnswer(fi, err))
+		return fi, err
 	}
 	return r.info("lstat", p)
 }
