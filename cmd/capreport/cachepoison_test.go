@@ -169,9 +169,15 @@ func TestHostileCacheDirectory(t *testing.T) {
 		plant  func(t *testing.T, path string, d fs.DirEntry, outside string)
 		onDirs bool
 	}{
-		{"entries are FIFOs", func(t *testing.T, p string, _ fs.DirEntry, _ string) { replace(t, p, func() error { return syscall.Mkfifo(p, 0o644) }) }, false},
-		{"entries link to /dev/zero", func(t *testing.T, p string, _ fs.DirEntry, _ string) { replace(t, p, func() error { return os.Symlink("/dev/zero", p) }) }, false},
-		{"entries are 3 GB sparse files", func(t *testing.T, p string, _ fs.DirEntry, _ string) { replace(t, p, func() error { return os.Truncate(p, 3<<30) }) }, false},
+		{"entries are FIFOs", func(t *testing.T, p string, _ fs.DirEntry, _ string) {
+			replace(t, p, func() error { return syscall.Mkfifo(p, 0o644) })
+		}, false},
+		{"entries link to /dev/zero", func(t *testing.T, p string, _ fs.DirEntry, _ string) {
+			replace(t, p, func() error { return os.Symlink("/dev/zero", p) })
+		}, false},
+		{"entries are 3 GB sparse files", func(t *testing.T, p string, _ fs.DirEntry, _ string) {
+			replace(t, p, func() error { return os.Truncate(p, 3<<30) })
+		}, false},
 		{"key directories link out", func(t *testing.T, p string, _ fs.DirEntry, outside string) {
 			replace(t, p, func() error { return os.Symlink(outside, p) })
 		}, true},
