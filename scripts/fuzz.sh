@@ -27,7 +27,9 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # render/internal/wiredoc), FuzzMemoFile (the render cache's file digests,
 # render/digestmemofile.go), FuzzCacheEntry (the render cache's entry
 # files, render/cacheentry.go), FuzzRewrite (resource files as krusty reads
-# them: CRD stubs and file annotations, render/internal/kustread);
+# them: CRD stubs and file annotations, render/internal/kustread),
+# FuzzValidDigest (a chart index's digest before it names a cache file,
+# render/internal/fetch, issue 31);
 # `scripts/fuzz.sh ./config:FuzzParse ...` runs others (every target's
 # seeds also run in go test ./...).
 targets=(
@@ -48,6 +50,7 @@ targets=(
   "./report/artifact FuzzUntrustedReport"
   "./report/artifact FuzzUntrustedDocument"
   "./report/merge FuzzMerge"
+  "./render/internal/fetch FuzzValidDigest"
 )
 if [ $# -gt 0 ]; then
   targets=()
