@@ -15,6 +15,8 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/capreport/capreport/internal/safefile"
 )
 
 // MaxFileBytes bounds .capreport.yaml: it comes from the repository, which
@@ -41,6 +43,9 @@ func (e *Error) Error() string {
 
 // Find returns the configuration file of a scanned root: root/.capreport.yaml
 // (or .capreport.yml). When root is a file, its directory is searched.
+// Whatever holds the name is returned, a symlink or a FIFO too, so that
+// Load refuses it by name: a run that went on without it would price
+// the repository on settings its author did not write.
 func Find(root string) (string, bool) {
 	dir := root
 	if st, err := os.Stat(root); err == nil && !st.IsDir() {
@@ -48,27 +53,38 @@ func Find(root string) (string, bool) {
 	}
 	for _, name := range []string{FileName, ".capreport.yml"} {
 		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		if _, err := os.Lstat(p); err == nil {
 			return p, true
 		}
 	}
 	return "", false
 }
 
-// Load reads and parses the configuration file at path. Every problem is an
-// *Error naming path:line; several are joined with errors.Join.
-func Load(path string) (*Config, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading configuration: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading configuration %s: %w", path, err)
-	}
-	if len(data) > MaxFileBytes {
+// Load reads and parses the repository's configuration file at path. Every
+// problem is an *Error naming path:line; several are joined with
+// errors.Join. The file must be a regular file of at most MaxFileBytes:
+// a symlink is refused, since in a pull request it may name any file of
+// the runner, whose values the errors would then quote in a public log;
+// a FIFO or device is refused before it is read, since reading it may
+// never end.
+func Load(path string) (*Config, error) { return load(path, false) }
+
+// LoadOwn is Load for a file the person running capreport named outside
+// the repository (--config): a symlink is followed, since they chose the
+// file, but what it names must still be a regular file within the bound.
+func LoadOwn(path string) (*Config, error) { return load(path, true) }
+
+func load(path string, follow bool) (*Config, error) {
+	data, err := safefile.ReadFile(path, MaxFileBytes, follow)
+	var nr *safefile.NotRegularError
+	var tl *safefile.TooLargeError
+	switch {
+	case errors.As(err, &nr):
+		return nil, &Error{File: path, Msg: safefile.Describe(nr.Mode) + "; capreport reads its configuration only from a regular file"}
+	case errors.As(err, &tl):
 		return nil, &Error{File: path, Msg: fmt.Sprintf("larger than %d bytes; a configuration file should be small", MaxFileBytes)}
+	case err != nil:
+		return nil, fmt.Errorf("reading configuration: %w", err)
 	}
 	return Parse(path, data)
 }

@@ -73,7 +73,7 @@ func Render(ctx context.Context, path string, s Settings) (*Repo, error) {
 	if err := s.validate(path, root); err != nil {
 		return nil, err
 	}
-	cfg, cfgPath, err := LoadConfig(path, root, s.ConfigFile)
+	cfg, cfgPath, err := loadConfig(path, root, s.ConfigFile, s.foundConfig)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func renderStdin(ctx context.Context, s Settings) (*Repo, error) {
 	sub := s
 	sub.Root, sub.Stdin = dir, nil
 	if p, ok := config.Find("."); ok && sub.ConfigFile == "" {
-		sub.ConfigFile = p
+		sub.ConfigFile, sub.foundConfig = p, true
 	}
 	return Render(ctx, file, sub)
 }
@@ -128,8 +128,19 @@ func renderStdin(ctx context.Context, s Settings) (*Repo, error) {
 // .capreport.yaml, else the root's, else the defaults; it returns the
 // file's path ("" for the defaults).
 func LoadConfig(path, root, flag string) (*config.Config, string, error) {
+	return loadConfig(path, root, flag, false)
+}
+
+// loadConfig is LoadConfig; found says flag is the repository's own file
+// (standard input's working directory's), not one the user named. The
+// repository's file, found or named inside root, is read only as a
+// regular file in a directory that stays inside root (config.Load): the
+// repository may be a pull request's. A file named outside root is the
+// user's own, and may be a symlink (config.LoadOwn).
+func loadConfig(path, root, flag string, found bool) (*config.Config, string, error) {
 	cfgPath := flag
 	if cfgPath == "" {
+		found = true
 		if p, ok := config.Find(path); ok {
 			cfgPath = p
 		} else if p, ok := config.Find(root); ok {
@@ -139,8 +150,56 @@ func LoadConfig(path, root, flag string) (*config.Config, string, error) {
 	if cfgPath == "" {
 		return config.Default(), "", nil
 	}
+	if !found && !insideRoot(cfgPath, root) {
+		cfg, err := config.LoadOwn(cfgPath)
+		return cfg, cfgPath, err
+	}
+	if err := dirInsideRoot(cfgPath, root, found); err != nil {
+		return nil, cfgPath, err
+	}
 	cfg, err := config.Load(cfgPath)
 	return cfg, cfgPath, err
+}
+
+// insideRoot reports whether p is inside root, by its path or by where
+// its directory's symlinks lead.
+func insideRoot(p, root string) bool {
+	if within(p, root) {
+		return true
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+	rootReal, err2 := filepath.EvalSymlinks(root)
+	return err == nil && err2 == nil && within(dir, rootReal)
+}
+
+// dirInsideRoot refuses a repository's configuration file whose directory
+// a symlink takes out of root: the file would be any of the runner's.
+// found (standard input's working directory) has no root to stay in.
+func dirInsideRoot(p, root string, found bool) error {
+	if found && !within(p, root) {
+		return nil
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+	if err != nil {
+		return nil // config.Load says what is missing
+	}
+	rootReal, err := filepath.EvalSymlinks(root)
+	if err != nil || within(dir, rootReal) {
+		return nil
+	}
+	return &config.Error{File: p, Msg: "is in a directory a symlink takes out of the repository; capreport reads its configuration only from a regular file in the repository"}
+}
+
+// within reports whether path p is root or below it, comparing absolute
+// paths.
+func within(p, root string) bool {
+	ap, err := filepath.Abs(p)
+	ar, err2 := filepath.Abs(root)
+	if err != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(ar, ap)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // rebaseSources makes the config's source paths, written relative to the

@@ -40,7 +40,7 @@ type Settings struct {
 	ReleaseName string
 	Namespace   string
 	KubeVersion string // "" for the config's, else 1.34.0
-	ConfigFile  string // "" for PATH's .capreport.yaml, else the root's
+	ConfigFile  string // "" for PATH's .capreport.yaml, else the root's; outside Root, the user's own (loadConfig)
 	Root        string // "" for the top of the git work tree, else PATH
 	RepoURLs    []string
 	// Sources are --source NAME=PATH mappings of GitOps sources of other
@@ -93,6 +93,10 @@ type Settings struct {
 	CheckFirst func() []string
 	// checkout is the kept worktree BuildAtRef renders, if it does.
 	checkout *keptCheckout
+	// foundConfig says ConfigFile was found beside the run (standard
+	// input's working directory's), not named by the user: it is read as
+	// the repository's file, never through a symlink.
+	foundConfig bool
 }
 
 // InputError is bad input from the command line: a flag's value, or a

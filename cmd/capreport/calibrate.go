@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,6 +18,8 @@ import (
 	"github.com/capreport/capreport/calibrate"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/internal/atomicfile"
+	"github.com/capreport/capreport/internal/safefile"
 	"github.com/capreport/capreport/pipeline"
 )
 
@@ -226,8 +229,8 @@ func writeCalibration(ios *streams, o *calibrateOptions, rp *pipeline.Repo, resu
 	if file == "" {
 		file = filepath.Join(o.path, config.FileName)
 	}
-	before, err := os.ReadFile(file)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	before, perm, err := readCalibrated(file)
+	if err != nil {
 		return err
 	}
 	after, changed, err := calibrate.Apply(file, before, results)
@@ -246,13 +249,33 @@ func writeCalibration(ios *streams, o *calibrateOptions, rp *pipeline.Repo, resu
 		fmt.Fprint(ios.Out, calibrate.Diff(filepath.ToSlash(file), before, after))
 		fmt.Fprintf(ios.ErrOut, "%s; --dry-run: %s not written\n", status, file)
 	default:
-		if err := os.WriteFile(file, after, 0o644); err != nil {
-			return err
+		if err := atomicfile.WriteFile(file, after, perm); err != nil {
+			return fmt.Errorf("%w; calibrate writes only a regular file", err)
 		}
 		fmt.Fprintf(ios.ErrOut, "%s; wrote %s\n", status, file)
 	}
 	overridden(ios, file, after, results)
 	return nil
+}
+
+// readCalibrated reads the configuration file calibrate edits, nil when
+// there is none yet, and the permissions to keep. It is read as the
+// repository's (never through a link, never a FIFO, within the bound),
+// even when --config named it: calibrate writes it back, and a link is
+// not written through.
+func readCalibrated(file string) ([]byte, fs.FileMode, error) {
+	data, err := safefile.ReadFile(file, config.MaxFileBytes, false)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, 0o644, nil
+	case err != nil:
+		return nil, 0, fmt.Errorf("%w; calibrate edits only a regular file of at most %d bytes", err, config.MaxFileBytes)
+	}
+	perm := fs.FileMode(0o644)
+	if fi, err := os.Lstat(file); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	return data, perm, nil
 }
 
 // overridden warns of a written value that a later entry (a glob) or an

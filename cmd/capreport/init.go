@@ -12,6 +12,8 @@ import (
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/internal/atomicfile"
+	"github.com/capreport/capreport/internal/safefile"
 	"github.com/capreport/capreport/pipeline"
 )
 
@@ -53,8 +55,11 @@ func newInitCmd(f *factory, runF func(*initOptions) error) *cobra.Command {
 func runInit(o *initOptions) error {
 	ios, ctx, path := o.ios, o.ctx, o.path
 	target := filepath.Join(path, config.FileName)
-	if !o.stdout && !o.force {
-		if _, err := os.Stat(target); err == nil {
+	if !o.stdout {
+		// Lstat: a dangling link exists too, and is never written through.
+		if fi, err := os.Lstat(target); err == nil && !fi.Mode().IsRegular() {
+			return &usageError{msg: fmt.Sprintf("%s %s; init writes only a regular file (remove it, or use --stdout)", target, safefile.Describe(fi.Mode()))}
+		} else if err == nil && !o.force {
 			return &usageError{msg: fmt.Sprintf("%s exists; use --force to overwrite it or --stdout to print", target)}
 		}
 	}
@@ -72,8 +77,8 @@ func runInit(o *initOptions) error {
 		_, err := ios.Out.Write(body)
 		return err
 	}
-	if err := os.WriteFile(target, body, 0o644); err != nil {
-		return err
+	if err := atomicfile.WriteFile(target, body, 0o644); err != nil {
+		return fmt.Errorf("%w; init writes only a regular file", err)
 	}
 	fmt.Fprintf(ios.ErrOut, "wrote %s: %d workload(s); fill in the commented values you have measured\n%s", target, len(rp.Inventory.Autoscalers), fillSummary(rp.Inventory))
 	return nil

@@ -63,7 +63,7 @@ func (f *renderFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.releaseName, "release-name", "", "release name for discovered charts (default \"capreport\")")
 	fl.StringVarP(&f.namespace, "namespace", "n", "", "namespace for discovered charts (default \"default\")")
 	fl.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version charts render for (default 1.34.0, or the config's cluster.kubeVersion)")
-	fl.StringVar(&f.configFile, "config", "", "configuration file (default: PATH/.capreport.yaml, else ROOT/.capreport.yaml, when present)")
+	fl.StringVar(&f.configFile, "config", "", "configuration file (default: PATH/.capreport.yaml, else ROOT/.capreport.yaml, when present); one inside ROOT must be a regular file, not a symlink, as the repository's own must; one outside ROOT is yours and may be a symlink, to a regular file")
 	fl.StringVar(&f.root, "root", "", "repository root: bounds what may be read, and paths are shown relative to it (default: the top of the git work tree holding PATH, else PATH)")
 	fl.StringArrayVar(&f.repoURLs, "repo-url", nil, "a git URL that names this repository, for Flux GitRepositories and Argo CD sources (repeatable; the checkout's remotes are added)")
 	fl.StringArrayVar(&f.sources, "source", nil, "NAME=PATH: read a GitOps source of another repository from a local clone (repeatable, like flux-local's --sources): NAME is a Flux GitRepository, OCIRepository or Bucket as [Kind/][namespace/]name, or an Argo CD repoURL; PATH must be inside the repository root")

@@ -1,0 +1,324 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/capreport/capreport/calibrate"
+	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/pipeline"
+)
+
+// Hostile input for the commands that read and write .capreport.yaml
+// (issue 31, round three): in the Action they run on a pull request's
+// checkout, where every file, link and pipe is the author's.
+
+// boundedRun is how long a capreport process of these tests may take: a
+// command that blocks on a FIFO fails its test instead of hanging the suite.
+const boundedRun = 30 * time.Second
+
+// configSecret is what a file outside the repository holds; no run may
+// print it.
+const configSecret = "s3cr3t-capreport-31"
+
+type bounded struct {
+	code        int
+	out, errOut string
+}
+
+// runBounded runs capreport (this binary, see runAsCapreport) in dir,
+// with stdin, and fails the test when it has not ended within boundedRun.
+func runBounded(t *testing.T, dir, stdin string, args ...string) bounded {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), boundedRun)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(os.Environ(), runAsCapreport+"=1")
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
+	cmd.WaitDelay = 2 * time.Second
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("capreport %q did not end within %s (blocked on a file?); stderr:\n%s", args, boundedRun, errOut.String())
+	}
+	r := bounded{out: out.String(), errOut: errOut.String()}
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("capreport %q: %v", args, err)
+	}
+	return r
+}
+
+func mkfifo(t *testing.T, p string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// configCase is one hostile .capreport.yaml (or --config) and what a run
+// over it must do.
+type configCase struct {
+	name string
+	// setup makes the hostile file in repo (the scanned repository) or
+	// outside (a directory beside it, the rest of the runner) and returns
+	// the arguments and the working directory ("" for repo).
+	setup func(t *testing.T, repo, outside string) (args []string, dir string)
+	stdin string
+	code  int
+	// stderr must all appear in the error output.
+	stderr []string
+	// untouched are files under outside that must hold what they held
+	// ("" for a file that must not exist).
+	untouched map[string]string
+	// ownFile: the file is the user's own (--config outside the
+	// repository), so its path and values may be quoted.
+	ownFile bool
+}
+
+func (c configCase) run(t *testing.T) {
+	repo, outside := t.TempDir(), t.TempDir()
+	testutil.WriteTree(t, repo, map[string]string{"app.yaml": rootTestHPA})
+	testutil.WriteTree(t, outside, map[string]string{
+		"secret.yaml": "failOn: \"" + configSecret + "\"\n",
+		"victim.yaml": "# " + configSecret + "\n",
+		"own.yaml":    "failOn: sometimes\n",
+	})
+	args, dir := c.setup(t, repo, outside)
+	if dir == "" {
+		dir = repo
+	}
+	r := runBounded(t, dir, c.stdin, args...)
+	if r.code != c.code {
+		t.Errorf("exit %d, want %d; stderr:\n%s", r.code, c.code, r.errOut)
+	}
+	for _, s := range c.stderr {
+		if !strings.Contains(r.errOut, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, r.errOut)
+		}
+	}
+	all := r.out + r.errOut
+	if strings.Contains(all, configSecret) {
+		t.Errorf("the output quotes a file outside the repository:\n%s", all)
+	}
+	if !c.ownFile && strings.Contains(all, outside) {
+		t.Errorf("the output names a path outside the repository:\n%s", all)
+	}
+	for name, want := range c.untouched {
+		got, err := os.ReadFile(filepath.Join(outside, name))
+		if want == "" && !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s was written outside the repository: %q", name, got)
+		} else if want != "" && string(got) != want {
+			t.Errorf("%s outside the repository was overwritten:\n%s", name, got)
+		}
+	}
+}
+
+// list runs `capreport list repo --root repo`, with more arguments.
+func listArgs(repo string, more ...string) []string {
+	return append([]string{"list", repo, "--root", repo}, more...)
+}
+
+// TestHostileConfigRead: the repository's configuration file is read only
+// when it is a regular file inside the repository; anything else is
+// refused, naming the path and what it is, never what it points at or
+// holds. A --config outside the repository is the user's own: a symlink
+// there is followed, a FIFO or device is still refused.
+func TestHostileConfigRead(t *testing.T) {
+	cases := []configCase{
+		{name: "config-symlink-to-a-runner-file", code: exitError, stderr: []string{".capreport.yaml", "is a symlink"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, config.FileName))
+				return listArgs(repo), ""
+			}},
+		{name: "yml-symlink-scanned", code: exitError, stderr: []string{".capreport.yml", "is a symlink"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, ".capreport.yml"))
+				return []string{repo, "--root", repo, "--format", "json"}, ""
+			}},
+		{name: "relative-symlink-in-path", code: exitError, stderr: []string{"is a symlink"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				testutil.WriteTree(t, repo, map[string]string{"sub/app.yaml": rootTestHPA})
+				rel, _ := filepath.Rel(filepath.Join(repo, "sub"), filepath.Join(outside, "secret.yaml"))
+				symlink(t, rel, filepath.Join(repo, "sub", config.FileName))
+				return listArgs(filepath.Join(repo, "sub"), "--root", repo), ""
+			}},
+		{name: "config-flag-symlink-inside", code: exitError, stderr: []string{"cfg.yaml", "is a symlink"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, "cfg.yaml"))
+				return listArgs(repo, "--config", "cfg.yaml"), ""
+			}},
+		{name: "config-flag-through-symlinked-dir", code: exitError, stderr: []string{"conf", "symlink"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				symlink(t, outside, filepath.Join(repo, "conf"))
+				return listArgs(repo, "--config", filepath.Join(repo, "conf", "secret.yaml")), ""
+			}},
+		{name: "config-fifo", code: exitError, stderr: []string{".capreport.yaml", "is not a regular file"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				mkfifo(t, filepath.Join(repo, config.FileName))
+				return listArgs(repo), ""
+			}},
+		{name: "config-directory", code: exitError, stderr: []string{".capreport.yaml", "is not a regular file"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				testutil.WriteTree(t, repo, map[string]string{".capreport.yaml/x": "failOn: never\n"})
+				return listArgs(repo), ""
+			}},
+		{name: "config-symlink-to-dev-zero", code: exitError, stderr: []string{"is a symlink"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				symlink(t, "/dev/zero", filepath.Join(repo, config.FileName))
+				return listArgs(repo), ""
+			}},
+		{name: "config-too-large", code: exitError, stderr: []string{".capreport.yaml", "larger than"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				testutil.WriteTree(t, repo, map[string]string{config.FileName: "#" + strings.Repeat("x", config.MaxFileBytes) + "\n"})
+				return listArgs(repo), ""
+			}},
+		{name: "stdin-with-symlinked-config", code: exitError, stdin: rootTestHPA, stderr: []string{"is a symlink"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, config.FileName))
+				return []string{"list", "-"}, repo
+			}},
+		// The user's own file, named on the command line outside the
+		// repository: read (its error quotes its value), through a link too.
+		{name: "config-flag-outside", code: exitError, ownFile: true, stderr: []string{`"sometimes" is not one of`},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				return listArgs(repo, "--config", filepath.Join(outside, "own.yaml")), ""
+			}},
+		{name: "config-flag-outside-symlink", code: exitError, ownFile: true, stderr: []string{`"sometimes" is not one of`},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				symlink(t, filepath.Join(outside, "own.yaml"), filepath.Join(outside, "link.yaml"))
+				return listArgs(repo, "--config", filepath.Join(outside, "link.yaml")), ""
+			}},
+		{name: "config-flag-outside-fifo", code: exitError, ownFile: true, stderr: []string{"is not a regular file"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				mkfifo(t, filepath.Join(outside, "pipe.yaml"))
+				return listArgs(repo, "--config", filepath.Join(outside, "pipe.yaml")), ""
+			}},
+		{name: "config-flag-dev-zero", code: exitError, ownFile: true, stderr: []string{"is not a regular file"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				return listArgs(repo, "--config", "/dev/zero"), ""
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, c.run)
+	}
+}
+
+// TestHostileConfigWrite: init and calibrate never write through a
+// .capreport.yaml that is a symlink (dangling or not), and never block on
+// one that is a FIFO.
+func TestHostileConfigWrite(t *testing.T) {
+	prom := emptyPrometheus(t)
+	cases := []configCase{
+		{name: "init-through-dangling-symlink", code: exitError, stderr: []string{"is a symlink"}, untouched: map[string]string{"new.yaml": ""},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				symlink(t, filepath.Join(outside, "new.yaml"), filepath.Join(repo, config.FileName))
+				return []string{"init", repo, "--root", repo}, ""
+			}},
+		{name: "init-force-over-symlink", code: exitError, stderr: []string{"is a symlink"}, untouched: map[string]string{"victim.yaml": "# " + configSecret + "\n"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				symlink(t, filepath.Join(outside, "victim.yaml"), filepath.Join(repo, config.FileName))
+				return []string{"init", repo, "--root", repo, "--force"}, ""
+			}},
+		{name: "init-force-over-fifo", code: exitError, stderr: []string{"is not a regular file"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				mkfifo(t, filepath.Join(repo, config.FileName))
+				return []string{"init", repo, "--root", repo, "--force"}, ""
+			}},
+		{name: "init-stdout-with-fifo", code: exitError, stderr: []string{"is not a regular file"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				mkfifo(t, filepath.Join(repo, config.FileName))
+				return []string{"init", repo, "--root", repo, "--stdout"}, ""
+			}},
+		{name: "calibrate-fifo", code: exitError, stderr: []string{"is not a regular file"},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				mkfifo(t, filepath.Join(repo, config.FileName))
+				return []string{"calibrate", repo, "--root", repo, "--prometheus", prom}, ""
+			}},
+		{name: "calibrate-dangling-symlink", code: exitError, stderr: []string{"is a symlink"}, untouched: map[string]string{"new.yaml": ""},
+			setup: func(t *testing.T, repo, outside string) ([]string, string) {
+				symlink(t, filepath.Join(outside, "new.yaml"), filepath.Join(repo, config.FileName))
+				return []string{"calibrate", repo, "--root", repo, "--prometheus", prom}, ""
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, c.run)
+	}
+}
+
+// emptyPrometheus answers every query with no series: calibrate measures
+// nothing, and goes on to read and maybe write its file.
+func emptyPrometheus(t *testing.T) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		kind := "vector"
+		if strings.HasSuffix(r.URL.Path, "query_range") {
+			kind = "matrix"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"` + kind + `","result":[]}}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestCalibrateWritesNoLink: calibrate's write itself refuses a
+// .capreport.yaml that is a link, dangling or not, even when the file was
+// a regular one when it was loaded (swapped in between).
+func TestCalibrateWritesNoLink(t *testing.T) {
+	results := []calibrate.Result{{Workload: calibrate.Workload{Namespace: "shop", Kind: "Deployment", Name: "web"},
+		Values: []calibrate.Value{{Key: config.KeyDeadTime, Text: "47s", Number: 47,
+			Record: config.Measurement{Query: "q", Window: "1d", Samples: 9, At: time.Unix(0, 0)}}}}}
+	for _, loaded := range []bool{false, true} {
+		for _, exists := range []bool{false, true} {
+			repo, outside := t.TempDir(), t.TempDir()
+			victim := filepath.Join(outside, "victim.yaml")
+			if exists {
+				testutil.WriteTree(t, outside, map[string]string{"victim.yaml": "# keep\n"})
+			}
+			link := filepath.Join(repo, config.FileName)
+			symlink(t, victim, link)
+			cfg := config.Default()
+			if loaded {
+				cfg.File = link
+			}
+			var out, errOut bytes.Buffer
+			err := writeCalibration(&streams{Out: &out, ErrOut: &errOut}, &calibrateOptions{path: repo}, &pipeline.Repo{Config: cfg}, results, 1)
+			if err == nil || !strings.Contains(err.Error(), "is a symlink") || strings.Contains(err.Error(), outside) {
+				t.Errorf("loaded %v, target exists %v: err = %v, want a refusal naming the link only", loaded, exists, err)
+			}
+			got, rerr := os.ReadFile(victim)
+			if exists && string(got) != "# keep\n" || !exists && !errors.Is(rerr, os.ErrNotExist) {
+				t.Errorf("loaded %v, target exists %v: written through the link: %q", loaded, exists, got)
+			}
+		}
+	}
+}
