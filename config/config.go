@@ -89,10 +89,11 @@ type Config struct {
 	FailOn string
 	// FailOnLine is the line of failOn, 0 when defaulted.
 	FailOnLine int
-	// Fetch (fetch: true) lets runs download chart dependencies, remote
-	// charts and remote bases, like --fetch; the --fetch flag, when given,
-	// wins (the Action passes --fetch=false on fork pull requests, so a
-	// pull request cannot turn fetching on by editing this file).
+	// Fetch is the fetch: key, which no longer turns fetching on: it made
+	// plain `capreport .` on a pull request's checkout send requests
+	// wherever the pull request's charts point. Only the person running
+	// capreport enables fetching (--fetch); a run warns that fetch: true
+	// is ignored. The key still parses, so that files that have it load.
 	Fetch Opt[bool]
 }
 

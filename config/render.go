@@ -43,8 +43,6 @@ func (c *Config) RenderOptions(base render.Options) render.Options {
 	if c.Cluster.KubeVersion.Set {
 		out.KubeVersion = c.Cluster.KubeVersion.Value
 	}
-	if c.Fetch.Set {
-		out.Fetch.Enabled = c.Fetch.Value
-	}
+	// c.Fetch is not applied: a repository's file cannot turn fetching on.
 	return out
 }

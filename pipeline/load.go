@@ -78,6 +78,7 @@ func Render(ctx context.Context, path string, s Settings) (*Repo, error) {
 		return nil, err
 	}
 	s.applyChecks(cfg)
+	s.warnIgnoredFetch(cfg)
 	opts := s.renderOptions(root, cfg)
 	rebaseSources(opts.Sources, cfgPath, root)
 	rendered, err := render.Render(ctx, path, opts)
@@ -85,6 +86,18 @@ func Render(ctx context.Context, path string, s Settings) (*Repo, error) {
 		return nil, err
 	}
 	return &Repo{Root: root, Config: cfg, Rendered: rendered}, nil
+}
+
+// warnIgnoredFetch says that a configuration's fetch: true is ignored,
+// unless --fetch settled it: fetching sends requests wherever the
+// repository's charts and bases point, which only the person running
+// capreport may allow, and the file may be a pull request's.
+func (s *Settings) warnIgnoredFetch(cfg *config.Config) {
+	if s.Warnings == nil || s.Fetch != nil || !cfg.Fetch.Set || !cfg.Fetch.Value {
+		return
+	}
+	fmt.Fprintf(s.Warnings, "capreport: warning: %s:%d: fetch: true is ignored: a configuration file cannot turn on downloads "+
+		"(a pull request could add it); pass --fetch to download chart dependencies, remote charts and remote bases\n", cfg.File, cfg.Fetch.Line)
 }
 
 // renderStdin renders manifests read from standard input (kubectl and

@@ -63,7 +63,8 @@ type Settings struct {
 	Include, Exclude []string
 	// Stdin is read for the PATH "-".
 	Stdin io.Reader
-	// Fetch, when non-nil, wins over the config's fetch:.
+	// Fetch, when non-nil and true, lets the run download what the
+	// repository points at (--fetch); nothing else turns it on.
 	Fetch        *bool
 	CacheDir     string
 	FetchTimeout time.Duration
@@ -217,8 +218,8 @@ func sameDir(a, b string) bool {
 	return errA == nil && errB == nil && a == b
 }
 
-// fetchOptions puts the settings over the options the config made: Fetch,
-// when set, wins over the config's fetch:.
+// fetchOptions puts the settings over the render options: fetching is on
+// only when Fetch says so (the config's fetch: is not read).
 func (s *Settings) fetchOptions(fo render.FetchOptions) render.FetchOptions {
 	if s.Fetch != nil {
 		fo.Enabled = *s.Fetch

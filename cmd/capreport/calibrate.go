@@ -17,7 +17,6 @@ import (
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/calibrate"
 	"github.com/capreport/capreport/config"
-	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/atomicfile"
 	"github.com/capreport/capreport/internal/safefile"
 	"github.com/capreport/capreport/pipeline"
@@ -122,7 +121,7 @@ func runCalibrate(o *calibrateOptions) error {
 	if err != nil {
 		return flagErrorf("prometheus", "%v", err)
 	}
-	rp, err := pipeline.Load(ctx, []string{o.path}, o.render.settings(nil, contract.Tool{}, nil))
+	rp, err := pipeline.Load(ctx, []string{o.path}, o.render.loadSettings(ios.ErrOut))
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -320,5 +321,64 @@ func TestCalibrateWritesNoLink(t *testing.T) {
 				t.Errorf("loaded %v, target exists %v: written through the link: %q", loaded, exists, got)
 			}
 		}
+	}
+}
+
+// TestRepositoryConfigCannotFetch: a repository's fetch: true does not
+// turn on downloads for someone running plain capreport on its checkout
+// (a pull request could add it); a warning says it is ignored and how to
+// fetch. Only --fetch does, and --fetch=false stays off.
+func TestRepositoryConfigCannotFetch(t *testing.T) {
+	var requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	chart := map[string]string{
+		"chart/Chart.yaml":         "apiVersion: v2\nname: app\nversion: 0.1.0\ndependencies:\n  - name: common\n    version: 1.0.0\n    repository: " + srv.URL + "/charts\n",
+		"chart/templates/hpa.yaml": rootTestHPA,
+	}
+	const warning = "fetch: true is ignored"
+	for _, c := range []struct {
+		name   string
+		config string // the repository's .capreport.yaml
+		own    string // a --config outside the repository
+		args   []string
+		fetch  bool
+		warn   bool
+	}{
+		{name: "repository-fetch-true", config: "fetch: true\n", warn: true},
+		{name: "repository-fetch-yes", config: "fetch: yes\n", warn: true},
+		{name: "own-config-fetch-true", own: "fetch: true\n", warn: true},
+		{name: "repository-fetch-true-flag-off", config: "fetch: true\n", args: []string{"--fetch=false"}},
+		{name: "flag-on", args: []string{"--fetch"}, fetch: true},
+		{name: "repository-fetch-false", config: "fetch: false\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			repo := t.TempDir()
+			testutil.WriteTree(t, repo, chart)
+			args := append([]string{"list", repo, "--root", repo, "--cache-dir", t.TempDir()}, c.args...)
+			if c.config != "" {
+				testutil.WriteTree(t, repo, map[string]string{config.FileName: c.config})
+			}
+			if c.own != "" {
+				own := filepath.Join(t.TempDir(), "own.yaml")
+				testutil.WriteTree(t, filepath.Dir(own), map[string]string{"own.yaml": c.own})
+				args = append(args, "--config", own)
+			}
+			before := requests.Load()
+			var out, errOut bytes.Buffer
+			run(args, &streams{Out: &out, ErrOut: &errOut})
+			if got := requests.Load() > before; got != c.fetch {
+				t.Errorf("fetched: %v, want %v; stderr:\n%s", got, c.fetch, errOut.String())
+			}
+			if got := strings.Contains(errOut.String(), warning); got != c.warn {
+				t.Errorf("warning %q: %v, want %v; stderr:\n%s", warning, got, c.warn, errOut.String())
+			}
+			if c.warn && !strings.Contains(errOut.String(), "--fetch") {
+				t.Errorf("the warning does not say how to fetch:\n%s", errOut.String())
+			}
+		})
 	}
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/config"
-	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/atomicfile"
 	"github.com/capreport/capreport/internal/safefile"
 	"github.com/capreport/capreport/pipeline"
@@ -63,7 +62,7 @@ func runInit(o *initOptions) error {
 			return &usageError{msg: fmt.Sprintf("%s exists; use --force to overwrite it or --stdout to print", target)}
 		}
 	}
-	rp, err := pipeline.Load(ctx, []string{path}, o.render.settings(nil, contract.Tool{}, nil))
+	rp, err := pipeline.Load(ctx, []string{path}, o.render.loadSettings(ios.ErrOut))
 	if err != nil {
 		return err
 	}

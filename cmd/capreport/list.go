@@ -73,7 +73,7 @@ func runList(o *listOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	rp, err := pipeline.Load(ctx, []string{o.path}, o.render.settings(nil, contract.Tool{}, nil))
+	rp, err := pipeline.Load(ctx, []string{o.path}, o.render.loadSettings(ios.ErrOut))
 	if err != nil {
 		return err
 	}

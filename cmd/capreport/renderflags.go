@@ -39,7 +39,8 @@ type renderFlags struct {
 	// stdin is read for the PATH "-".
 	stdin io.Reader
 	// fetch downloads what the repository points at; fetchFlags tells
-	// whether --fetch was given (it then wins over the config's fetch:).
+	// whether --fetch was given (without it, a config's fetch: true is
+	// ignored with a warning).
 	fetch        bool
 	cacheDir     string
 	fetchTimeout time.Duration
@@ -75,7 +76,7 @@ func (f *renderFlags) register(cmd *cobra.Command) {
 	f.renderMemory = render.DefaultSourceMemory
 	fl.DurationVar(&f.renderTimeout, "render-timeout", render.DefaultSourceTimeout, "time one source may take to render before it is stopped")
 	fl.Var(&f.renderMemory, "render-memory", "memory one source's render may hold before it is stopped (e.g. 768Mi, 2Gi)")
-	fl.BoolVar(&f.fetch, "fetch", false, "download chart dependencies, remote charts (Helm repositories, OCI registries) and remote kustomize bases, through the cache (default off: nothing is fetched; also .capreport.yaml fetch:)")
+	fl.BoolVar(&f.fetch, "fetch", false, "download chart dependencies, remote charts (Helm repositories, OCI registries) and remote kustomize bases, through the cache (default off: nothing is fetched; .capreport.yaml cannot turn it on)")
 	fl.StringVar(&f.cacheDir, "cache-dir", "", "content-addressed cache of fetched charts (default: capreport in the user cache directory)")
 	fl.DurationVar(&f.fetchTimeout, "fetch-timeout", render.DefaultFetchRunTimeout, "time all of a run's fetches may take together")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no progress on standard error (by default a long run says how far each phase is: a bar on a terminal, a line every few seconds elsewhere)")
@@ -103,6 +104,14 @@ func (f *renderFlags) settings(ios *streams, tool contract.Tool, git gitRunner) 
 		f.progress = newProgress(ios, f.quiet, time.Now)
 		s.Progress = f.progress.fn()
 	}
+	return s
+}
+
+// loadSettings are the settings of a command that renders without
+// pricing (list, init, calibrate): no progress, warnings to errOut.
+func (f *renderFlags) loadSettings(errOut io.Writer) pipeline.Settings {
+	s := f.settings(nil, contract.Tool{}, nil)
+	s.Warnings = errOut
 	return s
 }
 
