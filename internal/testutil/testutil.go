@@ -39,6 +39,23 @@ func Corpus(tb testing.TB) string {
 	return corpus
 }
 
+// Shared returns ../shared/NAME beside the module root, the developers'
+// corpus (not part of this repository), and whether it is there. Absent,
+// it fails the test, unless CAPREPORT_CI_WITHOUT_CORPUS=1 says the corpus
+// is left out on purpose (GitHub's runners, .github/workflows/ci.yml):
+// then the caller goes on with what the repository holds, or skips.
+func Shared(tb testing.TB, name string) (string, bool) {
+	tb.Helper()
+	dir := filepath.Join(RepoRoot(tb), "..", "shared", name)
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return dir, true
+	}
+	if os.Getenv("CAPREPORT_CI_WITHOUT_CORPUS") != "1" {
+		tb.Fatalf("%s is not beside the repository (the developers' corpus); CAPREPORT_CI_WITHOUT_CORPUS=1 runs without it", dir)
+	}
+	return dir, false
+}
+
 // CountFiles counts the files (not directories) under dir; 0 when it
 // does not exist.
 func CountFiles(tb testing.TB, dir string) int {
