@@ -470,7 +470,7 @@ var workflowPermissions = map[string]map[string]map[string]string{
 	"pull-request-comment.yml": {"comment": {"pull-requests": "write", "actions": "read"}},
 	"weekly-report.yml":        {"report": {"contents": "read", "issues": "write"}},
 	"monorepo-matrix.yml":      {"price": {"contents": "read"}, "report": {"issues": "write"}},
-	"release.yml":              {"release": {"contents": "write"}},
+	"release.yml":              {"release": {"contents": "write", "packages": "write"}},
 }
 
 func loadWorkflows(t *testing.T) (map[string]workflowFile, map[string]string) {

@@ -46,7 +46,9 @@ func TestActionsPinnedBySHA(t *testing.T) {
 
 // TestGoReleaserConfig keeps .goreleaser.yaml and the action's install
 // step in step: the archive and checksum names the script downloads, the
-// platforms it maps runners to, and the version the binary reports.
+// platforms it maps runners to, and the version the binary reports; and
+// the container image the README documents (ko: the same build, both
+// Linux platforms, the repository and tags `docker run` names).
 func TestGoReleaserConfig(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	data, err := os.ReadFile(filepath.Join(root, ".goreleaser.yaml"))
@@ -56,6 +58,7 @@ func TestGoReleaserConfig(t *testing.T) {
 	var cfg struct {
 		Version int `json:"version"`
 		Builds  []struct {
+			ID      string   `json:"id"`
 			Main    string   `json:"main"`
 			Ldflags []string `json:"ldflags"`
 			Goos    []string `json:"goos"`
@@ -74,6 +77,15 @@ func TestGoReleaserConfig(t *testing.T) {
 			Algorithm    string `json:"algorithm"`
 		} `json:"checksum"`
 		Sboms []map[string]any `json:"sboms"`
+		Kos   []struct {
+			Build        string   `json:"build"`
+			Main         string   `json:"main"`
+			BaseImage    string   `json:"base_image"`
+			Repositories []string `json:"repositories"`
+			Platforms    []string `json:"platforms"`
+			Tags         []string `json:"tags"`
+			Bare         bool     `json:"bare"`
+		} `json:"kos"`
 	}
 	if err := yaml.Unmarshal(data, &cfg); err != nil {
 		t.Fatal(err)
@@ -97,6 +109,21 @@ func TestGoReleaserConfig(t *testing.T) {
 		t.Errorf("formats %v %+v, the script expects tar.gz and zip on windows", a.Formats, a.FormatOverrides)
 	case cfg.Checksum.NameTemplate != "checksums.txt" || cfg.Checksum.Algorithm != "sha256" || !strings.Contains(s, `"$base/checksums.txt"`):
 		t.Errorf("checksums %+v", cfg.Checksum)
+	}
+	if len(cfg.Kos) != 1 {
+		t.Fatalf("want one ko image, got %d", len(cfg.Kos))
+	}
+	switch k := cfg.Kos[0]; {
+	case k.Build != b.ID || k.Main != b.Main:
+		t.Errorf("the image builds %q (%s), the release binaries %q (%s)", k.Build, k.Main, b.ID, b.Main)
+	case !slices.Equal(k.Platforms, []string{"linux/amd64", "linux/arm64"}):
+		t.Errorf("image platforms %v", k.Platforms)
+	case !slices.Equal(k.Repositories, []string{"ghcr.io/capreport/capreport"}) || !k.Bare:
+		t.Errorf("the image must be ghcr.io/capreport/capreport itself (bare): %v bare=%v", k.Repositories, k.Bare)
+	case !slices.Equal(k.Tags, []string{"{{ .Version }}", "latest"}):
+		t.Errorf("image tags %v, the README names the version without its v", k.Tags)
+	case k.BaseImage == "":
+		t.Error("no base image: GoReleaser's default would be used silently")
 	}
 	for _, m := range []string{"Linux) os=linux", "macOS) os=darwin", "Windows) os=windows", "X64) arch=amd64", "ARM64) arch=arm64"} {
 		if !strings.Contains(s, m) {
