@@ -17,14 +17,19 @@ import (
 // the version it is in a comment.
 var pinned = regexp.MustCompile(`^\s*-?\s*uses:\s*([\w.-]+/[\w./-]+)@([0-9a-f]{40}) # v\d+\.\d+\.\d+\s*$`)
 
-// TestActionsPinnedBySHA holds action.yml and every workflow a team copies
-// to pinned third-party actions (a tag can be moved; a SHA cannot). Only
+// TestActionsPinnedBySHA holds action.yml, every workflow a team copies
+// and the repository's own (.github/workflows: CI and the release) to
+// pinned third-party actions (a tag can be moved; a SHA cannot). Only
 // capreport's own action is referenced by its major tag, which the
 // release workflow moves.
 func TestActionsPinnedBySHA(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	files, _ := filepath.Glob(filepath.Join(root, "docs", "workflows", "*.yml"))
-	files = append(files, filepath.Join(root, "action.yml"))
+	own, _ := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.yml"))
+	if len(files) == 0 || len(own) < 2 {
+		t.Fatalf("workflows: docs %v, .github %v", files, own)
+	}
+	files = append(append(files, own...), filepath.Join(root, "action.yml"))
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
