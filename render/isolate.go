@@ -59,9 +59,19 @@ func spawnWorker(command []string, key string) (*worker, error) {
 		return nil, errors.New("no worker command")
 	}
 	cmd := exec.Command(command[0], command[1:]...)
+	// A temporary directory of its own, removed when it ends: krusty makes
+	// its clones of remote bases there (os.MkdirTemp("", "kustomize-")),
+	// and a worker killed mid-clone would leave them behind.
+	tmp, err := os.MkdirTemp("", "capreport-worker-")
+	if err != nil {
+		return nil, err
+	}
 	// git (kustomize's loader of remote bases, --fetch) may speak http(s)
-	// only, even for submodules, and never waits for a password.
-	cmd.Env = append(os.Environ(), workerEnv+"=1", "GIT_ALLOW_PROTOCOL=http:https", "GIT_TERMINAL_PROMPT=0")
+	// only, even for submodules, never waits for a password, and gives up
+	// on a server that sends under 1 kB/s for 30 s.
+	cmd.Env = append(os.Environ(), workerEnv+"=1", "GIT_ALLOW_PROTOCOL=http:https", "GIT_TERMINAL_PROMPT=0",
+		"GIT_HTTP_LOW_SPEED_LIMIT=1000", "GIT_HTTP_LOW_SPEED_TIME=30", "TMPDIR="+tmp)
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -75,6 +85,7 @@ func spawnWorker(command []string, key string) (*worker, error) {
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
+		_ = os.RemoveAll(tmp)
 		return nil, err
 	}
 	w := &worker{cmd: cmd, key: key, spawned: time.Now(), stdin: stdin, enc: gob.NewEncoder(stdin),
@@ -83,6 +94,10 @@ func spawnWorker(command []string, key string) (*worker, error) {
 	go func() {
 		<-w.log.eof // Wait closes the pipes: read them to the end first
 		_ = cmd.Wait()
+		// Whatever it started and left running (a git that outlived
+		// it holds its stderr, so eof waited for it), and its files.
+		killGroup(cmd)
+		_ = os.RemoveAll(tmp)
 		close(w.exited)
 	}()
 	return w, nil
@@ -107,8 +122,10 @@ func (w *worker) stop() {
 	}
 }
 
+// kill kills the worker and everything it started (its process group):
+// a git fetch that hangs on a server that never answers ends with it.
 func (w *worker) kill() {
-	_ = w.cmd.Process.Kill()
+	killGroup(w.cmd)
 	<-w.exited
 }
 
