@@ -16,7 +16,7 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/internal/atomicfile"
 	"github.com/capreport/capreport/internal/buildid"
-	"github.com/capreport/capreport/internal/safeopen"
+	"github.com/capreport/capreport/internal/safefile"
 	"github.com/capreport/capreport/render/internal/repofs"
 )
 
@@ -242,7 +242,7 @@ func (c *renderCache) lookup(dir string) (sourceOut, bool) {
 // when none does; only the entries' headers are decoded. A damaged entry,
 // or one of another format, is skipped.
 func (c *renderCache) find(dir string) *cacheEntry {
-	if dir == "" || !safeopen.OwnDir(c.dir, dir) {
+	if dir == "" || !safefile.OwnDir(c.dir, dir) {
 		return nil // a key directory that is a symlink may lead anywhere
 	}
 	for _, name := range sharedListing(dir) {
@@ -404,7 +404,7 @@ func memoKey(rel string, dir bool) string {
 // store keeps out under key when it can be reused: a render that
 // finished and read only inside the root.
 func (c *renderCache) store(dir string, out sourceOut) {
-	if dir == "" || !cacheable(out) || !safeopen.OwnDir(c.dir, dir) {
+	if dir == "" || !cacheable(out) || !safefile.OwnDir(c.dir, dir) {
 		return
 	}
 	b, err := encodeEntry(out)

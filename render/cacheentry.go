@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	"github.com/capreport/capreport/check"
-	"github.com/capreport/capreport/internal/safeopen"
+	"github.com/capreport/capreport/internal/safefile"
 	"github.com/capreport/capreport/render/internal/wiredoc"
 )
 
@@ -142,12 +142,12 @@ func appendBool(b []byte, v bool) []byte {
 func readEntry(p string) (*cacheEntry, bool) {
 	// A regular file only, not through a symlink: a cache restored from
 	// another run may hold a FIFO, or a link to /dev/zero, in its place.
-	f, fi, err := safeopen.Open(p, maxEntryBytes)
+	f, fi, err := safefile.Open(p, false)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
-	if fi.Size() < int64(len(cacheFormat))+5 {
+	if fi.Size() > maxEntryBytes || fi.Size() < int64(len(cacheFormat))+5 {
 		return nil, false
 	}
 	// Read into a string, summing all but the checksum as it arrives: the

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/capreport/capreport/internal/safeopen"
+	"github.com/capreport/capreport/internal/safefile"
 	"github.com/capreport/capreport/render/internal/wiredoc"
 )
 
@@ -33,8 +33,12 @@ const (
 // batches held them, and whether the file held nothing else (a missing,
 // foreign or torn file is not intact: it is to be written whole again).
 func readMemoFile(path string) (entries map[string]memoEntry, batches int, intact bool) {
-	f, fi, err := safeopen.Open(path, memoMaxBytes) // a regular file, as readEntry's
+	f, fi, err := safefile.Open(path, false) // a regular file, as readEntry's
 	if err != nil {
+		return map[string]memoEntry{}, 0, false
+	}
+	if fi.Size() > memoMaxBytes {
+		f.Close()
 		return map[string]memoEntry{}, 0, false
 	}
 	defer f.Close()

@@ -13,7 +13,7 @@ import (
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/atomicfile"
 	"github.com/capreport/capreport/internal/buildid"
-	"github.com/capreport/capreport/internal/safeopen"
+	"github.com/capreport/capreport/internal/safefile"
 )
 
 // The bill cache (Options.CacheDir) keeps each priced workload keyed by
@@ -81,13 +81,13 @@ func (c *billCache) price(a *analyze.Autoscaler, cfg *config.Config, opts Option
 	if w, ok := decoded.Load(p); ok && p != "" {
 		return w.(contract.Workload)
 	}
-	if p != "" && !safeopen.OwnDir(c.dir, filepath.Dir(p)) {
+	if p != "" && !safefile.OwnDir(c.dir, filepath.Dir(p)) {
 		p = "" // a key directory that is a symlink may lead anywhere: price, do not store
 	}
 	if p != "" {
 		// A regular file within a bound: the cache may come from another
 		// run, with a FIFO or a link to /dev/zero in an entry's place.
-		if data, err := safeopen.ReadFile(p, maxBillEntryBytes); err == nil {
+		if data, err := safefile.ReadFile(p, maxBillEntryBytes, false); err == nil {
 			var w contract.Workload
 			dec := json.NewDecoder(bytes.NewReader(data))
 			dec.DisallowUnknownFields()

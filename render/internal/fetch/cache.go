@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/internal/atomicfile"
-	"github.com/capreport/capreport/internal/safeopen"
+	"github.com/capreport/capreport/internal/safefile"
 )
 
 // Cache is a content-addressed store on disk: blobs/sha256/<hex> holds
@@ -69,7 +69,7 @@ func (c *Cache) Put(data []byte) (string, error) {
 		return d, nil
 	}
 	p := c.blobPath(d)
-	if !safeopen.OwnDir(c.dir, filepath.Dir(p)) {
+	if !safefile.OwnDir(c.dir, filepath.Dir(p)) {
 		return d, nil // not stored: the directory leads out of the cache
 	}
 	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
@@ -81,12 +81,12 @@ func (c *Cache) Put(data []byte) (string, error) {
 // Get returns the blob of a hex digest if present and intact; max bounds
 // what is read, so a planted huge file cannot exhaust memory.
 func (c *Cache) Get(digest string, max int64) ([]byte, bool) {
-	if c == nil || !ValidDigest(digest) || !safeopen.OwnDir(c.dir, filepath.Join(c.dir, "blobs", "sha256")) {
+	if c == nil || !ValidDigest(digest) || !safefile.OwnDir(c.dir, filepath.Join(c.dir, "blobs", "sha256")) {
 		return nil, false
 	}
 	// A regular file only, within max: a planted FIFO or link to
 	// /dev/zero is refused at once.
-	data, err := safeopen.ReadFile(c.blobPath(digest), max)
+	data, err := safefile.ReadFile(c.blobPath(digest), max, false)
 	if err != nil || digestOf(data) != strings.TrimPrefix(digest, "sha256:") {
 		return nil, false
 	}
@@ -98,7 +98,7 @@ func (c *Cache) SetRef(key, digest string) error {
 	if c == nil {
 		return nil
 	}
-	if !ValidDigest(digest) || !safeopen.OwnDir(c.dir, filepath.Join(c.dir, "refs")) {
+	if !ValidDigest(digest) || !safefile.OwnDir(c.dir, filepath.Join(c.dir, "refs")) {
 		return nil
 	}
 	return c.writeAtomic(c.refPath(key), []byte(digest+"\n"+key+"\n"))
@@ -109,10 +109,10 @@ func (c *Cache) Ref(key string) (string, bool) {
 	if c == nil {
 		return "", false
 	}
-	if !safeopen.OwnDir(c.dir, filepath.Join(c.dir, "refs")) {
+	if !safefile.OwnDir(c.dir, filepath.Join(c.dir, "refs")) {
 		return "", false
 	}
-	data, err := safeopen.ReadFile(c.refPath(key), 4096+int64(len(key)))
+	data, err := safefile.ReadFile(c.refPath(key), 4096+int64(len(key)), false)
 	if err != nil {
 		return "", false
 	}
