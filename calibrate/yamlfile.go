@@ -53,10 +53,52 @@ func Apply(file string, data []byte, results []Result) ([]byte, bool, error) {
 	if err := enc.Close(); err != nil {
 		return nil, false, err
 	}
-	if _, err := config.Parse(file, buf.Bytes()); err != nil {
+	cfg, err := config.Parse(file, buf.Bytes())
+	if err != nil {
 		return nil, false, fmt.Errorf("the edited configuration does not load (a capreport bug): %w", err)
 	}
+	if err := checkWritten(cfg, len(seq.Content), results); err != nil {
+		return nil, false, fmt.Errorf("the edited configuration does not read back as written (a capreport bug): %w", err)
+	}
 	return buf.Bytes(), true, nil
+}
+
+// checkWritten holds the edited file, read back as cfg, to what Apply
+// meant: as many workloads entries as it holds, and for each measured
+// workload an entry naming exactly it, each value written there with its
+// record. The names come from the cluster and the repository; none may
+// turn into another entry or key.
+func checkWritten(cfg *config.Config, entries int, results []Result) error {
+	if len(cfg.Workloads) != entries {
+		return fmt.Errorf("%d workloads entries read back, %d written", len(cfg.Workloads), entries)
+	}
+	for _, r := range results {
+		if len(r.Values) == 0 || r.Workload.Name == "" {
+			continue
+		}
+		e := exactEntry(cfg.Workloads, r.Workload)
+		if e == nil {
+			return fmt.Errorf("no workloads entry reads back as %q", r.Workload.Ref())
+		}
+		for _, v := range r.Values {
+			if e.Assumptions.MeasuredOf(v.Key) == nil {
+				return fmt.Errorf("%q: %s reads back without its measurement", r.Workload.Ref(), v.Key.YAMLName())
+			}
+		}
+	}
+	return nil
+}
+
+// exactEntry is the last entry of ws written for w (findEntry's, read back).
+func exactEntry(ws []config.Workload, w Workload) *config.Workload {
+	var found *config.Workload
+	for i, e := range ws {
+		if e.Namespace == config.LiteralGlob(w.Namespace) && e.Name == config.LiteralGlob(w.Name) &&
+			strings.EqualFold(e.Kind, config.LiteralGlob(w.Kind)) {
+			found = &ws[i]
+		}
+	}
+	return found
 }
 
 func decodeDoc(data []byte) (*yaml.Node, error) {
@@ -81,12 +123,15 @@ func decodeDoc(data []byte) (*yaml.Node, error) {
 // changed.
 func applyOne(seq *yaml.Node, r Result) bool {
 	w := r.Workload
+	if w.Name == "" {
+		return false // no entry can name it alone: the empty glob matches every workload
+	}
 	entry := findEntry(seq, w)
 	if entry == nil {
 		entry = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		mapSet(entry, "namespace", scalar(w.Namespace))
-		mapSet(entry, "kind", scalar(w.Kind))
-		mapSet(entry, "name", scalar(w.Name))
+		mapSet(entry, "namespace", strNode(config.LiteralGlob(w.Namespace)))
+		mapSet(entry, "kind", strNode(config.LiteralGlob(w.Kind)))
+		mapSet(entry, "name", strNode(config.LiteralGlob(w.Name)))
 		seq.Content = append(seq.Content, entry)
 	}
 	measured := mapGet(entry, "measured")
@@ -111,16 +156,17 @@ func applyOne(seq *yaml.Node, r Result) bool {
 	return changed
 }
 
-// findEntry is the entry naming exactly this workload (not a glob that
-// happens to match it: calibrate writes one workload's numbers).
+// findEntry is the entry naming exactly this workload: its literal globs
+// (config.LiteralGlob), not a glob that happens to match it, since
+// calibrate writes one workload's numbers.
 func findEntry(seq *yaml.Node, w Workload) *yaml.Node {
 	var found *yaml.Node
 	for _, e := range seq.Content {
 		if e.Kind != yaml.MappingNode {
 			continue
 		}
-		if nodeText(mapGet(e, "namespace")) == w.Namespace && nodeText(mapGet(e, "name")) == w.Name &&
-			strings.EqualFold(nodeText(mapGet(e, "kind")), w.Kind) {
+		if nodeText(mapGet(e, "namespace")) == config.LiteralGlob(w.Namespace) && nodeText(mapGet(e, "name")) == config.LiteralGlob(w.Name) &&
+			strings.EqualFold(nodeText(mapGet(e, "kind")), config.LiteralGlob(w.Kind)) {
 			found = e // the last wins, as entries do
 		}
 	}
@@ -157,6 +203,18 @@ func recordNode(m config.Measurement) *yaml.Node {
 }
 
 func scalar(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: s} }
+
+// strNode is a string from the cluster or the repository (a namespace,
+// kind or name), tagged as a string so that the encoder quotes what YAML
+// would read as something else ("null", "~", "true"); one with a line
+// break is double-quoted, on one line.
+func strNode(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if strings.ContainsAny(s, "\n\r\u0085\u2028\u2029") {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
 
 // nodeText is a scalar's text, or a sequence's scalars joined by commas.
 func nodeText(n *yaml.Node) string {

@@ -296,6 +296,31 @@ func (w Workload) Matches(namespace, kind, name string) bool {
 		globMatch(w.Name, name)
 }
 
+// LiteralGlob is the workloads glob that matches s and nothing else:
+// doublestar's metacharacters (*, ?, [, ], {, } and the escape \ itself)
+// are escaped, so a name init or calibrate writes is never a pattern that
+// also covers other workloads (or one that does not parse). An empty s
+// has no such glob: the empty glob matches anything.
+func LiteralGlob(s string) string {
+	if !strings.ContainsAny(s, globMeta) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ { // bytes: the metacharacters are ASCII
+		if strings.IndexByte(globMeta, s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+const globMeta = `*?[]{}\`
+
+// ValidValueSetName reports whether a value set may have this name: a
+// render is named path@name, so the name holds no '@', '/' or blank.
+func ValidValueSetName(name string) bool { return !strings.ContainsAny(name, "@/ \t") }
+
 func globMatch(pattern, s string) bool {
 	if pattern == "" {
 		return true

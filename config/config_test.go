@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/capreport/capreport/render"
 )
 
@@ -306,5 +308,22 @@ func TestParsers(t *testing.T) {
 	}
 	if KeySaturatedEfficiency.YAMLName() != "saturatedEfficiency" || KeyDeadTime.YAMLName() != "deadTime" {
 		t.Error("YAMLName")
+	}
+}
+
+// TestLiteralGlob: the glob of a name matches that name and no other,
+// whatever glob syntax the name holds.
+func TestLiteralGlob(t *testing.T) {
+	for _, s := range []string{"web", "api-*", "a?c", "[ab]", "[", "]", "{a,b}", "{", "}", "**", "\\", "a\\*", "a/b", "*/x", "!x", "[!a]", "é*", "a\u2028b"} {
+		g := LiteralGlob(s)
+		w := Workload{Name: g}
+		if !doublestar.ValidatePattern(g) || !w.Matches("", "", s) {
+			t.Errorf("LiteralGlob(%q) = %q does not match it", s, g)
+		}
+		for _, other := range []string{s + "x", "x" + s, "a", "ab", "abc", "", "x/y"} {
+			if other != s && w.Matches("", "", other) {
+				t.Errorf("LiteralGlob(%q) = %q also matches %q", s, g, other)
+			}
+		}
 	}
 }

@@ -477,7 +477,7 @@ func (p *parser) valueSetKey(vs *ValueSet, what, key string, v *yaml.Node) {
 	switch key {
 	case "name":
 		if s, ok := p.scalar(v, what+".name"); ok {
-			if strings.ContainsAny(s, "@/ \t") {
+			if !ValidValueSetName(s) {
 				p.errf(v, "%s.name: %q may not contain '@', '/' or spaces", what, s)
 			}
 			vs.Name = s

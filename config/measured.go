@@ -80,6 +80,15 @@ func FormatWindow(d time.Duration) string {
 	return shortDuration(d)
 }
 
+// MeasuredOf is the record of key's value when calibrate measured it, nil
+// otherwise (a value written by hand, or a key calibrate does not measure).
+func (a Assumptions) MeasuredOf(k Key) *Measurement {
+	if m, _ := a.measuredOpt(k); m != nil {
+		return *m
+	}
+	return nil
+}
+
 // measuredOpt returns the Measured slot of key's field, and whether the
 // entry sets that key.
 func (a *Assumptions) measuredOpt(k Key) (**Measurement, bool) {

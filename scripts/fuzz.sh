@@ -29,7 +29,9 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # files, render/cacheentry.go), FuzzRewrite (resource files as krusty reads
 # them: CRD stubs and file annotations, render/internal/kustread),
 # FuzzValidDigest (a chart index's digest before it names a cache file,
-# render/internal/fetch, issue 31);
+# render/internal/fetch, issue 31), FuzzInitConfig and FuzzApplyNames (the
+# .capreport.yaml init and calibrate write: any autoscaler, namespace,
+# file or chart name reads back as exactly the entry meant, issue 31);
 # `scripts/fuzz.sh ./config:FuzzParse ...` runs others (every target's
 # seeds also run in go test ./...).
 targets=(
@@ -44,6 +46,8 @@ targets=(
   "./render/internal/kustread FuzzRewrite"
   "./render/internal/repofs FuzzCheckTree"
   "./config FuzzRanges"
+  "./cmd/capreport FuzzInitConfig"
+  "./calibrate FuzzApplyNames"
   "./analyze FuzzAnnotations"
   "./analyze FuzzExtract"
   "./report/github FuzzOwnMarked"

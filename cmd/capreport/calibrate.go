@@ -288,7 +288,7 @@ func overridden(ios *streams, file string, data []byte, results []calibrate.Resu
 	for _, r := range results {
 		a, _ := cfg.WorkloadAssumptions(r.Workload.Namespace, config.ObjectRef{Kind: r.Workload.Kind, Name: r.Workload.Name})
 		for _, v := range r.Values {
-			if m := measuredOf(a, v.Key); m == nil {
+			if a.MeasuredOf(v.Key) == nil {
 				msgs = append(msgs, fmt.Sprintf("warning: %s: a later workloads entry in %s sets %s and wins over the measured value", r.Workload.Ref(), file, v.Key.YAMLName()))
 			}
 		}
@@ -297,18 +297,4 @@ func overridden(ios *streams, file string, data []byte, results []calibrate.Resu
 	if len(msgs) > 0 {
 		fmt.Fprintln(ios.ErrOut, strings.Join(msgs, "\n"))
 	}
-}
-
-func measuredOf(a config.Assumptions, k config.Key) *config.Measurement {
-	switch k {
-	case config.KeyDeadTime:
-		return a.DeadTime.Measured
-	case config.KeyPodRate:
-		return a.PodRate.Measured
-	case config.KeyDemand:
-		return a.Demand.Measured
-	case config.KeyOverload:
-		return a.Overload.Measured
-	}
-	return nil
 }

@@ -6,11 +6,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -378,6 +381,155 @@ func TestRepositoryConfigCannotFetch(t *testing.T) {
 			}
 			if c.warn && !strings.Contains(errOut.String(), "--fetch") {
 				t.Errorf("the warning does not say how to fetch:\n%s", errOut.String())
+			}
+		})
+	}
+}
+
+// hostileNames are object names and namespaces a manifest may hold that
+// YAML would read as something else: indicators, nulls, booleans,
+// numbers, quotes, comments, globs, line breaks of every kind.
+var hostileNames = []string{
+	"- item", "? key", "~", "null", "Null", "true", "no", "1e3", "0x10", ".inf", "<<", "=",
+	"#x", "x #y", "a: b", "a:b", "'q'", "\"dq\"", "|", ">", "&a", "*a", "!tag", "%x", "@x", "`x",
+	"[", "]", "{a,b}", "api-*", "a?c", "[ab]", "**", "\\", "a\\*", "{", "}", ",", "x,y",
+	" lead", "trail ", "\ttab", "a\nb", "a\r\nb", "a\u0085b", "a\u2028b", "a\u2029b",
+	"x\n  - deadTime: 1s\n    podRate: 1000", "x\n  - deadTime: 1s\n    podRate: 1000\n#", "é", "\u00a0", "a\x7fb", "\ufeffbom",
+}
+
+// yamlEscaped is s as a YAML double-quoted scalar with every rune outside
+// printable ASCII escaped, so that any text survives a manifest.
+func yamlEscaped(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteString("\\" + string(r))
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		default:
+			fmt.Fprintf(&b, "\\U%08x", r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// hpaManifest is an autoscaler of that name and namespace.
+func hpaManifest(namespace, name string) string {
+	q := yamlEscaped
+	return "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: " + q(name) + ", namespace: " + q(namespace) + "}\n" +
+		"spec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: " + q(name) + "}\n  minReplicas: 1\n  maxReplicas: 4\n" +
+		"  metrics:\n    - {type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}}\n"
+}
+
+// initEntries runs init --stdout on repo and parses what it printed.
+func initEntries(t *testing.T, repo string) (*config.Config, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if code := run([]string{"init", repo, "--root", repo, "--stdout"}, &streams{Out: &out, ErrOut: &errOut}); code != exitOK {
+		t.Fatalf("init: exit %d: %s", code, errOut.String())
+	}
+	cfg, err := config.Parse(config.FileName, out.Bytes())
+	if err != nil {
+		t.Fatalf("init wrote a file that does not load: %v\n%s", err, out.String())
+	}
+	return cfg, out.String()
+}
+
+// checkOnlyEntry: cfg has one workloads entry, with no assumption set,
+// and no other live setting: it names exactly ns/kind/name.
+func checkOnlyEntry(t *testing.T, cfg *config.Config, body, ns, name string) {
+	t.Helper()
+	if len(cfg.Workloads) != 1 || len(cfg.Sources) != 0 || !reflect.DeepEqual(cfg.Defaults, config.Assumptions{}) {
+		t.Fatalf("want one workloads entry and nothing else, got %d entries, %d sources, defaults %+v:\n%s",
+			len(cfg.Workloads), len(cfg.Sources), cfg.Defaults, body)
+	}
+	w := cfg.Workloads[0]
+	if !reflect.DeepEqual(w.Assumptions, config.Assumptions{}) {
+		t.Errorf("the entry sets assumptions: %+v\n%s", w.Assumptions, body)
+	}
+	if !w.Matches(ns, "HorizontalPodAutoscaler", name) {
+		t.Errorf("the entry %q/%q/%q does not match %q/%q\n%s", w.Namespace, w.Kind, w.Name, ns, name, body)
+	}
+	for _, other := range []string{name + "x", "x" + name, "other"} {
+		if w.Matches(ns, "HorizontalPodAutoscaler", other) {
+			t.Errorf("the entry for %q also matches %q (a glob)\n%s", name, other, body)
+		}
+	}
+}
+
+// TestInitWritesNamesAsData: whatever an autoscaler's name, namespace or
+// file is called, init writes it as data: the file loads, holds one entry
+// naming exactly that autoscaler, and nothing the names could have made
+// live (a manifest named with a newline and a workloads entry once set
+// deadTime: 1s, podRate: 1000 for every workload).
+func TestInitWritesNamesAsData(t *testing.T) {
+	for _, s := range hostileNames {
+		t.Run("name "+strconv.Quote(s), func(t *testing.T) {
+			repo := t.TempDir()
+			testutil.WriteTree(t, repo, map[string]string{"hpa.yaml": hpaManifest("shop", s)})
+			cfg, body := initEntries(t, repo)
+			checkOnlyEntry(t, cfg, body, "shop", s)
+		})
+		t.Run("namespace "+strconv.Quote(s), func(t *testing.T) {
+			repo := t.TempDir()
+			testutil.WriteTree(t, repo, map[string]string{"hpa.yaml": hpaManifest(s, "web")})
+			cfg, body := initEntries(t, repo)
+			checkOnlyEntry(t, cfg, body, s, "web")
+		})
+	}
+	for _, s := range hostileNames {
+		if strings.ContainsAny(s, "/\x00") {
+			continue
+		}
+		t.Run("file "+strconv.Quote(s), func(t *testing.T) {
+			repo := t.TempDir()
+			testutil.WriteTree(t, repo, map[string]string{"m" + s + ".yaml": hpaManifest("shop", "web")})
+			cfg, body := initEntries(t, repo)
+			checkOnlyEntry(t, cfg, body, "shop", "web")
+		})
+	}
+}
+
+// TestInitWritesChartNamesAsData: a chart directory and a ci/ values file
+// of any name become a source entry that reads back as that chart and
+// file, or none (a value set name the configuration refuses).
+func TestInitWritesChartNamesAsData(t *testing.T) {
+	hpa := "{{- if .Values.enabled }}\n" + hpaManifest("shop", "web") + "{{- end }}\n"
+	for _, s := range []string{"- item", "null", "~", "a: b", "x,y", "[", "{a,b}", "#x", "a b", "a@b", "a\nb", "a\u2028b",
+		"x]}\n  - path: evil\n#", "\"dq\"", "'q'", "\ufeffbom"} {
+		t.Run(strconv.Quote(s), func(t *testing.T) {
+			repo := t.TempDir()
+			chart := "charts/m" + s
+			testutil.WriteTree(t, repo, map[string]string{
+				chart + "/Chart.yaml":               "apiVersion: v2\nname: web\nversion: 1.0.0\n",
+				chart + "/values.yaml":              "enabled: false\n",
+				chart + "/templates/hpa.yaml":       hpa,
+				chart + "/ci/" + s + "-values.yaml": "enabled: true\n",
+				chart + "/ci/plain-values.yaml":     "enabled: true\n",
+			})
+			cfg, body := initEntries(t, repo)
+			want := []config.ValueSet{{Name: "plain", Values: []string{chart + "/ci/plain-values.yaml"}}}
+			if config.ValidValueSetName(s) {
+				want = append([]config.ValueSet{{Name: s, Values: []string{chart + "/ci/" + s + "-values.yaml"}}}, want...)
+				if s > "plain" {
+					want[0], want[1] = want[1], want[0]
+				}
+			}
+			if len(cfg.Sources) == 0 && strings.Contains(s, "\n") && !strings.Contains(body, "\nsources:") {
+				t.Skip("the chart's ci value sets render nothing here: init writes no source, which is safe")
+			}
+			if len(cfg.Sources) != 1 || cfg.Sources[0].Path != chart || len(cfg.Workloads) != 0 {
+				t.Fatalf("want one source %q and no workloads:\n%s", chart, body)
+			}
+			got := cfg.Sources[0].ValueSets
+			for i := range got {
+				got[i].Line = 0
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("value sets %+v, want %+v\n%s", got, want, body)
 			}
 		})
 	}

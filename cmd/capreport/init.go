@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -66,11 +68,12 @@ func runInit(o *initOptions) error {
 	if err != nil {
 		return err
 	}
-	body := initConfig(rp.Inventory, ciValueSets(ctx, path, rp))
-	// The file must load: a template that the tool itself rejects would be
-	// a poor first experience.
-	if _, err := config.Parse(config.FileName, body); err != nil {
-		return fmt.Errorf("generated configuration does not parse (a capreport bug): %w", err)
+	body, want := initConfig(rp.Inventory, ciValueSets(ctx, path, rp))
+	// The file must load, and as what was meant: a template the tool
+	// itself rejects would be a poor first experience, and one a name
+	// turned into settings a hazard.
+	if err := checkRoundTrip(body, want); err != nil {
+		return fmt.Errorf("generated configuration does not read back as written (a capreport bug): %w", err)
 	}
 	if o.stdout {
 		_, err := ios.Out.Write(body)
@@ -120,7 +123,12 @@ func missingAssumptions(a analyze.Autoscaler) map[string]bool {
 	return m
 }
 
-func initConfig(inv *analyze.Inventory, sets []ciValueSet) []byte {
+// initConfig is the file init writes, and the configuration it must read
+// back as (checkRoundTrip): the sources of sets and one entry per
+// autoscaler of inv, with no assumption set.
+func initConfig(inv *analyze.Inventory, sets []ciValueSet) ([]byte, *config.Config) {
+	want := config.Default()
+	want.File = config.FileName
 	var b strings.Builder
 	b.WriteString(`# .capreport.yaml — what capreport cannot read off the manifests.
 # Written by "capreport init". Uncomment and fill in what you have measured;
@@ -151,42 +159,80 @@ cluster:
 # failOn: error
 
 `)
-	writeSources(&b, sets)
-	if len(inv.Autoscalers) == 0 {
-		b.WriteString("# No autoscaler was found; workloads entries match by namespace, kind and name globs.\nworkloads: []\n")
-		return []byte(b.String())
-	}
-	b.WriteString("# One entry per autoscaler found; namespace, kind and name are globs.\nworkloads:\n")
-	for _, a := range inv.Autoscalers {
-		missing := missingAssumptions(a)
-		fmt.Fprintf(&b, "  # %s (%s signal) from %s", a.ID, a.Signal, a.Origin.File)
-
-		if a.Origin.Line > 0 {
-			fmt.Fprintf(&b, ":%d", a.Origin.Line)
-		}
-		b.WriteString("\n")
-		if a.Namespace == "" {
-			// Rendered without a namespace: an empty glob matches any.
-			fmt.Fprintf(&b, "  - kind: %s\n    name: %s\n", a.Kind, yamlString(a.Name))
-		} else {
-			fmt.Fprintf(&b, "  - namespace: %s\n    kind: %s\n    name: %s\n", yamlString(a.Namespace), a.Kind, yamlString(a.Name))
-		}
-		if relevant[a.Signal] == nil {
-			b.WriteString("    # not priced (a " + string(a.Signal) + " signal); signal: backlog or saturating prices it as one\n")
-		}
-		for _, h := range assumptionHelp {
-			if missing[h.key] {
-				fmt.Fprintf(&b, "    # %s: %s  # missing (%s): %s\n", h.key, h.example, howToFill(h.key), h.help)
-			}
-		}
-	}
-	return []byte(b.String())
+	writeSources(&b, sets, want)
+	writeWorkloads(&b, inv, want)
+	return []byte(b.String()), want
 }
 
-// yamlString quotes a name that YAML would read as something else.
-func yamlString(s string) string {
-	if s == "" || strings.ContainsAny(s, ":#{}[],&*!|>'\"%@`") || strings.TrimSpace(s) != s {
-		return fmt.Sprintf("%q", s)
+// writeWorkloads writes the workloads section: one entry per autoscaler,
+// each under a comment naming it and its file, and adds each to want.
+func writeWorkloads(b *strings.Builder, inv *analyze.Inventory, want *config.Config) {
+	if len(inv.Autoscalers) == 0 {
+		b.WriteString("# No autoscaler was found; workloads entries match by namespace, kind and name globs.\nworkloads: []\n")
+		return
 	}
-	return s
+	var entries strings.Builder
+	for _, a := range inv.Autoscalers {
+		writeWorkload(&entries, a, want)
+	}
+	b.WriteString("# One entry per autoscaler found; namespace, kind and name are globs.\nworkloads:")
+	if len(want.Workloads) == 0 {
+		b.WriteString(" []") // the entries were all left out; an empty key would be null
+	}
+	b.WriteString("\n" + entries.String())
+}
+
+// writeWorkload writes one autoscaler's entry, its namespace, kind and
+// name as literal globs (config.LiteralGlob): an entry for "api-*" must
+// not cover api-web. An autoscaler without a name, or with text YAML
+// cannot hold, is named in a comment instead.
+func writeWorkload(b *strings.Builder, a analyze.Autoscaler, want *config.Config) {
+	where := a.Origin.File
+	if a.Origin.Line > 0 {
+		where += ":" + strconv.Itoa(a.Origin.Line)
+	}
+	fmt.Fprintf(b, "  # %s (%s signal) from %s\n", yamlComment(a.ID), yamlComment(string(a.Signal)), yamlComment(where))
+	w := config.Workload{Kind: config.LiteralGlob(a.Kind), Name: config.LiteralGlob(a.Name)}
+	if a.Namespace != "" {
+		// Rendered without a namespace, it is left out: an empty glob matches any.
+		w.Namespace = config.LiteralGlob(a.Namespace)
+	}
+	entry, err := workloadEntry(w)
+	if a.Name == "" {
+		err = errors.New("it has no name, and an empty glob would match every workload")
+	}
+	if err != nil {
+		fmt.Fprintf(b, "  # not written: %s\n", yamlComment(err.Error()))
+		return
+	}
+	b.WriteString(entry)
+	want.Workloads = append(want.Workloads, w)
+	if relevant[a.Signal] == nil {
+		fmt.Fprintf(b, "    # not priced (a %s signal); signal: backlog or saturating prices it as one\n", yamlComment(string(a.Signal)))
+	}
+	missing := missingAssumptions(a)
+	for _, h := range assumptionHelp {
+		if missing[h.key] {
+			fmt.Fprintf(b, "    # %s: %s  # missing (%s): %s\n", h.key, h.example, howToFill(h.key), h.help)
+		}
+	}
+}
+
+// workloadEntry is a workloads list item naming w, each value a YAML
+// scalar on its own line.
+func workloadEntry(w config.Workload) (string, error) {
+	var b strings.Builder
+	lead := "  - "
+	for _, kv := range [][2]string{{"namespace", w.Namespace}, {"kind", w.Kind}, {"name", w.Name}} {
+		if kv[0] == "namespace" && kv[1] == "" {
+			continue
+		}
+		v, err := yamlScalar(kv[1])
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "%s%s: %s\n", lead, kv[0], v)
+		lead = "    "
+	}
+	return b.String(), nil
 }

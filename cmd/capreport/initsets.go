@@ -3,13 +3,17 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/render"
 )
@@ -51,16 +55,32 @@ func ciValueSets(ctx context.Context, path string, rp *pipeline.Repo) []ciValueS
 		if s.Type != render.SourceHelm || have[s.Path] || s.ValueSet != "" || len(s.Chain) > 0 {
 			continue
 		}
-		files, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(s.Path), "ci", "*-values.yaml"))
-		sort.Strings(files)
-		for _, f := range files {
+		for _, f := range ciValuesFiles(filepath.Join(root, filepath.FromSlash(s.Path), "ci")) {
 			name := strings.TrimSuffix(filepath.Base(f), "-values.yaml")
+			if !config.ValidValueSetName(name) {
+				continue // a name the configuration refuses (it names renders path@name)
+			}
 			rel := filepath.ToSlash(strings.TrimPrefix(f, root+string(filepath.Separator)))
 			if n := autoscalersWith(ctx, rp, s.Path, name, rel); n > 0 {
 				out = append(out, ciValueSet{chart: relToConfig(path, root, s.Path), name: name, file: relToConfig(path, root, rel), autoscalers: n})
 			}
 		}
 	}
+	return out
+}
+
+// ciValuesFiles are the ci/*-values.yaml files of a chart, sorted. The
+// directory is listed, not globbed: a chart directory named "[" would be
+// a pattern.
+func ciValuesFiles(dir string) []string {
+	ents, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), "-values.yaml") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 
@@ -93,22 +113,65 @@ func relToConfig(path, root, rel string) string {
 	return filepath.ToSlash(p)
 }
 
-// writeSources writes the sources section for the ci value sets found.
-func writeSources(b *strings.Builder, sets []ciValueSet) {
+// writeSources writes the sources section for the ci value sets found,
+// and adds each source to want. A chart or file whose name YAML cannot
+// hold is left out with a comment.
+func writeSources(b *strings.Builder, sets []ciValueSet, want *config.Config) {
 	if len(sets) == 0 {
 		return
 	}
-	b.WriteString("# Charts that price nothing with their defaults, rendered with the ci/ value sets\n# that turn an autoscaler on (each replaces the defaults render of its chart).\nsources:\n")
-	last := ""
-	for _, s := range sets {
-		if s.chart != last {
-			fmt.Fprintf(b, "  - path: %s\n    valueSets:\n", yamlString(s.chart))
-			last = s.chart
+	var entries strings.Builder
+	for len(sets) > 0 {
+		n := 1
+		for n < len(sets) && sets[n].chart == sets[0].chart {
+			n++
 		}
-		fmt.Fprintf(b, "      - {name: %s, values: [%s]}  # %d autoscaler(s)\n", yamlString(s.name), yamlString(s.file), s.autoscalers)
+		writeSource(&entries, sets[:n], want)
+		sets = sets[n:]
 	}
-	b.WriteString("\n")
+	b.WriteString("# Charts that price nothing with their defaults, rendered with the ci/ value sets\n# that turn an autoscaler on (each replaces the defaults render of its chart).\nsources:")
+	if len(want.Sources) == 0 {
+		b.WriteString(" []") // the sources were all left out; an empty key would be null
+	}
+	b.WriteString("\n" + entries.String() + "\n")
 }
+
+// writeSource writes one chart's entry, sets being its value sets.
+func writeSource(b *strings.Builder, sets []ciValueSet, want *config.Config) {
+	src := config.Source{Path: sets[0].chart}
+	var lines []string
+	for _, s := range sets {
+		if !config.ValidValueSetName(s.name) || !configPath(s.file) {
+			lines = append(lines, "      # not written: value set "+yamlComment(s.name)+" of "+yamlComment(s.file))
+			continue
+		}
+		flow, err := yamlOneLine(&yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: []*yaml.Node{
+			yamlStr("name"), yamlStr(s.name), yamlStr("values"),
+			{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{yamlStr(s.file)}},
+		}})
+		if err != nil {
+			lines = append(lines, "      # not written: "+yamlComment(err.Error()))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("      - %s  # %d autoscaler(s)", flow, s.autoscalers))
+		src.ValueSets = append(src.ValueSets, config.ValueSet{Name: s.name, Values: []string{s.file}})
+	}
+	path, err := yamlScalar(src.Path)
+	if err != nil || !configPath(src.Path) || len(src.ValueSets) == 0 {
+		fmt.Fprintf(b, "  # not written: chart %s\n", yamlComment(src.Path))
+		return
+	}
+	fmt.Fprintf(b, "  - path: %s\n    valueSets:\n%s\n", path, strings.Join(lines, "\n"))
+	want.Sources = append(want.Sources, src)
+}
+
+// configPath reports whether p reads back from .capreport.yaml as itself:
+// relative, inside the root, already clean (the configuration cleans it).
+func configPath(p string) bool {
+	return p != "" && path.Clean(p) == p && !path.IsAbs(p) && p != ".." && !strings.HasPrefix(p, "../")
+}
+
+func yamlStr(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 
 // fillSummary is init's account on stderr: which defaults calibration can
 // measure and which the team must state, with the workloads of each.
