@@ -13,12 +13,18 @@
 #   - the Action's install step (scripts/action-install.sh) installing that
 #     binary from these files, served on the loopback as a release serves
 #     them (on linux/amd64 and linux/arm64, with python3);
-#   - the container image, only where a docker daemon answers: GoReleaser's
-#     ko pipe, in a snapshot, builds the image for every platform and loads
-#     the one of this machine into the daemon (ko.local) instead of pushing
-#     it, and pulls the base image from its registry. Without a daemon the
-#     pipe is skipped (--skip=ko) and this says so: then the image is
-#     checked only as configuration (goreleaser check, TestGoReleaserConfig).
+#   - the container image, built and pushed by GoReleaser's ko pipe as the
+#     release does it, to a registry on the loopback (tools/release/ocicheck):
+#     an index of linux/amd64 and linux/arm64 images whose entrypoint is
+#     the binary, which reports the tag and this commit, and on linux/amd64
+#     lists examples/shop. The snapshot above cannot build it: there the
+#     pipe loads the image into a docker daemon (ko.local) instead of
+#     pushing it (internal/pipe/ko), so it runs with --skip=ko, and the
+#     image comes from a second, non-snapshot run of the same configuration
+#     with three changes: KO_DOCKER_REPO names the loopback registry, the
+#     base image is an empty stand-in served there (the release pulls
+#     cgr.dev/chainguard/static, which is not checked here, nor is the push
+#     to ghcr.io), and the GitHub release and its changelog are disabled.
 #
 # SBOMs are skipped (--skip=sbom): GoReleaser runs the external syft
 # binary for them, which the release workflow installs and CI does not.
@@ -46,17 +52,8 @@ if ! git remote get-url origin >/dev/null 2>&1; then
   export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/capreport/capreport.git
 fi
 
-skip=sbom
-if docker info >/dev/null 2>&1; then
-  image=true
-else
-  image=false
-  skip=$skip,ko
-  echo "release-check: no docker daemon: the container image is not built (--skip=ko); only its configuration is checked"
-fi
-
 "$goreleaser" check
-"$goreleaser" release --snapshot --clean --skip="$skip"
+"$goreleaser" release --snapshot --clean --skip=sbom,ko
 
 fail() { echo "release-check: $*" >&2; exit 1; }
 # The version names the archives (the tag without its v; a snapshot's
@@ -142,15 +139,34 @@ else
   echo "release-check: the Action's install step is not tried here (it needs linux/amd64 or linux/arm64 and python3)"
 fi
 
-if [ "$image" = true ]; then
-  # Bare, in a snapshot: the image is loaded as goreleaser.ko.local, tagged
-  # as .goreleaser.yaml tags it.
-  ref="goreleaser.ko.local:$version"
-  docker image inspect "$ref" >/dev/null || fail "the image $ref was not loaded"
-  got=$(docker run --rm "$ref" --version)
-  grep -qx "commit: $commit" <<<"$got" || fail "the image's --version says '$got', not this commit $commit"
-  docker run --rm -v "$PWD/examples/shop:/repo:ro" "$ref" list /repo >/dev/null || fail "the image cannot list examples/shop"
-  echo "release-check: image $ref runs: $got"
+# The image: the loopback registry with its stand-in base, then GoReleaser
+# as on a tag (GORELEASER_CURRENT_TAG; --skip=validate: no tag in git, a
+# snapshot's dist/ beside it), pushing there.
+(cd tools/release && go build -o "$tmp/ocicheck" ./ocicheck)
+"$tmp/ocicheck" serve "$tmp/registry" &
+registry=$!
+trap 'kill "$registry" ${server:-} 2>/dev/null; rm -rf "$tmp"' EXIT
+for _ in $(seq 100); do [ -f "$tmp/registry" ] && break; sleep 0.1; done
+[ -f "$tmp/registry" ] || fail "the loopback registry did not start"
+host=127.0.0.1:$(cat "$tmp/registry")
+sed -e "s|^    base_image: .*|    base_image: $host/static:latest|" \
+  -e 's|^release:$|release:\n  disable: true|' \
+  -e 's|^changelog:$|changelog:\n  disable: true|' .goreleaser.yaml >"$tmp/goreleaser.yaml"
+printf 'dist: %s\n' "$tmp/dist" >>"$tmp/goreleaser.yaml"
+for want in "base_image: $host/static:latest" "^  disable: true" "^dist: "; do
+  grep -q "$want" "$tmp/goreleaser.yaml" || fail "could not point .goreleaser.yaml's copy at the loopback ($want)"
+done
+imagetag=v0.0.0-releasecheck
+GORELEASER_CURRENT_TAG=$imagetag KO_DOCKER_REPO=$host/capreport \
+  "$goreleaser" release --clean --config "$tmp/goreleaser.yaml" --skip=validate,announce,sbom,before,archive
+"$tmp/ocicheck" verify "$host/capreport:${imagetag#v}" "$tmp/image"
+"$tmp/ocicheck" verify "$host/capreport:latest" "$tmp/image-latest" >/dev/null
+if [ "$host_os" = linux ] && [ -x "$tmp/image/linux_${host_arch}/capreport" ]; then
+  got=$("$tmp/image/linux_${host_arch}/capreport" --version)
+  grep -qx "capreport version $imagetag" <<<"$got" || fail "the image's binary says '$got', not $imagetag"
+  grep -qx "commit: $commit" <<<"$got" || fail "the image's binary says '$got', not this commit $commit"
+  "$tmp/image/linux_${host_arch}/capreport" list examples/shop >/dev/null || fail "the image's binary cannot list examples/shop"
+  echo "release-check: the image's linux/$host_arch binary is this commit's and lists examples/shop"
 fi
 
-echo "release-check: ${#archives[@]} archives and checksums.txt for $version ($commit) in $((SECONDS - start)) s"
+echo "release-check: ${#archives[@]} archives and checksums.txt for $version, the image for $imagetag ($commit), in $((SECONDS - start)) s"
