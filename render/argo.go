@@ -363,7 +363,7 @@ func globMatch(pattern, s string) bool {
 // each is then followed like any Application.
 func (g *gitops) expandApplicationSet(o *Object) *expansion {
 	e := &expansion{}
-	res := appset.Expand(o.Doc, g.repoTree(), appset.Options{IsThisRepo: g.repoURLs.matches})
+	res := appset.Expand(o.Doc, g.repoTree(), appset.Options{IsThisRepo: g.repoURLs.matches, Run: g.appsetWork})
 	for _, f := range res.Problems {
 		// The generator's messages name the ApplicationSet already.
 		e.findings = append(e.findings, check.Finding{Check: appsetCheck(f.Check), Severity: f.Severity,

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/appset"
 )
 
 // Bounds of GitOps expansion: a repository that delivers more than this is
@@ -152,6 +153,8 @@ type gitops struct {
 	// failedInRun are the GitOps objects whose delivered copy failed to
 	// build as it was followed.
 	failedInRun map[string]bool
+	// appsetWork is the work all the run's ApplicationSets share.
+	appsetWork *appset.RunWork
 }
 
 // pending is a GitOps object waiting to be expanded with its chain.
@@ -171,7 +174,8 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 		return outs
 	}
 	g := &gitops{rd: rd, ctx: ctx, repoURLs: newRepoMatcher(rd.opts.RepoURLs), memo: map[string]expansionMemo{}, byKindNS: map[string][]int{},
-		failedBy: map[string]*Object{}, failedInRun: map[string]bool{}}
+		appsetWork: appset.NewRunWork(appset.RunWorkBudget),
+		failedBy:   map[string]*Object{}, failedInRun: map[string]bool{}}
 	for _, o := range outs {
 		g.know(o.objects)
 	}

@@ -42,6 +42,8 @@ type Options struct {
 	// --enable-new-git-file-globbing. Off (the controller's default), paths are git ls-files pathspecs,
 	// where * also matches across slashes.
 	NewGitFileGlobbing bool
+	// Run, when set, is the work budget all the run's Expand calls share (NewRunWork).
+	Run *RunWork
 }
 
 // Problem is one thing the expansion could not do as the cluster would, or refused to do.
@@ -96,6 +98,11 @@ func Expand(appSet map[string]any, repo Repo, opts Options) (res Result) {
 		opts.MaxApplications = defaultMaxApplications
 	}
 	e := &expander{repo: repo, opts: opts, work: workBudget, readLeft: maxReadBytes, seen: map[Problem]bool{}}
+	// A run whose budget is spent expands nothing more; a call charges what it spent when it ends.
+	if err := e.flushRun(); err != nil {
+		return e.fail(err)
+	}
+	defer func() { _ = e.flushRun() }()
 	s, err := e.readSpec(appSet)
 	if err != nil {
 		return e.fail(err)

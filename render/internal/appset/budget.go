@@ -2,6 +2,7 @@ package appset
 
 import (
 	"reflect"
+	"sync/atomic"
 )
 
 // Bounds of one Expand call. The controller has none of these; they keep a hostile ApplicationSet (or
@@ -26,7 +27,27 @@ const (
 	yamlBytesPerUnit   = 4        // bytes of YAML parsed or printed per unit
 )
 
-// spend charges units of work and fails once the budget of the Expand call is gone.
+// RunWork is the work budget every Expand call of one run shares: the per-call budget alone let 2,000
+// ApplicationSets spend 100 s. Once it is spent, the ApplicationSet expanding fails with a problem that
+// says so, and so does every later one; the rest of the run goes on.
+type RunWork struct{ left atomic.Int64 }
+
+// RunWorkBudget is a run's units of work for all its ApplicationSets: sixteen calls' worth, a few
+// seconds at worst.
+const RunWorkBudget = 16 * workBudget
+
+// NewRunWork is a run's budget of units.
+func NewRunWork(units int64) *RunWork {
+	w := &RunWork{}
+	w.left.Store(units)
+	return w
+}
+
+// runFlush is how much work an Expand call spends before it charges the run's budget, so that calls on
+// several goroutines do not meet on one counter at every step.
+const runFlush = 1 << 14
+
+// spend charges units of work and fails once the budget of the Expand call, or the run's, is gone.
 func (e *expander) spend(units int) error {
 	if units < 0 {
 		units = 0
@@ -35,6 +56,27 @@ func (e *expander) spend(units int) error {
 	if e.work < 0 {
 		return limitf(CheckTooMany, "expanding it takes more than capreport's %d units of work (generators, "+
 			"matrix products and templates together)", workBudget)
+	}
+	if e.opts.Run == nil {
+		return nil
+	}
+	e.unflushed += units
+	if e.unflushed < runFlush {
+		return nil
+	}
+	return e.flushRun()
+}
+
+// flushRun charges the run's budget with what the call spent since the last charge.
+func (e *expander) flushRun() error {
+	if e.opts.Run == nil {
+		return nil
+	}
+	left := e.opts.Run.left.Add(-int64(e.unflushed))
+	e.unflushed = 0
+	if left < 0 {
+		return limitf(CheckTooMany, "the ApplicationSets of this run together took more than capreport's %d "+
+			"units of work; this one and any after it are not expanded", RunWorkBudget)
 	}
 	return nil
 }

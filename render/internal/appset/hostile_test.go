@@ -228,3 +228,37 @@ func TestLargeButLegit(t *testing.T) {
 		t.Errorf("%d Applications, problems:\n%s", len(res.Applications), dumpFindings(res.Problems))
 	}
 }
+
+// TestRunWorkShared: the work budget is the run's, not only each
+// ApplicationSet's (issue 31: 2,000 ApplicationSets spent 100 s, each
+// within its own budget). Once the run's budget is spent, every further
+// ApplicationSet fails at once with a problem that says so; before, each
+// expands in full.
+func TestRunWorkShared(t *testing.T) {
+	appSet := appSetWith(false, []any{map[string]any{"matrix": map[string]any{"generators": []any{
+		map[string]any{"list": map[string]any{"elements": elements("a", 1000)}},
+		map[string]any{"list": map[string]any{"elements": elements("b", 1000)}},
+	}}}}, "{{a}}-{{b}}")
+	run := NewRunWork(workBudget)
+	var expanded, refused int
+	start := time.Now()
+	for i := range 2000 {
+		res := Expand(appSet, newRepo(nil), Options{Run: run})
+		switch {
+		case len(res.Applications) > 0 && refused == 0:
+			expanded++
+		case len(res.Problems) == 1 && strings.Contains(res.Problems[0].Message, "ApplicationSets of this run together"):
+			refused++
+		default:
+			t.Fatalf("ApplicationSet %d: neither expanded before the budget ran out nor refused after:\n%s", i, dumpFindings(res.Problems))
+		}
+	}
+	// Each stops at 1,000 Applications, a small part of one call's budget:
+	// some dozens fit in the run's, and none after it is spent.
+	if expanded == 0 || refused == 0 {
+		t.Errorf("%d expanded and %d refused, want the run's budget to stop the rest", expanded, refused)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("2,000 ApplicationSets took %v", took)
+	}
+}

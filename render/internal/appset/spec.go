@@ -19,10 +19,11 @@ type expander struct {
 	patch      *string  // templatePatch
 	preserve   bool     // syncPolicy.preserveResourcesOnDeletion
 
-	work     int // units of work left; see spend
-	outLeft  int // bytes the current Application, generator or value may still render
-	readLeft int // bytes the git files generator may still read
-	eng      *engine
+	work      int // units of work left; see spend
+	unflushed int // units spent and not yet charged to opts.Run
+	outLeft   int // bytes the current Application, generator or value may still render
+	readLeft  int // bytes the git files generator may still read
+	eng       *engine
 
 	problems []Problem
 	seen     map[Problem]bool
