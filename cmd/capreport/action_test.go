@@ -471,7 +471,7 @@ var workflowPermissions = map[string]map[string]map[string]string{
 	"weekly-report.yml":        {"report": {"contents": "read", "issues": "write"}},
 	"monorepo-matrix.yml":      {"price": {"contents": "read"}, "report": {"issues": "write"}},
 	"release.yml":              {"release": {"contents": "write", "packages": "write"}},
-	"ci.yml":                   {"ci": {"contents": "read"}},
+	"ci.yml":                   {"ci": {"contents": "read"}, "release-check": {"contents": "read"}},
 }
 
 func loadWorkflows(t *testing.T) (map[string]workflowFile, map[string]string) {
