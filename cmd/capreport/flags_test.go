@@ -207,9 +207,9 @@ func TestMergeFlags(t *testing.T) {
 		o.ios = nil
 	}, []flagCase[mergeOptions]{
 		{name: "defaults", args: []string{"a.json", "b.json", "c.json", "-o", "markdown"},
-			want: mergeOptions{files: []string{"a.json", "b.json", "c.json"}, format: "markdown", failOn: config.FailOnError}},
-		{name: "flags", args: []string{"a.json", "--prefer", "last", "--fail-on", "never", "--pretty"},
-			want: mergeOptions{files: []string{"a.json"}, format: "json", prefer: "last", failOn: "never", pretty: true}},
+			want: mergeOptions{files: []string{"a.json", "b.json", "c.json"}, format: "markdown", failOn: config.FailOnError, maxReportBytes: defaultMaxReportBytes}},
+		{name: "flags", args: []string{"a.json", "--prefer", "last", "--fail-on", "never", "--pretty", "--max-report-bytes", "1000"},
+			want: mergeOptions{files: []string{"a.json"}, format: "json", prefer: "last", failOn: "never", pretty: true, maxReportBytes: 1000}},
 		{name: "no report", wantErr: "requires at least 1 arg(s)"},
 	})
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/capreport/capreport/calibrate"
 	"github.com/capreport/capreport/config"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/pipeline"
 )
@@ -41,6 +43,7 @@ const configSecret = "s3cr3t-capreport-31"
 type bounded struct {
 	code        int
 	out, errOut string
+	rss         int64 // peak resident bytes of the process (wait4)
 }
 
 // runBounded runs capreport (this binary, see runAsCapreport) in dir,
@@ -61,6 +64,9 @@ func runBounded(t *testing.T, dir, stdin string, args ...string) bounded {
 		t.Fatalf("capreport %q did not end within %s (blocked on a file?); stderr:\n%s", args, boundedRun, errOut.String())
 	}
 	r := bounded{out: out.String(), errOut: errOut.String()}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.rss = int64(ru.Maxrss) << 10 // KiB on Linux
+	}
 	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		r.code = ee.ExitCode()
 	} else if err != nil {
@@ -530,6 +536,136 @@ func TestInitWritesChartNamesAsData(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("value sets %+v, want %+v\n%s", got, want, body)
+			}
+		})
+	}
+}
+
+// mergeCase is one set of hostile inputs to merge (or diff) and what the
+// run must say.
+type mergeCase struct {
+	name string
+	// setup writes the inputs in dir and returns the arguments.
+	setup  func(t *testing.T, dir string) []string
+	code   int
+	stderr []string
+}
+
+// goodReport is a valid report of one passing workload.
+func goodReport(t *testing.T) string {
+	return jobReport(t, "charts", []contract.Workload{wl("shop/HorizontalPodAutoscaler/web", contract.VerdictPass)}, []contract.Source{}, []contract.Finding{})
+}
+
+// withoutKey is the report doc without one top-level key.
+func withoutKey(t *testing.T, doc, key string) string {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(doc), &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, key)
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// sparse makes a file of size bytes that holds no blocks.
+func sparse(t *testing.T, p string, size int64) {
+	t.Helper()
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHostileMergeInputs: merge checks each input's type before opening
+// it, bounds each input and their sum before reading, and holds every
+// input to the report schema: a FIFO does not block, four 240 MB files are
+// refused before a byte of them is read, and a report without workloads is
+// refused by name. diff's saved reports are read alike (a regular file,
+// within the bound), their schema version checked.
+func TestHostileMergeInputs(t *testing.T) {
+	write := func(t *testing.T, dir, name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := []mergeCase{
+		{name: "report-without-workloads", code: exitError, stderr: []string{"b.json", "does not match the capreport report schema", "workloads"},
+			setup: func(t *testing.T, dir string) []string {
+				return []string{"merge", write(t, dir, "a.json", goodReport(t)), write(t, dir, "b.json", withoutKey(t, goodReport(t), "workloads"))}
+			}},
+		{name: "report-without-sources", code: exitError, stderr: []string{"a.json", "does not match", "sources"},
+			setup: func(t *testing.T, dir string) []string {
+				return []string{"merge", write(t, dir, "a.json", withoutKey(t, goodReport(t), "sources"))}
+			}},
+		{name: "report-with-workloads-null", code: exitError, stderr: []string{"a.json", "does not match"},
+			setup: func(t *testing.T, dir string) []string {
+				return []string{"merge", write(t, dir, "a.json", strings.Replace(goodReport(t), `"workloads":[`, `"workloads":null,"x":[`, 1))}
+			}},
+		{name: "fifo", code: exitError, stderr: []string{"pipe.json", "is not a regular file"},
+			setup: func(t *testing.T, dir string) []string {
+				mkfifo(t, filepath.Join(dir, "pipe.json"))
+				return []string{"merge", write(t, dir, "a.json", goodReport(t)), filepath.Join(dir, "pipe.json")}
+			}},
+		{name: "fifo-first", code: exitError, stderr: []string{"pipe.json", "is not a regular file"},
+			setup: func(t *testing.T, dir string) []string {
+				mkfifo(t, filepath.Join(dir, "pipe.json"))
+				return []string{"merge", filepath.Join(dir, "pipe.json"), write(t, dir, "a.json", goodReport(t))}
+			}},
+		{name: "dev-zero", code: exitError, stderr: []string{"/dev/zero", "is not a regular file"},
+			setup: func(t *testing.T, dir string) []string { return []string{"merge", "/dev/zero"} }},
+		{name: "directory", code: exitError, stderr: []string{"is not a regular file"},
+			setup: func(t *testing.T, dir string) []string { return []string{"merge", dir} }},
+		{name: "four-240MB-reports", code: exitError, stderr: []string{"--max-report-bytes"},
+			setup: func(t *testing.T, dir string) []string {
+				args := []string{"merge"}
+				for _, n := range []string{"a", "b", "c", "d"} {
+					sparse(t, filepath.Join(dir, n+".json"), 240<<20)
+					args = append(args, filepath.Join(dir, n+".json"))
+				}
+				return args
+			}},
+		{name: "one-report-over-the-bound", code: exitError, stderr: []string{"a.json", "--max-report-bytes"},
+			setup: func(t *testing.T, dir string) []string {
+				return []string{"merge", "--max-report-bytes", "1000", write(t, dir, "a.json", goodReport(t)+strings.Repeat(" ", 1000))}
+			}},
+		{name: "diff-fifo", code: exitError, stderr: []string{"pipe.json", "is not a regular file"},
+			setup: func(t *testing.T, dir string) []string {
+				mkfifo(t, filepath.Join(dir, "pipe.json"))
+				return []string{"diff", "--base-json", filepath.Join(dir, "pipe.json"), "--head-json", write(t, dir, "head.json", goodReport(t))}
+			}},
+		// What merge did and does: a report named through a link is read.
+		{name: "symlink-to-a-report", code: exitOK,
+			setup: func(t *testing.T, dir string) []string {
+				symlink(t, write(t, dir, "a.json", goodReport(t)), filepath.Join(dir, "link.json"))
+				return []string{"merge", filepath.Join(dir, "link.json")}
+			}},
+	}
+	// The binary alone (its libraries' init) takes some 200 MiB resident.
+	base := runBounded(t, t.TempDir(), "", "version").rss
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := c.setup(t, dir)
+			r := runBounded(t, dir, "", args...)
+			if r.code != c.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", r.code, c.code, r.errOut)
+			}
+			for _, s := range c.stderr {
+				if !strings.Contains(r.errOut, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, r.errOut)
+				}
+			}
+			if r.rss > base+100<<20 {
+				t.Errorf("peaked at %d MiB resident, %d MiB without reading a report; refusing an input reads none of it", r.rss>>20, base>>20)
 			}
 		})
 	}

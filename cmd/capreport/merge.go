@@ -10,6 +10,7 @@ import (
 
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/internal/safefile"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/report/artifact"
 	"github.com/capreport/capreport/report/merge"
@@ -23,6 +24,8 @@ type mergeOptions struct {
 	pretty bool
 	prefer string
 	failOn string
+	// maxReportBytes bounds each input and all of them together.
+	maxReportBytes int64
 }
 
 var mergeFormats = []string{"json", "text", "markdown"}
@@ -39,8 +42,9 @@ func newMergeCmd(f *factory, runF func(*mergeOptions) error) *cobra.Command {
 			"kept once; workloads of different roots that share an id are all kept, each id qualified\n" +
 			"as ROOT:ID; two different workloads of one root and id are an error (exit 2) unless\n" +
 			"--prefer names which report wins. Paths keep their root, sources and findings are\n" +
-			"concatenated and the summary recomputed. Every input must carry the schema version\n" +
-			contract.SchemaVersion + ".\n\n" +
+			"concatenated and the summary recomputed. Every input must be a regular file that matches\n" +
+			"the report schema, " + contract.SchemaVersion + ", and the inputs together may hold at most\n" +
+			"--max-report-bytes: what they merge into is read by comment, summary and diff under that bound.\n\n" +
 			"Exit codes: 0 nothing fails, 1 a check of the merged report fails (see --fail-on), 2 usage\n" +
 			"or tool error, or a conflict.",
 		Example: "  capreport merge charts.json overlays.json --format markdown\n" +
@@ -59,6 +63,7 @@ func newMergeCmd(f *factory, runF func(*mergeOptions) error) *cobra.Command {
 	fl.BoolVar(&o.pretty, "pretty", false, "indent JSON for people; by default it is compact")
 	fl.StringVar(&o.prefer, "prefer", "", "settle a conflict (one root and id, two different workloads) by keeping the first or the last report's: first or last")
 	fl.StringVar(&o.failOn, "fail-on", config.FailOnError, "exit 1 when a check of the merged report fails at this severity: error, warning or never")
+	fl.Int64Var(&o.maxReportBytes, "max-report-bytes", defaultMaxReportBytes, "refuse reports larger than this, each or together (a report may come from an untrusted artifact)")
 	return cmd
 }
 
@@ -73,13 +78,12 @@ func runMerge(o *mergeOptions) error {
 	if !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, o.failOn) {
 		return flagErrorf("fail-on", "%q is not one of error, warning, never", o.failOn)
 	}
-	var reports []contract.Report
-	for _, f := range o.files {
-		r, err := readReport(f)
-		if err != nil {
-			return err
-		}
-		reports = append(reports, *r)
+	if o.maxReportBytes <= 0 {
+		return flagErrorf("max-report-bytes", "must be positive")
+	}
+	reports, err := readMergeInputs(o.files, o.maxReportBytes)
+	if err != nil {
+		return err
 	}
 	merged, warnings, err := merge.Reports(reports, o.files, o.prefer)
 	if ce := (*merge.ConflictError)(nil); errors.As(err, &ce) {
@@ -106,38 +110,86 @@ func runMerge(o *mergeOptions) error {
 	return nil
 }
 
-// readReport loads a saved JSON report; a file that is not one, or carries
-// another schema version, is a usage error naming the file, because the fix
-// is on the command line (another file, or a capreport of the same version).
-// The posting commands, which may read an untrusted artifact, also check
-// the schema (readReportLimited).
-func readReport(path string) (*contract.Report, error) {
-	return readReportLimited(path, defaultMaxReportBytes, false)
-}
-
-// readReportLimited reads at most limit bytes of a report and, with
-// validate, checks it against the JSON schema before decoding: a report
-// from an artifact may have been written by anyone.
-func readReportLimited(path string, limit int64, validate bool) (*contract.Report, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, &usageError{msg: fmt.Sprintf("%s: %v", path, unwrapPathError(err))}
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
-		return nil, &usageError{msg: fmt.Sprintf("%s: not a regular file", path)}
-	}
-	b, err := readAtMost(f, limit+1)
-	if err != nil {
-		return nil, &usageError{msg: fmt.Sprintf("%s: larger than %d bytes (--max-report-bytes)", path, limit)}
-	}
-	var v *report.Validator
-	if validate {
-		if v, err = report.NewValidator(); err != nil {
-			return nil, err
+// readMergeInputs reads merge's reports. Every one is a regular file
+// (stat, before any is opened: a FIFO would block the open, a device never
+// end), and their sizes together are within limit before a byte of them
+// is read; each is then read within what the ones before it left of
+// limit, and held to the report schema.
+func readMergeInputs(files []string, limit int64) ([]contract.Report, error) {
+	total := int64(0)
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			return nil, &usageError{msg: fmt.Sprintf("%s: %v", f, unwrapPathError(err))}
+		}
+		if !fi.Mode().IsRegular() {
+			return nil, &usageError{msg: (&safefile.NotRegularError{Path: f, Mode: fi.Mode()}).Error()}
+		}
+		if total += fi.Size(); total > limit {
+			return nil, &usageError{msg: fmt.Sprintf("%s: the reports up to it hold %d bytes, more than --max-report-bytes (%d) allows together "+
+				"(the merged report is read by comment, summary and diff under that bound); merge fewer, or raise it", f, total, limit)}
 		}
 	}
+	v, err := report.NewValidator()
+	if err != nil {
+		return nil, err
+	}
+	var out []contract.Report
+	left := limit
+	for _, f := range files {
+		b, err := readReportBytes(f, left)
+		if err != nil {
+			return nil, err
+		}
+		left -= int64(len(b))
+		r, err := decodeReport(f, b, v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *r)
+	}
+	return out, nil
+}
+
+// readReport loads a saved JSON report (diff's --base-json and
+// --head-json): a regular file within the default bound, its schema
+// version checked; unlike merge's inputs and the posting commands' it is
+// not held to the whole schema.
+func readReport(path string) (*contract.Report, error) {
+	return readReportLimited(path, defaultMaxReportBytes, nil)
+}
+
+// readReportLimited reads a report of at most limit bytes and, given a
+// validator, checks it against the JSON schema before decoding: a report
+// may come from an artifact anyone wrote, and one without workloads or
+// sources would be merged or posted as if it had none. A file that is not one, or
+// carries another schema version, is a usage error naming the file,
+// because the fix is on the command line (another file, or a capreport of
+// the same version).
+func readReportLimited(path string, limit int64, v *report.Validator) (*contract.Report, error) {
+	b, err := readReportBytes(path, limit)
+	if err != nil {
+		return nil, err
+	}
 	return decodeReport(path, b, v)
+}
+
+// readReportBytes reads a report file: a regular file (a symlink to one
+// is followed, the user named it), checked before it is opened and on
+// the open file, opened without waiting, of at most limit bytes.
+func readReportBytes(path string, limit int64) ([]byte, error) {
+	b, err := safefile.ReadFile(path, limit, true)
+	var nr *safefile.NotRegularError
+	var tl *safefile.TooLargeError
+	switch {
+	case errors.As(err, &nr):
+		return nil, &usageError{msg: nr.Error()}
+	case errors.As(err, &tl):
+		return nil, &usageError{msg: fmt.Sprintf("%s: larger than %d bytes (--max-report-bytes)", path, limit)}
+	case err != nil:
+		return nil, &usageError{msg: fmt.Sprintf("%s: %v", path, unwrapPathError(err))}
+	}
+	return b, nil
 }
 
 // decodeReport is artifact.Decode with its refusals as usage errors: the

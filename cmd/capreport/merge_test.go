@@ -15,9 +15,16 @@ import (
 	"github.com/capreport/capreport/report/merge"
 )
 
-// jobReport is one matrix job's report, as JSON.
+// jobReport is one matrix job's report, as JSON that matches the schema
+// (merge holds every input to it).
 func jobReport(t *testing.T, root string, ws []contract.Workload, srcs []contract.Source, fs []contract.Finding) string {
 	t.Helper()
+	if srcs == nil {
+		srcs = []contract.Source{}
+	}
+	if fs == nil {
+		fs = []contract.Finding{}
+	}
 	r := contract.Report{SchemaVersion: contract.SchemaVersion, Tool: contract.Tool{Name: "capreport", Version: "t"},
 		Root: root, GeneratedAt: "2026-11-30T12:00:00Z", Workloads: ws, Sources: srcs, Findings: fs,
 		// A stale summary: merge must recompute it, not add these up.
@@ -30,7 +37,15 @@ func jobReport(t *testing.T, root string, ws []contract.Workload, srcs []contrac
 }
 
 func wl(id, verdict string, fs ...contract.Finding) contract.Workload {
-	return contract.Workload{ID: id, Verdict: verdict, MinReplicas: 1, MaxReplicas: 10, Findings: fs}
+	if fs == nil {
+		fs = []contract.Finding{}
+	}
+	ns, kindName, _ := strings.Cut(id, "/")
+	kind, name, _ := strings.Cut(kindName, "/")
+	return contract.Workload{ID: id, Autoscaler: contract.Ref{Kind: kind, Name: name, Namespace: ns},
+		Target: contract.Ref{Kind: "Deployment", Name: name, Namespace: ns}, Source: contract.Location{},
+		Signal: "saturating", Metrics: []contract.Metric{}, Assumptions: map[string]contract.Assumption{},
+		Verdict: verdict, MinReplicas: 1, MaxReplicas: 10, Findings: fs}
 }
 
 func TestMerge(t *testing.T) {
@@ -114,7 +129,7 @@ func TestMerge(t *testing.T) {
 }
 
 func TestMergeErrors(t *testing.T) {
-	ok := writeTemp(t, "ok.json", miniReport(contract.SchemaVersion, "pass"))
+	ok := writeTemp(t, "ok.json", jobReport(t, "r", []contract.Workload{wl("a/HorizontalPodAutoscaler/x", contract.VerdictPass)}, nil, nil))
 	old := writeTemp(t, "old.json", miniReport("capreport.io/report/v0", "pass"))
 	noVersion := writeTemp(t, "nover.json", `{"workloads": []}`)
 	for _, c := range []struct {

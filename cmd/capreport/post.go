@@ -30,7 +30,7 @@ const (
 	// summaryCharts is how many workloads get a Mermaid chart in a summary.
 	summaryCharts = 10
 	// defaultMaxReportBytes caps a JSON report read by comment, issue,
-	// summary, merge and diff. A compact report (the default) takes about
+	// summary, merge (each input, and all together) and diff. A compact report (the default) takes about
 	// 15.6 KB per autoscaler: 10,000 autoscalers are 156 MB, and 256 MiB
 	// holds some 17,000, while a hostile artifact still cannot make
 	// capreport read more (validating it costs about 20 bytes of memory
@@ -101,13 +101,17 @@ func (o *postOptions) load() (*loaded, error) {
 	if err := checkGateFlags(o.failOnScope, o.failOnWorse); err != nil {
 		return nil, err
 	}
-	head, err := readReportLimited(o.report, o.maxReportBytes, true)
+	v, err := report.NewValidator()
+	if err != nil {
+		return nil, err
+	}
+	head, err := readReportLimited(o.report, o.maxReportBytes, v)
 	if err != nil {
 		return nil, err
 	}
 	l := &loaded{head: head, headPath: o.report, worsePercent: o.failOnWorse}
 	if o.base != "" {
-		if l.base, err = readReportLimited(o.base, o.maxReportBytes, true); err != nil {
+		if l.base, err = readReportLimited(o.base, o.maxReportBytes, v); err != nil {
 			return nil, err
 		}
 	}
