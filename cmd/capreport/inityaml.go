@@ -13,11 +13,12 @@ import (
 	"github.com/capreport/capreport/config"
 )
 
-// The names init and calibrate write (autoscalers, namespaces, files,
-// charts) come from the repository, which may be a pull request's: each
-// goes through the YAML encoder, on one line, so that none is read back
-// as anything but that string (a name "null", "- item" or one holding a
-// newline and a workloads entry).
+// The names init writes (autoscalers, namespaces, files, charts) come
+// from the repository, which may be a pull request's: each goes through
+// the YAML encoder, on one line, so that none is read back as anything
+// but that string (a name "null", "- item" or one holding a newline and a
+// workloads entry). calibrate's edits go through the encoder whole
+// (calibrate/yamlfile.go).
 
 // yamlBreaks are the characters a YAML parser ends a line at.
 const yamlBreaks = "\n\r\u0085\u2028\u2029"
@@ -110,7 +111,7 @@ func commentSafe(s string) bool {
 	return true
 }
 
-// checkRoundTrip parses body, the file init or calibrate wrote, and
+// checkRoundTrip parses body, the file init wrote, and
 // requires it to be want: the same settings, sources and workloads
 // entries, and nothing else (no extra key a name could have smuggled in).
 // Lines are not compared.
