@@ -90,8 +90,13 @@ func (c corpusCase) run(t *testing.T, corpus string) {
 		if got := a.Target.Kind + "/" + a.Target.Name; got != w.target || a.Target.Found == w.dangling {
 			t.Errorf("%s: target %s (found %v), want %s", a.ID, got, a.Target.Found, w.target)
 		}
-		if *a.HPA.MinReplicas != w.min || a.HPA.MaxReplicas != w.max {
-			t.Errorf("%s: min/max %d/%d, want %d/%d", a.ID, *a.HPA.MinReplicas, a.HPA.MaxReplicas, w.min, w.max)
+		if a.Floor() != w.min || a.HPA.MaxReplicas != w.max {
+			t.Errorf("%s: min/max %d/%d, want %d/%d", a.ID, a.Floor(), a.HPA.MaxReplicas, w.min, w.max)
+		}
+		// A ScaledObject's generated HPA never goes below 1, whatever
+		// KEDA's own floor (keda.md §1.3).
+		if hpaMin := max(w.min, 1); *a.HPA.MinReplicas != hpaMin {
+			t.Errorf("%s: HPA minReplicas %d, want %d", a.ID, *a.HPA.MinReplicas, hpaMin)
 		}
 		var got []string
 		if a.KEDA != nil {
@@ -118,8 +123,8 @@ func (c corpusCase) run(t *testing.T, corpus string) {
 		if a.Origin.File == "" {
 			t.Errorf("%s: no origin file", a.ID)
 		}
-		t.Logf("%s → %s/%s min %d max %d signal %s metrics %v unpriced %q", a.ID, a.Target.Kind, a.Target.Name,
-			*a.HPA.MinReplicas, a.HPA.MaxReplicas, a.Signal, got, a.Unpriced)
+		t.Logf("%s → %s/%s min %d (HPA %d) max %d signal %s metrics %v unpriced %q", a.ID, a.Target.Kind, a.Target.Name,
+			a.Floor(), *a.HPA.MinReplicas, a.HPA.MaxReplicas, a.Signal, got, a.Unpriced)
 	}
 }
 
@@ -141,7 +146,9 @@ func TestCorpus(t *testing.T) {
 			hpa("backend", "production", "autoscaling/v2", "Deployment/backend", 1, 2, false, "cpu:99%"),
 			hpa("database-replica", "production", "autoscaling/v2", "Deployment/database-replica", 2, 3, false, "cpu:99%"),
 			hpa("frontend", "production", "autoscaling/v2", "Deployment/frontend", 2, 4, false, "cpu:99%")}},
-		// KEDA's HPA floor is max(1, minReplicaCount); README gives the SO's.
+		// min is the floor the inventory shows: an HPA's minReplicas, a
+		// ScaledObject's minReplicaCount as README gives it (KEDA's own
+		// floor; its HPA's is max(1, it), checked in run).
 		{dir: "ingress-nginx-keda", helm: true, want: []corpusAutoscaler{
 			so("rel-ingress-nginx-controller", "demo", "Deployment/rel-ingress-nginx-controller", 2, 20, true, "prometheus")}},
 		{dir: "otel-collector", helm: true, want: []corpusAutoscaler{
@@ -154,9 +161,12 @@ func TestCorpus(t *testing.T) {
 			hpa("ui", "ui", "autoscaling/v1", "Deployment/ui", 1, 4, false, "cpu:80%")}},
 		{dir: "eks-workshop-keda", renderRoot: ".", want: []corpusAutoscaler{
 			dangling(so("ui-hpa", "ui", "Deployment/ui", 1, 10, false, "aws-cloudwatch"))}},
-		// minReplicaCount unset: the generated HPA's floor is 1.
+		// README says "min None": minReplicaCount is unset, which KEDA
+		// reads as 0, so the consumer scales to zero when idle (issue 33).
+		// The generated HPA's floor is still 1. This expectation said 1
+		// while the inventory showed the HPA's floor for a ScaledObject.
 		{dir: "keda-sample-rabbitmq-plain", want: []corpusAutoscaler{
-			so("rabbitmq-consumer", "default", "Deployment/rabbitmq-consumer", 1, 30, false, "rabbitmq")}},
+			so("rabbitmq-consumer", "default", "Deployment/rabbitmq-consumer", 0, 30, false, "rabbitmq")}},
 		{dir: "prometheus-json-exporter", helm: true, want: []corpusAutoscaler{
 			hpa("rel-prometheus-json-exporter", "demo", "autoscaling/v2beta1", "Deployment/rel-prometheus-json-exporter", 2, 5, false, "cpu:80%", "memory:80%")}},
 		{dir: "fluent-bit", helm: true, want: []corpusAutoscaler{

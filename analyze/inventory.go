@@ -184,6 +184,11 @@ type Trigger struct {
 	// Activation is the activation threshold in milli-units (0 by default):
 	// KEDA's 0 ↔ 1 gate compares the metric strictly above it.
 	ActivationMilli int64 `json:"activationMilli"`
+	// ActivationParam is the metadata key that sets it for this scaler
+	// (activationLagThreshold, activationQueueLength, ...); "" for
+	// triggers capreport does not model and for cpu and memory, which
+	// never activate a ScaledObject.
+	ActivationParam string `json:"activationParam,omitempty"`
 	// UseCachedMetrics serves the value cached at the last polling interval.
 	UseCachedMetrics bool `json:"useCachedMetrics,omitempty"`
 }
@@ -191,7 +196,9 @@ type Trigger struct {
 // KEDA holds ScaledObject settings beyond the generated HPA.
 type KEDA struct {
 	// MinReplicaCount as written (nil: 0); the HPA's floor is max(1, it).
-	MinReplicaCount  *int32 `json:"minReplicaCount,omitempty"`
+	MinReplicaCount *int32 `json:"minReplicaCount,omitempty"`
+	// IdleReplicaCount as written (nil: unset): what KEDA scales to when
+	// no trigger is active, instead of minReplicaCount.
 	IdleReplicaCount *int32 `json:"idleReplicaCount,omitempty"`
 	// PollingInterval and CooldownPeriod with KEDA's defaults (30s, 300s).
 	PollingInterval       time.Duration `json:"pollingInterval"`
@@ -205,11 +212,19 @@ type KEDA struct {
 	// Disabled (already applied to the HPA spec).
 	PausedScaleIn  bool `json:"pausedScaleIn,omitempty"`
 	PausedScaleOut bool `json:"pausedScaleOut,omitempty"`
+	// ForceActivation is autoscaling.keda.sh/force-activation: KEDA treats
+	// the ScaledObject as active whatever its triggers say, so it never
+	// scales to its idle floor.
+	ForceActivation bool `json:"forceActivation,omitempty"`
 	// Fallback replicas after FailureThreshold failed reads, nil if unset.
 	Fallback *KEDAFallback `json:"fallback,omitempty"`
 	// Formula of scalingModifiers, "" without one.
-	Formula  string    `json:"formula,omitempty"`
-	Triggers []Trigger `json:"triggers"`
+	Formula string `json:"formula,omitempty"`
+	// ActivationTargetMilli is scalingModifiers.activationTarget in
+	// milli-units (0 by default): with a formula, KEDA activates on the
+	// composite value alone and ignores each trigger's own threshold.
+	ActivationTargetMilli int64     `json:"activationTargetMilli,omitempty"`
+	Triggers              []Trigger `json:"triggers"`
 }
 
 // KEDAFallback is spec.fallback.

@@ -3,6 +3,7 @@ package analyze
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -254,6 +255,9 @@ func (t *soTranslation) pause(annotations map[string]string, behavior *autoscali
 		t.keda.PausedScaleOut = true
 		behavior = disableDirection(behavior, true)
 	}
+	if v, ok := annotations[KEDAForceActivationAnnotation]; ok && kedaBool(v) {
+		t.keda.ForceActivation = true
+	}
 	return behavior
 }
 
@@ -368,9 +372,7 @@ func (t *soTranslation) triggerMetric(i int, st scaledObjectTrigger) (p metricPa
 	trig := Trigger{Index: i, Type: st.Type, Name: st.Name, MetricType: st.MetricType,
 		UseCachedMetrics: st.UseCachedMetrics, Metadata: stringMap(st.Metadata)}
 	tr, err := translateTrigger(trig)
-	if tr.activation != 0 {
-		trig.ActivationMilli = tr.activation
-	}
+	trig.ActivationMilli, trig.ActivationParam = tr.activation, tr.activationParam
 	t.keda.Triggers = append(t.keda.Triggers, trig)
 	if err != nil {
 		t.fail(check.KEDAInvalidTrigger, "fix the trigger's metadata (keda.md §2 lists each scaler's parameters)",
@@ -417,6 +419,7 @@ func (t *soTranslation) scalingModifiers(a *kedaAdvanced, externalPairs []metric
 	}
 	sm := a.ScalingModifiers
 	t.keda.Formula = sm.Formula
+	t.activationTarget(sm.ActivationTarget)
 	target, err := strconv.ParseFloat(strings.TrimSpace(sm.Target), 64)
 	switch {
 	case sm.Formula == "":
@@ -440,6 +443,23 @@ func (t *soTranslation) scalingModifiers(a *kedaAdvanced, externalPairs []metric
 	m := metricFromTarget(autoscalingv2.ExternalMetricSourceType, "composite-metric", "", mt)
 	m.Signal, m.Reason = sig, reason
 	return []metricPair{{spec, m}}
+}
+
+// activationTarget reads scalingModifiers.activationTarget (0 when
+// empty), the threshold KEDA's 0 ↔ 1 gate holds the composite value to.
+// KEDA parses it on every poll, not in its webhook: one that does not
+// parse makes every poll an error, so the object never activates.
+func (t *soTranslation) activationTarget(v string) {
+	if strings.TrimSpace(v) == "" {
+		return
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e12 {
+		t.add(findingAt(t.origin, check.InvalidAutoscaler, check.SeverityError, "set advanced.scalingModifiers.activationTarget to a number, or remove it",
+			"ScaledObject %s: scalingModifiers.activationTarget %q is not a number; KEDA fails to parse it on every poll, so the object never activates", t.name, v))
+		return
+	}
+	t.keda.ActivationTargetMilli = int64(f * 1000)
 }
 
 // setHPA fills in the generated HPA's spec and the metrics' descriptions.

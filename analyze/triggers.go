@@ -21,7 +21,9 @@ type triggerResult struct {
 	name       string
 	metric     Metric
 	activation int64 // milli-units
-	notes      []triggerNote
+	// activationParam is the metadata key of the activation threshold.
+	activationParam string
+	notes           []triggerNote
 }
 
 // triggerNote is a finding about a trigger that does not break it.
@@ -65,7 +67,7 @@ func translateTrigger(t Trigger) (triggerResult, error) {
 		if err != nil {
 			return err
 		}
-		r.activation = a * 1000
+		r.activation, r.activationParam = a*1000, activationParam
 		return external(name, v*1000, SignalBacklog, "")
 	}
 
@@ -146,7 +148,7 @@ func rabbitMQ(md map[string]string, r *triggerResult, external func(string, int6
 	if err != nil {
 		return err
 	}
-	r.activation = int64(a * 1000)
+	r.activation, r.activationParam = int64(a*1000), "activationValue"
 	return external("rabbitmq-"+url.QueryEscape(md["queueName"]), int64(value*1000), sig, reason)
 }
 
@@ -172,7 +174,7 @@ func gcpPubSub(md map[string]string, r *triggerResult, external func(string, int
 	if err != nil {
 		return err
 	}
-	r.activation = int64(a * 1000)
+	r.activation, r.activationParam = int64(a*1000), "activationValue"
 	name := md["subscriptionName"]
 	if name == "" {
 		name = md["topicName"]
@@ -204,7 +206,7 @@ func prometheus(md map[string]string, r *triggerResult, external func(string, in
 	if err != nil {
 		return err
 	}
-	r.activation = int64(a * 1000)
+	r.activation, r.activationParam = int64(a*1000), "activationThreshold"
 	sig, reason := SignalUnknown, "the prometheus query is not recognizably a rate; set capreport.io/signal to backlog, rate or saturating"
 	if rateQueryRE.MatchString(md["query"]) {
 		sig, reason = SignalRate, "the prometheus query takes a rate (rate, irate or increase)"
