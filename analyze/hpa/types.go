@@ -41,32 +41,42 @@ type Container struct {
 	// Requests in milli-units by resource name ("cpu", "memory"); a missing
 	// key means the container sets no request for that resource.
 	Requests map[string]int64
-	// RestartableInit marks an init container with restartPolicy Always
-	// (a sidecar); its requests count like a regular container's.
+	// RestartableInit marks an entry of Pod.InitContainers with
+	// restartPolicy Always (a sidecar). API validation forbids the field on
+	// spec.containers, so it means nothing in Pod.Containers.
 	RestartableInit bool
 }
 
 // Pod is one pod, or Count identical pods (Count 0 means 1). Names are
 // unique within a pod list, as pod names are within a namespace.
 type Pod struct {
-	Name       string
-	Count      int32
-	Phase      PodPhase
-	Deleting   bool            // deletionTimestamp set
-	Ready      *ReadyCondition // nil: no Ready condition
-	StartTime  *time.Time      // nil: status.startTime unset
+	Name      string
+	Count     int32
+	Phase     PodPhase
+	Deleting  bool            // deletionTimestamp set
+	Ready     *ReadyCondition // nil: no Ready condition
+	StartTime *time.Time      // nil: status.startTime unset
+	// Containers is spec.containers.
 	Containers []Container
+	// InitContainers is spec.initContainers, in spec order: sidecars
+	// (RestartableInit) and regular init containers interleaved as listed,
+	// since a regular init container runs beside the sidecars listed
+	// before it and not beside those after it (effectiveRequest).
+	//
+	// The container path sums the sidecars with the containers and skips
+	// regular init containers; only the pod-level path (below) counts a
+	// regular init container, when it asks for more than the rest.
+	InitContainers []Container
 	// PodRequests are pod-level requests (spec.resources.requests, KEP-2837;
 	// PodLevelResources is beta/on in v1.34). When one of them is of a
 	// supported resource (cpu, memory, hugepages-*) and the metric names no
-	// container, the request is the containers' aggregate with the
-	// supported pod-level values put over it (podLevelRequest).
-	//
-	// Not modelled: regular (non-restartable) init containers and
-	// spec.overhead, which that aggregate would also count (the larger of
-	// the containers' sum and an init container's request, plus the
-	// overhead). Nothing capreport simulates has either.
+	// container, the request is the pod's effective request: the
+	// containers' aggregate (init containers included) with the supported
+	// pod-level values put over it, plus Overhead (effectiveRequest).
 	PodRequests map[string]int64
+	// Overhead is spec.overhead (filled from the RuntimeClass at
+	// admission). It is added on the pod-level path only, as upstream.
+	Overhead map[string]int64
 }
 
 // size is the number of pods the entry stands for: Count, or 1 when Count
