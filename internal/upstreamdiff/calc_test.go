@@ -3,6 +3,7 @@ package upstreamdiff
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -69,7 +70,8 @@ func resourceCase(withContainer bool) caseFunc {
 		c, g := newPodCase(r, now)
 		c.Target = int64(g.between(1, 200))
 		if withContainer {
-			c.Container = []string{"app", "side", "logger", "absent"}[g.intn(4)]
+			names := append(slices.Clone(containerNames), "absent")
+			c.Container = names[g.intn(len(names))]
 		}
 		res, err := c.Calc.ResourceReplicasDetail(c.Current, int32(c.Target), c.Resource, c.Container, c.Pods, c.Metrics, now)
 		port := answer{res.Replicas, res.Utilization, res.RawAverage, errText(err)}

@@ -71,17 +71,19 @@ func toV1Pod(p hpa.Pod, name string, now time.Time) *v1.Pod {
 	}
 	always := v1.ContainerRestartPolicyAlways
 	for _, c := range p.Containers {
+		pod.Spec.Containers = append(pod.Spec.Containers, v1.Container{Name: c.Name, Resources: v1.ResourceRequirements{Requests: toResourceList(c.Requests)}})
+	}
+	for _, c := range p.InitContainers {
 		vc := v1.Container{Name: c.Name, Resources: v1.ResourceRequirements{Requests: toResourceList(c.Requests)}}
 		if c.RestartableInit {
 			vc.RestartPolicy = &always
-			pod.Spec.InitContainers = append(pod.Spec.InitContainers, vc)
-		} else {
-			pod.Spec.Containers = append(pod.Spec.Containers, vc)
 		}
+		pod.Spec.InitContainers = append(pod.Spec.InitContainers, vc)
 	}
 	if p.PodRequests != nil {
 		pod.Spec.Resources = &v1.ResourceRequirements{Requests: toResourceList(p.PodRequests)}
 	}
+	pod.Spec.Overhead = toResourceList(p.Overhead)
 	return pod
 }
 

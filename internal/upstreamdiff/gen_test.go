@@ -97,9 +97,13 @@ func (g gen) pod(name string, c hpa.Calculator) hpa.Pod {
 	if !g.chance(0.1) {
 		p.Ready = g.ready(p.StartTime, c)
 	}
-	p.Containers = g.containers()
+	p.Containers, p.InitContainers = g.containers()
 	if g.chance(0.25) {
 		p.PodRequests = g.requests([]string{"cpu", "memory", "hugepages-2Mi", "ephemeral-storage"}, 0.5)
+	}
+	// spec.overhead counts on the pod-level path only (PodRequests).
+	if g.chance(0.15) {
+		p.Overhead = g.requests([]string{"cpu", "memory", "hugepages-2Mi", "ephemeral-storage"}, 0.5)
 	}
 	return p
 }
@@ -128,44 +132,63 @@ func (g gen) ready(start *time.Time, c hpa.Calculator) *hpa.ReadyCondition {
 	return cond
 }
 
-// containers draws up to three uniquely named containers, regular ones
-// first and sidecars (restartable init containers) after them, which is
-// the order upstream visits them in.
-func (g gen) containers() []hpa.Container {
-	names := []string{"app", "side", "logger"}
+// containerNames are the names containers and init containers take
+// (unique within a pod, as the API requires); the ContainerResource group
+// names one of them, or one no pod has, as its metric's container.
+var containerNames = []string{"app", "side", "logger", "init", "mesh", "setup"}
+
+// containers draws up to three containers and, in two pods of five, up to
+// three init containers, each a sidecar (restartPolicy Always) or a
+// regular init container at even odds, in random order: on the pod-level
+// path a regular init container runs beside the sidecars listed before it
+// only (AggregateContainerRequests), so the order matters.
+func (g gen) containers() (containers, inits []hpa.Container) {
+	names := slices.Clone(containerNames)
 	g.r.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
 	n := g.between(0, 3)
 	if n == 0 && g.chance(0.7) {
 		n = 1
 	}
-	out := make([]hpa.Container, n)
-	for i := range out {
-		out[i] = hpa.Container{Name: names[i], RestartableInit: g.chance(0.2)}
-		if !g.chance(0.05) {
-			out[i].Requests = g.requests([]string{"cpu", "memory", "hugepages-2Mi"}, 0.85)
-		}
+	m := 0
+	if g.chance(0.4) {
+		m = g.between(1, 3)
 	}
-	slices.SortStableFunc(out, func(a, b hpa.Container) int {
-		return boolInt(a.RestartableInit) - boolInt(b.RestartableInit)
-	})
-	return out
+	for _, name := range names[:n] {
+		containers = append(containers, g.container(name, false))
+	}
+	for _, name := range names[n : n+m] {
+		inits = append(inits, g.container(name, g.chance(0.5)))
+	}
+	return containers, inits
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
+func (g gen) container(name string, sidecar bool) hpa.Container {
+	c := hpa.Container{Name: name, RestartableInit: sidecar}
+	if !g.chance(0.05) {
+		c.Requests = g.requests([]string{"cpu", "memory", "hugepages-2Mi"}, 0.85)
 	}
-	return 0
+	return c
 }
 
 func (g gen) requests(names []string, p float64) map[string]int64 {
 	m := map[string]int64{}
 	for _, n := range names {
 		if g.chance(p) {
-			m[n] = g.value()
+			m[n] = g.request()
 		}
 	}
 	return m
+}
+
+// request is a value, or now and then just over half of MaxInt64, so that
+// two such requests in one pod overflow int64: upstream's per-container
+// sum wraps there, while PodRequests' Quantity arithmetic stays exact
+// (inf.Dec) until MilliValue.
+func (g gen) request() int64 {
+	if g.chance(0.01) {
+		return math.MaxInt64/2 + int64(g.intn(1000))
+	}
+	return g.value()
 }
 
 // metrics draws a sample for most pods (timestamps on or beside the end of
