@@ -104,6 +104,10 @@ const (
 	Unpriced                = "unpriced"
 	MetricNotModelled       = "metric-not-modelled"
 	UnknownCheck            = "unknown-check"
+
+	// FirstMessageWaitOverTarget: a ScaledObject that scales to zero makes
+	// the first message after an idle period wait longer than the target.
+	FirstMessageWaitOverTarget = "first-message-wait-over-target"
 )
 
 // Info is the registry entry of one check: what the SARIF rule
@@ -328,7 +332,7 @@ var builtinChecks = []Info{
 	{InvalidAutoscaler, "Autoscaler cannot be decoded", SeverityError,
 		"The HPA or ScaledObject does not decode as its apiVersion says; the API server would reject it.",
 		"Fix the manifest at the file and line shown.",
-		[]string{"analyze.buildHPA", "analyze.buildScaledObject", "analyze.soTranslation.replicaBounds", "analyze.soTranslation.scalingModifiers", "analyze.soTranslation.targetRef", "analyze.soTranslation.triggerMetrics"}},
+		[]string{"analyze.buildHPA", "analyze.buildScaledObject", "analyze.soTranslation.activationTarget", "analyze.soTranslation.replicaBounds", "analyze.soTranslation.scalingModifiers", "analyze.soTranslation.targetRef", "analyze.soTranslation.triggerMetrics"}},
 	{KEDAV1Schema, "KEDA v1 schema", SeverityError,
 		"The ScaledObject uses the keda.k8s.io/v1alpha1 schema that KEDA 2 no longer serves.",
 		"Migrate to keda.sh/v1alpha1 (scaleTargetRef.name instead of deploymentName).",
@@ -385,6 +389,12 @@ var builtinChecks = []Info{
 		"With --fetch, a downloaded chart's SHA-256 differs from the digest its repository index or OCI reference names, or Chart.lock is out of sync with Chart.yaml (Helm refuses to build it). Nothing is rendered from it.",
 		"Run helm dependency update and commit Chart.lock; if the digest is wrong on the server, the chart was replaced: find out why.",
 		[]string{"render.fetchCheck", "render.renderer.fetchDependencies"}},
+	// Appended rather than grouped with the ledger's checks: SARIF's
+	// ruleIndex follows this order, and appending keeps earlier indices.
+	{FirstMessageWaitOverTarget, "First message after idle waits beyond the latency target", SeverityError,
+		"A ScaledObject without minReplicaCount (or with 0, or idleReplicaCount 0) has no pod after an idle period, and its HPA does nothing at zero replicas: only KEDA's operator orders the first pod, at a poll that finds the trigger above its activation threshold. The first message of a busy spell then waits up to the activation wait (⌊threshold⌋ further messages at the demand), one polling interval and the dead time, longer than the latency target.",
+		"Keep a pod warm with minReplicaCount: 1 if the target holds after idle too; otherwise shorten pollingInterval, cut the dead time, or lower the activation threshold.",
+		[]string{"rules.scaleFromZeroCheck"}},
 }
 
 // Registry is a set of checks, each ID once, in the order given.

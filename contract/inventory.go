@@ -22,19 +22,24 @@ type Inventory struct {
 
 // InventoryAutoscaler is one HPA or ScaledObject as extracted.
 type InventoryAutoscaler struct {
-	ID          string          `json:"id"`
-	Kind        string          `json:"kind"`
-	APIVersion  string          `json:"apiVersion"`
-	Name        string          `json:"name"`
-	Namespace   string          `json:"namespace,omitempty"`
-	HPAName     string          `json:"hpaName"`
-	Source      InventoryPlace  `json:"source"`
-	Target      InventoryTarget `json:"target"`
-	Signal      string          `json:"signal"`
-	SignalFrom  string          `json:"signalFrom"`
-	Unpriced    string          `json:"unpriced,omitempty"`
-	MinReplicas int32           `json:"minReplicas"`
-	MaxReplicas int32           `json:"maxReplicas"`
+	ID         string          `json:"id"`
+	Kind       string          `json:"kind"`
+	APIVersion string          `json:"apiVersion"`
+	Name       string          `json:"name"`
+	Namespace  string          `json:"namespace,omitempty"`
+	HPAName    string          `json:"hpaName"`
+	Source     InventoryPlace  `json:"source"`
+	Target     InventoryTarget `json:"target"`
+	Signal     string          `json:"signal"`
+	SignalFrom string          `json:"signalFrom"`
+	Unpriced   string          `json:"unpriced,omitempty"`
+	// MinReplicas is the fewest replicas the autoscaler keeps, as in the
+	// report: for a ScaledObject KEDA's idle floor (0 without
+	// minReplicaCount), which may be below the generated HPA's.
+	MinReplicas int32 `json:"minReplicas"`
+	MaxReplicas int32 `json:"maxReplicas"`
+	// KEDA is what a ScaledObject sets beyond its HPA; absent for an HPA.
+	KEDA *KEDA `json:"keda,omitempty"`
 	// Behavior is the effective autoscaling/v2 behavior as Kubernetes
 	// writes it (HorizontalPodAutoscalerBehavior).
 	Behavior    json.RawMessage       `json:"behavior,omitempty"`

@@ -134,15 +134,21 @@ type Workload struct {
 	// report the workload came from. An id is unique within one root only;
 	// when two roots hold one id, merge keeps both, the id qualified as
 	// "root:namespace/Kind/name".
-	Root        string                `json:"root,omitempty"`
-	Autoscaler  Ref                   `json:"autoscaler"`
-	Target      Ref                   `json:"target"`
-	TargetFound bool                  `json:"targetFound"`
-	Source      Location              `json:"source"`
-	Signal      string                `json:"signal"` // saturating | backlog | rate | unknown
-	MinReplicas int32                 `json:"minReplicas"`
-	MaxReplicas int32                 `json:"maxReplicas"`
-	Metrics     []Metric              `json:"metrics"`
+	Root        string   `json:"root,omitempty"`
+	Autoscaler  Ref      `json:"autoscaler"`
+	Target      Ref      `json:"target"`
+	TargetFound bool     `json:"targetFound"`
+	Source      Location `json:"source"`
+	Signal      string   `json:"signal"` // saturating | backlog | rate | unknown
+	// MinReplicas is the fewest replicas the autoscaler keeps: an HPA's
+	// minReplicas; for a ScaledObject the count KEDA scales to when idle
+	// (idleReplicaCount when set, else minReplicaCount, 0 when unset),
+	// which may be below the generated HPA's own floor (KEDA.HPAMinReplicas).
+	MinReplicas int32    `json:"minReplicas"`
+	MaxReplicas int32    `json:"maxReplicas"`
+	Metrics     []Metric `json:"metrics"`
+	// KEDA is what a ScaledObject sets beyond its HPA; absent for an HPA.
+	KEDA        *KEDA                 `json:"keda,omitempty"`
 	Assumptions map[string]Assumption `json:"assumptions"`
 	Size        *SizeBill             `json:"size,omitempty"`
 	Time        *TimeBill             `json:"time,omitempty"`
@@ -164,9 +170,12 @@ type LatencyCheck struct {
 	// TargetSeconds is the latency target (capreport.io/latency-target).
 	TargetSeconds float64 `json:"targetSeconds"`
 	// ExpectedSeconds is the figure held against it: the peak wait at the
-	// largest design overload (Size) or the latency floor at rest (Time).
+	// largest design overload (Size); for a Time bill the largest of the
+	// standing delay, the latency floor at rest and, for a ScaledObject
+	// that scales to zero, the first message's wait after an idle period.
 	ExpectedSeconds float64 `json:"expectedSeconds"`
-	// Basis names that figure, e.g. "peak wait at 10x" or "latency floor".
+	// Basis names that figure, e.g. "peak wait at 10x", "latency floor"
+	// or "first message after idle".
 	Basis string `json:"basis"`
 	Met   bool   `json:"met"`
 }
@@ -257,10 +266,13 @@ type TimeBill struct {
 	// Remedies: the threshold (messages per pod) that rests with a 15 %
 	// margin, the longest window (s) that rests at today's threshold, and
 	// the longest dead time (s) that would rest; nil when none exists.
-	ThresholdToRest *float64  `json:"thresholdToRest"`
-	WindowToRest    *int      `json:"windowToRest"`
-	DeadTimeToRest  *int      `json:"deadTimeToRest"`
-	Timeline        *Timeline `json:"timeline,omitempty"`
+	ThresholdToRest *float64 `json:"thresholdToRest"`
+	WindowToRest    *int     `json:"windowToRest"`
+	DeadTimeToRest  *int     `json:"deadTimeToRest"`
+	// ScaleFromZero prices the first message after an idle period of a
+	// ScaledObject that scales to zero; absent for any other autoscaler.
+	ScaleFromZero *ScaleFromZero `json:"scaleFromZero,omitempty"`
+	Timeline      *Timeline      `json:"timeline,omitempty"`
 	// PhiCurve is Φ sampled over the windows the Φ plot shows, with the
 	// closed forms it is drawn against: the plot reads it, so a saved
 	// report redraws its own figure. Left out where no plot is drawn.

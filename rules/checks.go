@@ -40,7 +40,7 @@ func checksFor(a *analyze.Autoscaler, w *contract.Workload, in inputs) []contrac
 		unmodelled(a, "cpu", add)
 	}
 	if t := w.Time; t != nil {
-		timeChecks(a, t, w, in, adder(timeBasis))
+		timeChecks(a, t, w, in, adder(timeBasisOf(t)))
 		if m, why := backlogMetric(a); why == "" {
 			unmodelled(a, m.Name, add)
 		}
@@ -123,6 +123,7 @@ func timeChecks(a *analyze.Autoscaler, t *contract.TimeBill, w *contract.Workloa
 	if t.StandingDelaySeconds > target {
 		add(check.StandingDelayOverTarget, "every message waits %s at rest (threshold / pod rate), above the %s latency target", units.Duration(t.StandingDelaySeconds), units.Duration(target))
 	}
+	scaleFromZeroCheck(t, in, add)
 }
 
 // unmodelled notes the metrics of a multi-metric HPA that the bill's model

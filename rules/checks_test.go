@@ -81,9 +81,14 @@ type consumer struct {
 	name        string
 	lag         int
 	annotations map[string]string
+	toZero      bool // leave minReplicaCount out: KEDA scales it to zero
 }
 
 func (c consumer) yaml() string {
+	minRC := "\n  minReplicaCount: 1"
+	if c.toZero {
+		minRC = ""
+	}
 	return fmt.Sprintf(`apiVersion: apps/v1
 kind: Deployment
 metadata: {name: %[1]s, namespace: t}
@@ -103,14 +108,13 @@ metadata:
   annotations:
 %[3]s
 spec:
-  scaleTargetRef: {name: %[1]s}
-  minReplicaCount: 1
+  scaleTargetRef: {name: %[1]s}%[4]s
   maxReplicaCount: 100
   triggers:
     - type: kafka
       metadata: {bootstrapServers: "k:9092", consumerGroup: g, topic: t, lagThreshold: "%[2]d"}
 ---
-`, c.name, c.lag, annotationsYAML(c.annotations))
+`, c.name, c.lag, annotationsYAML(c.annotations), minRC)
 }
 
 func annotationsYAML(m map[string]string) string {
@@ -190,6 +194,12 @@ func TestChecksTriggerAndStayQuiet(t *testing.T) {
 		{check.StandingDelayOverTarget,
 			consumer{name: "fires", lag: 1500, annotations: measuredConsumer("capreport.io/latency-target", "120s")}.yaml(),
 			consumer{name: "quiet", lag: 1500, annotations: measuredConsumer("capreport.io/latency-target", "200s")}.yaml(),
+			"t/ScaledObject/fires", "t/ScaledObject/quiet"},
+		// At rest D = 110 s holds 115 s; from zero the first message waits
+		// 30 s + 90 s.
+		{check.FirstMessageWaitOverTarget,
+			consumer{name: "fires", lag: 1100, toZero: true, annotations: measuredConsumer("capreport.io/latency-target", "115s")}.yaml(),
+			consumer{name: "quiet", lag: 1100, annotations: measuredConsumer("capreport.io/latency-target", "115s")}.yaml(),
 			"t/ScaledObject/fires", "t/ScaledObject/quiet"},
 		{check.KafkaPartitionCap,
 			consumer{name: "fires", lag: 1500, annotations: measuredConsumer("capreport.io/partitions", "10")}.yaml(),

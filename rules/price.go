@@ -26,9 +26,10 @@ func price(a *analyze.Autoscaler, cfg *config.Config, opts Options) contract.Wor
 		Source: contract.Location{File: a.Origin.File, Line: a.Origin.Line, Source: a.Origin.Source,
 			Via: a.Origin.Via, Chain: a.Origin.Chain, Partial: a.Origin.Partial},
 		Signal:      string(a.Signal),
-		MinReplicas: minReplicas(a.HPA),
+		MinReplicas: a.Floor(), // KEDA's idle floor; the simulation keeps the HPA's
 		MaxReplicas: a.HPA.MaxReplicas,
 		Metrics:     metricsOf(a),
+		KEDA:        KEDAOf(a),
 		Assumptions: withMeasured(assumptionsOf(a.Assumptions), a.Assumptions),
 		// A copy: the ledger adds to and annotates its workload's findings.
 		Findings: append([]contract.Finding{}, a.Findings...),
@@ -192,9 +193,10 @@ func assumptionsOf(as analyze.Assumptions) map[string]contract.Assumption {
 }
 
 // latencyOf holds the bill's figure against the latency target: the peak
-// wait at the largest design overload (Size), or at rest the larger of the
-// standing delay every message waits and the latency floor below which the
-// loop cannot rest at all (Time, Cor. 3).
+// wait at the largest design overload (Size), or the largest of the
+// standing delay every message waits at rest, the latency floor below
+// which the loop cannot rest at all (Time, Cor. 3), and for a ScaledObject
+// that scales to zero the first message's wait after an idle period.
 func latencyOf(w contract.Workload, in inputs) *contract.LatencyCheck {
 	if in.latencyTarget <= 0 {
 		return nil
@@ -213,6 +215,9 @@ func latencyOf(w contract.Workload, in inputs) *contract.LatencyCheck {
 		l.ExpectedSeconds, l.Basis = w.Time.StandingDelaySeconds, "standing delay"
 		if w.Time.LatencyFloorSeconds > l.ExpectedSeconds {
 			l.ExpectedSeconds, l.Basis = w.Time.LatencyFloorSeconds, "latency floor"
+		}
+		if z := w.Time.ScaleFromZero; z != nil && z.FirstMessageWaitSeconds > l.ExpectedSeconds {
+			l.ExpectedSeconds, l.Basis = z.FirstMessageWaitSeconds, "first message after idle"
 		}
 	default:
 		return nil

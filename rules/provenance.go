@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"maps"
+
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/contract"
@@ -27,8 +29,28 @@ var (
 		check.KafkaPartitionCap:       {"step", "demand", "podRate"},
 		check.LatencyFloor:            {"deadTime", "latencyTarget"},
 		check.StandingDelayOverTarget: {"podRate", "latencyTarget"},
+		// The polling interval is the manifest's (or KEDA's own default),
+		// not a guess; the activation wait adds the demand (timeBasisOf).
+		check.FirstMessageWaitOverTarget: {"deadTime", "latencyTarget"},
+	}
+	// activationBasis replaces timeBasis's entries when an activation
+	// threshold makes the first message wait for more messages to arrive.
+	activationBasis = map[string][]string{
+		check.FirstMessageWaitOverTarget: {"deadTime", "latencyTarget", "demand", "podRate"},
 	}
 )
+
+// timeBasisOf adds the demand and the pod rate (from which an unstated
+// demand is derived) to the first message's wait when an activation
+// threshold above one message makes it wait for more to arrive.
+func timeBasisOf(t *contract.TimeBill) map[string][]string {
+	if z := t.ScaleFromZero; z == nil || z.ActivationWaitSeconds <= 0 {
+		return timeBasis
+	}
+	out := maps.Clone(timeBasis)
+	maps.Copy(out, activationBasis)
+	return out
+}
 
 // sizeBasisOf adds the demand and pod rate to the Size row's checks when
 // the demand is stated rather than derived.

@@ -71,6 +71,7 @@ func priceTime(a *analyze.Autoscaler, in inputs, opts Options) (*contract.TimeBi
 	if err != nil {
 		return nil, "the Time model rejected its inputs: " + err.Error()
 	}
+	bill.ScaleFromZero = scaleFromZeroOf(a, m, in, demand)
 	return bill, ""
 }
 
