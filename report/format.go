@@ -130,11 +130,16 @@ func sizeKey(b *contract.SizeBill) string {
 		secs(o.PeakWaitSeconds), o.PeakReplicas, plural(o.PeakReplicas, "pod", "pods"), o.NeededReplicas)
 }
 
-// timeKey is the ledger's one-line Time bill.
+// timeKey is the ledger's one-line Time bill, with the first message's
+// wait after an idle period when KEDA scales the consumer to zero.
 func timeKey(b *contract.TimeBill) string {
-	return fmt.Sprintf("D %s vs %s required: %s, %d..%d pods (need %d)",
+	s := fmt.Sprintf("D %s vs %s required: %s, %d..%d pods (need %d)",
 		secs(b.StandingDelaySeconds), secs(b.RequiredStandingDelaySeconds), huntsWord(b.Hunts),
 		b.ReplicasMin, b.ReplicasMax, b.NeededReplicas)
+	if z := b.ScaleFromZero; z != nil {
+		s += fmt.Sprintf("; from zero the first message waits %s", secs(z.FirstMessageWaitSeconds))
+	}
+	return s
 }
 
 func huntsWord(h bool) string {

@@ -435,13 +435,31 @@ func writeTimeBill(b *strings.Builder, t *contract.TimeBill) {
 	row("Swing (max − min) / needed", pct(t.SwingFraction))
 	row("Mean over need", signedPct(t.MeanOverNeed))
 	row("Latency floor τ_eff·Φ", secs(t.LatencyFloorSeconds))
+	if z := t.ScaleFromZero; z != nil {
+		row("First message after idle (from zero)", secs(z.FirstMessageWaitSeconds))
+	}
 	b.WriteString("\n")
+	writeScaleFromZero(b, t.ScaleFromZero)
 	threshold := "none"
 	if t.ThresholdToRest != nil {
 		threshold = num(*t.ThresholdToRest) + " per pod"
 	}
 	fmt.Fprintf(b, "**Remedies to rest** · threshold %s · window %s · dead time %s\n\n",
 		threshold, secsPtr(t.WindowToRest, "none"), secsPtr(t.DeadTimeToRest, "none"))
+}
+
+// writeScaleFromZero spells out the first message's wait after an idle
+// period, term by term, for a consumer KEDA scales to zero.
+func writeScaleFromZero(b *strings.Builder, z *contract.ScaleFromZero) {
+	if z == nil {
+		return
+	}
+	activation := ""
+	if z.ActivationWaitSeconds > 0 {
+		activation = fmt.Sprintf("%s for the %s messages that activate it + ", secs(z.ActivationWaitSeconds), num(z.ActivationMessages))
+	}
+	fmt.Fprintf(b, "**Scale from zero** · after %s without messages KEDA leaves no pod; the first message then waits up to %s = %spolling interval %s + dead time %s\n\n",
+		secs(z.IdleAfterSeconds), secs(z.FirstMessageWaitSeconds), activation, secs(z.PollingIntervalSeconds), secs(z.DeadTimeSeconds))
 }
 
 // writeMdFindings lists findings worst first with their fix and location.

@@ -13,7 +13,9 @@ import (
 // count peaks at 317 pods where 100 suffice; 3 rounds against the bound
 // ceil(log2(10/2)) = 3), and "The Delay a Window Demands" (a KEDA consumer
 // whose 1 s standing delay is far below the 89.6 s a 90 s dead time and a
-// 300 s window need, so it hunts; and one at 150 s that rests).
+// 300 s window need, so it hunts, and which KEDA scales to zero, so the
+// first message after an idle period waits 30 s + 90 s; and one at 150 s
+// that rests).
 
 func ptr[T any](v T) *T { return &v }
 
@@ -179,9 +181,12 @@ func specimenLedger() contract.Workload {
 		TargetFound: true,
 		Source:      so,
 		Signal:      "backlog",
-		MinReplicas: 1,
+		MinReplicas: 0,
 		MaxReplicas: 50,
 		Metrics:     []contract.Metric{{Type: "External", Name: "s0-kafka-ledger", Target: "AverageValue 10", Signal: "backlog", Trigger: "kafka"}},
+		KEDA: &contract.KEDA{MinReplicaCount: 0, MinReplicaCountFrom: "default", HPAMinReplicas: 1, PollingIntervalSeconds: 30,
+			CooldownPeriodSeconds: 300, ScalesToZero: true,
+			Activations: []contract.KEDAActivation{{Trigger: 0, Type: "kafka", Param: "activationLagThreshold", Threshold: 0}}},
 		Assumptions: map[string]contract.Assumption{
 			"deadTime":      {Value: "1m30s", From: "annotation", Where: &contract.Location{File: "deploy/payments/ledger-consumer.yaml", Line: 6, Source: "deploy/payments"}},
 			"podRate":       {Value: "10", From: "annotation", Where: &contract.Location{File: "deploy/payments/ledger-consumer.yaml", Line: 7, Source: "deploy/payments"}},
@@ -194,10 +199,12 @@ func specimenLedger() contract.Workload {
 			ReplicasMin: 6, ReplicasMax: 35, ReplicasMean: 27.4, ReplicasP5: 7, ReplicasP95: 34,
 			NeededReplicas: 20, SwingFraction: 1.45, MeanOverNeed: 0.37, LatencyFloorSeconds: 89.6,
 			ThresholdToRest: ptr(1030.0),
-			Timeline:        huntTimeline(6, 35, 20, 30, 3600, 400),
+			ScaleFromZero: &contract.ScaleFromZero{FirstMessageWaitSeconds: 120, ActivationMessages: 1,
+				PollingIntervalSeconds: 30, DeadTimeSeconds: 90, IdleAfterSeconds: 330},
+			Timeline: huntTimeline(6, 35, 20, 30, 3600, 400),
 		},
 		Verdict: contract.VerdictFail,
-		Latency: &contract.LatencyCheck{TargetSeconds: 60, ExpectedSeconds: 89.6, Basis: "latency floor", Met: false},
+		Latency: &contract.LatencyCheck{TargetSeconds: 60, ExpectedSeconds: 120, Basis: "first message after idle", Met: false},
 		Findings: []contract.Finding{
 			{
 				Check: "time-hunting", Severity: check.SeverityError,
@@ -210,6 +217,12 @@ func specimenLedger() contract.Workload {
 				Message:     "The 60 s latency target is below the 89.6 s floor (Cor. 3) this dead time and window allow at rest.",
 				Remediation: "Shorten the dead time (image pull, warm-up) or accept a latency target of at least 90 s.",
 				Location:    &contract.Location{File: "deploy/payments/ledger-consumer.yaml", Line: 8, Source: "deploy/payments"},
+			},
+			{
+				Check: "first-message-wait-over-target", Severity: check.SeverityError,
+				Message:     "after 5 min 30 s without messages KEDA has scaled the consumer to zero: the first message then waits up to 2 min (polling interval 30 s + dead time 90 s), above the 60 s latency target",
+				Remediation: "Keep a pod warm with minReplicaCount: 1 if the target holds after idle too; otherwise shorten pollingInterval, cut the dead time, or lower the activation threshold.",
+				Location:    &so,
 			},
 		},
 	}
@@ -284,7 +297,7 @@ func specimenReport() contract.Report {
 		Tool:          contract.Tool{Name: "capreport", Version: "v0.1.0-test"},
 		GeneratedAt:   "2026-11-30T12:00:00Z",
 		Root:          "./deploy",
-		Summary:       contract.Summary{Autoscalers: 5, Pass: 1, Warn: 1, Fail: 2, Unpriced: 1, Errors: 4, Warnings: 2},
+		Summary:       contract.Summary{Autoscalers: 5, Pass: 1, Warn: 1, Fail: 2, Unpriced: 1, Errors: 5, Warnings: 2},
 		Workloads: []contract.Workload{
 			specimenInvoice(), specimenLedger(), specimenQuery(), specimenCheckout(), specimenFrontend(),
 		},

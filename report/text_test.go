@@ -35,7 +35,7 @@ func TestTextWorstFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	order := []string{
-		"payments/ScaledObject/ledger-consumer",    // fail, 2 errors
+		"payments/ScaledObject/ledger-consumer",    // fail, 3 errors
 		"shop/HorizontalPodAutoscaler/checkout",    // fail, 1 error
 		"web/HorizontalPodAutoscaler/frontend",     // warn
 		"payments/ScaledObject/invoice-worker",     // pass

@@ -169,6 +169,27 @@ func TestCompare(t *testing.T) {
 			}},
 		},
 		{
+			name:    "minReplicaCount removed: the consumer scales to zero",
+			base:    reportOf(timeWorkload()),
+			head:    reportOf(timeToZero()),
+			want:    Counts{Base: 1, Head: 1, Changed: 1, Modified: 1},
+			wantIDs: []string{ordersID},
+			figures: map[string]map[string][2]string{ordersID: {
+				"minReplicas":                  {"1", "0"},
+				"time.firstMessageWaitSeconds": {"—", "2 min"},
+			}},
+			words: map[string][]string{ordersID: {"now scales to zero: the first message after idle waits 2 min"}},
+		},
+		{
+			name:    "minReplicaCount restored: no wait from zero",
+			base:    reportOf(timeToZero()),
+			head:    reportOf(timeWorkload()),
+			want:    Counts{Base: 1, Head: 1, Changed: 1, Modified: 1},
+			wantIDs: []string{ordersID},
+			figures: map[string]map[string][2]string{ordersID: {"time.firstMessageWaitSeconds": {"2 min", "—"}}},
+			words:   map[string][]string{ordersID: {"no longer scales to zero (was a first-message wait of 2 min)"}},
+		},
+		{
 			name:    "added and removed",
 			base:    reportOf(sizeWorkload(), steadyWorkload()),
 			head:    reportOf(timeWorkload(), steadyWorkload()),

@@ -92,6 +92,11 @@ func figuresOf(w contract.Workload) []fig {
 			fig{"time.windowToRest", "remedy: window to rest", unitSeconds, intOr(t.WindowToRest, "none")},
 			fig{"time.deadTimeToRest", "remedy: dead time to rest", unitSeconds, intOr(t.DeadTimeToRest, "none")},
 		)
+		// Only a consumer KEDA scales to zero has the figure; the side
+		// without it reads "—".
+		if z := t.ScaleFromZero; z != nil {
+			fs = append(fs, fig{"time.firstMessageWaitSeconds", "first message after idle", unitSeconds, z.FirstMessageWaitSeconds})
+		}
 	}
 	return fs
 }
@@ -486,6 +491,16 @@ func timePhrases(b, h *contract.TimeBill, changed map[string]figDiff) []string {
 	case rq:
 		out = append(out, "required standing delay "+seconds(b.RequiredStandingDelaySeconds)+" → "+
 			seconds(h.RequiredStandingDelaySeconds)+" (carries "+seconds(h.StandingDelaySeconds)+")")
+	}
+	if d, ok := changed["time.firstMessageWaitSeconds"]; ok {
+		switch {
+		case d.before == nil:
+			out = append(out, "now scales to zero: the first message after idle waits "+text(d.after))
+		case d.after == nil:
+			out = append(out, "no longer scales to zero (was a first-message wait of "+text(d.before)+")")
+		default:
+			out = append(out, "first message after idle waits "+text(d.before)+" → "+text(d.after))
+		}
 	}
 	return out
 }

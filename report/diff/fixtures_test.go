@@ -94,6 +94,19 @@ func timeShortWindow() contract.Workload {
 	return w
 }
 
+// timeToZero is the consumer after its minReplicaCount was removed: KEDA
+// now scales it to zero, and the first message after an idle period
+// waits 30 s + 90 s.
+func timeToZero() contract.Workload {
+	w := timeWorkload()
+	t := *w.Time
+	t.ScaleFromZero = &contract.ScaleFromZero{FirstMessageWaitSeconds: 120, ActivationMessages: 1,
+		PollingIntervalSeconds: 30, DeadTimeSeconds: 90, IdleAfterSeconds: 330}
+	w.Time = &t
+	w.MinReplicas = 0
+	return w
+}
+
 // apiWorkload meets a 10x overload in one round with room to spare.
 func apiWorkload() contract.Workload {
 	w := sizeWorkload()
