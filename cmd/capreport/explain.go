@@ -11,8 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/report"
+	"github.com/capreport/capreport/rules"
 )
 
 // explainOptions are the inputs of `capreport explain`.
@@ -183,9 +185,31 @@ func printBill(w io.Writer, wl contract.Workload, repo string) {
 		}
 	}
 	if t := wl.Time; t != nil {
+		printScaleFromZero(w, wl, t.ScaleFromZero)
 		fmt.Fprintf(w, "\nLast two hours of the 20-hour run\n")
 		printTimeline(w, t.Timeline, false)
 	}
+}
+
+// printScaleFromZero writes the law of the first message's wait after an
+// idle period, term by term, for a ScaledObject KEDA scales to zero.
+func printScaleFromZero(w io.Writer, wl contract.Workload, z *contract.ScaleFromZero) {
+	if z == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nScale from zero\n")
+	fmt.Fprintf(w, "  replicas %d..%d: after %s without messages KEDA leaves no pod, and its HPA (min %d) does nothing at zero\n",
+		wl.MinReplicas, wl.MaxReplicas, units.Duration(z.IdleAfterSeconds), hpaFloor(wl))
+	fmt.Fprintf(w, "  the first message then waits up to %s = %s\n", units.Duration(z.FirstMessageWaitSeconds), rules.FirstMessageWaitTerms(z))
+}
+
+// hpaFloor is the generated HPA's minReplicas of a ScaledObject, or the
+// workload's own floor for an HPA.
+func hpaFloor(wl contract.Workload) int32 {
+	if wl.KEDA != nil {
+		return wl.KEDA.HPAMinReplicas
+	}
+	return wl.MinReplicas
 }
 
 func printTimeline(w io.Writer, tl *contract.Timeline, wait bool) {

@@ -153,11 +153,9 @@ func newListOutput(res *render.Result, inv *analyze.Inventory) listOutput {
 				MemoryRequestBytes: a.Target.MemoryRequestBytes, MemoryLimitBytes: a.Target.MemoryLimitBytes,
 				Containers: len(a.Target.Containers), File: a.Target.Origin.File, Line: a.Target.Origin.Line},
 			Signal: string(a.Signal), SignalFrom: a.Assumptions.Signal.From, Unpriced: a.Unpriced,
-			MaxReplicas: a.HPA.MaxReplicas, Behavior: behaviorJSON(a.HPA.Behavior), Ignores: a.Ignores,
+			MinReplicas: a.Floor(), MaxReplicas: a.HPA.MaxReplicas, KEDA: rules.KEDAOf(&a),
+			Behavior: behaviorJSON(a.HPA.Behavior), Ignores: a.Ignores,
 			Metrics: []contract.InventoryMetric{}, Assumptions: assumptionRows(a.Assumptions), Findings: []contract.InventoryFinding{},
-		}
-		if a.HPA.MinReplicas != nil {
-			la.MinReplicas = *a.HPA.MinReplicas
 		}
 		for _, m := range a.Metrics {
 			lm := contract.InventoryMetric{Type: string(m.Type), Name: m.Name, Container: m.Container, TargetType: string(m.TargetType),
@@ -335,12 +333,39 @@ func writeAutoscalerFields(tw io.Writer, a contract.InventoryAutoscaler) {
 	fmt.Fprintf(tw, "  target\t%s\n", targetText(a.Target))
 	fmt.Fprintf(tw, "  signal\t%s (%s)\n", a.Signal, a.SignalFrom)
 	fmt.Fprintf(tw, "  replicas\tmin %d, max %d\n", a.MinReplicas, a.MaxReplicas)
+	if a.KEDA != nil {
+		fmt.Fprintf(tw, "  keda\t%s\n", kedaText(a.KEDA))
+	}
 	if a.Behavior != nil {
 		fmt.Fprintf(tw, "  behavior\tset\n")
 	}
 	if a.Unpriced != "" {
 		fmt.Fprintf(tw, "  unpriced\t%s\n", a.Unpriced)
 	}
+}
+
+// kedaText is a ScaledObject's keda row: where its floor comes from, the
+// HPA's own floor, and how KEDA's operator moves between them ("minReplicaCount
+// 0 (default), HPA min 1, polling 30s, cooldown 5m, activation kafka > 0").
+func kedaText(k *contract.KEDA) string {
+	s := fmt.Sprintf("minReplicaCount %d (%s)", k.MinReplicaCount, k.MinReplicaCountFrom)
+	if k.IdleReplicaCount != nil {
+		s += fmt.Sprintf(", idleReplicaCount %d", *k.IdleReplicaCount)
+	}
+	s += fmt.Sprintf(", HPA min %d, polling %s, cooldown %s", k.HPAMinReplicas,
+		rules.FormatDuration(k.PollingIntervalSeconds), rules.FormatDuration(k.CooldownPeriodSeconds))
+	if k.ActivationTarget != nil {
+		// With a formula KEDA ignores each trigger's own threshold.
+		s += ", activation composite > " + fmtFloat(*k.ActivationTarget)
+	} else {
+		for _, act := range k.Activations {
+			s += fmt.Sprintf(", activation %s > %s", act.Type, fmtFloat(act.Threshold))
+		}
+	}
+	if k.ScalesToZero {
+		s += "; scales to zero"
+	}
+	return s
 }
 
 // targetText is the target row: the reference, then what pricing read off

@@ -161,6 +161,7 @@ func TestListJSONMatchesInventorySchema(t *testing.T) {
 		filepath.Join("..", "..", "testdata", "extract"), // behaviors, KEDA, every HPA version
 		filepath.Join("..", "..", "testdata", "gitops"),
 		filepath.Join("..", "..", "testdata", "extract", "repo"),
+		filepath.Join("..", "..", "testdata", "scale-to-zero"), // KEDA floors, activations
 	}
 	if _, ok := testutil.Shared(t, "corpus"); ok {
 		dirs = append(dirs, filepath.Join("..", "..", "..", "shared", "corpus"), corpusGitOps)
