@@ -112,3 +112,39 @@ func TestFirstMessageWaitBasis(t *testing.T) {
 		t.Errorf("timeBasisOf changed the shared map: %v", got)
 	}
 }
+
+// A ScaledObject with maxReplicaCount 1 and no minReplicaCount still
+// changes its count, 0 ↔ 1, by KEDA's activation: min-equals-max is for
+// an autoscaler pinned at one count, here one with minReplicaCount 1.
+func TestMinEqualsMaxUsesKEDAFloor(t *testing.T) {
+	so := func(name, minRC string) string {
+		return `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ` + name + `, namespace: t}
+spec:
+  selector: {matchLabels: {app: ` + name + `}}
+  template:
+    metadata: {labels: {app: ` + name + `}}
+    spec:
+      containers: [{name: c, image: x, resources: {requests: {cpu: 250m}}}]
+---
+apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata: {name: ` + name + `, namespace: t}
+spec:
+  scaleTargetRef: {name: ` + name + `}` + minRC + `
+  maxReplicaCount: 1
+  triggers:
+    - type: kafka
+      metadata: {bootstrapServers: "k:9092", consumerGroup: g, topic: t, lagThreshold: "10"}
+---
+`
+	}
+	r := repoOf(t, "", so("zero", ""), so("pinned", "\n  minReplicaCount: 1"))
+	if w := workload(t, r, "t/ScaledObject/zero"); hasCheck(w, check.MinEqualsMax) || w.MinReplicas != 0 {
+		t.Errorf("zero: min %d, findings %v; want 0 and no %s", w.MinReplicas, checkIDs(w), check.MinEqualsMax)
+	}
+	if w := workload(t, r, "t/ScaledObject/pinned"); !hasCheck(w, check.MinEqualsMax) {
+		t.Errorf("pinned: findings %v; want %s", checkIDs(w), check.MinEqualsMax)
+	}
+}
