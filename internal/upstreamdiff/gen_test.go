@@ -17,6 +17,9 @@ import (
 type gen struct {
 	r   *rand.Rand
 	now time.Time
+	// huge is set while one pod in fifty is drawn: half its requests are
+	// then just over half of MaxInt64 (request).
+	huge bool
 }
 
 func (g gen) chance(p float64) bool { return g.r.Float64() < p }
@@ -84,6 +87,7 @@ func (g gen) pods(c hpa.Calculator) []hpa.Pod {
 
 func (g gen) pod(name string, c hpa.Calculator) hpa.Pod {
 	p := hpa.Pod{Name: name, Phase: hpa.PodRunning}
+	g.huge = g.chance(0.02)
 	if g.chance(0.25) {
 		p.Count = int32(g.between(1, 4))
 	}
@@ -180,13 +184,14 @@ func (g gen) requests(names []string, p float64) map[string]int64 {
 	return m
 }
 
-// request is a value, or now and then just over half of MaxInt64, so that
-// two such requests in one pod overflow int64: upstream's per-container
-// sum wraps there, while PodRequests' Quantity arithmetic stays exact
-// (inf.Dec) until MilliValue.
+// request is a value or, in a huge pod, at even odds just over half of
+// MaxInt64, so that two of the pod's requests overflow int64: upstream's
+// per-container sum wraps there, while PodRequests' Quantity arithmetic
+// stays exact (inf.Dec) until MilliValue and compares the init
+// containers' needs exactly.
 func (g gen) request() int64 {
-	if g.chance(0.01) {
-		return math.MaxInt64/2 + int64(g.intn(1000))
+	if g.huge && g.chance(0.5) {
+		return math.MaxInt64/2 + 1 + int64(g.intn(1000))
 	}
 	return g.value()
 }
