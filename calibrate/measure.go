@@ -27,10 +27,6 @@ func (g grid) slot(t model.Time) int {
 	return i
 }
 
-// perPod is a range result keyed by one label: a value per slot, NaN where
-// the series had none.
-type perPod map[string][]float64
-
 // nsData is everything fetched for one namespace.
 type nsData struct {
 	q         queries
@@ -156,35 +152,13 @@ func (f *fetcher) rangeBy(q, label string) perPod {
 		f.err = fmt.Errorf("query %s: expected a range vector, got %s", q, v.Type())
 		return nil
 	}
-	out := perPod{}
+	b := newSlotsBuilder(f.g)
 	for _, s := range mat {
-		key, ok := s.Metric[model.LabelName(label)]
-		if !ok {
-			continue
-		}
-		vals := out[string(key)]
-		if vals == nil {
-			vals = nanSlice(f.g.n)
-			out[string(key)] = vals
-		}
-		for _, p := range s.Values {
-			if i := f.g.slot(p.Timestamp); i >= 0 && finite(float64(p.Value)) {
-				if math.IsNaN(vals[i]) {
-					vals[i] = 0
-				}
-				vals[i] += float64(p.Value)
-			}
+		if key, ok := s.Metric[model.LabelName(label)]; ok {
+			b.add(string(key), s.Values)
 		}
 	}
-	return out
-}
-
-func nanSlice(n int) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = math.NaN()
-	}
-	return s
+	return b.done()
 }
 
 // queryError names the query; the client's error says what went wrong

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/capreport/capreport/config"
 )
@@ -63,48 +64,63 @@ func (d *nsData) rates(ctx context.Context, src Source, w Workload, o Options) (
 // totals. Size row: served rate over CPU use per request, where the pod is
 // busy enough to say. Time row: consumed rate per pod, only while KEDA saw
 // a backlog when it reports one (an idle consumer shows demand, not
-// capacity).
+// capacity). Pods are taken in name order, so that the sums are the same
+// from run to run; only the slots a pod has samples at cost anything.
 func (d *nsData) rateSamples(r *Result, pods map[string]bool, rates perPod, o Options) (samples, totals []float64) {
 	w := r.Workload
-	busy := d.keda[w.ScaledObject]
-	if w.Row == RowTime && busy == nil {
+	busy, kedaSeen := d.keda[w.ScaledObject]
+	if w.Row == RowTime && !kedaSeen {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s: keda_scaler_metrics_value has no series for ScaledObject %q: the consumer rate is taken over all samples and understates capacity if pods idled", w.Ref(), w.ScaledObject))
 	}
-	for i := 0; i < d.g.n; i++ {
-		total, n := 0.0, 0
-		for pod := range pods {
-			v := at(rates[pod], i)
-			if !finite(v) || v < 0 {
+	total, count := make([]float64, d.g.n), make([]int32, d.g.n)
+	for _, pod := range sortedKeys(pods) {
+		req, usage := cursor{s: d.cpuReq[pod]}, cursor{s: d.usage[pod]}
+		for _, p := range rates[pod] {
+			if !finite(p.v) || p.v < 0 {
 				continue
 			}
-			total, n = total+v, n+1
+			total[p.i] += p.v
+			count[p.i]++
 			if w.Row == RowSize {
-				if req := at(d.cpuReq[pod], i); req > 0 {
-					if u := at(d.usage[pod], i) / req; finite(u) && u >= o.MinUtilization {
-						samples = append(samples, v/u)
-					}
+				if s, ok := sizeSample(req.at(int(p.i)), usage.at(int(p.i)), p.v, o); ok {
+					samples = append(samples, s)
 				}
 			}
 		}
+	}
+	backlog := cursor{s: busy}
+	for i, n := range count {
 		if n == 0 {
 			continue
 		}
-		totals = append(totals, total)
-		if w.Row == RowTime && (busy == nil || at(busy, i) > 0) {
-			samples = append(samples, total/float64(n))
+		totals = append(totals, total[i])
+		if w.Row == RowTime && (!kedaSeen || backlog.at(i) > 0) {
+			samples = append(samples, total[i]/float64(n))
 		}
 	}
-	if w.Row == RowTime && busy != nil {
+	if w.Row == RowTime && kedaSeen {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s: consumer rate cross-checked with keda_scaler_metrics_value: %d of %d samples had a backlog", w.Ref(), len(samples), len(totals)))
 	}
 	return samples, totals
 }
 
-func at(xs []float64, i int) float64 {
-	if i >= len(xs) {
-		return math.NaN()
+// sizeSample is a pod's rate v over its CPU use per request (usage over
+// req), if it used at least MinUtilization of it.
+func sizeSample(req, usage, v float64, o Options) (float64, bool) {
+	if !(req > 0) {
+		return 0, false
 	}
-	return xs[i]
+	u := usage / req
+	return v / u, finite(u) && u >= o.MinUtilization
+}
+
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func measurePodRate(r *Result, xs []float64, query string, o Options, find findFunc) {
