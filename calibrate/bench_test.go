@@ -32,7 +32,26 @@ func (f fleet) pods(ns string, each func(pod, rs, deploy string)) {
 	}
 }
 
-func (f fleet) Query(_ context.Context, q string, ts time.Time, _ ...v1.Option) (model.Value, v1.Warnings, error) {
+func (f fleet) Query(_ context.Context, q string, ts time.Time, each SeriesFunc) error {
+	for _, s := range f.vector(q, ts) {
+		if err := each(s.Metric, []model.SamplePair{{Timestamp: s.Timestamp, Value: s.Value}}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f fleet) QueryRange(_ context.Context, q string, r v1.Range, each SeriesFunc) error {
+	for _, s := range f.matrix(q, r) {
+		if err := each(s.Metric, s.Values); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// vector is the fleet's answer to an instant query.
+func (f fleet) vector(q string, ts time.Time) model.Vector {
 	ns := nsRE.FindStringSubmatch(q)[1]
 	var vec model.Vector
 	add := func(v float64, kv ...string) {
@@ -52,10 +71,11 @@ func (f fleet) Query(_ context.Context, q string, ts time.Time, _ ...v1.Option) 
 			add(float64(30+len(pod)%20), "pod", pod)
 		}
 	})
-	return vec, nil, nil
+	return vec
 }
 
-func (f fleet) QueryRange(_ context.Context, q string, r v1.Range, _ ...v1.Option) (model.Value, v1.Warnings, error) {
+// matrix is the fleet's answer to a range query.
+func (f fleet) matrix(q string, r v1.Range) model.Matrix {
 	ns := nsRE.FindStringSubmatch(q)[1]
 	v := 40.0
 	switch {
@@ -72,7 +92,7 @@ func (f fleet) QueryRange(_ context.Context, q string, r v1.Range, _ ...v1.Optio
 		}
 		mat = append(mat, s)
 	})
-	return mat, nil, nil
+	return mat
 }
 
 // BenchmarkCalibrate500 calibrates 500 workloads (10 namespaces of 50,

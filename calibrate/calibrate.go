@@ -5,7 +5,9 @@
 // Measurement is pure arithmetic over query results (this file and
 // stats.go); the queries are batched by namespace (a fixed number per
 // namespace, plus one per workload with its own query), never one per pod.
-// prom.go builds the HTTP client; yamlfile.go edits the configuration.
+// prom.go asks Prometheus, and answer.go reads its answers as streams
+// within bounds (a server may be hostile); yamlfile.go edits the
+// configuration.
 package calibrate
 
 import (
@@ -18,7 +20,6 @@ import (
 	"time"
 
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
-	"github.com/prometheus/common/model"
 
 	"github.com/capreport/capreport/config"
 )
@@ -130,10 +131,14 @@ type Result struct {
 	Notes []string
 }
 
-// Source is the part of the Prometheus API calibrate uses; v1.API has it.
+// Source answers calibrate's queries. It hands each series of an answer
+// to the SeriesFunc as it reads it, so that no answer is ever held whole:
+// a query costs what calibrate keeps of its answer, whatever the server
+// sends (NewClient's also bounds what it reads). Query's series have
+// exactly one sample each.
 type Source interface {
-	Query(ctx context.Context, query string, ts time.Time, opts ...v1.Option) (model.Value, v1.Warnings, error)
-	QueryRange(ctx context.Context, query string, r v1.Range, opts ...v1.Option) (model.Value, v1.Warnings, error)
+	Query(ctx context.Context, query string, ts time.Time, each SeriesFunc) error
+	QueryRange(ctx context.Context, query string, r v1.Range, each SeriesFunc) error
 }
 
 // Counting counts the queries a Source answers.
@@ -145,14 +150,14 @@ type Counting struct {
 // Queries is how many queries were issued.
 func (c *Counting) Queries() int { return int(c.n.Load()) }
 
-func (c *Counting) Query(ctx context.Context, q string, ts time.Time, opts ...v1.Option) (model.Value, v1.Warnings, error) {
+func (c *Counting) Query(ctx context.Context, q string, ts time.Time, each SeriesFunc) error {
 	c.n.Add(1)
-	return c.Source.Query(ctx, q, ts, opts...)
+	return c.Source.Query(ctx, q, ts, each)
 }
 
-func (c *Counting) QueryRange(ctx context.Context, q string, r v1.Range, opts ...v1.Option) (model.Value, v1.Warnings, error) {
+func (c *Counting) QueryRange(ctx context.Context, q string, r v1.Range, each SeriesFunc) error {
 	c.n.Add(1)
-	return c.Source.QueryRange(ctx, q, r, opts...)
+	return c.Source.QueryRange(ctx, q, r, each)
 }
 
 // QueriesPerNamespace bounds the queries one namespace costs; a workload
@@ -162,6 +167,8 @@ const QueriesPerNamespace = 8
 // Run measures every workload, namespace by namespace; progress (may be
 // nil) is told after each namespace how many workloads are done. An error
 // is a query that failed (unreachable, refused, timed out): the run stops.
+// An answer over a bound (LimitError) is not: what needed it is reported
+// as findings, and the rest is measured.
 func Run(ctx context.Context, src Source, ws []Workload, o Options, progress func(done int)) ([]Result, error) {
 	o = o.Defaults()
 	byNS := map[string][]Workload{}

@@ -1,14 +1,23 @@
 package calibrate
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"path"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/common/model"
 
 	"github.com/capreport/capreport/config"
 )
@@ -116,4 +125,47 @@ func TestNewClientRejects(t *testing.T) {
 			t.Errorf("NewClient(%+v) accepted", o)
 		}
 	}
+}
+
+// ServeHTTP answers Prometheus's HTTP API (query and query_range, POST or
+// GET) from the fleet, in the JSON the real server writes.
+func (f fleet) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	q := r.Form.Get("query")
+	var v model.Value
+	switch path.Base(r.URL.Path) {
+	case "query":
+		v = f.vector(q, formTime(r, "time"))
+	case "query_range":
+		v = f.matrix(q, rangeOf(r))
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"status":"success","data":{"resultType":%q,"result":%s}}`, v.Type(), data)
+}
+
+// rangeOf is a range query's range.
+func rangeOf(r *http.Request) v1.Range {
+	step, _ := strconv.ParseFloat(r.Form.Get("step"), 64)
+	return v1.Range{Start: formTime(r, "start"), End: formTime(r, "end"), Step: time.Duration(step * float64(time.Second))}
+}
+
+// newBuffered buffers what a handler writes: an answer of many small
+// writes costs a system call per 64 KiB, not per write.
+func newBuffered(w io.Writer) *bufio.Writer { return bufio.NewWriterSize(w, 64<<10) }
+
+// formTime reads a form value in Prometheus's seconds since the epoch.
+func formTime(r *http.Request, key string) time.Time {
+	s, _ := strconv.ParseFloat(r.Form.Get(key), 64)
+	return time.Unix(0, int64(s*1e9)).UTC()
 }

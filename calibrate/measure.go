@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -40,6 +41,9 @@ type nsData struct {
 	keda      perPod
 	reqQuery  string
 	consQuery string
+	// lost are the answers over a bound (LimitError), by query: what
+	// needs one is a finding, not measured.
+	lost map[string]*LimitError
 }
 
 func measureNamespace(ctx context.Context, src Source, ns string, ws []Workload, o Options) ([]Result, error) {
@@ -67,8 +71,9 @@ func fetchNamespace(ctx context.Context, src Source, ns string, ws []Workload, o
 		q:      queries{ns: ns, since: o.Since, window: o.Step, t0: o.Now.Add(-o.Since)},
 		g:      grid{start: start, step: o.Step, n: int(o.Now.Sub(start)/o.Step) + 1},
 		owners: newOwners(),
+		lost:   map[string]*LimitError{},
 	}
-	f := fetcher{ctx: ctx, src: src, now: o.Now, g: d.g}
+	f := fetcher{ctx: ctx, src: src, now: o.Now, g: d.g, lost: d.lost}
 	var size, time bool
 	for _, w := range ws {
 		size = size || w.Row == RowSize && w.RequestQuery == ""
@@ -80,6 +85,9 @@ func fetchNamespace(ctx context.Context, src Source, ns string, ws []Workload, o
 	f.instant(d.q.replicaSetOwners(), func(m model.Metric, v float64) {
 		d.owners.replicaSet[string(m["replicaset"])] = ownerRef{string(m["owner_kind"]), string(m["owner_name"])}
 	})
+	if len(d.lost) > 0 {
+		return d, f.err // no workload's pods are known: nothing else is asked
+	}
 	d.dead = map[string]float64{}
 	f.instant(d.q.deadTimes(), func(m model.Metric, v float64) { d.dead[string(m["pod"])] = v })
 	if anyRow(ws, RowSize) {
@@ -107,31 +115,41 @@ func anyRow(ws []Workload, r Row) bool {
 	return false
 }
 
-// fetcher runs queries until the first error, which it keeps.
+// fetcher runs queries until the first error, which it keeps; an answer
+// over a bound only loses its query (lost), and the rest are asked.
 type fetcher struct {
-	ctx context.Context
-	src Source
-	now time.Time
-	g   grid
-	err error
+	ctx  context.Context
+	src  Source
+	now  time.Time
+	g    grid
+	err  error
+	lost map[string]*LimitError
+}
+
+// fail keeps err: the run's end, or, for an answer over a bound, its
+// query's loss. What each saw of the answer before is not to be used.
+func (f *fetcher) fail(q string, err error) {
+	var le *LimitError
+	if errors.As(err, &le) {
+		le.Query = q
+		f.lost[q] = le
+		return
+	}
+	f.err = queryError(q, err)
 }
 
 func (f *fetcher) instant(q string, each func(model.Metric, float64)) {
 	if f.err != nil {
 		return
 	}
-	v, _, err := f.src.Query(f.ctx, q, f.now)
+	err := f.src.Query(f.ctx, q, f.now, func(m model.Metric, pts []model.SamplePair) error {
+		if len(pts) > 0 {
+			each(m, float64(pts[0].Value))
+		}
+		return nil
+	})
 	if err != nil {
-		f.err = queryError(q, err)
-		return
-	}
-	vec, ok := v.(model.Vector)
-	if !ok {
-		f.err = fmt.Errorf("query %s: expected an instant vector, got %s", q, v.Type())
-		return
-	}
-	for _, s := range vec {
-		each(s.Metric, float64(s.Value))
+		f.fail(q, err)
 	}
 }
 
@@ -142,23 +160,28 @@ func (f *fetcher) rangeBy(q, label string) perPod {
 		return nil
 	}
 	r := v1.Range{Start: f.g.start, End: f.g.start.Add(time.Duration(f.g.n-1) * f.g.step), Step: f.g.step}
-	v, _, err := f.src.QueryRange(f.ctx, q, r)
-	if err != nil {
-		f.err = queryError(q, err)
-		return nil
-	}
-	mat, ok := v.(model.Matrix)
-	if !ok {
-		f.err = fmt.Errorf("query %s: expected a range vector, got %s", q, v.Type())
-		return nil
-	}
 	b := newSlotsBuilder(f.g)
-	for _, s := range mat {
-		if key, ok := s.Metric[model.LabelName(label)]; ok {
-			b.add(string(key), s.Values)
+	err := f.src.QueryRange(f.ctx, q, r, func(m model.Metric, pts []model.SamplePair) error {
+		if key, ok := m[model.LabelName(label)]; ok {
+			b.add(string(key), pts)
 		}
+		return nil
+	})
+	if err != nil {
+		f.fail(q, err)
+		return nil
 	}
 	return b.done()
+}
+
+// lostAny is the first of qs whose answer was over a bound, nil if none.
+func (d *nsData) lostAny(qs ...string) error {
+	for _, q := range qs {
+		if le := d.lost[q]; le != nil {
+			return le
+		}
+	}
+	return nil
 }
 
 // queryError names the query; the client's error says what went wrong
@@ -168,31 +191,57 @@ func queryError(q string, err error) error {
 }
 
 // measure computes one workload's values from the namespace's data,
-// running its own rate query when the config gives one.
+// running its own rate query when the config gives one. What needs an
+// answer that was over a bound is a finding that names it.
 func (d *nsData) measure(ctx context.Context, src Source, w Workload, pods map[string]bool, o Options) (Result, error) {
 	r := Result{Workload: w}
 	find := func(k config.Key, format string, args ...any) {
 		r.Unwritten = append(r.Unwritten, Unwritten{Workload: w.Ref(), Key: k, Message: fmt.Sprintf(format, args...)})
+	}
+	if err := d.lostAny(d.q.podOwners(), d.q.replicaSetOwners()); err != nil {
+		find(config.KeyDeadTime, "%v: the workload's pods are unknown, nothing measured", err)
+		return r, nil
 	}
 	if len(pods) == 0 {
 		find(config.KeyDeadTime, "no pods found through kube_pod_owner over %s; is kube-state-metrics scraped, and does the namespace match?", windowName(o.Since))
 		return r, nil
 	}
 	if !w.Skip[config.KeyDeadTime] {
-		d.measureDeadTime(&r, pods, o, find)
+		if err := d.lostAny(d.q.deadTimes()); err != nil {
+			find(config.KeyDeadTime, "%v: not measured", err)
+		} else {
+			d.measureDeadTime(&r, pods, o, find)
+		}
 	}
 	rates, query, err := d.rates(ctx, src, w, o)
 	if err != nil || w.Row == RowNone {
 		return r, err
 	}
+	if err := d.lostAny(query); err != nil {
+		if !w.Skip[config.KeyPodRate] {
+			find(config.KeyPodRate, "%v: not measured", err)
+		}
+		find(config.KeyDemand, "%v: not measured", err)
+		return r, nil
+	}
 	samples, totals := d.rateSamples(&r, pods, rates, o)
 	if !w.Skip[config.KeyPodRate] {
-		rec := query
-		if w.Row == RowSize {
-			rec = podRateRecord(query, d.q.cpuUsage(), d.q.cpuRequests())
-		}
-		measurePodRate(&r, samples, rec, o, find)
+		d.podRate(&r, samples, query, o, find)
 	}
 	measureDemand(&r, totals, query, o, find)
 	return r, nil
+}
+
+// podRate writes the pod rate, unless an answer it rests on besides the
+// rates was over a bound.
+func (d *nsData) podRate(r *Result, samples []float64, query string, o Options, find findFunc) {
+	rec, besides := query, []string{d.q.kedaValues()}
+	if r.Workload.Row == RowSize {
+		rec, besides = podRateRecord(query, d.q.cpuUsage(), d.q.cpuRequests()), []string{d.q.cpuUsage(), d.q.cpuRequests()}
+	}
+	if err := d.lostAny(besides...); err != nil {
+		find(config.KeyPodRate, "%v: not measured", err)
+		return
+	}
+	measurePodRate(r, samples, rec, o, find)
 }

@@ -6,13 +6,15 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
+	"path"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/prometheus/client_golang/api"
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
 )
@@ -28,8 +30,8 @@ type ClientOptions struct {
 	Timeout               time.Duration
 }
 
-// NewClient returns the Prometheus HTTP API as a Source, each query bound
-// by o.Timeout.
+// NewClient returns the Prometheus HTTP API as a Source: each query bound
+// by o.Timeout, each answer by MaxAnswerBytes, MaxSeries and MaxSamples.
 func NewClient(o ClientOptions) (Source, error) {
 	u, err := url.Parse(o.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -50,11 +52,8 @@ func NewClient(o ClientOptions) (Source, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.TLSClientConfig = tlsCfg
 	tr.Proxy = nil // the server is named by --prometheus, not the environment
-	c, err := api.NewClient(api.Config{Address: o.URL, RoundTripper: &authTransport{next: tr, o: o}})
-	if err != nil {
-		return nil, err
-	}
-	return &timeoutSource{api: v1.NewAPI(c), timeout: o.Timeout}, nil
+	return &client{http: &http.Client{Transport: &authTransport{next: tr, o: o}}, base: u, timeout: o.Timeout,
+		lim: limits{bytes: MaxAnswerBytes, series: MaxSeries, samples: MaxSamples}}, nil
 }
 
 type authTransport struct {
@@ -74,51 +73,106 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(r)
 }
 
-// timeoutSource bounds each query by timeout (0: no bound), and asks the
-// server for the same bound.
-type timeoutSource struct {
-	api     v1.API
-	timeout time.Duration
+// client asks the query and query_range endpoints as client_golang's v1
+// API does (a form POST, then GET where the server refuses POST), and
+// reads each answer as a stream (answer.go): client_golang reads a whole
+// answer into memory, copies it twice and makes a map per series, about
+// fifteen times its size for one of many small series.
+type client struct {
+	http    *http.Client
+	base    *url.URL
+	timeout time.Duration // each query's bound (0: none), also asked of the server
+	lim     limits
 }
 
-func (s *timeoutSource) ctx(ctx context.Context) (context.Context, context.CancelFunc) {
-	if s.timeout <= 0 {
-		return context.WithCancel(ctx)
+func (c *client) Query(ctx context.Context, q string, ts time.Time, each SeriesFunc) error {
+	args := url.Values{"query": {q}}
+	if !ts.IsZero() {
+		args.Set("time", formatTime(ts))
 	}
-	return context.WithTimeout(ctx, s.timeout)
+	return c.do(ctx, "/api/v1/query", args, model.ValVector, each)
 }
 
-func (s *timeoutSource) opts(opts []v1.Option) []v1.Option {
-	if s.timeout > 0 {
-		opts = append(opts, v1.WithTimeout(s.timeout))
+func (c *client) QueryRange(ctx context.Context, q string, r v1.Range, each SeriesFunc) error {
+	args := url.Values{"query": {q}, "start": {formatTime(r.Start)}, "end": {formatTime(r.End)},
+		"step": {strconv.FormatFloat(r.Step.Seconds(), 'f', -1, 64)}}
+	return c.do(ctx, "/api/v1/query_range", args, model.ValMatrix, each)
+}
+
+// formatTime is client_golang's: seconds since the epoch.
+func formatTime(t time.Time) string {
+	return strconv.FormatFloat(float64(t.Unix())+float64(t.Nanosecond())/1e9, 'f', -1, 64)
+}
+
+func (c *client) do(ctx context.Context, endpoint string, args url.Values, want model.ValueType, each SeriesFunc) error {
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+		args.Set("timeout", c.timeout.String())
 	}
-	return opts
+	resp, err := c.send(ctx, http.MethodPost, endpoint, args)
+	if err == nil && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusMethodNotAllowed || resp.StatusCode == http.StatusNotImplemented) {
+		resp.Body.Close()
+		resp, err = c.send(ctx, http.MethodGet, endpoint, args)
+	}
+	if err == nil {
+		err = c.read(resp, want, each)
+		resp.Body.Close()
+	}
+	return c.explain(ctx, err)
 }
 
-func (s *timeoutSource) Query(ctx context.Context, q string, ts time.Time, opts ...v1.Option) (model.Value, v1.Warnings, error) {
-	ctx, cancel := s.ctx(ctx)
-	defer cancel()
-	v, w, err := s.api.Query(ctx, q, ts, s.opts(opts)...)
-	return v, w, s.explain(ctx, err)
+func (c *client) send(ctx context.Context, method, endpoint string, args url.Values) (*http.Response, error) {
+	u := *c.base
+	u.Path = path.Join(u.Path, endpoint)
+	var body io.Reader
+	if method == http.MethodGet {
+		u.RawQuery = args.Encode()
+	} else {
+		body = strings.NewReader(args.Encode())
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header["Idempotency-Key"] = nil // a POST the transport may retry, as client_golang's
+	}
+	return c.http.Do(req)
 }
 
-func (s *timeoutSource) QueryRange(ctx context.Context, q string, r v1.Range, opts ...v1.Option) (model.Value, v1.Warnings, error) {
-	ctx, cancel := s.ctx(ctx)
-	defer cancel()
-	v, w, err := s.api.QueryRange(ctx, q, r, s.opts(opts)...)
-	return v, w, s.explain(ctx, err)
+// read reads an answer as client_golang did: a status other than 2xx, 400
+// and 422 (Prometheus's error answers) says the error; else the body does.
+func (c *client) read(resp *http.Response, want model.ValueType, each SeriesFunc) error {
+	code := resp.StatusCode
+	apiError := code == http.StatusBadRequest || code == http.StatusUnprocessableEntity
+	switch {
+	case code/100 == 4 && !apiError:
+		return &v1.Error{Type: v1.ErrClient, Msg: fmt.Sprintf("client error: %d", code)}
+	case code/100 == 5:
+		return &v1.Error{Type: v1.ErrServer, Msg: fmt.Sprintf("server error: %d", code)}
+	case code/100 != 2 && !apiError, code == http.StatusNoContent:
+		return &v1.Error{Type: v1.ErrBadResponse, Msg: fmt.Sprintf("bad response code %d", code)}
+	}
+	status, err := readAnswer(newBoundedBody(resp.Body, c.lim.bytes), want, c.lim, each)
+	if err == nil && apiError && status == "success" {
+		return &v1.Error{Type: v1.ErrBadResponse, Msg: "inconsistent body for response code"}
+	}
+	return err
 }
 
 // ErrUnauthorized is a query the server refused for its credentials.
 var ErrUnauthorized = errors.New("the server refused the credentials (set CAPREPORT_PROMETHEUS_TOKEN, or CAPREPORT_PROMETHEUS_USER and CAPREPORT_PROMETHEUS_PASSWORD)")
 
 // explain turns the client's errors into ones that say what to do.
-func (s *timeoutSource) explain(ctx context.Context, err error) error {
+func (c *client) explain(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("no answer within --timeout %s: %w", s.timeout, err)
+		return fmt.Errorf("no answer within --timeout %s: %w", c.timeout, err)
 	}
 	var ae *v1.Error
 	if errors.As(err, &ae) && (strings.Contains(ae.Msg, "401") || strings.Contains(ae.Msg, "403")) {

@@ -55,7 +55,7 @@ func (d *nsData) rates(ctx context.Context, src Source, w Workload, o Options) (
 		return shared, sharedQ, nil
 	}
 	q := expand(own, w.Namespace, w.Name, o.Step)
-	f := fetcher{ctx: ctx, src: src, now: o.Now, g: d.g}
+	f := fetcher{ctx: ctx, src: src, now: o.Now, g: d.g, lost: d.lost}
 	got := f.rangeBy(q, "pod")
 	return got, q, f.err
 }
@@ -69,7 +69,8 @@ func (d *nsData) rates(ctx context.Context, src Source, w Workload, o Options) (
 func (d *nsData) rateSamples(r *Result, pods map[string]bool, rates perPod, o Options) (samples, totals []float64) {
 	w := r.Workload
 	busy, kedaSeen := d.keda[w.ScaledObject]
-	if w.Row == RowTime && !kedaSeen {
+	_, kedaLost := d.lost[d.q.kedaValues()]
+	if w.Row == RowTime && !kedaSeen && !kedaLost {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s: keda_scaler_metrics_value has no series for ScaledObject %q: the consumer rate is taken over all samples and understates capacity if pods idled", w.Ref(), w.ScaledObject))
 	}
 	total, count := make([]float64, d.g.n), make([]int32, d.g.n)
