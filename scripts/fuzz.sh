@@ -31,7 +31,11 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # FuzzValidDigest (a chart index's digest before it names a cache file,
 # render/internal/fetch, issue 31), FuzzInitConfig and FuzzApplyNames (the
 # .capreport.yaml init and calibrate write: any autoscaler, namespace,
-# file or chart name reads back as exactly the entry meant, issue 31);
+# file or chart name reads back as exactly the entry meant, issue 31),
+# FuzzReadAnswer (calibrate's reader of Prometheus answers, from any
+# server: within its byte, series, sample, label, string and nesting
+# bounds, and the series client_golang read from the same answer,
+# calibrate/answer.go, issue 31);
 # `scripts/fuzz.sh ./config:FuzzParse ...` runs others (every target's
 # seeds also run in go test ./...).
 targets=(
@@ -48,6 +52,7 @@ targets=(
   "./config FuzzRanges"
   "./cmd/capreport FuzzInitConfig"
   "./calibrate FuzzApplyNames"
+  "./calibrate FuzzReadAnswer"
   "./analyze FuzzAnnotations"
   "./analyze FuzzExtract"
   "./report/github FuzzOwnMarked"
