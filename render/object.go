@@ -4,6 +4,9 @@
 package render
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/contract"
 )
@@ -69,6 +72,37 @@ type Object struct {
 	// []any, string, float64/int64, bool, nil).
 	Doc    map[string]any
 	Origin Origin
+}
+
+// clone copies o with its document and origin, so that the copy can be
+// changed (a namespace set, variables substituted, a chain stamped)
+// without changing o.
+func (o Object) clone() Object {
+	c := o
+	c.Doc, _ = cloneValue(o.Doc).(map[string]any)
+	c.Origin.AnnotationLines = maps.Clone(o.Origin.AnnotationLines)
+	c.Origin.Chain = slices.Clone(o.Origin.Chain)
+	return c
+}
+
+// cloneValue copies the maps and lists of a decoded document; its
+// scalars are values already.
+func cloneValue(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = cloneValue(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = cloneValue(x)
+		}
+		return out
+	}
+	return v
 }
 
 // Status of one source after rendering.

@@ -18,7 +18,13 @@ import (
 // read. A Kustomization whose build depends on what comes before it (a
 // GitRepository found later) computes another spec and builds it then.
 
-// renderMemo holds the builds prefetch made, by spec.
+// renderMemo holds the run's delivered builds by spec: the ones prefetch
+// made and every one an expansion made. Many GitOps objects may deliver
+// one build (a hundred Applications of one path and destination, Flux
+// Kustomizations that differ only in name or in what postBuild substitutes
+// afterwards): the controllers build it once for each, capreport once for
+// the run, and each expansion gets its own copy, since it stamps chains
+// and substitutes variables into the objects it owns.
 type renderMemo struct {
 	mu   sync.Mutex
 	outs map[string]sourceOut
@@ -29,8 +35,7 @@ func specKey(spec SourceSpec) (string, bool) {
 	return string(data), err == nil
 }
 
-// take returns and forgets the build of spec: each is made for one
-// expansion, which then owns its slices.
+// take returns a copy of the build of spec, if the run made it.
 func (m *renderMemo) take(spec SourceSpec) (sourceOut, bool) {
 	if m == nil || spec.delivery == nil {
 		return sourceOut{}, false
@@ -42,8 +47,21 @@ func (m *renderMemo) take(spec SourceSpec) (sourceOut, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out, ok := m.outs[key]
-	delete(m.outs, key)
-	return out, ok
+	if !ok {
+		return sourceOut{}, false
+	}
+	return out.clone(), true
+}
+
+// keep remembers a delivered build an expansion made (a copy: the caller
+// goes on to own out).
+func (m *renderMemo) keep(spec SourceSpec, out sourceOut) {
+	if m == nil || spec.delivery == nil {
+		return
+	}
+	if key, ok := specKey(spec); ok {
+		m.put(key, out.clone())
+	}
 }
 
 func (m *renderMemo) put(key string, out sourceOut) {

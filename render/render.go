@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -284,6 +285,38 @@ type sourceOut struct {
 	via *Link
 }
 
+// clone copies out deeply enough that the copy's owner may change any of
+// its objects, findings and lists without touching out.
+func (o sourceOut) clone() sourceOut {
+	c := o
+	c.objects = make([]Object, len(o.objects))
+	for i := range o.objects {
+		c.objects[i] = o.objects[i].clone()
+	}
+	c.result.Findings = cloneFindings(o.result.Findings)
+	c.result.Chain = slices.Clone(o.result.Chain)
+	c.covered = slices.Clone(o.covered)
+	c.inputs = slices.Clone(o.inputs)
+	c.dropped = slices.Clone(o.dropped)
+	if o.via != nil {
+		via := *o.via
+		c.via = &via
+	}
+	return c
+}
+
+func cloneFindings(fs []check.Finding) []check.Finding {
+	out := slices.Clone(fs)
+	for i := range out {
+		if l := out[i].Location; l != nil {
+			loc := *l
+			out[i].Location = &loc
+		}
+		out[i].RestsOn = slices.Clone(out[i].RestsOn)
+	}
+	return out
+}
+
 func skippedOut(spec SourceSpec, reason string) sourceOut {
 	return sourceOut{result: SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name, Status: StatusSkipped, Reason: reason}}
 }
@@ -292,13 +325,15 @@ func skippedOut(spec SourceSpec, reason string) sourceOut {
 // a finding. With a worker pool the render runs in a worker process, which
 // is stopped when it outlives its time or memory. In-process, Helm's engine
 // and krusty cannot be interrupted: a source that times out is reported
-// failed and its goroutine is left to finish alone.
+// failed and its goroutine is left to finish alone. A GitOps object's build
+// that the run made already is not made again (renderMemo).
 func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourceOut {
 	if out, ok := rd.delivered.take(spec); ok {
 		return out
 	}
 	out := rd.renderCached(ctx, spec)
 	out.spec = spec
+	rd.delivered.keep(spec, out)
 	return out
 }
 

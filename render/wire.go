@@ -42,7 +42,7 @@ type workerResponse struct {
 	// Fetched is what the render downloaded, charged to the run's budget.
 	Fetched int64
 	// HeapGoal is the worker's heap goal when the request arrived, after
-	// the previous source's settleHeap, and Forced the collections the
+	// the previous source's settle, and Forced the collections the
 	// worker had forced by then, PeakHeld the most memory it held from
 	// the system during the render, sampled (for tests and profiles).
 	HeapGoal, Forced uint64

@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"math"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -170,4 +171,42 @@ func TestPacerSetsAndRestoresTheLimit(t *testing.T) {
 		t.Errorf("an unpaced render changed the limit to %d MiB", got>>20)
 	}
 	p.end()
+}
+
+// A worker whose live heap stays large is not made to mark it again after
+// a render that ran no cycle and left little garbage; one that left much
+// garbage, or during which a cycle ran, is.
+func TestSettleSkipsASettledHeap(t *testing.T) {
+	live := make([][]byte, 64)
+	for i := range live {
+		live[i] = make([]byte, 1<<20)
+	}
+	old := debug.SetGCPercent(400) // no cycle of its own while the test allocates
+	defer debug.SetGCPercent(old)
+	var s heapSettler
+	runtime.GC()
+	s.cycles = gcCycles()
+	before := forcedCycles()
+	s.settle()
+	if got := forcedCycles() - before; got != 0 {
+		t.Errorf("a settled heap of 64 MB with no garbage: %d forced collections, want 0", got)
+	}
+	garbage := make([][]byte, 0, 32)
+	for range 32 {
+		garbage = append(garbage, make([]byte, 1<<20))
+	}
+	garbage = nil
+	before = forcedCycles()
+	s.settle()
+	if got := forcedCycles() - before; got != 1 {
+		t.Errorf("32 MB of garbage left: %d forced collections, want 1", got)
+	}
+	runtime.GC() // a cycle the render ran
+	before = forcedCycles()
+	s.settle()
+	if got := forcedCycles() - before; got != 1 {
+		t.Errorf("a cycle ran during the render: %d forced collections, want 1", got)
+	}
+	runtime.KeepAlive(live)
+	runtime.KeepAlive(garbage)
 }
