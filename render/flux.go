@@ -10,11 +10,8 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/check"
-	fluxkustomize "github.com/fluxcd/pkg/kustomize"
 	"github.com/fluxcd/pkg/sourceignore"
-	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/strvals"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
@@ -248,17 +245,11 @@ func (g *gitops) fluxBuildSpec(o *Object, rel string) (SourceSpec, error) {
 	return spec, nil
 }
 
-// fluxManifest is the kustomization Flux's generator builds for rel: the
-// generator itself on disk, which it reads directly, else its copy over
-// the Repo (fluxgen.go).
+// fluxManifest is the kustomization Flux's generator builds for rel
+// (fluxgen.go).
 func (g *gitops) fluxManifest(o *Object, rel string) ([]byte, error) {
 	r := g.rd.repo
-	if !r.OnDisk() {
-		return fluxGenerateManifest(r, o.Doc, fluxIgnore, r.Abs(rel))
-	}
-	gen := fluxkustomize.NewGeneratorWithIgnore(r.Root, fluxIgnore, unstructured.Unstructured{Object: o.Doc})
-	data, _, _, err := gen.GenerateManifest(r.Abs(rel))
-	return data, err
+	return fluxGenerateManifest(r, g.fluxScans, o.Doc, fluxIgnore, r.Abs(rel))
 }
 
 // fluxVars gathers postBuild variables: each substituteFrom ConfigMap or
@@ -306,6 +297,9 @@ func (g *gitops) configData(kind, ns, name string) (map[string]string, bool) {
 	if obj == nil || (kind != "ConfigMap" && kind != "Secret") || sopsEncrypted(obj) {
 		return nil, false
 	}
+	if _, over := g.valuesFrom.overLimit(kind, obj); over {
+		return nil, false
+	}
 	out := map[string]string{}
 	data, _ := obj.Doc["data"].(map[string]any)
 	for k, v := range data {
@@ -336,10 +330,18 @@ func sopsEncrypted(o *Object) bool {
 }
 
 // notReadable says why configData found nothing for a reference: the
-// object is encrypted, or it is not among the rendered objects.
+// object is encrypted, too large for the cluster to hold, or not among
+// the rendered objects.
 func (g *gitops) notReadable(kind, ns, name string) string {
-	if obj := g.lookup("", kind, ns, name); obj != nil && sopsEncrypted(obj) {
+	obj := g.lookup("", kind, ns, name)
+	if obj == nil || kind != "ConfigMap" && kind != "Secret" {
+		return "is not among the rendered objects"
+	}
+	if sopsEncrypted(obj) {
 		return "is SOPS-encrypted, which capreport does not decrypt (Flux does, in the cluster)"
+	}
+	if size, over := g.valuesFrom.overLimit(kind, obj); over {
+		return fmt.Sprintf("holds %d bytes of data, more than the %d the Kubernetes API server accepts, so the cluster never holds it", size, maxConfigData)
 	}
 	return "is not among the rendered objects"
 }
@@ -506,6 +508,7 @@ func (g *gitops) helmReleaseValues(o *Object) (map[string]any, []check.Finding, 
 	result := map[string]any{}
 	var findings []check.Finding
 	partial, miss := false, false
+	unread := 0
 	refs, _ := dig(o.Doc, "spec", "valuesFrom").([]any)
 	for _, r := range refs {
 		ref, _ := r.(map[string]any)
@@ -531,6 +534,10 @@ func (g *gitops) helmReleaseValues(o *Object) (map[string]any, []check.Finding, 
 				fmt.Sprintf("valuesFrom %s %s/%s %s; rendered without those values", kind, objNamespace(o), name, what)))
 			continue
 		}
+		if g.valuesFrom.spend(len(value)) != nil {
+			unread++
+			continue
+		}
 		if tp := str(ref, "targetPath"); tp != "" {
 			if err := replacePathValue(result, tp, value); err != nil {
 				findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError,
@@ -538,13 +545,17 @@ func (g *gitops) helmReleaseValues(o *Object) (map[string]any, []check.Finding, 
 			}
 			continue
 		}
-		vals, err := chartutil.ReadValues([]byte(value))
+		vals, err := g.valuesFrom.document(value)
 		if err != nil {
 			findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError,
 				fmt.Sprintf("valuesFrom %s %s key %q is not a YAML mapping: %v", kind, name, key, err)))
 			continue
 		}
 		result = mergeMaps(result, vals)
+	}
+	if unread > 0 {
+		partial = true
+		findings = append(findings, valuesBudgetFinding(o, unread))
 	}
 	if v := mapAt(o.Doc, "spec", "values"); v != nil {
 		result = mergeMaps(result, v)

@@ -19,41 +19,82 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/provider"
+	"sigs.k8s.io/kustomize/api/resource"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/yaml"
 )
 
 // fluxGen is fluxcd/pkg/kustomize's Generator (v1.41.0, as
-// NewGeneratorWithIgnore makes it) reading through the Repo. That
-// generator reads the disk itself (its secure file system, sourceignore's
-// walk, os.Lstat), so render runs it only when the repository is on disk;
-// this copy of GenerateManifest, step by step and error texts included,
-// runs for any other file system.
+// NewGeneratorWithIgnore makes it) reading through the Repo, step by step
+// and error texts included: the Repo's bounds and refusals apply to what it
+// reads (the upstream generator reads the disk itself, every file whole).
+// What depends only on the directory, not on the Kustomization (the
+// ignore rules and the kustomization found or generated there), is made
+// once per run (fluxScans).
 type fluxGen struct {
 	r        *repo
 	ks       map[string]any // the Kustomization object
 	patterns []gitignore.Pattern
 	domain   []string
+	scans    *fluxScans
+}
+
+// fluxScans is one run's memo of the generator's directory work, and the
+// parent's budget for decoding the files it lists. The generator decodes
+// every YAML file it lists (kyaml's resource factory), and fails when one
+// does not decode; krusty decodes each again with the same factory when
+// the Kustomization is built, in a worker whose memory and time are
+// bounded. That decoding costs far more than the file: 190 bytes allocated
+// per byte read, and time growing with the square of a mapping's keys (a
+// 576 KB ConfigMap of 50,000 keys: 19 s; Flux's generator lets a 40 MB one
+// take over 4 GB). So the parent decodes only files of at most
+// fluxDecodeBytes, fluxDecodeBudget bytes in all; a larger one, or one
+// past the budget, is listed undecoded and the build decides: a file that
+// does not decode fails the build there as it fails Flux's generation,
+// with krusty's words instead of the generator's.
+type fluxScans struct {
+	dirs    map[string]fluxDirScan
+	decoded map[string]error
+	budget  int64
+}
+
+// fluxDirScan is the generator's work in one directory.
+type fluxDirScan struct {
+	patterns  []gitignore.Pattern
+	data      []byte
+	generated bool
+	err       error
+}
+
+const (
+	// fluxDecodeBytes is the largest file the parent decodes: a
+	// Kubernetes manifest is rarely larger, and a hostile one takes
+	// about 20 ms.
+	fluxDecodeBytes = 16 << 10
+	// fluxDecodeBudget is what the parent decodes in one run: several
+	// times the YAML of the largest GitOps repositories read here, and at
+	// most about 20 s of hostile files.
+	fluxDecodeBudget = 16 << 20
+)
+
+func newFluxScans() *fluxScans {
+	return &fluxScans{dirs: map[string]fluxDirScan{}, decoded: map[string]error{}, budget: fluxDecodeBudget}
 }
 
 // fluxGenerateManifest is Generator.GenerateManifest(dir): the
 // kustomization Flux builds in dir (an absolute directory of r).
-func fluxGenerateManifest(r *repo, ks map[string]any, ignore, dir string) ([]byte, error) {
-	g := &fluxGen{r: r, ks: ks, domain: strings.Split(dir, string(filepath.Separator))}
-	ps, err := g.loadIgnorePatterns(dir, g.domain)
-	if err != nil {
-		return nil, fmt.Errorf("failed to load ignore patterns: %w", err)
+func fluxGenerateManifest(r *repo, scans *fluxScans, ks map[string]any, ignore, dir string) ([]byte, error) {
+	g := &fluxGen{r: r, ks: ks, domain: strings.Split(dir, string(filepath.Separator)), scans: scans}
+	scan := g.scanDir(ignore, dir)
+	if scan.err != nil {
+		return nil, scan.err
 	}
-	g.patterns = append(ps, sourceignore.ReadPatterns(strings.NewReader(ignore), g.domain)...)
-	data, generated, err := g.findOrGenerate(dir)
-	if err != nil {
-		return nil, err
-	}
+	g.patterns = scan.patterns
 	kus := kustypes.Kustomization{TypeMeta: kustypes.TypeMeta{APIVersion: kustypes.KustomizationVersion, Kind: kustypes.KustomizationKind}}
-	if err := yaml.Unmarshal(data, &kus); err != nil {
+	if err := yaml.Unmarshal(scan.data, &kus); err != nil {
 		return nil, err
 	}
-	if !generated && len(kus.Resources) == 0 {
+	if !scan.generated && len(kus.Resources) == 0 {
 		// no resources: build metadata avoids "kustomization.yaml is empty"
 		kus.BuildMetadata = []string{"originAnnotations"}
 	}
@@ -64,6 +105,26 @@ func fluxGenerateManifest(r *repo, ks map[string]any, ignore, dir string) ([]byt
 		return nil, err
 	}
 	return yaml.Marshal(kus)
+}
+
+// scanDir is the generator's work in dir that does not depend on the
+// Kustomization, from the run's memo when it was done already.
+func (g *fluxGen) scanDir(ignore, dir string) fluxDirScan {
+	key := dir + "\x00" + ignore
+	if s, ok := g.scans.dirs[key]; ok {
+		return s
+	}
+	var s fluxDirScan
+	ps, err := g.loadIgnorePatterns(dir, g.domain)
+	if err != nil {
+		s.err = fmt.Errorf("failed to load ignore patterns: %w", err)
+	} else {
+		g.patterns = append(ps, sourceignore.ReadPatterns(strings.NewReader(ignore), g.domain)...)
+		s.patterns = g.patterns
+		s.data, s.generated, s.err = g.findOrGenerate(dir)
+	}
+	g.scans.dirs[key] = s
+	return s
 }
 
 // loadIgnorePatterns is sourceignore.LoadIgnorePatterns: the .sourceignore
@@ -127,7 +188,7 @@ func (g *fluxGen) findOrGenerate(dir string) ([]byte, bool, error) {
 func (g *fluxGen) scanManifests(base string) ([]string, error) {
 	var paths []string
 	rf := provider.NewDefaultDepProvider().GetResourceFactory()
-	err := g.r.WalkDir(base, func(p string, d fs.DirEntry, err error) (walkErr error) {
+	err := g.r.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == base {
 			return err
 		}
@@ -143,22 +204,50 @@ func (g *fluxGen) scanManifests(base string) ([]string, error) {
 		if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" || len(g.patterns) > 0 && g.ignored(p, false) {
 			return nil
 		}
-		data, err := g.r.ReadFile(p)
-		if err != nil {
+		if err := g.decodes(p, d, rf); err != nil {
 			return err
-		}
-		defer func() {
-			if r := recover(); r != nil {
-				walkErr = fmt.Errorf("recovered from panic while parsing YAML file %s: %v", filepath.Base(p), r)
-			}
-		}()
-		if _, err := rf.SliceFromBytes(data); err != nil {
-			return fmt.Errorf("failed to decode Kubernetes YAML from %s: %w", p, err)
 		}
 		paths = append(paths, p)
 		return nil
 	})
 	return paths, err
+}
+
+// decodes is the generator's check that a file decodes as Kubernetes
+// YAML, made once per file in a run and only within the parent's bounds
+// (fluxScans); a file it does not decode passes, for the build to decide.
+func (g *fluxGen) decodes(p string, d fs.DirEntry, rf *resource.Factory) error {
+	if err, ok := g.scans.decoded[p]; ok {
+		return err
+	}
+	info, err := d.Info()
+	if err != nil {
+		return err
+	}
+	if info.Size() > fluxDecodeBytes || info.Size() > g.scans.budget {
+		return nil
+	}
+	g.scans.budget -= info.Size()
+	data, err := g.r.ReadFile(p)
+	if err == nil {
+		err = decodeManifest(rf, p, data)
+	}
+	g.scans.decoded[p] = err
+	return err
+}
+
+// decodeManifest is the generator's decoding of one file, a panic
+// included.
+func decodeManifest(rf *resource.Factory, p string, data []byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("recovered from panic while parsing YAML file %s: %v", filepath.Base(p), r)
+		}
+	}()
+	if _, err := rf.SliceFromBytes(data); err != nil {
+		return fmt.Errorf("failed to decode Kubernetes YAML from %s: %w", p, err)
+	}
+	return nil
 }
 
 // ignored is the generator's ignore filter: Flux's defaults, then the

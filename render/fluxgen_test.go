@@ -85,28 +85,70 @@ func TestFluxGenerateManifestAsFlux(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// One run's memo serves every case, on disk and in memory, as it
+	// serves every Kustomization of a run.
+	memScans, diskScans := newFluxScans(), newFluxScans()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ks := spec(c.spec)
 			gen := fluxkustomize.NewGeneratorWithIgnore(disk.Root, fluxIgnore, unstructured.Unstructured{Object: ks})
 			want, _, _, werr := gen.GenerateManifest(disk.Abs(c.dir))
-			got, gerr := fluxGenerateManifest(mem, spec(c.spec), fluxIgnore, mem.Abs(c.dir))
-			if werr != nil || gerr != nil {
-				w, g := "<nil>", "<nil>"
-				if werr != nil {
-					w = strings.ReplaceAll(werr.Error(), disk.Root, "ROOT")
-				}
-				if gerr != nil {
-					g = strings.ReplaceAll(gerr.Error(), mem.Root, "ROOT")
-				}
-				if w != g {
-					t.Errorf("error %s, Flux's %s", g, w)
-				}
-				return
-			}
-			if w, g := strings.ReplaceAll(string(want), filepath.ToSlash(disk.Root), "ROOT"), strings.ReplaceAll(string(got), mem.Root, "ROOT"); w != g {
-				t.Errorf("generated\n%s\nFlux's\n%s", g, w)
+			for _, r := range []struct {
+				repo  *repo
+				scans *fluxScans
+			}{{mem, memScans}, {mem, newFluxScans()}, {disk, diskScans}} {
+				got, gerr := fluxGenerateManifest(r.repo, r.scans, spec(c.spec), fluxIgnore, r.repo.Abs(c.dir))
+				sameGeneration(t, disk.Root, r.repo.Root, want, werr, got, gerr)
 			}
 		})
+	}
+}
+
+func sameGeneration(t *testing.T, fluxRoot, root string, want []byte, werr error, got []byte, gerr error) {
+	t.Helper()
+	if werr != nil || gerr != nil {
+		w, g := "<nil>", "<nil>"
+		if werr != nil {
+			w = strings.ReplaceAll(werr.Error(), fluxRoot, "ROOT")
+		}
+		if gerr != nil {
+			g = strings.ReplaceAll(gerr.Error(), root, "ROOT")
+		}
+		if w != g {
+			t.Errorf("error %s, Flux's %s", g, w)
+		}
+		return
+	}
+	if w, g := strings.ReplaceAll(string(want), filepath.ToSlash(fluxRoot), "ROOT"), strings.ReplaceAll(string(got), filepath.ToSlash(root), "ROOT"); w != g {
+		t.Errorf("generated\n%s\nFlux's\n%s", g, w)
+	}
+}
+
+// TestFluxGenerateDecodesWithinBounds: the parent decodes a file the
+// generator lists only when it is small and the run's budget holds; any
+// other is listed undecoded, and each is read once per run.
+func TestFluxGenerateDecodesWithinBounds(t *testing.T) {
+	bad := "apiVersion: v1\nkind: [\n"
+	large := bad + "# " + strings.Repeat("x", fluxDecodeBytes) + "\n"
+	files := map[string]string{"small/x.yaml": bad, "large/x.yaml": large, "spent/x.yaml": bad}
+	mem, err := repofs.Open(memFS(t, files), false, memRoot, DefaultMaxFileBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scans := newFluxScans()
+	ks := map[string]any{"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization", "spec": map[string]any{}}
+	if _, err := fluxGenerateManifest(mem, scans, ks, fluxIgnore, mem.Abs("small")); err == nil || !strings.Contains(err.Error(), "failed to decode Kubernetes YAML") {
+		t.Errorf("a small file that does not decode: %v, want the generator's error", err)
+	}
+	got, err := fluxGenerateManifest(mem, scans, ks, fluxIgnore, mem.Abs("large"))
+	if err != nil || !strings.Contains(string(got), "x.yaml") {
+		t.Errorf("a file over %d bytes is listed undecoded for the build to decide; got %q, %v", fluxDecodeBytes, got, err)
+	}
+	scans.budget = 4
+	if got, err := fluxGenerateManifest(mem, scans, ks, fluxIgnore, mem.Abs("spent")); err != nil || !strings.Contains(string(got), "x.yaml") {
+		t.Errorf("past the run's budget a file is listed undecoded; got %q, %v", got, err)
+	}
+	if len(scans.decoded) != 1 {
+		t.Errorf("decoded %d files, want only the small one", len(scans.decoded))
 	}
 }

@@ -155,6 +155,10 @@ type gitops struct {
 	failedInRun map[string]bool
 	// appsetWork is the work all the run's ApplicationSets share.
 	appsetWork *appset.RunWork
+	// fluxScans is the Flux generator's directory work, made once per run.
+	fluxScans *fluxScans
+	// valuesFrom is the run's parsed valuesFrom documents and budget.
+	valuesFrom *valuesFromWork
 }
 
 // pending is a GitOps object waiting to be expanded with its chain.
@@ -174,7 +178,8 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 		return outs
 	}
 	g := &gitops{rd: rd, ctx: ctx, repoURLs: newRepoMatcher(rd.opts.RepoURLs), memo: map[string]expansionMemo{}, byKindNS: map[string][]int{},
-		appsetWork: appset.NewRunWork(appset.RunWorkBudget),
+		appsetWork: appset.NewRunWork(appset.RunWorkBudget), fluxScans: newFluxScans(),
+		valuesFrom: newValuesFromWork(),
 		failedBy:   map[string]*Object{}, failedInRun: map[string]bool{}}
 	for _, o := range outs {
 		g.know(o.objects)
@@ -506,11 +511,18 @@ func (g *gitops) deliveryEdges(outs []sourceOut) (live, failed map[int][]deliver
 	}
 	live, failed = map[int][]delivery{}, map[int][]delivery{}
 	nested := g.nestedSources(outs)
+	planned := 0
 	for i := range outs {
 		for j := range outs[i].objects {
 			obj := &outs[i].objects[j]
 			if kindOfGitOps(obj) == notGitOps {
 				continue
+			}
+			// run follows no more than maxGitOpsDeliveries objects, and
+			// says so; the plan expands no more either (100,000
+			// Applications held every expansion: 1.5 GB).
+			if planned++; planned > maxGitOpsDeliveries {
+				return live, failed
 			}
 			cov, ok := g.scannedCoverage(obj, nested[i])
 			if !ok {

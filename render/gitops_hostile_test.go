@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,4 +60,87 @@ func TestAppSetMillionApplications(t *testing.T) {
 		t.Errorf("%d ConfigMaps delivered, want the bounded set's", cms)
 	}
 	t.Logf("%s, %d MiB allocated, %d ConfigMaps", elapsed, (after.TotalAlloc-before.TotalAlloc)>>20, cms)
+}
+
+// Applications that build one folder for one destination share one build
+// (they deliver the same objects, which the cluster holds once): each
+// still gets its own copy, named after it, with its own chain.
+func TestDeliveredBuildShared(t *testing.T) {
+	files := map[string]string{"apps/hpa.yaml": hpaDoc("web", "5")}
+	for i := range 3 {
+		files[fmt.Sprintf("argocd/a%d.yaml", i)] = argoApp(fmt.Sprintf("a%d", i), "apps")
+	}
+	opts, root := inMemory(t, files, DefaultOptions())
+	withRepoURL(&opts)
+	res, err := Render(context.Background(), root, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sets []string
+	for _, s := range res.Sources {
+		if s.Path == "apps" && s.Status == StatusRendered {
+			sets = append(sets, s.ValueSet)
+		}
+	}
+	if want := []string{"Application/argocd/a0", "Application/argocd/a1", "Application/argocd/a2"}; !slices.Equal(sets, want) {
+		t.Errorf("builds of apps named %v, want %v", sets, want)
+	}
+	for _, o := range res.Objects {
+		if o.Kind == "HorizontalPodAutoscaler" {
+			last := o.Origin.Chain[len(o.Origin.Chain)-1]
+			if want := "apps@Application/argocd/" + last.Name; o.Origin.Source != want {
+				t.Errorf("the HPA delivered by %s has source %q, want %q", last.Name, o.Origin.Source, want)
+			}
+		}
+	}
+	dup := ""
+	for _, f := range res.Findings {
+		if f.Check == check.DuplicateDelivery {
+			dup = f.Message
+		}
+	}
+	for _, i := range []int{0, 2} { // the first and the last to apply
+		if !strings.Contains(dup, fmt.Sprintf("Application argocd/a%d → apps/hpa.yaml", i)) {
+			t.Errorf("the duplicate delivery does not name a%d's chain: %q", i, dup)
+		}
+	}
+}
+
+// A valuesFrom ConfigMap larger than the API server accepts is not read,
+// and once the run's valuesFrom budget is spent a release says how many of
+// its references it left out.
+func TestValuesFromBounds(t *testing.T) {
+	cm := func(name string, size int) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + name + ", namespace: apps}\ndata:\n  values.yaml: |\n    pad: " +
+			strings.Repeat("x", size) + "\n"
+	}
+	refs := func(name string, n int) string {
+		return "  valuesFrom:\n" + strings.Repeat("  - {kind: ConfigMap, name: "+name+"}\n", n)
+	}
+	files := map[string]string{
+		"charts/web/Chart.yaml": webChart, "charts/web/templates/hpa.yaml": webHPA,
+		"flux/sync.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata: {name: flux-system, namespace: flux-system}\nspec: {url: " + testRepoURL + "}\n",
+		"flux/big.yaml":  cm("big", maxConfigData+1),
+		"flux/near.yaml": cm("near", maxConfigData-100),
+		"flux/hr.yaml": fluxHR("over", "apps", gitChartSpec, refs("big", 1)) + "---\n" +
+			fluxHR("many", "apps", gitChartSpec, refs("near", valuesFromBudgetBytes/maxConfigData+3)),
+	}
+	opts, root := inMemory(t, files, DefaultOptions())
+	withRepoURL(&opts)
+	start := time.Now()
+	res, err := Render(context.Background(), root, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("took %s", took)
+	}
+	var over, spent bool
+	for _, f := range res.Findings {
+		over = over || f.Check == check.GitOpsReference && strings.Contains(f.Message, "more than the 1048576 the Kubernetes API server accepts")
+		spent = spent || f.Check == check.GitOpsLimit && strings.Contains(f.Message, "3 of its references are not read")
+	}
+	if !over || !spent {
+		t.Errorf("want a finding on the ConfigMap over 1 MiB (%v) and one on the spent budget (%v); findings:\n%s", over, spent, dumpFindings(res.Findings))
+	}
 }

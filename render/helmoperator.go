@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/capreport/capreport/check"
-	"helm.sh/helm/v3/pkg/chartutil"
 )
 
 // Flux v1's Helm Operator (fluxcd/helm-operator, archived, still found in
@@ -57,6 +56,7 @@ func (g *gitops) helmOperatorValues(o *Object, chartRel string) (map[string]any,
 	result := map[string]any{}
 	var findings []check.Finding
 	partial, miss := false, false
+	unread := 0
 	refs, _ := dig(o.Doc, "spec", "valuesFrom").([]any)
 	for _, r := range refs {
 		ref, _ := r.(map[string]any)
@@ -69,12 +69,20 @@ func (g *gitops) helmOperatorValues(o *Object, chartRel string) (map[string]any,
 			}
 			continue
 		}
-		vals, err := chartutil.ReadValues([]byte(data))
+		if g.valuesFrom.spend(len(data)) != nil {
+			unread++
+			continue
+		}
+		vals, err := g.valuesFrom.document(data)
 		if err != nil {
 			findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, fmt.Sprintf("valuesFrom: %v", err)))
 			continue
 		}
 		result = mergeMaps(result, vals)
+	}
+	if unread > 0 {
+		partial = true
+		findings = append(findings, valuesBudgetFinding(o, unread))
 	}
 	if v := mapAt(o.Doc, "spec", "values"); v != nil {
 		result = mergeMaps(result, v)

@@ -18,19 +18,23 @@ import (
 // read. A Kustomization whose build depends on what comes before it (a
 // GitRepository found later) computes another spec and builds it then.
 
-// renderMemo holds the run's delivered builds by spec: the ones prefetch
-// made and every one an expansion made. Many GitOps objects may deliver
-// one build (a hundred Applications of one path and destination, Flux
-// Kustomizations that differ only in name or in what postBuild substitutes
-// afterwards): the controllers build it once for each, capreport once for
-// the run, and each expansion gets its own copy, since it stamps chains
-// and substitutes variables into the objects it owns.
+// renderMemo holds the run's delivered builds by what they build: the
+// ones prefetch made and every one an expansion made. Many GitOps objects
+// may deliver one build (a hundred Applications of one path and
+// destination, Flux Kustomizations that differ in name or only in what
+// postBuild substitutes afterwards): the controllers build it once for
+// each, capreport once for the run. Each expansion gets its own copy,
+// since it stamps chains and substitutes variables into the objects it
+// owns, labelled with its own source name.
 type renderMemo struct {
 	mu   sync.Mutex
 	outs map[string]sourceOut
 }
 
+// specKey is what a build depends on: the spec without its name, which
+// only labels the result.
 func specKey(spec SourceSpec) (string, bool) {
+	spec.Name = ""
 	data, err := json.Marshal(toWire(spec)) // sorted map keys: one text per spec
 	return string(data), err == nil
 }
@@ -50,7 +54,7 @@ func (m *renderMemo) take(spec SourceSpec) (sourceOut, bool) {
 	if !ok {
 		return sourceOut{}, false
 	}
-	return out.clone(), true
+	return out.clone().relabel(spec), true
 }
 
 // keep remembers a delivered build an expansion made (a copy: the caller
@@ -60,6 +64,7 @@ func (m *renderMemo) keep(spec SourceSpec, out sourceOut) {
 		return
 	}
 	if key, ok := specKey(spec); ok {
+		out.spec = spec
 		m.put(key, out.clone())
 	}
 }

@@ -305,6 +305,32 @@ func (o sourceOut) clone() sourceOut {
 	return c
 }
 
+// relabel names the build of out.spec as the build of spec, which differs
+// from it in name only: its objects' source, its value set and its
+// findings, whose messages name the source as "type ID".
+func (o sourceOut) relabel(spec SourceSpec) sourceOut {
+	from, to := o.spec.ID(), spec.ID()
+	if from == to {
+		return o
+	}
+	for i := range o.objects {
+		if o.objects[i].Origin.Source == from {
+			o.objects[i].Origin.Source = to
+		}
+	}
+	o.result.ValueSet = spec.Name
+	said, say := string(o.spec.Type)+" "+from, string(spec.Type)+" "+to
+	for i := range o.result.Findings {
+		f := &o.result.Findings[i]
+		if f.Source == from {
+			f.Source = to
+		}
+		f.Message = strings.ReplaceAll(f.Message, said, say)
+	}
+	o.spec = spec
+	return o
+}
+
 func cloneFindings(fs []check.Finding) []check.Finding {
 	out := slices.Clone(fs)
 	for i := range out {

@@ -184,6 +184,7 @@ func TestSettleSkipsASettledHeap(t *testing.T) {
 	old := debug.SetGCPercent(400) // no cycle of its own while the test allocates
 	defer debug.SetGCPercent(old)
 	var s heapSettler
+	var garbage []byte
 	runtime.GC()
 	s.cycles = gcCycles()
 	before := forcedCycles()
@@ -191,11 +192,9 @@ func TestSettleSkipsASettledHeap(t *testing.T) {
 	if got := forcedCycles() - before; got != 0 {
 		t.Errorf("a settled heap of 64 MB with no garbage: %d forced collections, want 0", got)
 	}
-	garbage := make([][]byte, 0, 32)
 	for range 32 {
-		garbage = append(garbage, make([]byte, 1<<20))
+		garbage = make([]byte, 1<<20)
 	}
-	garbage = nil
 	before = forcedCycles()
 	s.settle()
 	if got := forcedCycles() - before; got != 1 {
