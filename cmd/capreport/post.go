@@ -33,8 +33,10 @@ const (
 	// summary, merge (each input, and all together) and diff. A compact report (the default) takes about
 	// 15.6 KB per autoscaler: 10,000 autoscalers are 156 MB, and 256 MiB
 	// holds some 17,000, while a hostile artifact still cannot make
-	// capreport read more (validating it costs about 20 bytes of memory
-	// per byte read).
+	// capreport read more. Reading one holds about 7 bytes of memory per
+	// byte (its text, its typed form, and one workload at a time under the
+	// schema's validator: two 35 MB reports merge in 510 MB), so a report
+	// at the bound takes about 1.8 GB.
 	defaultMaxReportBytes = 256 << 20
 )
 
