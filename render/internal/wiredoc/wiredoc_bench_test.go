@@ -56,13 +56,16 @@ func corpusMessages(b *testing.B) [][]map[string]any {
 // documents as interface trees, every concrete type registered.
 type gobMessage struct{ Docs []map[string]any }
 
+// registerGob names the types a decoded document holds inside interfaces:
+// gob refuses to encode an interface value of a type it was not told of.
 func registerGob() {
 	gob.Register(map[string]any{})
 	gob.Register([]any{})
 }
 
+// wiredocRoundTrip encodes and decodes each document of msg on its own,
+// as a cache entry holds them, and returns what came back and its size.
 func wiredocRoundTrip(msg []map[string]any) ([]map[string]any, int) {
-	// Each document is its own span, as in a cache entry.
 	out := make([]map[string]any, 0, len(msg))
 	size := 0
 	for _, d := range msg {
