@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -35,17 +35,75 @@ var schemaV1 []byte
 // lists and maps are written as [] and {}: consumers (jq, the schema,
 // `capreport diff`) then never meet null where a list is promised.
 func JSON(r contract.Report, o Options) ([]byte, error) {
-	var out []byte
-	var err error
-	if o.Pretty {
-		out, err = json.MarshalIndent(normalize(r), "", "  ")
-	} else {
-		out, err = json.Marshal(normalize(r))
+	var b bytes.Buffer
+	if err := WriteJSON(&b, r, o); err != nil {
+		return nil, err
 	}
+	return b.Bytes(), nil
+}
+
+// workloadsKey is how json.Marshal writes an empty list of workloads: the
+// one place in a report's text where these bytes can stand, since a
+// string's quotes are escaped and only the top level has this key.
+var workloadsKey = map[bool][]byte{false: []byte(`"workloads":[]`), true: []byte(`"workloads": []`)}
+
+// WriteJSON writes what JSON renders to w, the workloads one at a time:
+// the text of a 256 MiB report is never held whole (merge wrote one in
+// 1.9 GB), and the bytes are json.Marshal's (TestWriteJSONIsMarshal).
+func WriteJSON(w io.Writer, r contract.Report, o Options) error {
+	r = normalize(r)
+	ws := r.Workloads
+	r.Workloads = []contract.Workload{}
+	frame, err := marshal(r, o.Pretty, "")
 	if err != nil {
-		return nil, fmt.Errorf("marshal report: %w", err)
+		return fmt.Errorf("marshal report: %w", err)
 	}
-	return append(out, '\n'), nil
+	at := bytes.Index(frame, workloadsKey[o.Pretty])
+	if at < 0 {
+		return fmt.Errorf("marshal report: no list of workloads in %.80q", frame)
+	}
+	open := at + len(workloadsKey[o.Pretty]) - 1 // the ']' of the empty list
+	if _, err := w.Write(frame[:open]); err != nil {
+		return err
+	}
+	for i, wl := range ws {
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		if o.Pretty {
+			sep += "\n    "
+		}
+		b, err := marshal(wl, o.Pretty, "    ")
+		if err != nil {
+			return fmt.Errorf("marshal report: %w", err)
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	if o.Pretty && len(ws) > 0 {
+		if _, err := io.WriteString(w, "\n  "); err != nil {
+			return err
+		}
+	}
+	if _, err := w.Write(frame[open:]); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "\n")
+	return err
+}
+
+// marshal is json.Marshal, or json.MarshalIndent by two spaces after
+// prefix with pretty.
+func marshal(v any, pretty bool, prefix string) ([]byte, error) {
+	if pretty {
+		return json.MarshalIndent(v, prefix, "  ")
+	}
+	return json.Marshal(v)
 }
 
 // normalize replaces nil lists and maps with empty ones on a copy.
@@ -91,6 +149,7 @@ func nonNil[T any](s []T) []T {
 type Validator struct {
 	schema, workload      *jsonschema.Schema
 	toolName, toolVersion *regexp.Regexp
+	keepNumbers           bool // validate every number (tests: elideNumbers changes nothing)
 }
 
 // NewValidator compiles the embedded schema and the producer patterns.
@@ -108,43 +167,18 @@ func NewValidator() (*Validator, error) {
 // the failing instance locations, the first maxListedViolations of them.
 //
 // The workloads are validated one at a time against the schema's Workload
-// definition, the rest of the document with an empty list in their place:
-// the validator holds a parsed document and allocates as it walks it,
-// about 20 bytes of memory per byte of report when the document is
-// checked whole (two 35 MB reports took 1.1 GB to merge), a few times the
-// report's size this way. What is found is the same: the schema asks
-// nothing of one workload that depends on another.
+// definition, the rest of the document with an empty list in their place
+// (Scan): the validator holds a parsed document and allocates as it walks
+// it, about 20 bytes of memory per byte of report when the document is
+// checked whole (two 35 MB reports took 1.1 GB to merge). What is found
+// is the same: the schema asks nothing of one workload that depends on
+// another.
 func (v *Validator) Validate(doc []byte) error {
-	top, items, ok := splitWorkloads(doc)
-	if !ok { // not an object with a list of workloads: checked whole
-		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-		if err != nil {
-			return fmt.Errorf("report is not JSON: %w", err)
-		}
-		if err := v.checkProducer(inst); err != nil {
-			return err
-		}
-		return v.violations(v.schema.Validate(inst), nil)
+	s, err := Scan(bytes.NewReader(doc), v, nil)
+	if err != nil {
+		return fmt.Errorf("report is not JSON: %w", err)
 	}
-	// The producer fields first: their error names the field, where the
-	// schema's pattern violation would only be counted.
-	if err := v.checkProducer(top); err != nil {
-		return err
-	}
-	found := &ViolationsError{}
-	found.add(v.schema.Validate(top), nil)
-	for i, raw := range items {
-		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-		if err != nil {
-			return fmt.Errorf("report is not JSON: %w", err)
-		}
-		found.add(v.workload.Validate(inst), []string{"workloads", strconv.Itoa(i)})
-		items[i] = nil // let it go
-	}
-	if found.err == nil {
-		return nil
-	}
-	return fmt.Errorf("report does not match %s: %w", contract.SchemaVersion, found)
+	return s.Violations
 }
 
 // violations is the error of a whole document's validation.
@@ -155,33 +189,6 @@ func (v *Validator) violations(err error, at []string) error {
 	found := &ViolationsError{}
 	found.add(err, at)
 	return fmt.Errorf("report does not match %s: %w", contract.SchemaVersion, found)
-}
-
-// splitWorkloads parses a report into its top level, with an empty list
-// for workloads, and the workloads' texts; ok is false when doc is not an
-// object whose workloads are a list.
-func splitWorkloads(doc []byte) (top map[string]any, items []json.RawMessage, ok bool) {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(doc, &fields) != nil || fields == nil {
-		return nil, nil, false
-	}
-	raw, has := fields["workloads"]
-	if !has || json.Unmarshal(raw, &items) != nil || items == nil {
-		return nil, nil, false
-	}
-	top = make(map[string]any, len(fields))
-	for k, raw := range fields {
-		if k == "workloads" {
-			top[k] = []any{}
-			continue
-		}
-		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-		if err != nil {
-			return nil, nil, false
-		}
-		top[k] = inst
-	}
-	return top, items, true
 }
 
 // Patterns of the report's producer fields (the tool and the time), which

@@ -56,6 +56,34 @@ func TestJSON(t *testing.T) {
 	}
 }
 
+// TestWriteJSONIsMarshal: the report written a workload at a time is
+// json.Marshal's text (MarshalIndent's with Pretty), for no workload, one
+// and many, and strings that look like the workloads' key.
+func TestWriteJSONIsMarshal(t *testing.T) {
+	tricky := specimenReport()
+	tricky.Root = `"workloads":[]`
+	tricky.Workloads[0].ID = `x","workloads": []`
+	bare := specimenReport()
+	bare.Workloads = nil
+	for name, r := range map[string]contract.Report{
+		"specimen": specimenReport(), "synthetic": syntheticReport(20), "bare": bare, "tricky": tricky,
+	} {
+		for _, pretty := range []bool{false, true} {
+			got, err := JSON(r, Options{Pretty: pretty})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := json.Marshal(normalize(r))
+			if pretty {
+				want, _ = json.MarshalIndent(normalize(r), "", "  ")
+			}
+			if want = append(want, '\n'); !bytes.Equal(got, want) {
+				t.Errorf("%s, pretty %v: WriteJSON differs from json.Marshal:\n%.300s\n---\n%.300s", name, pretty, got, want)
+			}
+		}
+	}
+}
+
 // Every golden JSON file in testdata is an example report: all must
 // validate, so a schema change that breaks a committed example fails here.
 func TestSchemaValidatesGoldenExamples(t *testing.T) {

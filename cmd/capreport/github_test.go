@@ -637,6 +637,8 @@ func TestPostingUsageErrors(t *testing.T) {
 	oldSchema := writeTemp(t, "old.json", `{"schemaVersion": "capreport.io/report/v0"}`)
 	full := ghEnv(t, fake, writeToken, nil)
 	noToken := ghEnv(t, fake, "", prEvent("o/r"))
+	// Each of head and base within the bound, the two together not.
+	together := strconv.FormatInt(fileSize(t, rep["head"])+fileSize(t, rep["base"])-1, 10)
 	for _, c := range []struct {
 		name string
 		env  map[string]string
@@ -649,6 +651,8 @@ func TestPostingUsageErrors(t *testing.T) {
 		{"schema", full, []string{"comment", "github", "--pr", "7", "--report", badSchema}, "does not match the capreport report schema"},
 		{"old schema", full, []string{"issue", "github", "--report", oldSchema}, `schemaVersion "capreport.io/report/v0"`},
 		{"too large", full, []string{"comment", "github", "--pr", "7", "--report", rep["head"], "--max-report-bytes", "1000"}, "larger than 1000 bytes (--max-report-bytes)"},
+		{"base and head together", full, []string{"comment", "github", "--pr", "7", "--report", rep["head"], "--base", rep["base"], "--max-report-bytes", together},
+			rep["base"] + ": with the head report's"},
 		{"no pull request", full, []string{"comment", "github", "--report", rep["head"]}, "--pr: no pull request: pass --pr, or run on a pull_request or workflow_run event"},
 		{"bad behavior", full, []string{"comment", "github", "--pr", "7", "--report", rep["head"], "--behavior", "replace"}, `--behavior: "replace" is not one of`},
 		{"bad images", full, []string{"comment", "github", "--pr", "7", "--report", rep["head"], "--images", "s3"}, `--images: "s3" is not none or branch`},
@@ -716,4 +720,13 @@ func TestCommentOnEnterpriseServer(t *testing.T) {
 		}
 	}
 	checkTokenOnlyInAuthorization(t, fake)
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 
@@ -95,11 +96,7 @@ func runMerge(o *mergeOptions) error {
 	for _, w := range warnings {
 		fmt.Fprintf(ios.ErrOut, "capreport: warning: %s\n", w)
 	}
-	out, err := renderFormat(merged, o.format, formatOptions{color: ios.ColorEnabled(), pretty: o.pretty})
-	if err != nil {
-		return err
-	}
-	if _, err := ios.Out.Write(out); err != nil {
+	if err := writeMerged(ios.Out, merged, o, ios.ColorEnabled()); err != nil {
 		return err
 	}
 	// The merged report is written either way; its worst verdict decides
@@ -108,6 +105,20 @@ func runMerge(o *mergeOptions) error {
 		return &checksFailedError{failed: n}
 	}
 	return nil
+}
+
+// writeMerged writes the merged report in its format; JSON a workload at
+// a time, since the merged report may be as large as all its inputs.
+func writeMerged(w io.Writer, merged contract.Report, o *mergeOptions, color bool) error {
+	if o.format == "json" {
+		return report.WriteJSON(w, merged, report.Options{Pretty: o.pretty})
+	}
+	out, err := renderFormat(merged, o.format, formatOptions{color: color, pretty: o.pretty})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
+	return err
 }
 
 // readMergeInputs reads merge's reports. Every one is a regular file
@@ -137,15 +148,11 @@ func readMergeInputs(files []string, limit int64) ([]contract.Report, error) {
 	var out []contract.Report
 	left := limit
 	for _, f := range files {
-		b, err := readReportBytes(f, left)
+		r, n, err := readReportCounted(f, left, v)
 		if err != nil {
 			return nil, err
 		}
-		left -= int64(len(b))
-		r, err := decodeReport(f, b, v)
-		if err != nil {
-			return nil, err
-		}
+		left -= n
 		out = append(out, *r)
 	}
 	return out, nil
@@ -160,46 +167,52 @@ func readReport(path string) (*contract.Report, error) {
 }
 
 // readReportLimited reads a report of at most limit bytes and, given a
-// validator, checks it against the JSON schema before decoding: a report
+// validator, checks it against the JSON schema as it decodes: a report
 // may come from an artifact anyone wrote, and one without workloads or
 // sources would be merged or posted as if it had none. A file that is not one, or
 // carries another schema version, is a usage error naming the file,
 // because the fix is on the command line (another file, or a capreport of
 // the same version).
 func readReportLimited(path string, limit int64, v *report.Validator) (*contract.Report, error) {
-	b, err := readReportBytes(path, limit)
-	if err != nil {
-		return nil, err
-	}
-	return decodeReport(path, b, v)
+	r, _, err := readReportCounted(path, limit, v)
+	return r, err
 }
 
-// readReportBytes reads a report file: a regular file (a symlink to one
-// is followed, the user named it), checked before it is opened and on
-// the open file, opened without waiting, of at most limit bytes.
-func readReportBytes(path string, limit int64) ([]byte, error) {
-	b, err := safefile.ReadFile(path, limit, true)
+// readReportCounted is readReportLimited that also says how many bytes
+// it read. The file is a regular file (a symlink to one is followed, the
+// user named it), checked before it is opened and on the open file,
+// opened without waiting, and decoded as it is read (artifact.Read):
+// memory holds the decoded report, never the file's text.
+func readReportCounted(path string, limit int64, v *report.Validator) (*contract.Report, int64, error) {
+	f, err := safefile.OpenLimited(path, limit, true)
+	if err != nil {
+		return nil, 0, reportFileError(path, limit, err)
+	}
+	defer f.Close()
+	r, err := artifact.Read(path, f, v)
+	var tl *safefile.TooLargeError
+	if errors.As(err, &tl) || f.N() > limit { // grew while read
+		return nil, 0, reportFileError(path, limit, &safefile.TooLargeError{Path: path, Limit: limit})
+	}
+	if err != nil {
+		return nil, 0, &usageError{msg: err.Error()}
+	}
+	return r, f.N(), nil
+}
+
+// reportFileError is the usage error of a report file that cannot be
+// read: not a regular file, too large, or missing.
+func reportFileError(path string, limit int64, err error) error {
 	var nr *safefile.NotRegularError
 	var tl *safefile.TooLargeError
 	switch {
 	case errors.As(err, &nr):
-		return nil, &usageError{msg: nr.Error()}
+		return &usageError{msg: nr.Error()}
 	case errors.As(err, &tl):
-		return nil, &usageError{msg: fmt.Sprintf("%s: larger than %d bytes (--max-report-bytes)", path, limit)}
-	case err != nil:
-		return nil, &usageError{msg: fmt.Sprintf("%s: %v", path, unwrapPathError(err))}
+		return &usageError{msg: fmt.Sprintf("%s: larger than %d bytes (--max-report-bytes)", path, limit), err: tl}
+	default:
+		return &usageError{msg: fmt.Sprintf("%s: %v", path, unwrapPathError(err))}
 	}
-	return b, nil
-}
-
-// decodeReport is artifact.Decode with its refusals as usage errors: the
-// fix is on the command line (another file, or the matching capreport).
-func decodeReport(path string, b []byte, v *report.Validator) (*contract.Report, error) {
-	r, err := artifact.Decode(path, b, v)
-	if err != nil {
-		return nil, &usageError{msg: err.Error()}
-	}
-	return r, nil
 }
 
 // unwrapPathError drops the path os.ReadFile repeats, since the message

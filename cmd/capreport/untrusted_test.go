@@ -9,17 +9,18 @@ import (
 	"github.com/capreport/capreport/internal/inert"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/report"
+	"github.com/capreport/capreport/report/artifact"
 )
 
 // The untrusted-report property (report/artifact's tests and fuzz
 // targets) is held on the bodies inert.Bodies renders; comment github
-// renders these very bodies from what decodeReport returns, for every
-// hostile string in every field.
+// renders these very bodies from what artifact.Decode returns (as
+// readReportLimited reads it), for every hostile string in every field.
 func TestCommentBodiesAreInertBodies(t *testing.T) {
 	v := inert.NewValidator(t)
 	for _, s := range inert.Hostile() {
 		for bit := uint(0); bit < 16; bit++ {
-			r, err := decodeReport("report.json", inert.Marshal(t, inert.Report(s, 1<<bit)), v)
+			r, err := artifact.Decode("report.json", inert.Marshal(t, inert.Report(s, 1<<bit)), v)
 			if err != nil {
 				continue // the tool's fields: refused, as report/artifact's tests want
 			}

@@ -91,20 +91,50 @@ func Open(path string, follow bool) (*os.File, fs.FileInfo, error) {
 // larger one is a *TooLargeError, refused before it is read when its
 // size says so and after limit+1 bytes when it grows meanwhile.
 func ReadFile(path string, limit int64, follow bool) ([]byte, error) {
+	r, err := OpenLimited(path, limit, follow)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+// Reader reads an open regular file within a bound: past limit bytes,
+// its reads fail with a *TooLargeError.
+type Reader struct {
+	f     *os.File
+	path  string
+	limit int64
+	n     int64 // bytes read so far
+}
+
+// OpenLimited opens path, a regular file (Open), to be read within limit
+// bytes; a file whose size is over limit is refused before it is read.
+func OpenLimited(path string, limit int64, follow bool) (*Reader, error) {
 	f, fi, err := Open(path, follow)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	if fi.Size() > limit {
+		f.Close()
 		return nil, &TooLargeError{Path: path, Limit: limit}
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, &TooLargeError{Path: path, Limit: limit}
-	}
-	return b, nil
+	return &Reader{f: f, path: path, limit: limit}, nil
 }
+
+func (r *Reader) Read(p []byte) (int, error) {
+	if left := r.limit + 1 - r.n; int64(len(p)) > left {
+		p = p[:left]
+	}
+	n, err := r.f.Read(p)
+	r.n += int64(n)
+	if r.n > r.limit {
+		return 0, &TooLargeError{Path: r.path, Limit: r.limit}
+	}
+	return n, err
+}
+
+// N is how many bytes have been read.
+func (r *Reader) N() int64 { return r.n }
+
+func (r *Reader) Close() error { return r.f.Close() }

@@ -1,6 +1,6 @@
 // Package artifact reads a saved JSON report that anyone may have written:
 // in the fork-safe workflow the comment job reads report.json from the
-// artifact of a pull request's code. Decode holds it to this capreport's
+// artifact of a pull request's code. Read holds it to this capreport's
 // schema version and, given a validator, to the schema (the tool's fields
 // to their patterns), and recomputes the summary from the workloads. What
 // it returns renders inert: every string in it is escaped by the
@@ -9,41 +9,98 @@
 package artifact
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"sync"
 
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report"
 )
 
-// Decode decodes a report read from name: its schemaVersion must be this
-// capreport's, v (when not nil) validates it first, and the summary is
+// Decode is Read of a document held in memory.
+func Decode(name string, b []byte, v *report.Validator) (*contract.Report, error) {
+	return Read(name, bytes.NewReader(b), v)
+}
+
+// Read reads a report from r, named name: its schemaVersion must be this
+// capreport's, v (when not nil) validates it, and the summary is
 // recomputed from the workloads, never taken from the file: an artifact
 // can claim "3 pass" over failing rows, and the headline is the one line
 // every body keeps. Every error starts with name and says what to do.
-func Decode(name string, b []byte, v *report.Validator) (*contract.Report, error) {
+//
+// The document is read a workload at a time (report.Scan): what stays in
+// memory is the decoded report, about half the document's size, never
+// its text.
+func Read(name string, r io.Reader, v *report.Validator) (*contract.Report, error) {
+	var ws workloads
+	s, err := report.Scan(r, v, ws.decode)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a capreport JSON report: %v", name, err)
+	}
+	top, err := json.Marshal(s.Fields)
+	if err != nil || s.Fields == nil {
+		return nil, fmt.Errorf("%s: not a capreport JSON report: %v", name, s.Failed)
+	}
+	if err := checkVersion(name, top); err != nil {
+		return nil, err
+	}
+	if s.Violations != nil {
+		return nil, fmt.Errorf("%s: does not match the capreport report schema: %v", name, s.Violations)
+	}
+	var rep contract.Report
+	if err := json.Unmarshal(top, &rep); err != nil {
+		return nil, fmt.Errorf("%s: not a capreport JSON report: %v", name, err)
+	}
+	if s.Failed != nil {
+		return nil, fmt.Errorf("%s: not a capreport JSON report: %v", name, s.Failed)
+	}
+	switch {
+	case s.Workloads > 0:
+		rep.Workloads = ws.list[:s.Workloads]
+	case s.Workloads == 0: // [] stays an empty list, as json.Unmarshal leaves it
+		rep.Workloads = []contract.Workload{}
+	}
+	rep.Summary = contract.Summarize(&rep)
+	return &rep, nil
+}
+
+// checkVersion holds the document's schemaVersion to this capreport's.
+func checkVersion(name string, top []byte) error {
 	var probe struct {
 		SchemaVersion *string `json:"schemaVersion"`
 	}
-	if err := json.Unmarshal(b, &probe); err != nil {
-		return nil, fmt.Errorf("%s: not a capreport JSON report: %v", name, err)
+	if err := json.Unmarshal(top, &probe); err != nil {
+		return fmt.Errorf("%s: not a capreport JSON report: %v", name, err)
 	}
 	if probe.SchemaVersion == nil {
-		return nil, fmt.Errorf("%s: not a capreport JSON report: no schemaVersion", name)
+		return fmt.Errorf("%s: not a capreport JSON report: no schemaVersion", name)
 	}
 	if *probe.SchemaVersion != contract.SchemaVersion {
-		return nil, fmt.Errorf("%s: schemaVersion %q, this capreport reads %q; re-run the capreport that matches it",
+		return fmt.Errorf("%s: schemaVersion %q, this capreport reads %q; re-run the capreport that matches it",
 			name, report.TerminalSafe(*probe.SchemaVersion), contract.SchemaVersion)
 	}
-	if v != nil {
-		if err := v.Validate(b); err != nil {
-			return nil, fmt.Errorf("%s: does not match the capreport report schema: %v", name, err)
-		}
+	return nil
+}
+
+// workloads collects the workloads report.Scan hands over, from several
+// goroutines, each at its index.
+type workloads struct {
+	mu   sync.Mutex
+	list []contract.Workload
+}
+
+func (ws *workloads) decode(i int, raw []byte) error {
+	var w contract.Workload
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return fmt.Errorf("workloads[%d]: %v", i, err)
 	}
-	var r contract.Report
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s: not a capreport JSON report: %v", name, err)
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if i >= len(ws.list) {
+		ws.list = append(ws.list, make([]contract.Workload, i+1-len(ws.list))...)
 	}
-	r.Summary = contract.Summarize(&r)
-	return &r, nil
+	ws.list[i] = w
+	return nil
 }

@@ -6,7 +6,7 @@
 package merge
 
 import (
-	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -33,8 +33,8 @@ func (e *ConflictError) Error() string { return e.msg }
 // mergeRow is one workload kept for an id, with the report it came from.
 type mergeRow struct {
 	w    contract.Workload
-	json []byte // the workload as read (paths rebased), to compare rows
-	from int    // index of its report
+	sum  [sha256.Size]byte // of the workload's JSON as read (paths rebased), to compare rows: the text itself would hold a second copy of every report
+	from int               // index of its report
 }
 
 // Reports joins reports (names are their files, for messages).
@@ -66,7 +66,7 @@ func Reports(rs []contract.Report, names []string, prefer string) (contract.Repo
 		}
 		for _, w := range r.Workloads {
 			b, _ := json.Marshal(w) // a decoded Workload always marshals
-			kept, warning, err := addRow(rows[w.ID], mergeRow{w: w, json: b, from: i}, rs, names, prefer)
+			kept, warning, err := addRow(rows[w.ID], mergeRow{w: w, sum: sha256.Sum256(b), from: i}, rs, names, prefer)
 			if err != nil {
 				return contract.Report{}, nil, err
 			}
@@ -99,7 +99,7 @@ func Reports(rs []contract.Report, names []string, prefer string) (contract.Repo
 // (the error names both files and the way out).
 func addRow(kept []mergeRow, row mergeRow, rs []contract.Report, names []string, prefer string) ([]mergeRow, string, error) {
 	for k, old := range kept {
-		if bytes.Equal(old.json, row.json) {
+		if old.sum == row.sum {
 			return kept, "", nil
 		}
 		if rootKey(rs[old.from]) != rootKey(rs[row.from]) {

@@ -1,0 +1,135 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// TestElideNumbersChangesNothing: the validator finds the same with the
+// lists of numbers elided as without, on a report whose numbers pass and
+// on reports with one number in doubt or wrong in each kind of list, and
+// the elision does happen on the timelines.
+func TestElideNumbersChangesNothing(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join("testdata", "TestJSON", "specimen.golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, err := NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, _ := NewValidator()
+	slow.keepNumbers = true
+	cases := map[string]func(w map[string]any){
+		"as written": func(map[string]any) {},
+	}
+	for _, field := range []string{"t", "replicas", "serving", "needed", "backlog", "waitSeconds"} {
+		for name, v := range map[string]any{
+			"negative": json.Number("-1"), "fraction": json.Number("1.5"), "on zero": json.Number("0"),
+			"integral float": json.Number("2.0"), "exponent": json.Number("1e2"), "beyond float64": json.Number("1e400"),
+			"tiny": json.Number("1e-400"), "string": "7", "null": nil, "huge integer": json.Number("9007199254740993"),
+		} {
+			cases[field+" "+name] = func(w map[string]any) {
+				for _, tl := range timelines(w) {
+					if list, ok := tl[field].([]any); ok && len(list) > 1 {
+						list[1] = v
+					}
+				}
+			}
+		}
+	}
+	for name, mutate := range cases {
+		var m map[string]any
+		dec := json.NewDecoder(bytes.NewReader(good))
+		dec.UseNumber()
+		if err := dec.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range m["workloads"].([]any) {
+			mutate(w.(map[string]any))
+		}
+		doc, _ := json.Marshal(m)
+		want, got := errText(slow.Validate(doc)), errText(fast.Validate(doc))
+		if got != want {
+			t.Errorf("%s: elided %q, whole %q", name, got, want)
+		}
+		if (name == "t string" || name == "replicas string" || name == "needed string") && want == "" {
+			t.Errorf("%s: the mutation reached no list", name)
+		}
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(mustWorkload(t, good)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	elideNumbers(fast.workload, inst)
+	if left := numberLists(inst); len(left) > 0 {
+		t.Errorf("lists of numbers not elided: %v", left)
+	}
+}
+
+// numberLists are the lists of numbers under v, by key.
+func numberLists(v any) []string {
+	var found []string
+	switch v := v.(type) {
+	case map[string]any:
+		for k, val := range v {
+			if list, ok := val.([]any); ok && len(list) > 0 {
+				if _, num := list[0].(json.Number); num {
+					found = append(found, k)
+				}
+			}
+			found = append(found, numberLists(val)...)
+		}
+	case []any:
+		for _, item := range v {
+			found = append(found, numberLists(item)...)
+		}
+	}
+	return found
+}
+
+// timelines are a workload's Size and Time timelines.
+func timelines(w map[string]any) []map[string]any {
+	var out []map[string]any
+	if size, _ := w["size"].(map[string]any); size != nil {
+		ol, _ := size["overloads"].([]any)
+		for _, o := range ol {
+			if tl, _ := o.(map[string]any)["timeline"].(map[string]any); tl != nil {
+				out = append(out, tl)
+			}
+		}
+	}
+	if tm, _ := w["time"].(map[string]any); tm != nil {
+		if tl, _ := tm["timeline"].(map[string]any); tl != nil {
+			out = append(out, tl)
+		}
+	}
+	return out
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// mustWorkload is the text of the first workload of doc with a Size bill.
+func mustWorkload(t *testing.T, doc []byte) []byte {
+	var r struct{ Workloads []json.RawMessage }
+	if err := json.Unmarshal(doc, &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range r.Workloads {
+		if bytes.Contains(w, []byte(`"timeline"`)) {
+			return w
+		}
+	}
+	t.Fatal("no workload with a Size bill")
+	return nil
+}
