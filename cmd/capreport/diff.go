@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -30,6 +31,9 @@ type diffOptions struct {
 	// makes the exit code 1.
 	scope string
 	worse float64
+	// saved bounds --base-json and --head-json together, as a posting
+	// command's report and base are.
+	saved *reportBudget
 }
 
 var diffFormats = []string{"markdown", "json", "text"}
@@ -160,6 +164,7 @@ func (o *diffOptions) buildBoth(ctx context.Context, s pipeline.Settings) (head,
 		// head's, then the base's, so that a one-chart change starts one.
 		defer s.Prestart(1)()
 	}
+	o.saved = newReportBudget(defaultMaxReportBytes, fmt.Sprintf("the %d bytes capreport reads of two reports", int64(defaultMaxReportBytes)))
 	var headErr, baseErr error
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
@@ -201,10 +206,18 @@ func firstCause(ctx context.Context, errs ...error) error {
 // headReport is the diff's head: the report it is given, or a build of PATH.
 func (o *diffOptions) headReport(ctx context.Context, s pipeline.Settings) (*contract.Report, error) {
 	if o.headJSON != "" {
-		return readReport(o.headJSON)
+		return o.readJSON(o.headJSON)
 	}
 	head, _, err := pipeline.Build(ctx, []string{o.path}, s)
 	return head, err
+}
+
+// readJSON loads a saved JSON report (--base-json, --head-json): a
+// regular file within what the other left of the default bound, its
+// schema version checked; unlike merge's inputs and the posting commands'
+// it is not held to the whole schema.
+func (o *diffOptions) readJSON(path string) (*contract.Report, error) {
+	return o.saved.read(path, nil)
 }
 
 // baseReport is the diff's base: a report, a directory or rev, the git
@@ -214,7 +227,7 @@ func (o *diffOptions) baseReport(ctx context.Context, s pipeline.Settings, rev *
 	var err error
 	switch {
 	case o.baseJSON != "":
-		base, err = readReport(o.baseJSON)
+		base, err = o.readJSON(o.baseJSON)
 	case o.baseDir != "":
 		base, _, err = pipeline.Build(ctx, []string{filepath.Clean(o.baseDir)}, s)
 	default:

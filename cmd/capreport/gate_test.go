@@ -53,7 +53,7 @@ func TestNewlyFailing(t *testing.T) {
 // base, scope new is all.
 func TestFailingKeysMatchSummary(t *testing.T) {
 	for _, name := range []string{"base", "head"} {
-		r, err := readReport(reports(t)[name])
+		r, err := readReportLimited(reports(t)[name], defaultMaxReportBytes, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

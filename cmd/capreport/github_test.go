@@ -652,7 +652,7 @@ func TestPostingUsageErrors(t *testing.T) {
 		{"old schema", full, []string{"issue", "github", "--report", oldSchema}, `schemaVersion "capreport.io/report/v0"`},
 		{"too large", full, []string{"comment", "github", "--pr", "7", "--report", rep["head"], "--max-report-bytes", "1000"}, "larger than 1000 bytes (--max-report-bytes)"},
 		{"base and head together", full, []string{"comment", "github", "--pr", "7", "--report", rep["head"], "--base", rep["base"], "--max-report-bytes", together},
-			rep["base"] + ": with the head report's"},
+			rep["base"] + ": with the other report's"},
 		{"no pull request", full, []string{"comment", "github", "--report", rep["head"]}, "--pr: no pull request: pass --pr, or run on a pull_request or workflow_run event"},
 		{"bad behavior", full, []string{"comment", "github", "--pr", "7", "--report", rep["head"], "--behavior", "replace"}, `--behavior: "replace" is not one of`},
 		{"bad images", full, []string{"comment", "github", "--pr", "7", "--report", rep["head"], "--images", "s3"}, `--images: "s3" is not none or branch`},

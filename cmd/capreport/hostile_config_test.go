@@ -642,6 +642,26 @@ func TestHostileMergeInputs(t *testing.T) {
 				mkfifo(t, filepath.Join(dir, "pipe.json"))
 				return []string{"diff", "--base-json", filepath.Join(dir, "pipe.json"), "--head-json", write(t, dir, "head.json", goodReport(t))}
 			}},
+		// Each saved report within the bound, the two together over it: the
+		// one read first (a report and 130 MiB of white space) is streamed,
+		// the other refused by its size before a byte of it is read.
+		{name: "diff-two-reports-over-the-bound-together", code: exitError, stderr: []string{"with the other report's"},
+			setup: func(t *testing.T, dir string) []string {
+				padded := write(t, dir, "padded.json", goodReport(t))
+				f, err := os.OpenFile(padded, os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				spaces := []byte(strings.Repeat(" ", 1<<20))
+				for range 130 {
+					if _, err := f.Write(spaces); err != nil {
+						t.Fatal(err)
+					}
+				}
+				f.Close()
+				sparse(t, filepath.Join(dir, "sparse.json"), 130<<20)
+				return []string{"diff", "--base-json", padded, "--head-json", filepath.Join(dir, "sparse.json")}
+			}},
 		// What merge did and does: a report named through a link is read.
 		{name: "symlink-to-a-report", code: exitOK,
 			setup: func(t *testing.T, dir string) []string {

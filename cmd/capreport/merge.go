@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -158,12 +159,39 @@ func readMergeInputs(files []string, limit int64) ([]contract.Report, error) {
 	return out, nil
 }
 
-// readReport loads a saved JSON report (diff's --base-json and
-// --head-json): a regular file within the default bound, its schema
-// version checked; unlike merge's inputs and the posting commands' it is
-// not held to the whole schema.
-func readReport(path string) (*contract.Report, error) {
-	return readReportLimited(path, defaultMaxReportBytes, nil)
+// reportBudget bounds the reports one command reads together (a report
+// and its base, read side by side by diff): each file's size is taken
+// from what is left before a byte of it is read, so that a second report
+// over the rest is refused unread.
+type reportBudget struct {
+	mu    sync.Mutex
+	left  int64
+	limit int64
+	bound string // names the bound and the way out, for messages
+}
+
+func newReportBudget(limit int64, bound string) *reportBudget {
+	return &reportBudget{left: limit, limit: limit, bound: bound}
+}
+
+// read reads the report at path within what is left.
+func (b *reportBudget) read(path string, v *report.Validator) (*contract.Report, error) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return readReportLimited(path, b.limit, v) // its error names what path is
+	}
+	b.mu.Lock()
+	if fi.Size() > b.left {
+		used := b.limit - b.left
+		b.mu.Unlock()
+		if used == 0 {
+			return nil, reportFileError(path, b.limit, &safefile.TooLargeError{Path: path, Limit: b.limit})
+		}
+		return nil, &usageError{msg: fmt.Sprintf("%s: with the other report's %d bytes, more than %s allows together", path, used, b.bound)}
+	}
+	b.left -= fi.Size()
+	b.mu.Unlock()
+	return readReportLimited(path, fi.Size(), v)
 }
 
 // readReportLimited reads a report of at most limit bytes and, given a

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
-	"github.com/capreport/capreport/internal/safefile"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/report/diff"
 )
@@ -110,32 +108,23 @@ func (o *postOptions) load() (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	head, n, err := readReportCounted(o.report, o.maxReportBytes, v)
+	// Head and base are held in memory together, about 1.5 bytes a byte
+	// of report each: one bound for both.
+	budget := newReportBudget(o.maxReportBytes, fmt.Sprintf("--max-report-bytes (%d); raise it", o.maxReportBytes))
+	head, err := budget.read(o.report, v)
 	if err != nil {
 		return nil, err
 	}
 	l := &loaded{head: head, headPath: o.report, worsePercent: o.failOnWorse}
 	if o.base != "" {
-		// The base within what the head left: the two are held in memory
-		// together, about 1.5 bytes a byte of report each.
-		if l.base, _, err = readReportCounted(o.base, o.maxReportBytes-n, v); err != nil {
-			return nil, togetherError(err, o.base, n, o.maxReportBytes)
+		if l.base, err = budget.read(o.base, v); err != nil {
+			return nil, err
 		}
 	}
 	if abs, err := filepath.Abs(o.report); err == nil {
 		l.headPath = abs
 	}
 	return l, nil
-}
-
-// togetherError says, of a base report over what the head left of the
-// bound, that the two together are over it.
-func togetherError(err error, base string, head, limit int64) error {
-	var tl *safefile.TooLargeError
-	if errors.As(err, &tl) {
-		return &usageError{msg: fmt.Sprintf("%s: with the head report's %d bytes, more than --max-report-bytes (%d) allows together; raise it", base, head, limit)}
-	}
-	return err
 }
 
 // verdict is the report's worst workload verdict, "none" without any.
