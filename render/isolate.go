@@ -189,7 +189,9 @@ func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec Sour
 		}
 		return sourceOut{}, false
 	}
-	resp, printed, err := w.do(ctx, spec, rd.opts.SourceTimeout, &rd.fx.budget)
+	granted, start := rd.slow.reserve(rd.opts.SourceTimeout), time.Now()
+	resp, printed, err := w.do(ctx, spec, granted, &rd.fx.budget)
+	rd.slow.release(granted, time.Since(start))
 	rd.fx.budget.Add(-resp.Fetched)
 	if err == nil {
 		p.put(w)
@@ -199,15 +201,15 @@ func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec Sour
 	}
 	w.kill()
 	p.drop()
-	return rd.workerFailure(spec, err, w.log.lastLines(2*time.Second)), true
+	return rd.workerFailure(spec, err, granted, w.log.lastLines(2*time.Second)), true
 }
 
 // workerFailure turns a request that ended with its worker into the
 // finding that says why: time, memory, a fatal error, or the context.
-func (rd *renderer) workerFailure(spec SourceSpec, err error, tail []string) sourceOut {
+func (rd *renderer) workerFailure(spec SourceSpec, err error, granted time.Duration, tail []string) sourceOut {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return rd.failedOut(spec, check.RenderTimeout, fmt.Errorf("render did not finish within %s and was stopped", rd.opts.SourceTimeout))
+		return rd.failedOut(spec, check.RenderTimeout, rd.slow.timeoutError(granted, " and was stopped"))
 	case errors.Is(err, context.Canceled):
 		return rd.failedOut(spec, check.RenderCancelled, err)
 	}

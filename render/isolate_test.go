@@ -251,7 +251,7 @@ func TestWorkerFailureNamesTheCause(t *testing.T) {
 		{[]string{"goroutine 1 [running]:", "fatal error: concurrent map writes", "main.main()"}, check.RenderCrashed, "concurrent map writes"},
 	}
 	for _, c := range cases {
-		out := rd.workerFailure(spec, errWorkerDied, c.tail)
+		out := rd.workerFailure(spec, errWorkerDied, rd.opts.SourceTimeout, c.tail)
 		f := out.result.Findings[0]
 		if f.Check != c.check || !strings.Contains(f.Message, c.text) || out.result.Status != StatusFailed {
 			t.Errorf("tail %q: %s %q, want %s mentioning %q", c.tail, f.Check, f.Message, c.check, c.text)

@@ -42,6 +42,9 @@ type renderer struct {
 	krustyTraced bool
 	// delivered holds the builds GitOps expansion prefetched; nil: none.
 	delivered *renderMemo
+	// slow is the run's allowance of slow render time, shared by the
+	// per-source copies; nil: each source has the source timeout.
+	slow *slowTime
 }
 
 // fileRoot turns a file argument into its directory plus one explicit
@@ -130,7 +133,7 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &renderer{repo: r, opts: o, scope: r.Root, fx: &fetchState{}}, nil
+		return &renderer{repo: r, opts: o, scope: r.Root, fx: &fetchState{}, slow: newSlowTime(o.SourceTimeout)}, nil
 	}
 	r, err := base.At(opts.Root)
 	if err != nil {
@@ -146,7 +149,7 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 	if !r.Within(abs) {
 		return nil, fmt.Errorf("path %q is outside the repository root %s", path, r.Root)
 	}
-	rd := &renderer{repo: r, opts: opts, scope: abs, fx: &fetchState{}}
+	rd := &renderer{repo: r, opts: opts, scope: abs, fx: &fetchState{}, slow: newSlowTime(opts.SourceTimeout)}
 	if fi, err := r.Stat(abs); err == nil && !fi.IsDir() {
 		rd.scope = filepath.Dir(abs)
 		if len(opts.Sources) == 0 {
@@ -418,13 +421,15 @@ func (rd *renderer) renderFresh(ctx context.Context, spec SourceSpec) sourceOut 
 	}
 	done := make(chan sourceOut, 1)
 	go func() { done <- rd.renderRecovered(spec) }()
-	timer := time.NewTimer(rd.opts.SourceTimeout)
+	granted, start := rd.slow.reserve(rd.opts.SourceTimeout), time.Now()
+	defer func() { rd.slow.release(granted, time.Since(start)) }()
+	timer := time.NewTimer(granted)
 	defer timer.Stop()
 	select {
 	case o := <-done:
 		return o
 	case <-timer.C:
-		return rd.failedOut(spec, check.RenderTimeout, fmt.Errorf("render did not finish within %s", rd.opts.SourceTimeout))
+		return rd.failedOut(spec, check.RenderTimeout, rd.slow.timeoutError(granted, ""))
 	case <-ctx.Done():
 		return rd.failedOut(spec, check.RenderCancelled, ctx.Err())
 	}
