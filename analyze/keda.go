@@ -94,9 +94,11 @@ func translateScaledObject(obj render.Object, annotations map[string]string) (*k
 	minRC, maxRC := t.replicaBounds(s)
 	behavior := t.hpaConfig(s.Advanced)
 	behavior = t.pause(annotations, behavior)
-	resourcePairs, externalPairs := t.triggerMetrics(s.Triggers, minRC, maxRC, annotations)
-	externalPairs = t.scalingModifiers(s.Advanced, externalPairs)
-	t.setHPA(ref, hpaMinReplicas(minRC), maxRC, behavior, append(resourcePairs, externalPairs...))
+	pairs := t.triggerMetrics(s.Triggers, minRC, maxRC, annotations)
+	pairs = t.scalingModifiers(s.Advanced, s.Triggers, pairs)
+	t.fallback(s)
+	t.setHPA(ref, hpaMinReplicas(minRC), maxRC, behavior, pairs)
+	t.apiServerChecks()
 	return t.kedaResult, nil
 }
 
@@ -284,10 +286,10 @@ func (t *soTranslation) pauseReplicas(annotations map[string]string) {
 		"ScaledObject %s is paused: KEDA deletes its HPA and the target %s, so nothing scales", t.name, what))
 }
 
-// triggerMetrics translates the triggers into HPA metrics, split into
-// resource (cpu, memory) and External ones, with the webhook's trigger
+// triggerMetrics translates the triggers into HPA metrics, in trigger
+// order as KEDA's scalers cache lists them, with the webhook's trigger
 // checks and the partitions annotation's cap on Kafka triggers.
-func (t *soTranslation) triggerMetrics(triggers []scaledObjectTrigger, minRC, maxRC int32, annotations map[string]string) (resourcePairs, externalPairs []metricPair) {
+func (t *soTranslation) triggerMetrics(triggers []scaledObjectTrigger, minRC, maxRC int32, annotations map[string]string) (pairs []metricPair) {
 	if len(triggers) == 0 {
 		t.fail(check.InvalidAutoscaler, "add at least one trigger", "ScaledObject %s has no triggers; KEDA requires at least one", t.name)
 	}
@@ -296,25 +298,26 @@ func (t *soTranslation) triggerMetrics(triggers []scaledObjectTrigger, minRC, ma
 	metricNames := map[string]int{} // External metric name → trigger index
 	for i, st := range triggers {
 		t.uniqueTriggerName(i, st.Name, names)
+		t.cachedMetrics(i, st)
 		p, ok := t.triggerMetric(i, st)
 		if !ok {
 			continue
 		}
 		if p.spec.Type != autoscalingv2.ExternalMetricSourceType {
-			resourcePairs = append(resourcePairs, p)
+			pairs = append(pairs, p)
 			continue
 		}
 		if st.Type == "kafka" && hasPartitions && p.m.Trigger.Metadata["allowIdleConsumers"] != "true" {
 			t.capAtPartitions(&p.m, partitions, maxRC)
 		}
 		t.uniqueMetricName(i, p.m.Name, metricNames)
-		externalPairs = append(externalPairs, p)
+		pairs = append(pairs, p)
 	}
 	if onlyResourceTriggers(triggers) && minRC == 0 {
 		t.fail(check.InvalidAutoscaler, "set minReplicaCount to 1 or more, or add a non-cpu/memory trigger",
 			"ScaledObject %s: every trigger is cpu or memory and minReplicaCount is 0; KEDA's webhook rejects scaling to zero on resource metrics", t.name)
 	}
-	return resourcePairs, externalPairs
+	return pairs
 }
 
 // partitions reads the partitions annotation; ok is false when it is
@@ -371,7 +374,7 @@ func (t *soTranslation) uniqueMetricName(i int, name string, metricNames map[str
 func (t *soTranslation) triggerMetric(i int, st scaledObjectTrigger) (p metricPair, ok bool) {
 	trig := Trigger{Index: i, Type: st.Type, Name: st.Name, MetricType: st.MetricType,
 		UseCachedMetrics: st.UseCachedMetrics, Metadata: stringMap(st.Metadata)}
-	tr, err := translateTrigger(trig)
+	tr, err := translateKEDATrigger(trig)
 	trig.ActivationMilli, trig.ActivationParam = tr.activation, tr.activationParam
 	t.keda.Triggers = append(t.keda.Triggers, trig)
 	if err != nil {
@@ -411,38 +414,68 @@ func (t *soTranslation) capAtPartitions(m *Metric, partitions, maxRC int32) {
 	}
 }
 
-// scalingModifiers replace every External metric with one composite; an
-// invalid one is refused and leaves the metrics as they were.
-func (t *soTranslation) scalingModifiers(a *kedaAdvanced, externalPairs []metricPair) []metricPair {
-	if a == nil || a.ScalingModifiers == nil || (a.ScalingModifiers.Formula == "" && a.ScalingModifiers.Target == "") {
-		return externalPairs
+// scalingModifiers replace every External metric with one composite, and
+// (as hpa.go's getScaledObjectMetricSpecs does) keep only the Resource
+// metrics beside it, dropping ContainerResource ones. Any field of
+// scalingModifiers makes KEDA use them (its IsUsingModifiers), so one
+// without a formula is refused, as is an invalid one, which leaves the
+// metrics as they were.
+func (t *soTranslation) scalingModifiers(a *kedaAdvanced, triggers []scaledObjectTrigger, pairs []metricPair) []metricPair {
+	if a == nil || a.ScalingModifiers == nil || *a.ScalingModifiers == (kedaScalingModifiers{}) {
+		return pairs
 	}
 	sm := a.ScalingModifiers
 	t.keda.Formula = sm.Formula
 	t.activationTarget(sm.ActivationTarget)
-	target, err := strconv.ParseFloat(strings.TrimSpace(sm.Target), 64)
-	switch {
-	case sm.Formula == "":
-		t.fail(check.InvalidAutoscaler, "set advanced.scalingModifiers.formula", "ScaledObject %s: scalingModifiers without a formula", t.name)
-		return externalPairs
-	case err != nil || target <= 0:
-		t.fail(check.InvalidAutoscaler, "set advanced.scalingModifiers.target to a positive number",
-			"ScaledObject %s: scalingModifiers.target %q is not a positive number", t.name, sm.Target)
-		return externalPairs
+	mt, ok := t.compositeTarget(sm, triggers)
+	if !ok {
+		return pairs
 	}
-	mt, err := kedaTarget(sm.MetricType, int64(target*1000))
-	if err != nil {
-		t.fail(check.InvalidAutoscaler, "use AverageValue or Value", "ScaledObject %s: scalingModifiers: %v", t.name, err)
-		return externalPairs
+	var kept, external []metricPair
+	for _, p := range pairs {
+		switch p.spec.Type {
+		case autoscalingv2.ResourceMetricSourceType:
+			kept = append(kept, p)
+		case autoscalingv2.ExternalMetricSourceType:
+			external = append(external, p)
+		}
 	}
-	sig, reason := compositeSignal(pairMetrics(externalPairs), sm.Formula)
+	sig, reason := compositeSignal(pairMetrics(external), sm.Formula)
 	spec := autoscalingv2.MetricSpec{Type: autoscalingv2.ExternalMetricSourceType, External: &autoscalingv2.ExternalMetricSource{
 		Metric: autoscalingv2.MetricIdentifier{Name: "composite-metric", Selector: t.selector()},
 		Target: mt,
 	}}
 	m := metricFromTarget(autoscalingv2.ExternalMetricSourceType, "composite-metric", "", mt)
 	m.Signal, m.Reason = sig, reason
-	return []metricPair{{spec, m}}
+	return append(kept, metricPair{spec, m})
+}
+
+// compositeTarget checks scalingModifiers as KEDA's webhook does
+// (ValidateAndCompileScalingModifiers) and returns the composite metric's
+// target; ok is false when it refused them.
+func (t *soTranslation) compositeTarget(sm *kedaScalingModifiers, triggers []scaledObjectTrigger) (_ autoscalingv2.MetricTarget, ok bool) {
+	if sm.Formula == "" {
+		t.fail(check.InvalidAutoscaler, "set advanced.scalingModifiers.formula", "ScaledObject %s: scalingModifiers without a formula", t.name)
+		return autoscalingv2.MetricTarget{}, false
+	}
+	if p := kedaFormulaProblem(sm.Formula, formulaNames(triggers)); p != "" {
+		t.fail(check.InvalidAutoscaler, "use only the names of the ScaledObject's non-cpu/memory triggers in the formula",
+			"ScaledObject %s: scalingModifiers.formula %q: %s; KEDA's webhook rejects it", t.name, sm.Formula, p)
+		return autoscalingv2.MetricTarget{}, false
+	}
+	// KEDA parses the target with ParseFloat as written, untrimmed.
+	target, err := strconv.ParseFloat(sm.Target, 64)
+	if err != nil || target <= 0 {
+		t.fail(check.InvalidAutoscaler, "set advanced.scalingModifiers.target to a positive number",
+			"ScaledObject %s: scalingModifiers.target %q is not a positive number", t.name, sm.Target)
+		return autoscalingv2.MetricTarget{}, false
+	}
+	mt, err := kedaTarget(sm.MetricType, int64(target*1000))
+	if err != nil {
+		t.fail(check.InvalidAutoscaler, "use AverageValue or Value", "ScaledObject %s: scalingModifiers: %v", t.name, err)
+		return autoscalingv2.MetricTarget{}, false
+	}
+	return mt, true
 }
 
 // activationTarget reads scalingModifiers.activationTarget (0 when
@@ -464,7 +497,11 @@ func (t *soTranslation) activationTarget(v string) {
 
 // setHPA fills in the generated HPA's spec and the metrics' descriptions.
 // KEDA sorts metrics by source type (ContainerResource < External <
-// Resource); a stable sort keeps trigger order within a type.
+// Resource); a stable sort keeps trigger order within a type. KEDA's
+// sort.Slice is not stable from 13 metrics on, and KEDA leaves a
+// composite metric after the Resource ones: the order changes nothing the
+// HPA computes, so capreport keeps its readable one
+// (internal/kedadiff/README.md, deliberate differences).
 func (t *soTranslation) setHPA(ref autoscalingv2.CrossVersionObjectReference, minReplicas, maxReplicas int32,
 	behavior *autoscalingv2.HorizontalPodAutoscalerBehavior, all []metricPair) {
 	sort.SliceStable(all, func(i, j int) bool { return all[i].spec.Type < all[j].spec.Type })
@@ -518,7 +555,8 @@ func compositeSignal(ms []Metric, formula string) (Signal, string) {
 // kedaBool follows KEDA's reading of pause annotations: a boolean, with
 // anything unparsable counting as true.
 func kedaBool(v string) bool {
-	b, err := strconv.ParseBool(strings.TrimSpace(v))
+	// Untrimmed, as KEDA reads it: "false " is not false.
+	b, err := strconv.ParseBool(v)
 	return err != nil || b
 }
 

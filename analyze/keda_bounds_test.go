@@ -19,6 +19,10 @@ type kedaBoundsCase struct {
 	min, max, idle *int32
 	upstreamErr    string // KEDA's error, or "" for valid
 	text           string // a substring of capreport's message
+	// apiServerRejects: KEDA's check passes, but the HPA it then creates
+	// (minReplicas 1) fails the API server's validation, so the whole
+	// translation still refuses it (found by internal/kedadiff).
+	apiServerRejects bool
 }
 
 func i32(v int32) *int32 { return &v }
@@ -41,7 +45,7 @@ func (c kedaBoundsCase) run(t *testing.T) {
 			invalid = append(invalid, f.Message)
 		}
 	}
-	if want := c.upstreamErr != ""; (len(invalid) > 0) != want {
+	if want := c.upstreamErr != "" || c.apiServerRejects; (len(invalid) > 0) != want {
 		t.Errorf("Extract: invalid-autoscaler findings %q, want one: %v", invalid, want)
 	}
 }
@@ -80,7 +84,7 @@ func TestCheckReplicaCountBoundsAreValid(t *testing.T) {
 			upstreamErr: "IdleReplicaCount=1 must be less than MinReplicaCount=1", text: "idleReplicaCount 1 must be below minReplicaCount 0, which counts as 1"},
 		{name: "derived: min 0, max 0", min: i32(0), max: i32(0),
 			upstreamErr: "MinReplicaCount=1 must be less than MaxReplicaCount=0", text: "minReplicaCount 0, which counts as 1 (the HPA minimum KEDA computes) exceeds maxReplicaCount 0"},
-		{name: "derived: min unset, max 0", max: i32(0)},
+		{name: "derived: min unset, max 0", max: i32(0), apiServerRejects: true},
 		{name: "derived: min 101, default max 100", min: i32(101),
 			upstreamErr: "MinReplicaCount=101 must be less than MaxReplicaCount=100", text: "minReplicaCount 101 exceeds maxReplicaCount 100"},
 		{name: "derived: min 2, max 5, idle 1", min: i32(2), max: i32(5), idle: i32(1)},
