@@ -25,11 +25,17 @@ type slowTime struct {
 
 // freeShare is the part of the source timeout any source may take
 // without drawing on the allowance: 5 s by default, some ten times what
-// the largest chart of the corpus takes to render.
-const freeShare = 12
+// the largest chart of the corpus takes to render; never under
+// minFree (or the timeout), so that a short --render-timeout does not
+// stop ordinary sources.
+const (
+	freeShare = 12
+	minFree   = time.Second
+)
 
 func newSlowTime(timeout time.Duration) *slowTime {
-	return &slowTime{free: timeout / freeShare, left: timeout, limit: timeout}
+	free := min(timeout, max(timeout/freeShare, minFree))
+	return &slowTime{free: free, left: timeout, limit: timeout}
 }
 
 // reserve is the time a source may take now: free, and what the run has

@@ -38,6 +38,9 @@ func TestSlowTimeAllowance(t *testing.T) {
 	if err := s.timeoutError(60*time.Second, ""); err.Error() != "render did not finish within 1m0s" {
 		t.Errorf("timeout at the source timeout: %v", err)
 	}
+	if short := newSlowTime(200 * time.Millisecond); short.reserve(200*time.Millisecond) != 200*time.Millisecond || short.free != 200*time.Millisecond {
+		t.Errorf("a 200 ms timeout: free %s, want all of it", short.free)
+	}
 	var none *slowTime
 	if g := none.reserve(time.Minute); g != time.Minute {
 		t.Errorf("no allowance: granted %s", g)
@@ -58,8 +61,8 @@ func TestSlowSourcesShareOneAllowance(t *testing.T) {
 	}
 	testutil.WriteTree(t, root, files)
 	opts := isolated(DefaultOptions())
-	setLoops(4000)(&opts)
-	opts.SourceTimeout = 600 * time.Millisecond // free 50 ms, allowance 600 ms
+	setLoops(8000)(&opts)                        // 64M template iterations: far past 2.4 s
+	opts.SourceTimeout = 2400 * time.Millisecond // free 1 s, allowance 2.4 s
 	res, err := Render(context.Background(), root, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +73,7 @@ func TestSlowSourcesShareOneAllowance(t *testing.T) {
 			continue
 		}
 		switch {
-		case strings.Contains(f.Message, "within 600ms"):
+		case strings.Contains(f.Message, "within 2.4s"):
 			full++
 		case strings.Contains(f.Message, "allowance for slow renders"):
 			spent++
