@@ -165,6 +165,9 @@ func (o *diffOptions) buildBoth(ctx context.Context, s pipeline.Settings) (head,
 		defer s.Prestart(1)()
 	}
 	o.saved = newReportBudget(defaultMaxReportBytes, fmt.Sprintf("the %d bytes capreport reads of two reports", int64(defaultMaxReportBytes)))
+	if o.headJSON != "" && o.baseJSON != "" { // nothing rendered: reports alone
+		tightenGCForReports()
+	}
 	var headErr, baseErr error
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/internal/gcpace"
 	"github.com/capreport/capreport/internal/safefile"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/report/artifact"
@@ -142,6 +143,7 @@ func readMergeInputs(files []string, limit int64) ([]contract.Report, error) {
 				"(the merged report is read by comment, summary and diff under that bound); merge fewer, or raise it", f, total, limit)}
 		}
 	}
+	tightenGCForReports()
 	v, err := report.NewValidator()
 	if err != nil {
 		return nil, err
@@ -158,6 +160,15 @@ func readMergeInputs(files []string, limit int64) ([]contract.Report, error) {
 	}
 	return out, nil
 }
+
+// tightenGCForReports lets the heap grow by half of what is live between
+// collections, not by all of it, in a command that reads reports and
+// little else: reading one, the live heap grows steadily (the decoded
+// workloads) under much short-lived garbage (the schema's walk), and the
+// default lets the heap reach twice the decoded report. merge of a
+// 256 MiB report: 1.06 GB resident and 25 s by default, 0.82 GB and 30 s
+// this way. A GOGC of the runner's wins (gcpace.SetPercent).
+func tightenGCForReports() { gcpace.SetPercent(50) }
 
 // reportBudget bounds the reports one command reads together (a report
 // and its base, read side by side by diff): each file's size is taken

@@ -14,11 +14,20 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 )
+
+// pacing is what the default pacing returns with: the GOGC a command
+// asked for (SetPercent), and whether it has returned.
+var pacing = struct {
+	sync.Mutex
+	percent  int
+	returned bool
+}{percent: 100, returned: true}
 
 // Start makes the collector first run when the heap reaches limit bytes.
 // After each collection it checks the live heap: past half the limit, the
-// default pacing (GOGC=100, no memory limit) returns for the rest of the
+// default pacing (GOGC=100, or SetPercent's, no memory limit) returns for the rest of the
 // process, so that its peak is at most the larger of the limit and what
 // the default would reach. A GOGC or GOMEMLIMIT in the environment is the
 // user's pacing, and Start leaves it alone.
@@ -26,9 +35,28 @@ func Start(limit int64) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
+	pacing.Lock()
+	pacing.returned = false
+	pacing.Unlock()
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(limit)
 	arm(limit)
+}
+
+// SetPercent sets the GOGC of the default pacing: now if it has returned
+// (or Start never held it), else when it returns. A command whose live
+// heap grows steadily under short-lived garbage (reading a large report)
+// asks for less than 100. A GOGC in the environment is the user's.
+func SetPercent(percent int) {
+	if os.Getenv("GOGC") != "" {
+		return
+	}
+	pacing.Lock()
+	defer pacing.Unlock()
+	pacing.percent = percent
+	if pacing.returned {
+		debug.SetGCPercent(percent)
+	}
 }
 
 // sentinel is an object that only a collection frees: its cleanup runs
@@ -48,6 +76,9 @@ func check(limit int64) {
 		arm(limit)
 		return
 	}
-	debug.SetGCPercent(100)
+	pacing.Lock()
+	defer pacing.Unlock()
+	pacing.returned = true
+	debug.SetGCPercent(pacing.percent)
 	debug.SetMemoryLimit(math.MaxInt64)
 }

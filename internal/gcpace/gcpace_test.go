@@ -67,3 +67,31 @@ func TestStartLeavesTheUsersPacing(t *testing.T) {
 		t.Errorf("GC percent %d, want the 77 set before", got)
 	}
 }
+
+// SetPercent while Start holds the pacing takes effect when the default
+// pacing returns, and at once after; a GOGC in the environment wins.
+func TestSetPercent(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer SetPercent(100)
+	Start(64 << 20)
+	SetPercent(50)
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("GC percent %d while Start holds the pacing, want -1", got)
+	}
+	check(0) // the live heap is past half of a limit of 0: the pacing returns
+	if got := debug.SetGCPercent(50); got != 50 {
+		t.Errorf("GC percent %d once the pacing returned, want SetPercent's 50", got)
+	}
+	SetPercent(70)
+	if got := debug.SetGCPercent(70); got != 70 {
+		t.Errorf("GC percent %d after SetPercent(70) with the pacing returned", got)
+	}
+	t.Setenv("GOGC", "90")
+	SetPercent(30)
+	if got := debug.SetGCPercent(70); got != 70 {
+		t.Errorf("GC percent %d: SetPercent overrode the environment's GOGC", got)
+	}
+}
