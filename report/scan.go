@@ -18,6 +18,16 @@ import (
 	"github.com/capreport/capreport/contract"
 )
 
+// MaxWorkloadBytes bounds one workload's text. capreport writes some
+// 20 KB a workload (its timelines down-sampled); the validator holds a
+// workload parsed, some 24 bytes a byte of numbers, on each of its
+// goroutines, so one workload of 200 MB would take gigabytes.
+const MaxWorkloadBytes = 1 << 20
+
+// maxScanWorkers bounds the workloads in flight, each parsed for the
+// validator (up to some 25 MB at MaxWorkloadBytes).
+const maxScanWorkers = 4
+
 // Scanned is what Scan read of a report document.
 type Scanned struct {
 	// Fields are the top-level fields but the workloads, as written; nil
@@ -40,9 +50,10 @@ type Scanned struct {
 // document: a report is read a few times its size at most by the
 // validator, and a 256 MiB artifact took 1.4 GB read whole. Each
 // workload's text is checked against the schema's Workload definition
-// (v not nil) and handed to each (when not nil), on up to GOMAXPROCS
+// (v not nil) and handed to each (when not nil), on up to four (GOMAXPROCS at most)
 // goroutines at once: each must be safe for that, and it may keep what it
-// decodes, not raw. The rest of the document is checked against the
+// decodes, not raw; a workload over MaxWorkloadBytes is an error. The
+// rest of the document is checked against the
 // schema with an empty list of workloads in their place, as Validate
 // does.
 //
@@ -176,6 +187,9 @@ func (s *Scanned) scanWorkloads(dec *json.Decoder, items *workloadPool) (any, er
 			if err := dec.Decode(&raw); err != nil {
 				return nil, err
 			}
+			if len(raw) > MaxWorkloadBytes {
+				return nil, fmt.Errorf("workload %d is %d bytes, more than the %d capreport reads of one (it writes some 20 KB)", s.Workloads, len(raw), MaxWorkloadBytes)
+			}
 			items.add(s.Workloads, raw)
 			s.Workloads++
 		}
@@ -240,7 +254,7 @@ func (v *Validator) checkTop(fields map[string]json.RawMessage, top map[string]a
 }
 
 // workloadPool validates and hands on the workloads of one list on up to
-// GOMAXPROCS goroutines, keeping the first violations by index and the
+// maxScanWorkers goroutines, keeping the first violations by index and the
 // first error of each.
 type workloadPool struct {
 	v        *Validator // nil, or the key was not spelt "workloads": no Workload check
@@ -270,7 +284,7 @@ func newWorkloadPool(v *Validator, check bool, each func(int, []byte) error) *wo
 	if check {
 		p.v = v
 	}
-	n := runtime.GOMAXPROCS(0)
+	n := min(runtime.GOMAXPROCS(0), maxScanWorkers)
 	jobs := make(chan workloadJob, n)
 	p.jobs = jobs
 	for range n {

@@ -228,7 +228,7 @@ func readReportCounted(path string, limit int64, v *report.Validator) (*contract
 		return nil, 0, reportFileError(path, limit, err)
 	}
 	defer f.Close()
-	r, err := artifact.Read(path, f, v)
+	r, err := artifact.ReadWithin(path, f, v, maxDecodedFor(limit))
 	var tl *safefile.TooLargeError
 	if errors.As(err, &tl) || f.N() > limit { // grew while read
 		return nil, 0, reportFileError(path, limit, &safefile.TooLargeError{Path: path, Limit: limit})
@@ -238,6 +238,12 @@ func readReportCounted(path string, limit int64, v *report.Validator) (*contract
 	}
 	return r, f.N(), nil
 }
+
+// maxDecodedFor bounds the decoded workloads of a report read within
+// limit bytes: twice the text (capreport's own take 1.5 times it), and
+// room for a small report's fixed costs. A report written to inflate
+// (timelines of one-digit numbers) is refused, not held at 4 times.
+func maxDecodedFor(limit int64) int64 { return 2*limit + 16<<20 }
 
 // reportFileError is the usage error of a report file that cannot be
 // read: not a regular file, too large, or missing.

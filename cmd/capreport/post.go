@@ -36,9 +36,10 @@ const (
 	// 256 MiB holds some 17,000, while a hostile artifact still cannot
 	// make capreport read more. A report is decoded as it is read, a
 	// workload at a time (artifact.Read), and its decoded form takes about
-	// 1.5 bytes a byte; the collector runs at GOGC 50 meanwhile
+	// 1.5 bytes a byte (one decoding to more than twice the bound is
+	// refused, maxDecodedFor); the collector runs at GOGC 50 meanwhile
 	// (tightenGCForReports): at the bound, summary took 0.77 GB, merge
-	// 0.82 GB, both 25-30 s on a loaded 2-core machine.
+	// 0.84 GB, both 25-30 s on a loaded 2-core machine.
 	defaultMaxReportBytes = 256 << 20
 )
 

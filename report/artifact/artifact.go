@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"sync"
 
 	"github.com/capreport/capreport/contract"
@@ -24,17 +25,24 @@ func Decode(name string, b []byte, v *report.Validator) (*contract.Report, error
 	return Read(name, bytes.NewReader(b), v)
 }
 
-// Read reads a report from r, named name: its schemaVersion must be this
+// Read is ReadWithin with no bound on the decoded report.
+func Read(name string, r io.Reader, v *report.Validator) (*contract.Report, error) {
+	return ReadWithin(name, r, v, 0)
+}
+
+// ReadWithin reads a report from r, named name: its schemaVersion must be this
 // capreport's, v (when not nil) validates it, and the summary is
 // recomputed from the workloads, never taken from the file: an artifact
 // can claim "3 pass" over failing rows, and the headline is the one line
 // every body keeps. Every error starts with name and says what to do.
 //
 // The document is read a workload at a time (report.Scan): what stays in
-// memory is the decoded report, about half the document's size, never
-// its text.
-func Read(name string, r io.Reader, v *report.Validator) (*contract.Report, error) {
-	var ws workloads
+// memory is the decoded report, never its text. A report capreport wrote
+// decodes to about 1.5 times its text; one written to inflate (lists of
+// one-digit numbers, 8 bytes each decoded) to 4 times or more, so the
+// workloads' decoded size is held to maxDecoded bytes (0: no bound).
+func ReadWithin(name string, r io.Reader, v *report.Validator, maxDecoded int64) (*contract.Report, error) {
+	ws := workloads{max: maxDecoded}
 	s, err := report.Scan(r, v, ws.decode)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a capreport JSON report: %v", name, err)
@@ -89,6 +97,8 @@ func checkVersion(name string, top []byte) error {
 type workloads struct {
 	mu   sync.Mutex
 	list []contract.Workload
+	max  int64 // bound on the decoded size; 0: none
+	size int64 // decoded so far
 }
 
 func (ws *workloads) decode(i int, raw []byte) error {
@@ -96,8 +106,12 @@ func (ws *workloads) decode(i int, raw []byte) error {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return fmt.Errorf("workloads[%d]: %v", i, err)
 	}
+	size := decodedSize(reflect.ValueOf(w))
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
+	if ws.size += size; ws.max > 0 && ws.size > ws.max {
+		return fmt.Errorf("its workloads take more than %d bytes decoded, where a report capreport wrote takes about 1.5 bytes a byte of its text", ws.max)
+	}
 	if i >= len(ws.list) {
 		ws.list = append(ws.list, make([]contract.Workload, i+1-len(ws.list))...)
 	}
