@@ -127,6 +127,20 @@ func TestKEDADiffCases(t *testing.T) {
 		// The API server's HPA validation, which KEDA's Create meets.
 		{name: "maxReplicaCount 0 with minReplicaCount unset", keda: "refuses",
 			spec: `{"scaleTargetRef":{"name":"web"},"maxReplicaCount":0,"triggers":[` + sqs + `]}`},
+		{name: "redis listLength 0", keda: "refuses",
+			spec: soSpec(trig("redis", map[string]string{"address": "r:6379", "listName": "l", "listLength": "0"}))},
+		{name: "cpu utilization 0", keda: "refuses",
+			spec: soSpec(`{"type":"cpu","metricType":"Utilization","metadata":{"value":"0"}}`)},
+		// KEDA's scalers take such thresholds: only the HPA's final
+		// metrics meet the API server, and a composite replaces External
+		// metrics and drops ContainerResource ones (seed 7, cases of the
+		// ScaledObject group at 10^5).
+		{name: "sqs queueLength -3 under a composite metric", keda: "External:composite-metric:5",
+			spec: `{"scaleTargetRef":{"name":"web"},"minReplicaCount":1,"advanced":{"scalingModifiers":{"formula":"2","target":"5"}},"triggers":[` +
+				trig("aws-sqs-queue", map[string]string{"queueURL": "orders", "queueLength": "-3"}) + `]}`},
+		{name: "container cpu utilization 0 under a composite metric", keda: "External:composite-metric:5",
+			spec: `{"scaleTargetRef":{"name":"web"},"minReplicaCount":1,"advanced":{"scalingModifiers":{"formula":"q","target":"5"}},"triggers":[{"name":"q","type":"aws-sqs-queue","metadata":{"queueURL":"orders"}},` +
+				`{"type":"cpu","metricType":"Utilization","metadata":{"value":"0","containerName":"app"}}]}`},
 		{name: "prometheus threshold 0", keda: "refuses",
 			spec: soSpec(trig("prometheus", map[string]string{"serverAddress": "http://p", "query": "q", "threshold": "0"}))},
 		{name: "aws-cloudwatch targetMetricValue -3", keda: "refuses",

@@ -3,7 +3,9 @@ package analyze
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"strconv"
 	"strings"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -23,9 +25,24 @@ func translateKEDATrigger(t Trigger) (triggerResult, error) {
 	}
 	resolved := t
 	resolved.Metadata = md
+	key, n, standIn := nonPositiveThreshold(t, md)
+	if standIn {
+		// translateTrigger refuses a threshold of 0 or below, which KEDA's
+		// scaler takes: it is the API server that refuses it, in the HPA's
+		// final metrics (apiServerChecks), where a composite metric may
+		// have replaced it. So it gets a positive stand-in, and the
+		// threshold is put back after.
+		resolved.Metadata = maps.Clone(md)
+		resolved.Metadata[key] = "1"
+	}
 	tr, err := translateTrigger(resolved)
 	if err != nil {
 		return tr, err
+	}
+	if standIn {
+		if err := restoreThreshold(t.MetricType, n, &tr); err != nil {
+			return tr, err
+		}
 	}
 	switch t.Type {
 	case "cpu", "memory":
@@ -47,6 +64,51 @@ func translateKEDATrigger(t Trigger) (triggerResult, error) {
 		tr.metric.Signal, tr.metric.Reason = sig, reason
 	}
 	return tr, nil
+}
+
+// kedaThresholds are the integer thresholds translateTrigger requires to
+// be positive, by trigger type; cpu and memory only as a Utilization.
+var kedaThresholds = map[string]string{"aws-sqs-queue": "queueLength", "azure-servicebus": "messageCount",
+	"redis": "listLength", "nats-jetstream": "lagThreshold", "cpu": "value", "memory": "value"}
+
+// nonPositiveThreshold finds a threshold of 0 or below that KEDA's scaler
+// accepts and translateTrigger would refuse.
+func nonPositiveThreshold(t Trigger, md map[string]string) (key string, n int64, ok bool) {
+	key, known := kedaThresholds[t.Type]
+	if !known {
+		return "", 0, false
+	}
+	if (t.Type == "cpu" || t.Type == "memory") && t.MetricType != string(autoscalingv2.UtilizationMetricType) {
+		return "", 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(md[key]), 10, 32)
+	if err != nil || n > 0 {
+		return "", 0, false
+	}
+	return key, n, true
+}
+
+// restoreThreshold puts a threshold of 0 or below back into a translated
+// trigger's target, as KEDA's scaler builds it.
+func restoreThreshold(metricType string, n int64, tr *triggerResult) error {
+	switch {
+	case tr.spec.External != nil:
+		mt, err := kedaTarget(metricType, n*1000)
+		if err != nil {
+			return err
+		}
+		tr.spec.External.Target = mt
+		sig, reason := tr.metric.Signal, tr.metric.Reason
+		tr.metric = metricFromTarget(autoscalingv2.ExternalMetricSourceType, "", "", mt)
+		tr.metric.Signal, tr.metric.Reason = sig, reason
+	case tr.spec.Resource != nil:
+		tr.spec.Resource.Target.AverageUtilization = ptrTo(int32(n))
+		tr.metric.Utilization, tr.metric.Target = int32(n), fmt.Sprintf("%d%%", n)
+	case tr.spec.ContainerResource != nil:
+		tr.spec.ContainerResource.Target.AverageUtilization = ptrTo(int32(n))
+		tr.metric.Utilization, tr.metric.Target = int32(n), fmt.Sprintf("%d%%", n)
+	}
+	return nil
 }
 
 // fallback is KEDA's CheckFallbackValid, which its webhook applies: both
@@ -94,6 +156,10 @@ func (t *soTranslation) apiServerChecks() {
 		}
 		if !t.metrics[i].TargetKnown {
 			continue
+		}
+		if u := target.AverageUtilization; target.Type == autoscalingv2.UtilizationMetricType && u != nil && *u <= 0 {
+			t.fail(check.InvalidAutoscaler, "set the trigger's value above 0",
+				"ScaledObject %s: metric %d's target utilization %d%% is not positive; the API server rejects the HPA KEDA creates", t.name, i, *u)
 		}
 		q := target.AverageValue
 		if target.Type == autoscalingv2.ValueMetricType {
