@@ -133,3 +133,49 @@ func mustWorkload(t *testing.T, doc []byte) []byte {
 	t.Fatal("no workload with a Size bill")
 	return nil
 }
+
+// FuzzElideNumbers: whatever number (or other value) stands in a
+// timeline, the validator finds the same with the lists of numbers elided
+// as without.
+func FuzzElideNumbers(f *testing.F) {
+	for _, s := range []string{"0", "-1", "1.5", "2.0", "1e2", "1e400", "-1e-400", "9007199254740993", "-0", "0.0000001", "x"} {
+		f.Add(s, uint8(0), uint8(1))
+	}
+	good, err := os.ReadFile(filepath.Join("testdata", "TestJSON", "specimen.golden.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	fast, err := NewValidator()
+	if err != nil {
+		f.Fatal(err)
+	}
+	slow, _ := NewValidator()
+	slow.keepNumbers = true
+	fields := []string{"t", "replicas", "serving", "needed", "backlog", "waitSeconds"}
+	f.Fuzz(func(t *testing.T, s string, field, at uint8) {
+		var v any = s
+		if json.Valid([]byte(s)) {
+			v = json.RawMessage(s)
+		}
+		var m map[string]any
+		dec := json.NewDecoder(bytes.NewReader(good))
+		dec.UseNumber()
+		if err := dec.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range m["workloads"].([]any) {
+			for _, tl := range timelines(w.(map[string]any)) {
+				if list, ok := tl[fields[int(field)%len(fields)]].([]any); ok && len(list) > 0 {
+					list[int(at)%len(list)] = v
+				}
+			}
+		}
+		doc, err := json.Marshal(m)
+		if err != nil {
+			return
+		}
+		if want, got := errText(slow.Validate(doc)), errText(fast.Validate(doc)); got != want {
+			t.Errorf("%q in %s: elided %q, whole %q", s, fields[int(field)%len(fields)], got, want)
+		}
+	})
+}

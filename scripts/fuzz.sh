@@ -35,7 +35,10 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # FuzzReadAnswer (calibrate's reader of Prometheus answers, from any
 # server: within its byte, series, sample, label, string and nesting
 # bounds, and the series client_golang read from the same answer,
-# calibrate/answer.go, issue 31);
+# calibrate/answer.go, issue 31), FuzzElideNumbers (the report
+# reader's check of timelines outside the schema validator: any value in
+# any timeline is judged as the validator judges it, report/elide.go,
+# issue 31);
 # `scripts/fuzz.sh ./config:FuzzParse ...` runs others (every target's
 # seeds also run in go test ./...).
 targets=(
@@ -60,6 +63,7 @@ targets=(
   "./report/artifact FuzzUntrustedDocument"
   "./report/merge FuzzMerge"
   "./render/internal/fetch FuzzValidDigest"
+  "./report FuzzElideNumbers"
 )
 if [ $# -gt 0 ]; then
   targets=()
