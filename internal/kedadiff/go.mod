@@ -2,6 +2,9 @@ module github.com/capreport/capreport/internal/kedadiff
 
 go 1.26.8
 
+// The k8s.io and controller-runtime versions MVS shows here come from
+// capreport's own go.mod; the replace block below makes every build of this
+// module use the versions KEDA v2.19.0 is built with.
 require (
 	github.com/capreport/capreport v0.0.0
 	github.com/go-logr/logr v1.4.3
