@@ -117,6 +117,8 @@ func TestKEDADiffCases(t *testing.T) {
 			spec: `{"scaleTargetRef":{"name":"web"},"advanced":{"scalingModifiers":{"formula":"missing","target":"5"}},"triggers":[` + sqs + `]}`},
 		{name: "scalingModifiers formula ending in an operator", keda: "refuses",
 			spec: `{"scaleTargetRef":{"name":"web"},"advanced":{"scalingModifiers":{"formula":"q +","target":"5"}},"triggers":[{"name":"q","type":"aws-sqs-queue","metadata":{"queueURL":"orders"}}]}`},
+		{name: "scalingModifiers formula with an exponent literal", keda: "External:composite-metric:5",
+			spec: `{"scaleTargetRef":{"name":"web"},"advanced":{"scalingModifiers":{"formula":"q * 1e3","target":"5"}},"triggers":[{"name":"q","type":"aws-sqs-queue","metadata":{"queueURL":"orders"}}]}`},
 		{name: "scalingModifiers keep Resource metrics and drop ContainerResource ones",
 			spec: `{"scaleTargetRef":{"name":"web"},"minReplicaCount":1,"advanced":{"scalingModifiers":{"formula":"q","target":"5"}},"triggers":[{"name":"q","type":"aws-sqs-queue","metadata":{"queueURL":"orders"}},` +
 				`{"type":"memory","metricType":"AverageValue","metadata":{"value":"1Gi","containerName":"app"}},{"type":"cpu","metricType":"Utilization","metadata":{"value":"50"}}]}`,

@@ -188,7 +188,7 @@ func formulaNames(triggers []scaledObjectTrigger) map[string]bool {
 // expr-lang's language and builtins that a formula may use besides
 // trigger names.
 var (
-	formulaWord  = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	formulaWord  = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*`)
 	formulaWords = map[string]bool{"float": true, "int": true, "abs": true, "ceil": true, "floor": true, "round": true,
 		"max": true, "min": true, "true": true, "false": true, "nil": true, "and": true, "or": true, "not": true, "in": true}
 )
