@@ -15,16 +15,7 @@ import (
 // on reports with one number in doubt or wrong in each kind of list, and
 // the elision does happen on the timelines.
 func TestElideNumbersChangesNothing(t *testing.T) {
-	good, err := os.ReadFile(filepath.Join("testdata", "TestJSON", "specimen.golden.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fast, err := NewValidator()
-	if err != nil {
-		t.Fatal(err)
-	}
-	slow, _ := NewValidator()
-	slow.keepNumbers = true
+	good, fast, slow := elideFixture(t)
 	cases := map[string]func(w map[string]any){
 		"as written": func(map[string]any) {},
 	}
@@ -44,16 +35,7 @@ func TestElideNumbersChangesNothing(t *testing.T) {
 		}
 	}
 	for name, mutate := range cases {
-		var m map[string]any
-		dec := json.NewDecoder(bytes.NewReader(good))
-		dec.UseNumber()
-		if err := dec.Decode(&m); err != nil {
-			t.Fatal(err)
-		}
-		for _, w := range m["workloads"].([]any) {
-			mutate(w.(map[string]any))
-		}
-		doc, _ := json.Marshal(m)
+		doc := mutated(t, good, mutate)
 		want, got := errText(slow.Validate(doc)), errText(fast.Validate(doc))
 		if got != want {
 			t.Errorf("%s: elided %q, whole %q", name, got, want)
@@ -91,6 +73,43 @@ func numberLists(v any) []string {
 		}
 	}
 	return found
+}
+
+// elideFixture is the specimen report and two validators: one that
+// elides the lists of numbers, one that leaves every number to the
+// schema.
+func elideFixture(t testing.TB) (good []byte, fast, slow *Validator) {
+	t.Helper()
+	good, err := os.ReadFile(filepath.Join("testdata", "TestJSON", "specimen.golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fast, err = NewValidator(); err != nil {
+		t.Fatal(err)
+	}
+	slow, _ = NewValidator()
+	slow.keepNumbers = true
+	return good, fast, slow
+}
+
+// mutated is doc with mutate applied to each workload, numbers kept as
+// written.
+func mutated(t testing.TB, doc []byte, mutate func(w map[string]any)) []byte {
+	t.Helper()
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range m["workloads"].([]any) {
+		mutate(w.(map[string]any))
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // timelines are a workload's Size and Time timelines.
@@ -141,39 +160,20 @@ func FuzzElideNumbers(f *testing.F) {
 	for _, s := range []string{"0", "-1", "1.5", "2.0", "1e2", "1e400", "-1e-400", "9007199254740993", "-0", "0.0000001", "x"} {
 		f.Add(s, uint8(0), uint8(1))
 	}
-	good, err := os.ReadFile(filepath.Join("testdata", "TestJSON", "specimen.golden.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	fast, err := NewValidator()
-	if err != nil {
-		f.Fatal(err)
-	}
-	slow, _ := NewValidator()
-	slow.keepNumbers = true
+	good, fast, slow := elideFixture(f)
 	fields := []string{"t", "replicas", "serving", "needed", "backlog", "waitSeconds"}
 	f.Fuzz(func(t *testing.T, s string, field, at uint8) {
 		var v any = s
 		if json.Valid([]byte(s)) {
 			v = json.RawMessage(s)
 		}
-		var m map[string]any
-		dec := json.NewDecoder(bytes.NewReader(good))
-		dec.UseNumber()
-		if err := dec.Decode(&m); err != nil {
-			t.Fatal(err)
-		}
-		for _, w := range m["workloads"].([]any) {
-			for _, tl := range timelines(w.(map[string]any)) {
+		doc := mutated(t, good, func(w map[string]any) {
+			for _, tl := range timelines(w) {
 				if list, ok := tl[fields[int(field)%len(fields)]].([]any); ok && len(list) > 0 {
 					list[int(at)%len(list)] = v
 				}
 			}
-		}
-		doc, err := json.Marshal(m)
-		if err != nil {
-			return
-		}
+		})
 		if want, got := errText(slow.Validate(doc)), errText(fast.Validate(doc)); got != want {
 			t.Errorf("%q in %s: elided %q, whole %q", s, fields[int(field)%len(fields)], got, want)
 		}
