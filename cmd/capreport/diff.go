@@ -168,6 +168,9 @@ func (o *diffOptions) buildBoth(ctx context.Context, s pipeline.Settings) (head,
 	if o.headJSON != "" && o.baseJSON != "" { // nothing rendered: reports alone
 		tightenGCForReports()
 	}
+	// The base's bytes first: a head over the rest is the one refused,
+	// and its error is the one reported (firstCause).
+	o.saved.reserve(o.baseJSON, o.headJSON)
 	var headErr, baseErr error
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {

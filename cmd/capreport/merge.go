@@ -173,36 +173,79 @@ func tightenGCForReports() { gcpace.SetPercent(50) }
 // reportBudget bounds the reports one command reads together (a report
 // and its base, read side by side by diff): each file's size is taken
 // from what is left before a byte of it is read, so that a second report
-// over the rest is refused unread.
+// over the rest is refused unread. Files read side by side are reserved
+// first, in a fixed order, so that which one is refused does not depend
+// on which goroutine ran first.
 type reportBudget struct {
-	mu    sync.Mutex
-	left  int64
-	limit int64
-	bound string // names the bound and the way out, for messages
+	mu       sync.Mutex
+	left     int64
+	limit    int64
+	bound    string           // names the bound and the way out, for messages
+	reserved map[string]int64 // sizes taken by reserve, not yet read
+	refused  map[string]error // what reserve refused, returned by read
 }
 
 func newReportBudget(limit int64, bound string) *reportBudget {
-	return &reportBudget{left: limit, limit: limit, bound: bound}
+	return &reportBudget{left: limit, limit: limit, bound: bound,
+		reserved: map[string]int64{}, refused: map[string]error{}}
 }
 
-// read reads the report at path within what is left.
+// reserve takes the sizes of the reports at paths, in order, from what
+// is left; read then reads each within its reservation, or returns why
+// it was refused. An empty path is skipped.
+func (b *reportBudget) reserve(paths ...string) {
+	for _, path := range paths {
+		if path == "" {
+			continue
+		}
+		size, err := b.take(path)
+		b.mu.Lock()
+		if err != nil {
+			b.refused[path] = err
+		} else {
+			b.reserved[path] = size
+		}
+		b.mu.Unlock()
+	}
+}
+
+// read reads the report at path within what is left, or within what
+// reserve took for it.
 func (b *reportBudget) read(path string, v *report.Validator) (*contract.Report, error) {
+	b.mu.Lock()
+	size, ok := b.reserved[path]
+	err := b.refused[path]
+	b.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		if size, err = b.take(path); err != nil {
+			return nil, err
+		}
+	}
+	return readReportLimited(path, size, v)
+}
+
+// take takes the size of the file at path from what is left: the bound
+// a reader holds it to. A path that is not a regular file takes nothing
+// (the reader's error names what it is) and is held to the whole bound.
+func (b *reportBudget) take(path string) (int64, error) {
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() {
-		return readReportLimited(path, b.limit, v) // its error names what path is
+		return b.limit, nil
 	}
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	if fi.Size() > b.left {
 		used := b.limit - b.left
-		b.mu.Unlock()
 		if used == 0 {
-			return nil, reportFileError(path, b.limit, &safefile.TooLargeError{Path: path, Limit: b.limit})
+			return 0, reportFileError(path, b.limit, &safefile.TooLargeError{Path: path, Limit: b.limit})
 		}
-		return nil, &usageError{msg: fmt.Sprintf("%s: with the other report's %d bytes, more than %s allows together", path, used, b.bound)}
+		return 0, &usageError{msg: fmt.Sprintf("%s: with the other report's %d bytes, more than %s allows together", path, used, b.bound)}
 	}
 	b.left -= fi.Size()
-	b.mu.Unlock()
-	return readReportLimited(path, fi.Size(), v)
+	return fi.Size(), nil
 }
 
 // readReportLimited reads a report of at most limit bytes and, given a
