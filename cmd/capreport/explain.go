@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/capreport/capreport/analyze/laws"
 	"io"
 	"sort"
 	"strings"
@@ -97,6 +98,7 @@ func runExplain(o *explainOptions) error {
 		return err
 	}
 	printBill(ios.Out, w, repositoryOf(r.Sources, w.Source.Source))
+	printChecks(ios.Out, w)
 	_, err = io.WriteString(ios.Out, report.TextFooter(one))
 	return err
 }
@@ -201,6 +203,34 @@ func printScaleFromZero(w io.Writer, wl contract.Workload, z *contract.ScaleFrom
 	fmt.Fprintf(w, "  replicas %d..%d: after %s without messages KEDA leaves no pod, and its HPA (min %d) does nothing at zero\n",
 		wl.MinReplicas, wl.MaxReplicas, units.Duration(z.IdleAfterSeconds), hpaFloor(wl))
 	fmt.Fprintf(w, "  the first message then waits up to %s = %s\n", units.Duration(z.FirstMessageWaitSeconds), rules.FirstMessageWaitTerms(z))
+}
+
+// printChecks names, for each law the bill rests on, the checks that
+// stand behind it (analyze/laws.Evidence; docs/fidelity.md).
+func printChecks(w io.Writer, wl contract.Workload) {
+	var used []laws.Law
+	if wl.KEDA != nil {
+		used = append(used, laws.KEDAConversionLaw)
+	}
+	if wl.Size != nil {
+		used = append(used, laws.RoundsLaw, laws.DeadBandLaw)
+	}
+	if wl.Time != nil {
+		used = append(used, laws.StandingDelayLaw)
+		if wl.Time.ScaleFromZero != nil {
+			used = append(used, laws.FirstMessageLaw)
+		}
+	}
+	if len(used) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nChecked by (docs/fidelity.md)\n")
+	for _, law := range used {
+		fmt.Fprintf(w, "  %s:\n", law)
+		for _, c := range laws.Evidence(law) {
+			fmt.Fprintf(w, "    %s (%s): %s\n", c.Name, c.Where, c.What)
+		}
+	}
 }
 
 // hpaFloor is the generated HPA's minReplicas of a ScaledObject, or the

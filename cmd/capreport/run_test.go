@@ -115,6 +115,22 @@ func TestExplainAndInit(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "hunting") || !strings.Contains(out, "Last two hours") {
 		t.Errorf("explain: exit %d, stderr %s\n%s", code, stderr, out)
 	}
+	// Each law the bill rests on names the checks behind it (issue 33).
+	for _, want := range []string{"Checked by", "KEDA's HPA:", "the KEDA differential (internal/kedadiff)",
+		"the delay a window demands:", "the twin (docs/fidelity.md): part 2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain of a ScaledObject lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, _ = capture("explain", "capreport-web", example)
+	for _, want := range []string{"one factor per round:", "the dead band:", "the twin (docs/fidelity.md): part 1 F4"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain of an HPA lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "KEDA's HPA") {
+		t.Errorf("explain of an HPA names KEDA's checks:\n%s", out)
+	}
 	if _, stderr, code := capture("explain", "nope", example); code != exitError || !strings.Contains(stderr, "orders-consumer") {
 		t.Errorf("explain of an unknown id: exit %d, %s", code, stderr)
 	}
