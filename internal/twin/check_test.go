@@ -1,0 +1,166 @@
+package twin
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/capreport/capreport/analyze/sim"
+)
+
+// sizeFigures are the figures a Size criterion is judged on, predicted by
+// analyze/sim or observed on the twin.
+type sizeFigures struct {
+	Orders   []sim.ScaleEvent `json:"orders"`   // scale events within the horizon
+	Capacity int64            `json:"capacity"` // seconds after the step; -1 if not met
+	Peak     int32            `json:"peak"`
+	// Status is the HPA status's utilization at the end: the twin's at
+	// the horizon, the model's at its last sync (it stops once nothing
+	// can change), so it is compared only where the criterion names it.
+	Status int32 `json:"status"`
+}
+
+// sizeVerdict is one case's line of docs/fidelity.md.
+type sizeVerdict struct {
+	Case      string      `json:"case"`
+	Predicted sizeFigures `json:"predicted"`
+	Observed  sizeFigures `json:"observed"`
+	// SyncOffsets are where in its model second each observed sync fell
+	// (the step is set 0.1 s before a sync; the controller's period runs
+	// from the end of its last sync, so the phase drifts).
+	SyncOffsets []float64 `json:"syncOffsets"`
+	Agree       bool      `json:"agree"`
+	Why         []string  `json:"why,omitempty"`
+}
+
+// checkSize compares a run with analyze/sim's prediction for the same
+// case: the same orders at the same syncs, capacity within one sync
+// period, the same peak, and (for the dead band) the same status.
+func checkSize(t *testing.T, r *sizeRun) {
+	t.Helper()
+	o := r.c.options()
+	o.Horizon = r.horizon
+	pred, err := sim.SimulateSize(o)
+	if err != nil {
+		t.Fatalf("%s: %v", r.c.name, err)
+	}
+	v := sizeVerdict{Case: r.c.name}
+	v.Predicted = sizeFigures{Orders: within(pred.ScaleEvents, r.horizon), Capacity: -1, Peak: pred.PeakReplicas, Status: pred.StatusUtilization}
+	if pred.TimeToCapacity != nil {
+		v.Predicted.Capacity = *pred.TimeToCapacity
+	}
+	v.Observed = sizeFigures{Orders: r.orders, Capacity: r.workload.Capacity(), Peak: r.peak, Status: r.status}
+	for _, s := range r.syncs {
+		if m := r.clock.At(s); m >= 0 && m <= r.horizon {
+			v.SyncOffsets = append(v.SyncOffsets, s.Sub(r.clock.Real(m)).Seconds()*r.clock.Compression)
+		}
+	}
+	if !slices.Equal(v.Predicted.Orders, v.Observed.Orders) {
+		v.Why = append(v.Why, "orders differ")
+	}
+	if d := v.Predicted.Capacity - v.Observed.Capacity; (v.Predicted.Capacity < 0) != (v.Observed.Capacity < 0) || d > 15 || d < -15 {
+		v.Why = append(v.Why, "capacity more than one sync period apart")
+	}
+	if v.Predicted.Peak != v.Observed.Peak {
+		v.Why = append(v.Why, "peaks differ")
+	}
+	if r.c.status && v.Predicted.Status != v.Observed.Status {
+		v.Why = append(v.Why, "status utilizations differ")
+	}
+	v.Agree = len(v.Why) == 0
+	if !v.Agree {
+		t.Errorf("%s: the twin disagrees with the prediction (%v):\npredicted %+v\nobserved  %+v", r.c.name, v.Why, v.Predicted, v.Observed)
+	}
+	t.Logf("%s: predicted %+v, observed %+v, sync offsets %v", r.c.name, v.Predicted, v.Observed, v.SyncOffsets)
+	writeVerdict(t, "size-"+r.c.name, v)
+}
+
+func within(events []sim.ScaleEvent, horizon int64) []sim.ScaleEvent {
+	var out []sim.ScaleEvent
+	for _, e := range events {
+		if e.T <= horizon {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// writeVerdict writes v to $TWIN_OUT/name.json, where scripts/twin.sh
+// collects the table of docs/fidelity.md.
+func writeVerdict(t *testing.T, name string, v any) {
+	dir := os.Getenv("TWIN_OUT")
+	if dir == "" {
+		return
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".json"), append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// timeFigures are the figures a Time criterion is judged on: the band of
+// the replica count over the case's statistics span and whether it hunts
+// (a swing over 30 % of the pods needed, Definition 5).
+type timeFigures struct {
+	Min   int32 `json:"min"`
+	Max   int32 `json:"max"`
+	Hunts bool  `json:"hunts"`
+}
+
+// timeVerdict is one Time case's line of docs/fidelity.md.
+type timeVerdict struct {
+	Case      string      `json:"case"`
+	From      int64       `json:"from"`
+	To        int64       `json:"to"`
+	Predicted timeFigures `json:"predicted"`
+	Observed  timeFigures `json:"observed"`
+	Agree     bool        `json:"agree"`
+	Why       []string    `json:"why,omitempty"`
+}
+
+// bandSlack is how far apart the twin's and the model's band edges may be,
+// in pods: 15 % of the 20 pods the kit needs. The twin's pods start a
+// fraction of a model second after the model's (the ReplicaSet
+// controller's and kwok's own latency, magnified by the compression), and
+// a hunting loop's extremes move with its phase.
+const bandSlack = 3
+
+// checkTime compares a run with analyze/sim's prediction over the same
+// span: the same verdict (rests or hunts), band edges within bandSlack.
+func checkTime(t *testing.T, r *timeRun) {
+	t.Helper()
+	pred, err := sim.SimulateTime(r.c.options())
+	if err != nil {
+		t.Fatalf("%s: %v", r.c.name, err)
+	}
+	v := timeVerdict{Case: r.c.name, From: r.c.statsFrom, To: r.horizon,
+		Predicted: timeFigures{Min: pred.Min, Max: pred.Max, Hunts: pred.Hunts}}
+	span := r.replicas[r.c.statsFrom:]
+	v.Observed = timeFigures{Min: slices.Min(span), Max: slices.Max(span)}
+	v.Observed.Hunts = float64(v.Observed.Max-v.Observed.Min) > sim.HuntingSwing*pred.NeededReplicas
+	if v.Predicted.Hunts != v.Observed.Hunts {
+		v.Why = append(v.Why, "one rests, the other hunts")
+	}
+	if abs(v.Predicted.Min-v.Observed.Min) > bandSlack || abs(v.Predicted.Max-v.Observed.Max) > bandSlack {
+		v.Why = append(v.Why, fmt.Sprintf("band edges more than %d pods apart", bandSlack))
+	}
+	v.Agree = len(v.Why) == 0
+	if !v.Agree {
+		t.Errorf("%s: the twin disagrees with the prediction (%v): predicted %+v, observed %+v", r.c.name, v.Why, v.Predicted, v.Observed)
+	}
+	t.Logf("%s: predicted %+v, observed %+v over %d…%d s", r.c.name, v.Predicted, v.Observed, v.From, v.To)
+	writeVerdict(t, "time-"+r.c.name, v)
+}
+
+func abs(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

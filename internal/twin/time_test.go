@@ -1,0 +1,152 @@
+package twin
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/informers"
+
+	"github.com/capreport/capreport/analyze/hpa"
+	"github.com/capreport/capreport/analyze/sim"
+)
+
+// backlogMetric is the external metric of the twin's ScaledObject, named
+// as KEDA names a scaler's metric (s<trigger index>-<scaler>).
+const backlogMetric = "s0-backlog"
+
+// A timeCase is one run of "The Delay a Window Demands"'s cluster kit:
+// demand steps from 50 to 200 messages/s, each pod consumes 10/s after a
+// 90 s dead time, a ceiling of 100 pods, scaled through KEDA on its
+// backlog (an External AverageValue metric of T messages per pod, T/c
+// the standing delay) under a downscale stabilization window.
+type timeCase struct {
+	name      string
+	standing  float64 // D = T/c, seconds
+	window    int64   // W, seconds (the controller's flag: KEDA's HPA has no behavior)
+	statsFrom int64   // the band is taken over seconds statsFrom…horizon
+	horizon   int64
+}
+
+func (c timeCase) options() sim.TimeOptions {
+	cfg := hpa.DefaultConfig()
+	cfg.DownscaleStabilizationWindow = time.Duration(c.window) * time.Second
+	return sim.TimeOptions{
+		Controller:   sim.Controller{Config: cfg, MaxReplicas: 100},
+		PodRate:      10,
+		Threshold:    c.standing * 10,
+		DeadTime:     90,
+		DemandBefore: 50,
+		DemandAfter:  200,
+		Duration:     c.horizon,
+		StatsWindow:  c.horizon - c.statsFrom,
+	}
+}
+
+// timeCases are part 2's criteria. The essays read the band over the last
+// hour of a twenty-hour run; the twin and the prediction read it over the
+// same shorter span (the limit cycle is reached by then: see
+// docs/fidelity.md).
+var timeCases = []timeCase{
+	{name: "f1-d60-w300", standing: 60, window: 300, statsFrom: 1200, horizon: 2400},
+	{name: "f1-d150-w300", standing: 150, window: 300, statsFrom: 1200, horizon: 2400},
+	{name: "f2-d60-w60", standing: 60, window: 60, statsFrom: 1200, horizon: 2400},
+	{name: "f3-d1-w300", standing: 1, window: 300, statsFrom: 0, horizon: 600},
+	{name: "f3-d1-w0", standing: 1, window: 0, statsFrom: 0, horizon: 600},
+}
+
+// TestTimeCriteria runs part 2's criteria on the twin: one control plane
+// per window (the controller's flag), its cases side by side, every
+// duration divided by TWIN_TIME_COMPRESSION (default 10).
+func TestTimeCriteria(t *testing.T) {
+	compression := compressionFromEnv(t, "TWIN_TIME_COMPRESSION", 10)
+	byWindow := map[int64][]timeCase{}
+	var windows []int64
+	for _, c := range selected(t, timeCases, func(c timeCase) string { return c.name }) {
+		if byWindow[c.window] == nil {
+			windows = append(windows, c.window)
+		}
+		byWindow[c.window] = append(byWindow[c.window], c)
+	}
+	for _, w := range windows {
+		t.Run(fmt.Sprintf("window-%ds", w), func(t *testing.T) {
+			runTimePlane(t, compression, w, byWindow[w])
+		})
+	}
+}
+
+func runTimePlane(t *testing.T, compression float64, window int64, cases []timeCase) {
+	c0 := &Clock{Compression: compression}
+	rs := newRuns()
+	period := c0.Duration(15)
+	plane := StartPlane(t, PlaneOptions{
+		SyncPeriod: period, DownscaleWindow: c0.Duration(float64(window)),
+		CPUInitialization: c0.Duration(300), InitialReadiness: c0.Duration(30),
+		Metrics: rs, ObserveMetricsCalls: rs.observe,
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	factory := informers.NewSharedInformerFactory(plane.Client, 0)
+	podLister := factory.Core().V1().Pods().Lister()
+	factory.Start(ctx.Done())
+	factory.WaitForCacheSync(ctx.Done())
+
+	var done []*timeRun
+	var wg sync.WaitGroup
+	for _, c := range cases {
+		o := c.options()
+		r := &timeRun{run: &run{ns: c.name, pods: podLister, clock: &Clock{Compression: compression},
+			pods0: int32(o.DemandBefore / o.PodRate), horizon: c.horizon}, c: c}
+		wo := WorkloadOptions{Kind: Time, PodRate: o.PodRate, DemandBefore: o.DemandBefore, DemandAfter: o.DemandAfter,
+			Backlog0: o.Threshold * o.DemandBefore / o.PodRate}
+		r.workload = NewWorkload(r.clock, wo, int(r.pods0), r.ready)
+		rs.add(r.run)
+		done = append(done, r)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := runTime(ctx, plane, r, period); err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, r := range done {
+		checkTime(t, r)
+	}
+}
+
+// timeRun is one Time case on the twin.
+type timeRun struct {
+	*run
+	c timeCase
+}
+
+// runTime creates the case's Deployment and the HPA KEDA builds for a
+// ScaledObject with one backlog trigger, no minReplicaCount (KEDA's HPA
+// then has minReplicas 1) and no advanced behavior, steps the demand at a
+// sync and watches the scale.
+func runTime(ctx context.Context, p *Plane, r *timeRun, period time.Duration) error {
+	o := r.c.options()
+	if err := createWorkload(ctx, p, r.run, 100, 100, o.DeadTime); err != nil {
+		return err
+	}
+	target := resource.NewMilliQuantity(int64(o.Threshold*1000), resource.DecimalSI)
+	metric := autoscalingv2.MetricSpec{Type: autoscalingv2.ExternalMetricSourceType,
+		External: &autoscalingv2.ExternalMetricSource{
+			Metric: autoscalingv2.MetricIdentifier{Name: backlogMetric,
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"scaledobject.keda.sh/name": app}}},
+			Target: autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: target}}}
+	if err := createHPA(ctx, p, r.run, o.Controller.MaxReplicas, metric, nil); err != nil {
+		return err
+	}
+	if err := stepAtSync(ctx, r.run, period); err != nil {
+		return err
+	}
+	return watchScale(ctx, p, r.run)
+}
