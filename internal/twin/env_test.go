@@ -23,7 +23,9 @@ func compressionFromEnv(t *testing.T, name string, def float64) float64 {
 }
 
 // selected is the cases whose names TWIN_CASES (a regular expression)
-// matches; all of them when it is unset.
+// matches; all of them when it is unset. It may be none: the expression
+// picks cases across both parts (scripts/twin.sh checks that every case
+// it asked for left a verdict).
 func selected[C any](t *testing.T, cases []C, name func(C) string) []C {
 	t.Helper()
 	expr := os.Getenv("TWIN_CASES")
@@ -39,9 +41,6 @@ func selected[C any](t *testing.T, cases []C, name func(C) string) []C {
 		if re.MatchString(name(c)) {
 			out = append(out, c)
 		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("TWIN_CASES=%q selects no case", expr)
 	}
 	return out
 }

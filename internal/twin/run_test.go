@@ -213,6 +213,10 @@ func watchScale(ctx context.Context, p *Plane, r *run) error {
 	for {
 		now := r.clock.Now()
 		if now > r.horizon {
+			// The seconds since the last look held the last count.
+			for s := max(seen+1, 0); s <= r.horizon; s++ {
+				r.replicas[s] = last
+			}
 			return nil
 		}
 		d, err := p.Client.AppsV1().Deployments(r.ns).Get(ctx, app, metav1.GetOptions{})
@@ -220,7 +224,7 @@ func watchScale(ctx context.Context, p *Plane, r *run) error {
 			return err
 		}
 		if n := *d.Spec.Replicas; n != last {
-			r.orders = append(r.orders, sim.ScaleEvent{T: r.clock.At(r.lastSync()), From: last, To: n})
+			r.orders = append(r.orders, sim.ScaleEvent{T: r.clock.Sync(r.lastSync(), 15), From: last, To: n})
 			last = n
 			r.peak = max(r.peak, n)
 		}

@@ -73,6 +73,10 @@ func TestTimeCriteria(t *testing.T) {
 		}
 		byWindow[c.window] = append(byWindow[c.window], c)
 	}
+	if len(windows) == 0 {
+		t.Log("TWIN_CASES selects no case of part 2")
+		return
+	}
 	for _, w := range windows {
 		t.Run(fmt.Sprintf("window-%ds", w), func(t *testing.T) {
 			runTimePlane(t, compression, w, byWindow[w])

@@ -198,6 +198,15 @@ func (c *Clock) At(t time.Time) int64 {
 	return int64(math.Floor(t.Sub(c.Origin).Seconds() * c.Compression))
 }
 
+// Sync is the model's sync second nearest the real time t: the twin's
+// controller syncs a period after the end of its last sync, so its syncs
+// drift later in the model's seconds (docs/fidelity.md), and an order is
+// named by the sync that made it.
+func (c *Clock) Sync(t time.Time, period int64) int64 {
+	m := t.Sub(c.Origin).Seconds() * c.Compression
+	return int64(math.Round(m/float64(period))) * period
+}
+
 // Real is the real time at which model second t begins.
 func (c *Clock) Real(t int64) time.Time {
 	return c.Origin.Add(time.Duration(float64(t) / c.Compression * float64(time.Second)))

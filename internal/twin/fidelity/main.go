@@ -25,21 +25,22 @@ const (
 	end   = "<!-- end of twin table -->"
 )
 
-// criterion is what the essays say of one case.
+// criterion is what the essays say of one case; rank orders the table.
 type criterion struct {
+	rank               int
 	part, label, essay string
 }
 
 var criteria = map[string]criterion{
-	"size-f1-3x":             {"1", "F1, F2 (3x)", "orders 7, 8, then 14, 16 one round later; capacity at 105 s; peak 16"},
-	"size-f1-5x":             {"1", "F1, F2 (5x)", "orders 7, 8, then 14, 16 one round later; capacity at 225 s; peak 32"},
-	"size-f3-5x-limit-1000m": {"1", "F3", "rises to the 20 pods needed and no further; capacity met at the step"},
-	"size-f4-3x-target-93":   {"1", "F4", "no scale-up; status 100 % against 93 %"},
-	"time-f1-d60-w300":       {"2", "F1 (D 60 s)", "hunts, 6 to 35 pods"},
-	"time-f1-d150-w300":      {"2", "F1 (D 150 s)", "rests, 19 to 21 pods"},
-	"time-f2-d60-w60":        {"2", "F2 (W 60 s)", "rests, 19 to 22 pods"},
-	"time-f3-d1-w300":        {"2", "F3 (W 300 s)", "hunts from 1 pod to the ceiling of 100"},
-	"time-f3-d1-w0":          {"2", "F3 (no window)", "hunts from 1 pod to the ceiling of 100"},
+	"size-f1-3x":             {1, "1", "F1, F2 (3x)", "orders 7, 8, then 14, 16 one round later; capacity at 105 s; peak 16"},
+	"size-f1-5x":             {2, "1", "F1, F2 (5x)", "orders 7, 8, then 14, 16 one round later; capacity at 225 s; peak 32"},
+	"size-f3-5x-limit-1000m": {3, "1", "F3", "rises to the 20 pods needed and no further; capacity met at the step"},
+	"size-f4-3x-target-93":   {4, "1", "F4", "no scale-up; status 100 % against 93 %"},
+	"time-f1-d60-w300":       {5, "2", "F1 (D 60 s)", "hunts, 6 to 35 pods"},
+	"time-f1-d150-w300":      {6, "2", "F1 (D 150 s)", "rests, 19 to 21 pods"},
+	"time-f2-d60-w60":        {7, "2", "F2 (W 60 s)", "rests, 19 to 22 pods"},
+	"time-f3-d1-w300":        {8, "2", "F3 (W 300 s)", "hunts from 1 pod to the ceiling of 100"},
+	"time-f3-d1-w0":          {9, "2", "F3 (no window)", "hunts from 1 pod to the ceiling of 100"},
 }
 
 type scaleEvent struct {
@@ -132,9 +133,9 @@ func read(dir string) ([]verdict, error) {
 func order(name string) string {
 	c, ok := criteria[name]
 	if !ok {
-		return "9" + name
+		return "99 " + name
 	}
-	return c.part + c.label + name
+	return fmt.Sprintf("%02d", c.rank)
 }
 
 func render(vs []verdict, note string) string {
@@ -144,7 +145,7 @@ func render(vs []verdict, note string) string {
 	for _, v := range vs {
 		c, ok := criteria[v.name]
 		if !ok {
-			c = criterion{part: "?", label: v.name, essay: "(not in the essays)"}
+			c = criterion{rank: 99, part: "?", label: v.name, essay: "(not in the essays)"}
 		}
 		agree := "agrees"
 		if !v.Agree {
