@@ -108,9 +108,14 @@ func writeVerdict(t *testing.T, name string, v any) {
 // the replica count over the case's statistics span and whether it hunts
 // (a swing over 30 % of the pods needed, Definition 5).
 type timeFigures struct {
-	Min   int32 `json:"min"`
-	Max   int32 `json:"max"`
-	Hunts bool  `json:"hunts"`
+	// Orders are the orders of the opening, the first openingSpan
+	// seconds: before the first new pod consumes, the backlog and so every
+	// order follow from the demand alone ("count 5 → 10 → 20 at the first
+	// two syncs; 80 ordered by 60 s; ceiling 100 by 90 s" in F3).
+	Orders []sim.ScaleEvent `json:"orders"`
+	Min    int32            `json:"min"`
+	Max    int32            `json:"max"`
+	Hunts  bool             `json:"hunts"`
 }
 
 // timeVerdict is one Time case's line of docs/fidelity.md.
@@ -124,6 +129,10 @@ type timeVerdict struct {
 	Why       []string    `json:"why,omitempty"`
 }
 
+// openingSpan is the span of seconds after the step in which no pod
+// ordered since consumes: the kit's dead time.
+const openingSpan = 90
+
 // bandSlack is how far apart the twin's and the model's band edges may be,
 // in pods: 15 % of the 20 pods the kit needs. The twin's pods start a
 // fraction of a model second after the model's (the ReplicaSet
@@ -135,15 +144,25 @@ const bandSlack = 3
 // span: the same verdict (rests or hunts), band edges within bandSlack.
 func checkTime(t *testing.T, r *timeRun) {
 	t.Helper()
-	pred, err := sim.SimulateTime(r.c.options())
+	o := r.c.options()
+	var opening []sim.ScaleEvent
+	o.OnSync = func(s sim.SyncRecord) {
+		if s.T < openingSpan && s.Desired != s.Replicas {
+			opening = append(opening, sim.ScaleEvent{T: s.T, From: s.Replicas, To: s.Desired})
+		}
+	}
+	pred, err := sim.SimulateTime(o)
 	if err != nil {
 		t.Fatalf("%s: %v", r.c.name, err)
 	}
 	v := timeVerdict{Case: r.c.name, From: r.c.statsFrom, To: r.horizon,
-		Predicted: timeFigures{Min: pred.Min, Max: pred.Max, Hunts: pred.Hunts}}
+		Predicted: timeFigures{Orders: opening, Min: pred.Min, Max: pred.Max, Hunts: pred.Hunts}}
 	span := r.replicas[r.c.statsFrom:]
-	v.Observed = timeFigures{Min: slices.Min(span), Max: slices.Max(span)}
+	v.Observed = timeFigures{Orders: within(r.orders, openingSpan-1), Min: slices.Min(span), Max: slices.Max(span)}
 	v.Observed.Hunts = float64(v.Observed.Max-v.Observed.Min) > sim.HuntingSwing*pred.NeededReplicas
+	if !slices.Equal(v.Predicted.Orders, v.Observed.Orders) {
+		v.Why = append(v.Why, "the opening's orders differ")
+	}
 	if v.Predicted.Hunts != v.Observed.Hunts {
 		v.Why = append(v.Why, "one rests, the other hunts")
 	}

@@ -165,7 +165,7 @@ func render(vs []verdict, note string) string {
 
 func describe(f figures) string {
 	var parts []string
-	if f.Orders != nil || f.Peak != nil {
+	if f.Orders != nil || f.Peak != nil || f.Min != nil {
 		var orders []string
 		for _, e := range f.Orders {
 			orders = append(orders, fmt.Sprintf("%d @%d s", e.To, e.T))
@@ -173,7 +173,11 @@ func describe(f figures) string {
 		if len(orders) == 0 {
 			orders = []string{"none"}
 		}
-		parts = append(parts, "orders "+strings.Join(orders, ", "))
+		label := "orders "
+		if f.Min != nil {
+			label = "orders in the first 90 s: " // part 2: the opening
+		}
+		parts = append(parts, label+strings.Join(orders, ", "))
 	}
 	if f.Capacity != nil {
 		if *f.Capacity < 0 {
