@@ -25,7 +25,6 @@ type Workload struct {
 	stepAt   int64      // the model second of the step; math.MaxInt64 before it is set
 	backlog  float64
 	samples  []float64 // per-pod CPU samples (cores) of the last Window seconds, a ring
-	servingN []int     // the serving count of each second since the step
 	capacity int64     // the first second ≥ 0 at which capacity met demand, -1 before
 }
 
@@ -88,13 +87,6 @@ func (w *Workload) SetStep(t int64) {
 	w.stepAt = t
 }
 
-// StepAt is the model second of the step, and whether it is set.
-func (w *Workload) StepAt() (int64, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.stepAt, w.stepAt != math.MaxInt64
-}
-
 // Advance computes every model second up to now, the serving count read
 // once for all of them: called at each second's start by the clock's
 // ticker, and by a reader that arrives before the ticker did.
@@ -139,7 +131,6 @@ func (w *Workload) second(t int64, serving int) {
 		w.backlog = math.Max(0, w.backlog+demand-capacity)
 	}
 	if t >= w.stepAt {
-		w.servingN = append(w.servingN, serving)
 		if w.capacity < 0 && capacity >= demand {
 			w.capacity = t - w.stepAt
 		}
