@@ -9,9 +9,12 @@
 # real server chains, flags and controllers; the controller manager runs
 # the deployment, replicaset and horizontalpodautoscaling controllers),
 # kwok v0.7.0 beside it as a process (the node, and pods that turn ready
-# after their dead time), and a metrics server behind the aggregator that
-# serves the resource and external metrics APIs from the fluid model of
-# the service (internal/twin/workload.go). Each criterion's prediction is
+# after their dead time), a metrics server behind the aggregator that
+# serves the resource metrics API from the fluid model of the service
+# (internal/twin/workload.go), and KEDA v2.19.0's operator and metrics
+# adapter as processes (part 2's ScaledObjects, and the scale-from-zero
+# cases), reading the model's backlog over HTTP with KEDA's metrics-api
+# scaler. Each criterion's prediction is
 # analyze/sim's for the same settings; the two are compared per criterion
 # (docs/fidelity.md says how) and the table of docs/fidelity.md is
 # rewritten from what was observed.
@@ -23,8 +26,9 @@
 #
 # Usage: scripts/twin.sh [--ci] [--no-docs] [--cases REGEXP]
 #          [--size-compression N] [--time-compression N]
-#   --ci       part 1 F1 and F4 (compressed threefold), part 2 F3 (what
-#              .ci/run runs, in about 6 minutes); the document is left alone
+#   --ci       part 1 F1 and F4 (compressed threefold), part 2 F3, scale
+#              from zero (what .ci/run runs, in about 7 minutes); the
+#              document is left alone
 #   --no-docs  print the table instead of rewriting docs/fidelity.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +36,7 @@ root=$PWD
 cases= docs=1 size=1 timec=10
 while [ $# -gt 0 ]; do
   case "$1" in
-    --ci) cases='^(f1-3x|f1-5x|f4-3x-target-93|f3-d1-w300|f3-d1-w0)$' docs= size=3 ;;
+    --ci) cases='^(f1-3x|f1-5x|f4-3x-target-93|f3-d1-w300|f3-d1-w0|z-.*)$' docs= size=3 ;;
     --no-docs) docs= ;;
     --cases) cases=$2; shift ;;
     --size-compression) size=$2; shift ;;
@@ -45,17 +49,23 @@ done
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 TWIN_KWOK=$(cd internal/twin/tools && go tool -n kwok)
-export TWIN_KWOK TWIN_OUT=$out TWIN_CASES=$cases TWIN_SIZE_COMPRESSION=$size TWIN_TIME_COMPRESSION=$timec
+# KEDA's operator and metrics adapter, built from v2.19.0's source with its
+# replace block (internal/kedadiff pins both), and its CRDs from the same
+# module.
+TWIN_KEDA_OPERATOR=$(cd internal/kedadiff && go tool -n operator)
+TWIN_KEDA_ADAPTER=$(cd internal/kedadiff && go tool -n adapter)
+TWIN_KEDA_CRDS=$(cd internal/kedadiff && go list -m -f '{{.Dir}}' github.com/kedacore/keda/v2)/config/crd/bases
+export TWIN_KWOK TWIN_KEDA_OPERATOR TWIN_KEDA_ADAPTER TWIN_KEDA_CRDS TWIN_OUT=$out TWIN_CASES=$cases TWIN_SIZE_COMPRESSION=$size TWIN_TIME_COMPRESSION=$timec
 start=$SECONDS
 status=0
-(cd internal/twin && go test -count=1 -timeout 60m -run 'TestSizeCriteria|TestTimeCriteria' -v .) >"$out/test.log" 2>&1 || status=$?
-grep -E '^(=== RUN|--- |PASS|FAIL|ok)|(size|time|check)_test\.go' "$out/test.log" || true
+(cd internal/twin && go test -count=1 -timeout 60m -run 'TestSizeCriteria|TestTimeCriteria|TestFirstMessage|TestBacklogEncoding' -v .) >"$out/test.log" 2>&1 || status=$?
+grep -E '^(=== RUN|--- |PASS|FAIL|ok)|(size|time|zero|check)_test\.go' "$out/test.log" || true
 if [ "$status" -ne 0 ]; then
   grep -E "the control plane's log" "$out/test.log" || true
 fi
 note="Produced by \`scripts/twin.sh\` on $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown): Kubernetes v1.34.0, kwok v0.7.0, part 1 at compression $size, part 2 at compression $timec; $((SECONDS - start)) s."
 # Every case asked for leaves a verdict, or the run fails.
-want=$(cd internal/twin && grep -ohE '\{name: "[a-z0-9-]+"' size_test.go time_test.go | sed 's/{name: "//; s/"$//' | grep -E "${cases:-.}" | wc -l)
+want=$(cd internal/twin && grep -ohE '\{name: "[a-z0-9-]+"' size_test.go time_test.go zero_test.go | sed 's/{name: "//; s/"$//' | grep -E "${cases:-.}" | wc -l)
 got=$(find "$out" -name '*.json' | wc -l)
 if [ "$got" -ne "$want" ]; then
   echo "twin.sh: $got verdicts for the $want cases asked for" >&2

@@ -43,9 +43,9 @@ var (
 
 func with(c Check, what string) Check { c.What = what; return c }
 
-// evidence is what stands behind each law. A law with no twin check says
-// so by its absence: the scale-from-zero wait is KEDA's activation path,
-// which the twin does not run.
+// evidence is what stands behind each law. The twin runs KEDA's own
+// operator and metrics adapter, so the scale-from-zero wait and KEDA's
+// HPA have a twin check too.
 var evidence = map[Law][]Check{
 	RoundsLaw: {
 		with(essayFigures, "the specimen's and the kit's orders, capacity times and peaks"),
@@ -68,9 +68,11 @@ var evidence = map[Law][]Check{
 	FirstMessageLaw: {
 		with(oracle, "the wait term by term"),
 		with(kedaDiff, "the HPA floor KEDA leaves at zero"),
+		with(twin, "scale from zero: KEDA v2.19.0's operator polling, the first message's wait near its supremum and its least"),
 	},
 	KEDAConversionLaw: {
 		with(kedaDiff, "the HPA built from each ScaledObject, against KEDA v2.19.0's code"),
+		with(twin, "part 2: the HPA KEDA's operator builds, read through its metrics adapter"),
 	},
 }
 

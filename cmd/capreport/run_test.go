@@ -117,7 +117,8 @@ func TestExplainAndInit(t *testing.T) {
 	}
 	// Each law the bill rests on names the checks behind it (issue 33).
 	for _, want := range []string{"Checked by", "KEDA's HPA:", "the KEDA differential (internal/kedadiff)",
-		"the delay a window demands:", "the twin (docs/fidelity.md): part 2"} {
+		"the delay a window demands:", "the twin (docs/fidelity.md): part 2",
+		"the twin (docs/fidelity.md): part 2: the HPA KEDA's operator builds"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("explain of a ScaledObject lacks %q:\n%s", want, out)
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/capreport/capreport/analyze/sim"
 )
@@ -166,6 +167,9 @@ func checkTime(t *testing.T, r *timeRun) {
 	if v.Predicted.Hunts != v.Observed.Hunts {
 		v.Why = append(v.Why, "one rests, the other hunts")
 	}
+	if n := extraRequests(r.run, r.clock.Duration(15)); n > 0 {
+		v.Why = append(v.Why, fmt.Sprintf("%d backlog requests were no sync of the controller's", n))
+	}
 	if abs(v.Predicted.Min-v.Observed.Min) > bandSlack || abs(v.Predicted.Max-v.Observed.Max) > bandSlack {
 		v.Why = append(v.Why, fmt.Sprintf("band edges more than %d pods apart", bandSlack))
 	}
@@ -175,6 +179,22 @@ func checkTime(t *testing.T, r *timeRun) {
 	}
 	t.Logf("%s: predicted %+v, observed %+v over %d…%d s", r.c.name, v.Predicted, v.Observed, v.From, v.To)
 	writeVerdict(t, "time-"+r.c.name, v)
+}
+
+// extraRequests counts the backlog requests of a run, from the step on,
+// that came sooner than half a sync period after the one before: KEDA's
+// polls, or anything else that is not the HPA controller's read. The run
+// names its orders by the syncs it saw, so there must be none.
+func extraRequests(r *run, period time.Duration) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for i := 1; i < len(r.syncs); i++ {
+		if r.syncs[i].After(r.clock.Origin) && r.syncs[i].Sub(r.syncs[i-1]) < period/2 {
+			n++
+		}
+	}
+	return n
 }
 
 func abs(x int32) int32 {

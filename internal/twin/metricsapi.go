@@ -2,6 +2,7 @@ package twin
 
 import (
 	"encoding/json"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -124,4 +125,48 @@ func resourceList(group string) *metav1.APIResourceList {
 		}
 	}
 	return list
+}
+
+// BacklogServer serves each namespace's backlog at /backlog/<namespace> as
+// a queue's HTTP API would ({"backlog": n}), for KEDA's metrics-api scaler
+// (valueLocation "backlog"). KEDA compares the number itself with the
+// activation threshold, and keeps int64(n·1000) milli-units for the HPA,
+// truncating; so the number served is the model's, or when n·1000 falls
+// just short of its milli-units in binary, the next float above it
+// (servedBacklog).
+type BacklogServer struct {
+	*httptest.Server
+}
+
+// NewBacklogServer serves backlog (milli-units by namespace, false for an
+// unknown one); observe, when set, is told of every request as it
+// arrives.
+func NewBacklogServer(backlog func(ns string) (int64, bool), observe func(group, ns string)) *BacklogServer {
+	return &BacklogServer{httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ns, ok := strings.CutPrefix(r.URL.Path, "/backlog/")
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		milli, ok := backlog(ns)
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if observe != nil {
+			observe(externalGroup, ns)
+		}
+		writeJSON(w, map[string]float64{"backlog": servedBacklog(milli)})
+	}))}
+}
+
+// servedBacklog is the number BacklogServer serves for milli-units: the
+// least float64 at or above milli/1000 from which KEDA's int64(n·1000)
+// gives milli back.
+func servedBacklog(milli int64) float64 {
+	v := float64(milli) / 1000
+	for int64(v*1000) < milli {
+		v = math.Nextafter(v, math.Inf(1))
+	}
+	return v
 }

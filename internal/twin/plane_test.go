@@ -5,7 +5,6 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apiserver/pkg/storage/etcd3/testserver"
 	"k8s.io/apiserver/pkg/storage/storagebackend"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -35,6 +35,11 @@ type PlaneOptions struct {
 	InitialReadiness    time.Duration // --horizontal-pod-autoscaler-initial-readiness-delay
 	Metrics             MetricsSource
 	ObserveMetricsCalls func(group, ns string)
+	// KEDA runs KEDA's operator and metrics adapter (keda_test.go): the
+	// external metrics API is then KEDA's, and Backlog (milli-units by
+	// namespace) is served to its metrics-api scaler at BacklogURL.
+	KEDA    bool
+	Backlog func(ns string) (int64, bool)
 }
 
 // Plane is a running control plane: etcd, kube-apiserver and
@@ -42,8 +47,12 @@ type PlaneOptions struct {
 // beside it for the node and the pods, the twin's metrics server behind
 // the aggregator.
 type Plane struct {
-	Client *kubernetes.Clientset
-	Config *rest.Config
+	Client  *kubernetes.Clientset
+	Dynamic dynamic.Interface
+	Config  *rest.Config
+	// BacklogURL, with KEDA, is the backlog server's address: a
+	// namespace's backlog is at BacklogURL + namespace.
+	BacklogURL string
 }
 
 // node is the one node kwok keeps; every pod names it (there is no
@@ -69,11 +78,16 @@ func StartPlane(t *testing.T, o PlaneOptions) *Plane {
 	t.Cleanup(api.TearDownFn)
 	p := &Plane{Config: api.ClientConfig}
 	p.Client = kubernetes.NewForConfigOrDie(p.Config)
+	p.Dynamic = dynamic.NewForConfigOrDie(p.Config)
 	kubeconfig := writeKubeconfig(t, p.Config)
 
 	metrics := NewMetricsServer(o.Metrics, o.ObserveMetricsCalls)
 	t.Cleanup(metrics.Close)
-	registerMetricsAPIs(ctx, t, p, metrics)
+	groups := []string{resourceGroup, externalGroup}
+	if o.KEDA {
+		groups = groups[:1]
+	}
+	registerAPIServices(ctx, t, p, "metrics", loopbackPort(t, metrics.URL), groups...)
 
 	kcm, err := kubectrlmgrtesting.StartTestServer(ctx, []string{
 		"--kubeconfig=" + kubeconfig,
@@ -93,6 +107,12 @@ func StartPlane(t *testing.T, o PlaneOptions) *Plane {
 
 	startKwok(t, kubeconfig)
 	createNode(ctx, t, p)
+	if o.KEDA {
+		backlog := NewBacklogServer(o.Backlog, o.ObserveMetricsCalls)
+		t.Cleanup(backlog.Close)
+		p.BacklogURL = backlog.URL + "/backlog/"
+		startKEDA(ctx, t, p, kubeconfig)
+	}
 	return p
 }
 
@@ -112,24 +132,20 @@ func writeKubeconfig(t *testing.T, c *rest.Config) string {
 	return path
 }
 
-// registerMetricsAPIs puts the twin's metrics server behind the
-// aggregator: an ExternalName Service naming the loopback (the
-// aggregator resolves it to host:port without endpoints) and an
-// APIService per group, then waits until both are available.
-func registerMetricsAPIs(ctx context.Context, t *testing.T, p *Plane, m *MetricsServer) {
+// registerAPIServices puts the server on the loopback port behind the
+// aggregator for each group: an ExternalName Service naming the loopback
+// (the aggregator resolves it to host:port without endpoints) and an
+// APIService per group, then waits until every one is available.
+func registerAPIServices(ctx context.Context, t *testing.T, p *Plane, name string, port int, groups ...string) {
 	t.Helper()
-	u, err := url.Parse(m.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, portText, _ := net.SplitHostPort(u.Host)
-	port, _ := strconv.Atoi(portText)
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "twin-system"}}
-	if _, err := p.Client.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
+	if _, err := p.Client.CoreV1().Namespaces().Get(ctx, "twin-system", metav1.GetOptions{}); err != nil {
+		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "twin-system"}}
+		if _, err := p.Client.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	svc := &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Name: "metrics", Namespace: "twin-system"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "twin-system"},
 		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "localhost",
 			Ports: []corev1.ServicePort{{Name: "https", Port: int32(port)}}},
 	}
@@ -137,12 +153,12 @@ func registerMetricsAPIs(ctx context.Context, t *testing.T, p *Plane, m *Metrics
 		t.Fatal(err)
 	}
 	agg := aggregator.NewForConfigOrDie(p.Config)
-	for _, group := range []string{resourceGroup, externalGroup} {
+	for _, group := range groups {
 		svcPort := int32(port)
 		as := &apiregv1.APIService{
 			ObjectMeta: metav1.ObjectMeta{Name: version + "." + group},
 			Spec: apiregv1.APIServiceSpec{
-				Service:               &apiregv1.ServiceReference{Namespace: "twin-system", Name: "metrics", Port: &svcPort},
+				Service:               &apiregv1.ServiceReference{Namespace: "twin-system", Name: name, Port: &svcPort},
 				Group:                 group,
 				Version:               version,
 				InsecureSkipTLSVerify: true,
@@ -154,21 +170,33 @@ func registerMetricsAPIs(ctx context.Context, t *testing.T, p *Plane, m *Metrics
 			t.Fatal(err)
 		}
 	}
-	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 60*time.Second, true, func(ctx context.Context) (bool, error) {
-		for _, group := range []string{resourceGroup, externalGroup} {
+	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 60*time.Second, true, func(ctx context.Context) (bool, error) {
+		for _, group := range groups {
 			as, err := agg.ApiregistrationV1().APIServices().Get(ctx, version+"."+group, metav1.GetOptions{})
-			if err != nil {
-				return false, nil
-			}
-			if !available(as) {
+			if err != nil || !available(as) {
 				return false, nil
 			}
 		}
 		return true, nil
 	})
 	if err != nil {
-		t.Fatalf("the metrics APIs did not become available: %v", err)
+		t.Fatalf("%s did not become available for %v: %v", name, groups, err)
 	}
+}
+
+// loopbackPort is the port of a server's URL on the loopback.
+func loopbackPort(t *testing.T, rawURL string) int {
+	t.Helper()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, portText, _ := net.SplitHostPort(u.Host)
+	port, err := strconv.Atoi(portText)
+	if err != nil {
+		t.Fatalf("%s: %v", rawURL, err)
+	}
+	return port
 }
 
 func available(as *apiregv1.APIService) bool {
@@ -193,7 +221,7 @@ func startKwok(t *testing.T, kubeconfig string) {
 	if err := os.WriteFile(stages, []byte(kwokStages), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin,
+	startProcess(t, "kwok", bin, nil,
 		"--kubeconfig="+kubeconfig,
 		"--config="+stages,
 		"--manage-all-nodes=false",
@@ -201,23 +229,6 @@ func startKwok(t *testing.T, kubeconfig string) {
 		"--node-lease-duration-seconds=40",
 		"--server-address=127.0.0.1:0",
 	)
-	log, err := os.Create(filepath.Join(t.TempDir(), "kwok.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("kwok: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		if t.Failed() {
-			if b, err := os.ReadFile(log.Name()); err == nil {
-				t.Logf("kwok's log:\n%s", tail(b, 4000))
-			}
-		}
-	})
 }
 
 func tail(b []byte, n int) []byte {

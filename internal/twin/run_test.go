@@ -11,7 +11,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	listersv1 "k8s.io/client-go/listers/core/v1"
 	external "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
@@ -27,6 +29,7 @@ const app = "svc"
 // model, and what was seen of the controller.
 type run struct {
 	ns       string
+	hpa      string // the HPA's name, when not app
 	clock    *Clock
 	workload *Workload
 	pods     listersv1.PodLister
@@ -118,19 +121,19 @@ func (rs *runs) PodMetrics(ns string, sel labels.Selector) []metrics.PodMetrics 
 	return out
 }
 
-// ExternalMetric reports the backlog as KEDA's metrics adapter reports a
-// scaler's metric: one value, in milli-units, for the ScaledObject's
-// selector.
-func (rs *runs) ExternalMetric(ns, name string, _ labels.Selector) ([]external.ExternalMetricValue, bool) {
+// ExternalMetric serves no external metric: the backlog reaches the
+// controller through KEDA (backlogMilli).
+func (rs *runs) ExternalMetric(string, string, labels.Selector) ([]external.ExternalMetricValue, bool) {
+	return nil, false
+}
+
+// backlogMilli is the run's backlog in milli-units, for BacklogServer.
+func (rs *runs) backlogMilli(ns string) (int64, bool) {
 	r := rs.get(ns)
-	if r == nil || name != backlogMetric {
-		return nil, false
+	if r == nil {
+		return 0, false
 	}
-	return []external.ExternalMetricValue{{
-		MetricName: name,
-		Timestamp:  metav1.NewTime(time.Now()),
-		Value:      *resource.NewMilliQuantity(r.workload.BacklogMilli(), resource.DecimalSI),
-	}}, true
+	return r.workload.BacklogMilli(), true
 }
 
 func (rs *runs) observe(_, ns string) {
@@ -244,7 +247,11 @@ func watchScale(ctx context.Context, p *Plane, r *run) error {
 }
 
 func (r *run) readStatus(ctx context.Context, p *Plane) error {
-	h, err := p.Client.AutoscalingV2().HorizontalPodAutoscalers(r.ns).Get(ctx, app, metav1.GetOptions{})
+	name := app
+	if r.hpa != "" {
+		name = r.hpa
+	}
+	h, err := p.Client.AutoscalingV2().HorizontalPodAutoscalers(r.ns).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return err
 	}
@@ -286,6 +293,20 @@ func createWorkload(ctx context.Context, p *Plane, r *run, requestMilli, limitMi
 		},
 	}
 	_, err := p.Client.AppsV1().Deployments(r.ns).Create(ctx, d, metav1.CreateOptions{})
+	return err
+}
+
+// createScaledObject creates the run's ScaledObject on its Deployment
+// with spec (scaleTargetRef added).
+func createScaledObject(ctx context.Context, p *Plane, r *run, spec map[string]any) error {
+	spec["scaleTargetRef"] = map[string]any{"name": app}
+	so := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "keda.sh/v1alpha1", "kind": "ScaledObject",
+		"metadata": map[string]any{"name": app, "namespace": r.ns},
+		"spec":     spec,
+	}}
+	gvr := schema.GroupVersionResource{Group: "keda.sh", Version: "v1alpha1", Resource: "scaledobjects"}
+	_, err := p.Dynamic.Resource(gvr).Namespace(r.ns).Create(ctx, so, metav1.CreateOptions{})
 	return err
 }
 

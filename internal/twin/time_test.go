@@ -3,22 +3,16 @@ package twin
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 
 	"github.com/capreport/capreport/analyze/hpa"
 	"github.com/capreport/capreport/analyze/sim"
 )
-
-// backlogMetric is the external metric of the twin's ScaledObject, named
-// as KEDA names a scaler's metric (s<trigger index>-<scaler>).
-const backlogMetric = "s0-backlog"
 
 // A timeCase is one run of "The Delay a Window Demands"'s cluster kit:
 // demand steps from 50 to 200 messages/s, each pod consumes 10/s after a
@@ -92,6 +86,7 @@ func runTimePlane(t *testing.T, compression float64, window int64, cases []timeC
 		SyncPeriod: period, DownscaleWindow: c0.Duration(float64(window)),
 		CPUInitialization: c0.Duration(300), InitialReadiness: c0.Duration(30),
 		Metrics: rs, ObserveMetricsCalls: rs.observe,
+		KEDA: true, Backlog: rs.backlogMilli,
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
@@ -104,7 +99,7 @@ func runTimePlane(t *testing.T, compression float64, window int64, cases []timeC
 	var wg sync.WaitGroup
 	for _, c := range cases {
 		o := c.options()
-		r := &timeRun{run: &run{ns: c.name, pods: podLister, clock: &Clock{Compression: compression},
+		r := &timeRun{run: &run{ns: c.name, hpa: kedaHPA, pods: podLister, clock: &Clock{Compression: compression},
 			pods0: int32(o.DemandBefore / o.PodRate), horizon: c.horizon}, c: c}
 		wo := WorkloadOptions{Kind: Time, PodRate: o.PodRate, DemandBefore: o.DemandBefore, DemandAfter: o.DemandAfter,
 			Backlog0: o.Threshold * o.DemandBefore / o.PodRate}
@@ -131,22 +126,26 @@ type timeRun struct {
 	c timeCase
 }
 
-// runTime creates the case's Deployment and the HPA KEDA builds for a
-// ScaledObject with one backlog trigger, no minReplicaCount (KEDA's HPA
-// then has minReplicas 1) and no advanced behavior, steps the demand at a
-// sync and watches the scale.
+// runTime creates the case's Deployment and a ScaledObject with one
+// backlog trigger (KEDA's metrics-api scaler, an AverageValue target of T
+// messages per pod), no minReplicaCount (KEDA's HPA then has minReplicas
+// 1) and no advanced behavior, for KEDA to build its HPA from; then steps
+// the demand at a sync and watches the scale. The polling interval is an
+// hour: with a floor of one pod, KEDA's polling loop decides nothing (it
+// activates from zero and scales to zero), and every backlog request in
+// the run is then the HPA controller's, read through KEDA's adapter, which
+// is how the run finds the controller's syncs.
 func runTime(ctx context.Context, p *Plane, r *timeRun, period time.Duration) error {
 	o := r.c.options()
 	if err := createWorkload(ctx, p, r.run, 100, 100, o.DeadTime); err != nil {
 		return err
 	}
-	target := resource.NewMilliQuantity(int64(o.Threshold*1000), resource.DecimalSI)
-	metric := autoscalingv2.MetricSpec{Type: autoscalingv2.ExternalMetricSourceType,
-		External: &autoscalingv2.ExternalMetricSource{
-			Metric: autoscalingv2.MetricIdentifier{Name: backlogMetric,
-				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"scaledobject.keda.sh/name": app}}},
-			Target: autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: target}}}
-	if err := createHPA(ctx, p, r.run, o.Controller.MaxReplicas, metric, nil); err != nil {
+	trigger := map[string]any{"type": "metrics-api", "metricType": "AverageValue", "metadata": map[string]any{
+		"url": p.BacklogURL + r.ns, "valueLocation": "backlog",
+		"targetValue": strconv.FormatFloat(o.Threshold, 'f', -1, 64)}}
+	spec := map[string]any{"pollingInterval": int64(3600), "maxReplicaCount": int64(o.Controller.MaxReplicas),
+		"triggers": []any{trigger}}
+	if err := createScaledObject(ctx, p, r.run, spec); err != nil {
 		return err
 	}
 	if err := stepAtSync(ctx, r.run, period); err != nil {

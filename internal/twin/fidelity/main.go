@@ -41,6 +41,12 @@ var criteria = map[string]criterion{
 	"time-f2-d60-w60":        {7, "2", "F2 (W 60 s)", "rests, 19 to 22 pods"},
 	"time-f3-d1-w300":        {8, "2", "F3 (W 300 s)", "hunts from 1 pod to the ceiling of 100"},
 	"time-f3-d1-w0":          {9, "2", "F3 (no window)", "hunts from 1 pod to the ceiling of 100"},
+	// Not the essays': the scale-from-zero law (docs/theory.md), with
+	// KEDA's operator polling every 5 s, a dead time of 10 s and 2
+	// messages a second.
+	"zero-z-a0-late":  {10, "KEDA", "scale from zero (A 0, message 0.3 s after a poll)", "the law: at most W₀ = 0 + 5 + 10 = 15 s"},
+	"zero-z-a3-late":  {11, "KEDA", "scale from zero (A 3, message 0.3 s after a poll)", "the law: at most W₀ = 1.5 + 5 + 10 = 16.5 s"},
+	"zero-z-a3-early": {12, "KEDA", "scale from zero (A 3, message 4.2 s after a poll)", "the law: at most W₀ = 1.5 + 5 + 10 = 16.5 s"},
 }
 
 type scaleEvent struct {
@@ -56,6 +62,8 @@ type figures struct {
 	Min      *int32       `json:"min"`
 	Max      *int32       `json:"max"`
 	Hunts    *bool        `json:"hunts"`
+	Wait     *float64     `json:"wait"`
+	Order    *float64     `json:"order"`
 }
 
 type verdict struct {
@@ -191,6 +199,9 @@ func describe(f figures) string {
 	}
 	if f.Status != nil {
 		parts = append(parts, fmt.Sprintf("status %d %%", *f.Status))
+	}
+	if f.Wait != nil && f.Order != nil {
+		parts = append(parts, fmt.Sprintf("the first message waits %.2f s; KEDA scales from zero %.2f s after the activating message", *f.Wait, *f.Order))
 	}
 	if f.Min != nil && f.Max != nil {
 		verdict := "rests"
