@@ -63,7 +63,11 @@ grep -E '^(=== RUN|--- |PASS|FAIL|ok)|(size|time|zero|check)_test\.go' "$out/tes
 if [ "$status" -ne 0 ]; then
   grep -E "the control plane's log" "$out/test.log" || true
 fi
-note="Produced by \`scripts/twin.sh\` on $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown): Kubernetes v1.34.0, kwok v0.7.0, part 1 at compression $size, part 2 at compression $timec; $((SECONDS - start)) s."
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git status --porcelain -- internal/twin internal/kedadiff scripts/twin.sh analyze 2>/dev/null)" ]; then
+  commit="$commit with uncommitted changes"
+fi
+note="Produced by \`scripts/twin.sh\` on $(date -u +%Y-%m-%d) at commit $commit: Kubernetes v1.34.0, kwok v0.7.0, KEDA v2.19.0, part 1 at compression $size, part 2 at compression $timec; $((SECONDS - start)) s."
 # Every case asked for leaves a verdict, or the run fails.
 want=$(cd internal/twin && grep -ohE '\{name: "[a-z0-9-]+"' size_test.go time_test.go zero_test.go | sed 's/{name: "//; s/"$//' | grep -E "${cases:-.}" | wc -l)
 got=$(find "$out" -name '*.json' | wc -l)

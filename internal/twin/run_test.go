@@ -148,7 +148,8 @@ func (rs *runs) observe(_, ns string) {
 // metric window), then sets the model's origin so that the step falls at
 // second 0 with the controller's next sync 0.1 s into it, and arms the
 // workload. The controller syncs one period after the end of its last
-// sync, so the next one is due a period after the last metric request.
+// sync, so the next sync is due as long after the last as the last was
+// after the one before (a period and the time a sync takes).
 func stepAtSync(ctx context.Context, r *run, period time.Duration) error {
 	if err := wait.PollUntilContextCancel(ctx, 100*time.Millisecond, true, func(context.Context) (bool, error) {
 		return r.ready() == int(r.pods0), nil
@@ -160,11 +161,19 @@ func stepAtSync(ctx context.Context, r *run, period time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	prev, err := nextSync(ctx, r)
+	if err != nil {
+		return err
+	}
 	last, err := nextSync(ctx, r)
 	if err != nil {
 		return err
 	}
-	r.clock.Origin = last.Add(period - r.clock.Duration(0.1))
+	interval := last.Sub(prev)
+	if interval < period || interval > 2*period {
+		interval = period // a sync missed or retried: fall back to the flag
+	}
+	r.clock.Origin = last.Add(interval - r.clock.Duration(0.1))
 	time.Sleep(time.Until(r.clock.Origin))
 	r.workload.SetStep(0)
 	r.workload.Arm()

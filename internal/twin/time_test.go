@@ -25,6 +25,14 @@ type timeCase struct {
 	window    int64   // W, seconds (the controller's flag: KEDA's HPA has no behavior)
 	statsFrom int64   // the band is taken over seconds statsFrom…horizon
 	horizon   int64
+	// opening: the essay states the orders of the first 90 s, and they are
+	// judged (F3's "count 5 → 10 → 20 at the first two syncs; 80 ordered
+	// by 60 s; ceiling 100 by 90 s"). F1's and F2's are not: at T = 600
+	// their backlog crosses a pod's worth at the very syncs the model
+	// orders on (5,400 messages at 15 s is 9 pods, one second later 10),
+	// so an opening read a model second late, as the compressed twin's
+	// are (the controller's own time per sync, tenfold), orders one more.
+	opening bool
 }
 
 func (c timeCase) options() sim.TimeOptions {
@@ -50,8 +58,8 @@ var timeCases = []timeCase{
 	{name: "f1-d60-w300", standing: 60, window: 300, statsFrom: 1200, horizon: 2400},
 	{name: "f1-d150-w300", standing: 150, window: 300, statsFrom: 1200, horizon: 2400},
 	{name: "f2-d60-w60", standing: 60, window: 60, statsFrom: 1200, horizon: 2400},
-	{name: "f3-d1-w300", standing: 1, window: 300, statsFrom: 0, horizon: 600},
-	{name: "f3-d1-w0", standing: 1, window: 0, statsFrom: 0, horizon: 600},
+	{name: "f3-d1-w300", standing: 1, window: 300, statsFrom: 0, horizon: 600, opening: true},
+	{name: "f3-d1-w0", standing: 1, window: 0, statsFrom: 0, horizon: 600, opening: true},
 }
 
 // TestTimeCriteria runs part 2's criteria on the twin: one control plane

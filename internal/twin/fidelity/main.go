@@ -173,7 +173,7 @@ func render(vs []verdict, note string) string {
 
 func describe(f figures) string {
 	var parts []string
-	if f.Orders != nil || f.Peak != nil || f.Min != nil {
+	if f.Orders != nil || f.Peak != nil {
 		var orders []string
 		for _, e := range f.Orders {
 			orders = append(orders, fmt.Sprintf("%d @%d s", e.To, e.T))
