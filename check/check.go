@@ -51,6 +51,7 @@ const (
 	SchemaRef             = "schema-ref-outside"       // a chart's values schema refers to a URL or file outside it
 	YAMLEncoding          = "yaml-encoding"            // a plain YAML file in UTF-16 or with CR-only line breaks, converted
 	YAMLDuplicateKey      = "yaml-duplicate-key"       // a document defines one mapping key twice
+	HelmKeysEd25519       = "helm-keys-ed25519"        // a chart's generated keys made as ed25519, not Helm's RSA
 )
 
 // Check IDs of fetching.
@@ -269,6 +270,10 @@ var builtinChecks = []Info{
 		"A YAML document has no apiVersion or kind and is not rendered as an object.",
 		"Nothing to do unless the document was meant to be a manifest.",
 		[]string{"render.renderer.renderPlainSource", "render.templateObjects"}},
+	{HelmKeysEd25519, "Chart keys made as ed25519", SeverityInfo,
+		"A chart's templates generate keys or certificates (genPrivateKey, genCA, genSignedCert, genSelfSignedCert); capreport makes them ed25519 where Helm makes RSA, which costs a second of CPU a key, so the key bytes differ from helm template's. No autoscaler reads them.",
+		"Nothing to do; run helm template for the chart's own keys.",
+		[]string{"render.keysFinding"}},
 	{SourceMissing, "Configured source missing", SeverityError,
 		"A source listed in .capreport.yaml does not exist.",
 		"Fix or remove the source entry.",

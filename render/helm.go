@@ -120,19 +120,10 @@ func (rd *renderer) loadChart(req helmRequest) (*chart.Chart, string, error) {
 func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel string, vals map[string]any) ([]helmObject, []check.Finding, error) {
 	r := rd.repo
 	var findings []check.Finding
-	caps := chartutil.DefaultCapabilities.Copy()
-	kv := rd.opts.KubeVersion
-	if req.kubeVersion != "" {
-		kv = req.kubeVersion
-	}
-	kver, err := chartutil.ParseKubeVersion(kv)
+	caps, err := rd.capabilities(req)
 	if err != nil {
-		return nil, findings, fmt.Errorf("kube version %q: %w", kv, err)
+		return nil, findings, err
 	}
-	caps.KubeVersion = *kver
-	caps.APIVersions = append(caps.APIVersions, rd.opts.APIVersions...)
-	caps.APIVersions = append(caps.APIVersions, req.apiVersions...)
-
 	if err := chartutil.ProcessDependenciesWithMerge(chrt, vals); err != nil {
 		return nil, findings, fmt.Errorf("chart %s dependencies: %w", chartRel, err)
 	}
@@ -154,12 +145,22 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 		return nil, findings, err
 	}
 	var eng engine.Engine // no client: lookup returns empty; EnableDNS false
-	files, err := eng.Render(cheapKeys(chrt), renderVals)
+	keyed, rewritten := cheapKeys(chrt)
+	files, err := eng.Render(keyed, renderVals)
 	if err != nil {
 		return nil, findings, err
 	}
 
 	dirs := rd.templateDirs(req)
+	fileOf := func(name string) string {
+		if req.remote != nil {
+			return req.remote.label() + "/" + strings.SplitN(name, "/", 2)[1]
+		}
+		return dirs.templateFile(r, name)
+	}
+	if f := keysFinding(chartRel, rewritten, files, fileOf); f != nil {
+		findings = append(findings, *f)
+	}
 	names := make([]string, 0, len(files))
 	for name := range files {
 		if strings.HasSuffix(name, "NOTES.txt") {
@@ -174,10 +175,7 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 		if strings.TrimSpace(content) == "" {
 			continue
 		}
-		file := dirs.templateFile(r, name)
-		if req.remote != nil {
-			file = req.remote.label() + "/" + strings.SplitN(name, "/", 2)[1]
-		}
+		file := fileOf(name)
 		raws, problems, err := yamldoc.Decode([]byte(content), rd.opts.MaxObjects-len(out))
 		if err != nil {
 			if errors.Is(err, yamldoc.ErrTooManyObjects) {
@@ -196,6 +194,25 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 		out, findings = append(out, objs...), append(findings, fs...)
 	}
 	return out, findings, nil
+}
+
+// capabilities are what the chart's templates see of the cluster: the
+// Kubernetes version asked for (the request's, else the run's) and the
+// API versions given.
+func (rd *renderer) capabilities(req helmRequest) (*chartutil.Capabilities, error) {
+	caps := chartutil.DefaultCapabilities.Copy()
+	kv := rd.opts.KubeVersion
+	if req.kubeVersion != "" {
+		kv = req.kubeVersion
+	}
+	kver, err := chartutil.ParseKubeVersion(kv)
+	if err != nil {
+		return nil, fmt.Errorf("kube version %q: %w", kv, err)
+	}
+	caps.KubeVersion = *kver
+	caps.APIVersions = append(caps.APIVersions, rd.opts.APIVersions...)
+	caps.APIVersions = append(caps.APIVersions, req.apiVersions...)
+	return caps, nil
 }
 
 // templateObjects keeps the objects of one rendered template that the

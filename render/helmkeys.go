@@ -2,11 +2,15 @@ package render
 
 import (
 	"bytes"
+	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"text/template/parse"
 
 	"helm.sh/helm/v3/pkg/chart"
+
+	"github.com/capreport/capreport/check"
 )
 
 // Cheap keys. Sprig's key and certificate functions make RSA keys:
@@ -80,17 +84,23 @@ const (
 // cheapKeys rewrites the templates of a loaded chart and of its
 // dependencies in place (each rewritten template is a new chart.File in a
 // new Templates slice; the loaded bytes are not written to) and returns
-// the chart.
-func cheapKeys(c *chart.Chart) *chart.Chart {
-	if helmKeys {
-		return c
+// the chart, and the templates it rewrote: by the engine's name for each
+// (the chart's full path and the file's), the line of its first key call.
+func cheapKeys(c *chart.Chart) (*chart.Chart, map[string]int) {
+	rewritten := map[string]int{}
+	if !helmKeys {
+		cheapKeysInto(c, rewritten)
 	}
+	return c, rewritten
+}
+
+func cheapKeysInto(c *chart.Chart, rewritten map[string]int) {
 	var out []*chart.File
 	for i, f := range c.Templates {
 		if f == nil {
 			continue
 		}
-		data, ok := cheapKeysTemplate(f.Name, f.Data)
+		data, line, ok := rewriteKeys(f.Name, f.Data)
 		if !ok {
 			continue
 		}
@@ -100,14 +110,14 @@ func cheapKeys(c *chart.Chart) *chart.Chart {
 		nf := *f
 		nf.Data = data
 		out[i] = &nf
+		rewritten[path.Join(c.ChartFullPath(), f.Name)] = line
 	}
 	if out != nil {
 		c.Templates = out
 	}
 	for _, d := range c.Dependencies() {
-		cheapKeys(d)
+		cheapKeysInto(d, rewritten)
 	}
-	return c
 }
 
 // mentionsKeyCall is the cheap test before a template is parsed.
@@ -123,26 +133,64 @@ func mentionsKeyCall(src []byte) bool {
 // cheapKeysTemplate is the rewritten text of one template; ok is false
 // when there is nothing to rewrite (or the rewrite would not parse).
 func cheapKeysTemplate(name string, src []byte) ([]byte, bool) {
+	out, _, ok := rewriteKeys(name, src)
+	return out, ok
+}
+
+// rewriteKeys is cheapKeysTemplate with the line of the first call it
+// rewrote.
+func rewriteKeys(name string, src []byte) ([]byte, int, bool) {
 	if !mentionsKeyCall(src) {
-		return nil, false
+		return nil, 0, false
 	}
 	text := string(src)
 	trees, err := parseTemplate(name, text)
 	if err != nil {
-		return nil, false // Helm reports the parse error itself
+		return nil, 0, false // Helm reports the parse error itself
 	}
 	s := keyScan{src: text}
 	for _, t := range trees {
 		s.walk(t.Root)
 	}
-	out, ok := splice(src, s.edits)
+	out, ok := splice(src, s.edits) // sorts the edits by position
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
 	if _, err := parseTemplate(name, string(out)); err != nil {
-		return nil, false
+		return nil, 0, false
 	}
-	return out, true
+	return out, 1 + bytes.Count(src[:s.edits[0].start], []byte("\n")), true
+}
+
+// keysFinding says which of a chart's rendered templates made keys as
+// ed25519 (rewritten, from cheapKeys; a template that rendered nothing
+// made none), so that a reader comparing capreport's render with helm
+// template's knows why the key bytes differ; nil when none did.
+func keysFinding(chartRel string, rewritten map[string]int, files map[string]string, file func(name string) string) *check.Finding {
+	var names []string
+	for name := range rewritten {
+		if strings.TrimSpace(files[name]) != "" {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Sort(names)
+	where := make([]string, len(names))
+	for i, name := range names {
+		where[i] = fmt.Sprintf("%s:%d", file(name), rewritten[name])
+	}
+	verb := "make"
+	if len(where) == 1 {
+		verb = "makes"
+	}
+	return &check.Finding{Check: check.HelmKeysEd25519, Severity: check.SeverityInfo,
+		Location: check.At(file(names[0]), rewritten[names[0]]),
+		Message: fmt.Sprintf("chart %s: %s %s keys with Sprig's key functions; capreport makes them ed25519 where Helm makes RSA, "+
+			"so the key and certificate bytes rendered differ from helm template's (which are random on every run anyway); "+
+			"no autoscaler reads them, and RSA keys would make the render much slower (docs/architecture.md, helmkeys)",
+			chartRel, strings.Join(where, ", "), verb)}
 }
 
 // parseTemplate parses a template as Helm's engine does (default

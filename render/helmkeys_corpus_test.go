@@ -8,11 +8,13 @@ import (
 	"encoding/base64"
 	"encoding/pem"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/internal/testutil"
 )
 
@@ -35,6 +37,12 @@ func renderKeys(t *testing.T, root string, sources []SourceSpec, withHelmKeys bo
 // Secrets and every caBundle field.
 func withoutKeyMaterial(res *Result) *Result {
 	out := *res
+	out.Findings = withoutKeysFindings(res.Findings)
+	out.Sources = make([]SourceResult, len(res.Sources))
+	for i, src := range res.Sources {
+		src.Findings = withoutKeysFindings(src.Findings)
+		out.Sources[i] = src
+	}
 	out.Objects = make([]Object, len(res.Objects))
 	for i, o := range res.Objects {
 		o.Doc = blankCABundles(o.Doc).(map[string]any)
@@ -45,6 +53,26 @@ func withoutKeyMaterial(res *Result) *Result {
 		out.Objects[i] = o
 	}
 	return &out
+}
+
+// withoutKeysFindings is fs without helm-keys-ed25519 findings.
+func withoutKeysFindings(fs []check.Finding) []check.Finding {
+	out := slices.DeleteFunc(slices.Clone(fs), func(f check.Finding) bool { return f.Check == check.HelmKeysEd25519 })
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// keyedSources counts the sources with a helm-keys-ed25519 finding.
+func keyedSources(res *Result) int {
+	n := 0
+	for _, src := range res.Sources {
+		if slices.ContainsFunc(src.Findings, func(f check.Finding) bool { return f.Check == check.HelmKeysEd25519 }) {
+			n++
+		}
+	}
+	return n
 }
 
 // blankCABundles is a copy of v without caBundle keys.
@@ -99,7 +127,9 @@ func secretCertKey(t *testing.T, res *Result, key string) []any {
 // with Helm's RSA keys, but for Secret data and caBundles; the
 // certificates they hold are ed25519 ones with the rewrite and RSA ones
 // without. (ingress-nginx's chart calls none of the key functions: its
-// webhook certificate is made by a Job or cert-manager.)
+// webhook certificate is made by a Job or cert-manager.) Each source whose
+// render made keys says so in a finding of its own, which Helm's keys do
+// not raise.
 func TestCheapKeysCorpus(t *testing.T) {
 	testutil.SkipIfShort(t)
 	corpus := testutil.Corpus(t)
@@ -113,16 +143,17 @@ func TestCheapKeysCorpus(t *testing.T) {
 		dir     string
 		sources []SourceSpec
 		certs   int // certificates (tls.crt) in Secrets
+		keyed   int // sources with a helm-keys-ed25519 finding
 	}{
 		{"bitnami-nginx", []SourceSpec{
 			{Path: ".", Type: SourceHelm, Name: "defaults", Helm: hv},
 			{Path: ".", Type: SourceHelm, Name: "capreport", Helm: values},
 			{Path: ".", Type: SourceHelm, Name: "self-signed", Helm: selfSigned},
-		}, 5},
+		}, 5, 3},
 		{"ingress-nginx-keda", []SourceSpec{
 			{Path: ".", Type: SourceHelm, Name: "defaults", Helm: hv},
 			{Path: ".", Type: SourceHelm, Name: "capreport", Helm: values},
-		}, 0},
+		}, 0, 0},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			root := filepath.Join(corpus, tc.dir)
@@ -132,6 +163,9 @@ func TestCheapKeysCorpus(t *testing.T) {
 				if s.Status != StatusRendered {
 					t.Errorf("%s@%s: %s: %s", s.Path, s.ValueSet, s.Status, s.Reason)
 				}
+			}
+			if got := keyedSources(cheap); got != tc.keyed || keyedSources(helm) != 0 {
+				t.Errorf("%d sources say their keys are ed25519 (%d with Helm's keys); want %d", got, keyedSources(helm), tc.keyed)
 			}
 			if d := cmp.Diff(withoutKeyMaterial(helm), withoutKeyMaterial(cheap)); d != "" {
 				t.Errorf("with the rewrite (+) the render differs from Helm's keys (-) beyond key material:\n%s", d)

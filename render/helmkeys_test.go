@@ -17,6 +17,8 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
+
+	"github.com/capreport/capreport/check"
 )
 
 const ed = `(genPrivateKey "ed25519")`
@@ -144,11 +146,55 @@ func renderTemplate(t *testing.T, tpl string, vals map[string]any) string {
 		t.Fatal(err)
 	}
 	var eng engine.Engine
-	out, err := eng.Render(cheapKeys(c), rv)
+	keyed, _ := cheapKeys(c)
+	out, err := eng.Render(keyed, rv)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return out["keys/templates/x.yaml"]
+}
+
+// TestKeysFinding: a chart whose rendered templates made keys says so,
+// naming each such template at its first key call; a template whose key
+// call did not run (it rendered nothing) is not named, and with Helm's own
+// keys there is nothing to say.
+func TestKeysFinding(t *testing.T) {
+	load := func() *chart.Chart {
+		return &chart.Chart{Metadata: &chart.Metadata{Name: "keys", APIVersion: "v2", Version: "0.1.0"},
+			Templates: []*chart.File{
+				{Name: "templates/on.yaml", Data: []byte("# made\n{{- $ca := genCA \"x\" 1 }}\nkind: Secret\ndata:\n  ca: {{ $ca.Cert | b64enc }}\n")},
+				{Name: "templates/off.yaml", Data: []byte("{{- if .Values.off }}\nkey: {{ genPrivateKey \"rsa\" | b64enc }}\n{{- end }}\n")},
+				{Name: "templates/plain.yaml", Data: []byte("kind: ConfigMap\n")},
+			}}
+	}
+	render := func(c *chart.Chart) *check.Finding {
+		keyed, rewritten := cheapKeys(c)
+		rv, err := chartutil.ToRenderValues(keyed, map[string]any{}, chartutil.ReleaseOptions{Name: "rel", Namespace: "demo"}, chartutil.DefaultCapabilities)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var eng engine.Engine
+		out, err := eng.Render(keyed, rv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return keysFinding("charts/keys", rewritten, out, func(name string) string {
+			return "charts/" + strings.TrimPrefix(name, "keys/")
+		})
+	}
+	f := render(load())
+	if f == nil {
+		t.Fatal("no finding for a chart that made a CA")
+	}
+	if f.Check != check.HelmKeysEd25519 || f.Location.File != "charts/templates/on.yaml" || f.Location.Line != 2 ||
+		!strings.Contains(f.Message, "charts/templates/on.yaml:2 makes keys") || strings.Contains(f.Message, "off.yaml") {
+		t.Errorf("finding %+v", f)
+	}
+	helmKeys = true
+	defer func() { helmKeys = false }()
+	if f := render(load()); f != nil {
+		t.Errorf("with Helm's keys: %+v", f)
+	}
 }
 
 // pemOf decodes the base64 PEM block of the rendered line "name: <b64>".
