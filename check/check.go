@@ -497,3 +497,11 @@ func Lookup(id string) (Info, bool) { return builtin.Lookup(id) }
 
 // Raise is a finding of a built-in check (see Registry.Raise).
 func Raise(id, format string, args ...any) Finding { return builtin.Raise(id, format, args...) }
+
+// Capped reports a finding that a built-in default demoted: its check
+// fails by default, and it stands as a warning only because a default
+// decides it.
+func (f Finding) Capped() bool {
+	info, _ := Lookup(f.Check)
+	return f.RestsOnDefaults && f.Severity == SeverityWarning && info.Severity == SeverityError
+}

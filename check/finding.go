@@ -63,14 +63,6 @@ func (f Finding) Line() int {
 	return f.Location.Line
 }
 
-// Capped reports a finding that a built-in default demoted: its check
-// fails by default, and it stands as a warning only because a default
-// decides it.
-func (f Finding) Capped() bool {
-	info, _ := Lookup(f.Check)
-	return f.RestsOnDefaults && f.Severity == SeverityWarning && info.Severity == SeverityError
-}
-
 // Basis is one assumption a finding rests on.
 type Basis struct {
 	Assumption string `json:"assumption"` // a key of the workload's assumptions

@@ -186,12 +186,3 @@ func (c Calculator) plainReplicas(current int32, target int64, resource string, 
 	newRatio, _ := plainUsage(s, target)
 	return c.secondPass(current, ratio, newRatio, s.count()), usage, nil
 }
-
-// cohortSizes maps each listed name to the number of pods it stands for.
-func cohortSizes(pods []Pod) map[string]int64 {
-	m := make(map[string]int64, len(pods))
-	for _, p := range pods {
-		m[p.Name] = p.size()
-	}
-	return m
-}

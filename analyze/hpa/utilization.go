@@ -98,3 +98,12 @@ func plainUsage(s samples, target int64) (ratio float64, average int64) {
 func ceilReplicas(x float64) int32 {
 	return int32(math.Ceil(x))
 }
+
+// cohortSizes maps each listed name to the number of pods it stands for.
+func cohortSizes(pods []Pod) map[string]int64 {
+	m := make(map[string]int64, len(pods))
+	for _, p := range pods {
+		m[p.Name] = p.size()
+	}
+	return m
+}

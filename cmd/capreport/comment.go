@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -16,10 +14,6 @@ import (
 	ghreport "github.com/capreport/capreport/report/github"
 	"github.com/capreport/capreport/report/plot"
 )
-
-// lookupEnv reads one environment variable; injected so that tests never
-// touch the process environment.
-type lookupEnv func(string) (string, bool)
 
 // maxImagedWorkloads bounds how many autoscalers get hosted plots.
 const maxImagedWorkloads = 10
@@ -34,14 +28,6 @@ type githubOptions struct {
 	dryRun     bool
 
 	ghDeps
-}
-
-// ghDeps are what a GitHub command takes from its surroundings; tests
-// inject an environment, and a retry policy that does not sleep.
-type ghDeps struct {
-	env        lookupEnv
-	httpClient *http.Client   // nil: the library's default
-	retry      ghreport.Retry // zero: the library's default
 }
 
 func (o *githubOptions) register(cmd *cobra.Command) {
@@ -375,18 +361,6 @@ func (o *githubOptions) ownerRepo() (string, string, error) {
 		return "", "", flagErrorf("repo", "%q is not OWNER/NAME", repo)
 	}
 	return owner, name, nil
-}
-
-// readAtMost reads up to n-1 bytes; n or more is an error.
-func readAtMost(r io.Reader, n int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, n))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) == n {
-		return nil, fmt.Errorf("larger than %d bytes", n-1)
-	}
-	return b, nil
 }
 
 // orEnv is the flag's value, else the variable's.

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"runtime/debug"
 	"time"
 
 	"github.com/capreport/capreport/pipeline"
+	ghreport "github.com/capreport/capreport/report/github"
 )
 
 // factory is what the commands take from the process: the streams, the
@@ -52,4 +54,16 @@ func newFactory(ios *streams) *factory {
 func (f *factory) getenv(k string) string {
 	v, _ := f.env(k)
 	return v
+}
+
+// lookupEnv reads one environment variable; injected so that tests never
+// touch the process environment.
+type lookupEnv func(string) (string, bool)
+
+// ghDeps are what a GitHub command takes from its surroundings; tests
+// inject an environment, and a retry policy that does not sleep.
+type ghDeps struct {
+	env        lookupEnv
+	httpClient *http.Client   // nil: the library's default
+	retry      ghreport.Retry // zero: the library's default
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 )
@@ -112,4 +113,16 @@ func (ev *ghEvent) runURL(env lookupEnv, serverURL, repo string) string {
 		return ""
 	}
 	return strings.TrimSuffix(serverURL, "/") + "/" + repo + "/actions/runs/" + id
+}
+
+// readAtMost reads up to n-1 bytes; n or more is an error.
+func readAtMost(r io.Reader, n int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, n))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) == n {
+		return nil, fmt.Errorf("larger than %d bytes", n-1)
+	}
+	return b, nil
 }
