@@ -54,9 +54,6 @@ var fileCycles = map[string][][]string{
 	"report/diff": {
 		{"diff.go", "figures.go"},
 	},
-	"report/plot": {
-		{"phi.go", "plot.go", "rounds.go", "size.go", "time.go"},
-	},
 	"rules": {
 		{"build.go", "cache.go", "checks.go", "price.go", "size.go", "time.go", "zero.go"},
 	},

@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/contract"
-	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -37,10 +36,6 @@ const (
 
 // DPI is the resolution of PNG figures.
 const DPI = 96
-
-// ErrNoData is returned (wrapped) when a workload lacks what a figure needs,
-// e.g. Size for a workload without a Size bill or without a timeline.
-var ErrNoData = errors.New("no data for this figure")
 
 // Figure is one rendered plot.
 type Figure struct {
@@ -188,24 +183,9 @@ func safe(s string) string {
 	return out
 }
 
-func workloadID(w contract.Workload) string {
-	if w.ID != "" {
-		return w.ID
-	}
-	return w.Autoscaler.Namespace + "/" + w.Autoscaler.Kind + "/" + w.Autoscaler.Name
-}
-
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
 	}
 	return s
 }
-
-// Sizes of the figures: 960×576 px (one panel) and 960×768 px (two panels)
-// at DPI.
-var (
-	figWidth      = vg.Length(10) * vg.Inch
-	figHeight     = vg.Length(6) * vg.Inch
-	figHeightTall = vg.Length(8) * vg.Inch
-)
