@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -132,7 +133,7 @@ func cycleEdges(deps map[string]map[string][]string, cycles [][]string) string {
 	var b strings.Builder
 	for _, c := range cycles {
 		for _, from := range c {
-			for _, to := range sortedKeys(deps[from]) {
+			for _, to := range slices.Sorted(maps.Keys(deps[from])) {
 				if slices.Contains(c, to) {
 					fmt.Fprintf(&b, "\n\t%s → %s: %s", from, to, strings.Join(deps[from][to], ", "))
 				}
@@ -168,7 +169,7 @@ func stronglyConnected[V any](g map[string]map[string]V) [][]string {
 		index[v], low[v] = len(index), len(index)
 		stack = append(stack, v)
 		on[v] = true
-		for _, w := range sortedKeys(g[v]) {
+		for _, w := range slices.Sorted(maps.Keys(g[v])) {
 			if _, seen := index[w]; !seen {
 				visit(w)
 				low[v] = min(low[v], low[w])
@@ -194,22 +195,13 @@ func stronglyConnected[V any](g map[string]map[string]V) [][]string {
 			out = append(out, scc)
 		}
 	}
-	for _, v := range sortedKeys(g) {
+	for _, v := range slices.Sorted(maps.Keys(g)) {
 		if _, seen := index[v]; !seen {
 			visit(v)
 		}
 	}
 	slices.SortFunc(out, func(a, b []string) int { return strings.Compare(a[0], b[0]) })
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func describeCycles(cycles [][]string) string {
