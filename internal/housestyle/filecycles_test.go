@@ -49,9 +49,6 @@ var fileCycles = map[string][][]string{
 	"render/internal/repofs": {
 		{"observe.go", "repofs.go", "stat.go"},
 	},
-	"report": {
-		{"json.go", "scan.go"},
-	},
 	"report/diff": {
 		{"diff.go", "figures.go"},
 	},
