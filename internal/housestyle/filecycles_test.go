@@ -49,9 +49,6 @@ var fileCycles = map[string][][]string{
 	"render/internal/repofs": {
 		{"observe.go", "repofs.go", "stat.go"},
 	},
-	"report/diff": {
-		{"diff.go", "figures.go"},
-	},
 	"rules": {
 		{"build.go", "cache.go", "checks.go", "price.go", "size.go", "time.go", "zero.go"},
 	},
