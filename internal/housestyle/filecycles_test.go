@@ -43,9 +43,6 @@ var fileCycles = map[string][][]string{
 	"render/internal/fetch": {
 		{"fetcher.go", "helmrepo.go", "oci.go", "transport.go"},
 	},
-	"render/internal/repofs": {
-		{"observe.go", "repofs.go", "stat.go"},
-	},
 	"rules": {
 		{"build.go", "cache.go", "checks.go", "price.go", "size.go", "time.go", "zero.go"},
 	},
