@@ -140,8 +140,9 @@ type workerLog struct {
 var errWorkerDied = errors.New("render worker died")
 
 // do sends one request and waits for its response and its log, or for the
-// timeout or the context; on any error the caller must kill the worker.
-func (w *worker) do(ctx context.Context, spec SourceSpec, timeout time.Duration, budget *atomic.Int64) (workerResponse, workerLog, error) {
+// source's time to run out (expired) or the context; on any error the
+// caller must kill the worker.
+func (w *worker) do(ctx context.Context, spec SourceSpec, expired <-chan struct{}, budget *atomic.Int64) (workerResponse, workerLog, error) {
 	w.nextID++
 	req := workerRequest{ID: w.nextID, Spec: toWire(spec), FetchBudget: budget.Load(), Setup: w.setup}
 	w.setup = nil
@@ -159,8 +160,6 @@ func (w *worker) do(ctx context.Context, spec SourceSpec, timeout time.Duration,
 		}
 		done <- nil
 	}()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
 	select {
 	case err := <-done:
 		if err != nil {
@@ -168,7 +167,7 @@ func (w *worker) do(ctx context.Context, spec SourceSpec, timeout time.Duration,
 		}
 		lines, dropped, err := w.log.end(req.ID, 5*time.Second)
 		return resp, workerLog{lines, dropped}, err
-	case <-timer.C:
+	case <-expired:
 		return resp, workerLog{}, context.DeadlineExceeded
 	case <-ctx.Done():
 		return resp, workerLog{}, ctx.Err()
@@ -189,9 +188,9 @@ func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec Sour
 		}
 		return sourceOut{}, false
 	}
-	granted, start := rd.slow.reserve(rd.opts.SourceTimeout), time.Now()
-	resp, printed, err := w.do(ctx, spec, granted, &rd.fx.budget)
-	rd.slow.release(granted, time.Since(start))
+	clock := rd.slow.begin(rd.opts.SourceTimeout)
+	resp, printed, err := w.do(ctx, spec, clock.Expired(), &rd.fx.budget)
+	granted := clock.end()
 	rd.fx.budget.Add(-resp.Fetched)
 	if err == nil {
 		p.put(w)

@@ -421,15 +421,13 @@ func (rd *renderer) renderFresh(ctx context.Context, spec SourceSpec) sourceOut 
 	}
 	done := make(chan sourceOut, 1)
 	go func() { done <- rd.renderRecovered(spec) }()
-	granted, start := rd.slow.reserve(rd.opts.SourceTimeout), time.Now()
-	defer func() { rd.slow.release(granted, time.Since(start)) }()
-	timer := time.NewTimer(granted)
-	defer timer.Stop()
+	clock := rd.slow.begin(rd.opts.SourceTimeout)
+	defer clock.end()
 	select {
 	case o := <-done:
 		return o
-	case <-timer.C:
-		return rd.failedOut(spec, check.RenderTimeout, rd.slow.timeoutError(granted, ""))
+	case <-clock.Expired():
+		return rd.failedOut(spec, check.RenderTimeout, rd.slow.timeoutError(clock.end(), ""))
 	case <-ctx.Done():
 		return rd.failedOut(spec, check.RenderCancelled, ctx.Err())
 	}

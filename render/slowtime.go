@@ -8,60 +8,129 @@ import (
 
 // slowTime is the run's allowance of slow render time. Any source may
 // take free; beyond that, up to the source timeout, it draws on an
-// allowance the whole run shares, one source timeout. Without it a
-// repository of slow sources costs the source timeout each (a
-// kustomization of 10,000 resources takes krusty 58 s, its resources
-// appended in quadratic time: ten of them kept two workers busy 5 min);
-// with it, once the allowance is spent, each further source that is slow
-// costs free, and the sources that render fast, the common case, are
-// rendered and priced as ever. A source that runs out of time says which
-// bound stopped it, and how to raise it.
+// allowance the whole run shares, one source timeout, a step at a time
+// while it runs. Without it a repository of slow sources costs the
+// source timeout each (a kustomization of 10,000 resources takes krusty
+// 58 s, its resources appended in quadratic time: ten of them kept two
+// workers busy 5 min); with it, once the allowance is spent, each
+// further source that is slow costs free, and the sources that render
+// fast, the common case, are rendered and priced as ever. A source that
+// runs out of time says which bound stopped it, and how to raise it.
+//
+// Sources draw as they run rather than reserving the allowance when
+// they start, so that free can be small: a source holding the whole
+// allowance up front would stop every slow source beside it at free,
+// however little it went on to use. So a run of N sources takes at most
+// N×free plus one timeout of render time, shared by its workers.
 type slowTime struct {
 	mu    sync.Mutex
 	free  time.Duration
 	left  time.Duration
 	limit time.Duration
+	step  time.Duration // drawStep, but for tests
 }
 
-// freeShare is the part of the source timeout any source may take
-// without drawing on the allowance: 5 s by default, some ten times what
-// the largest chart of the corpus takes to render; never under
-// minFree (or the timeout), so that a short --render-timeout does not
-// stop ordinary sources.
+// minFree is the time any source may take without drawing on the
+// allowance: 1 s (or all of a shorter timeout), more than the corpus's
+// eighteen renders take together (0.44 s of CPU, docs/architecture.md). drawStep is how much of the
+// allowance a source takes at a time once it has used its free time.
 const (
-	freeShare = 12
-	minFree   = time.Second
+	minFree  = time.Second
+	drawStep = 250 * time.Millisecond
 )
 
 func newSlowTime(timeout time.Duration) *slowTime {
-	free := min(timeout, max(timeout/freeShare, minFree))
-	return &slowTime{free: free, left: timeout, limit: timeout}
+	free := min(timeout, minFree)
+	return &slowTime{free: free, left: timeout, limit: timeout, step: drawStep}
 }
 
-// reserve is the time a source may take now: free, and what the run has
-// left of its allowance, within the source timeout; the source holds it
-// until release. A nil slowTime grants the timeout alone.
-func (s *slowTime) reserve(timeout time.Duration) time.Duration {
-	if s == nil {
-		return timeout
+// lease is one source's hold on render time: Expired is closed once the
+// source has used its free time and could draw no more of the
+// allowance, or reached the source timeout.
+type lease struct {
+	mu      sync.Mutex
+	s       *slowTime
+	start   time.Time
+	limit   time.Duration
+	granted time.Duration // free, and what it drew of the allowance
+	timer   *time.Timer
+	expired chan struct{}
+	ended   bool
+}
+
+// begin starts a source's clock: it may take timeout, within the run's
+// allowance. A nil slowTime grants the timeout alone.
+func (s *slowTime) begin(timeout time.Duration) *lease {
+	l := &lease{s: s, start: time.Now(), limit: timeout, granted: timeout, expired: make(chan struct{})}
+	if s != nil {
+		l.limit = min(timeout, s.limit)
+		l.granted = min(l.limit, s.free)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	extra := min(s.limit-s.free, s.left)
-	s.left -= extra
-	return s.free + extra
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.timer = time.AfterFunc(l.granted, l.draw)
+	return l
 }
 
-// release gives back what a source granted granted did not use of the
-// allowance, having taken took.
-func (s *slowTime) release(granted, took time.Duration) {
-	if s == nil {
+// Expired is closed when the source is out of time.
+func (l *lease) Expired() <-chan struct{} { return l.expired }
+
+// draw runs when the source has used what it was granted: it takes
+// another step of the allowance, or closes Expired.
+func (l *lease) draw() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ended {
 		return
 	}
-	used := max(0, min(took, granted)-s.free)
+	step := l.s.take(min(l.s.stepSize(), l.limit-l.granted))
+	if step <= 0 {
+		close(l.expired)
+		return
+	}
+	l.granted += step
+	l.timer.Reset(time.Until(l.start.Add(l.granted)))
+}
+
+// end stops the clock and gives back what the source drew and did not
+// use; it returns the time the source was granted. Later calls only
+// return it.
+func (l *lease) end() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ended {
+		return l.granted
+	}
+	l.ended = true
+	l.timer.Stop()
+	if l.s != nil {
+		drawn := l.granted - min(l.limit, l.s.free)
+		used := min(max(time.Since(l.start)-l.s.free, 0), drawn)
+		l.s.take(used - drawn)
+	}
+	return l.granted
+}
+
+// take draws up to want from the allowance (or gives back -want) and
+// returns what it drew; a nil slowTime has no allowance.
+func (s *slowTime) take(want time.Duration) time.Duration {
+	if s == nil {
+		return 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.left += granted - s.free - used
+	got := min(want, s.left)
+	s.left -= got
+	return got
+}
+
+// stepSize is how much a lease draws at a time; a nil slowTime has no
+// allowance to draw on.
+func (s *slowTime) stepSize() time.Duration {
+	if s == nil {
+		return 0
+	}
+	return s.step
 }
 
 // timeoutError says which bound stopped a source granted granted: the

@@ -32,7 +32,7 @@ func TestWorkerSettlesBetweenSources(t *testing.T) {
 	var budget atomic.Int64
 	var forced []uint64
 	for _, spec := range []SourceSpec{{Path: "big", Type: SourceHelm}, {Path: "small", Type: SourcePlain}, {Path: "small", Type: SourcePlain}} {
-		resp, _, err := w.do(context.Background(), spec, time.Minute, &budget)
+		resp, _, err := w.do(context.Background(), spec, noDeadline(), &budget)
 		if err != nil || resp.Result.Status != StatusRendered {
 			t.Fatalf("%s: %v %+v", spec.Path, err, resp.Result)
 		}
@@ -61,7 +61,7 @@ func TestWorkerPoolSpare(t *testing.T) {
 		t.Fatalf("the first request got %p (%v), want the spare %p", w, err, spare)
 	}
 	var budget atomic.Int64
-	if resp, _, err := w.do(context.Background(), SourceSpec{Path: "small", Type: SourcePlain}, time.Minute, &budget); err != nil || resp.Result.Status != StatusRendered {
+	if resp, _, err := w.do(context.Background(), SourceSpec{Path: "small", Type: SourcePlain}, noDeadline(), &budget); err != nil || resp.Result.Status != StatusRendered {
 		t.Fatalf("the spare's render: %v %+v", err, resp.Result)
 	}
 	pool.put(w)
@@ -110,7 +110,7 @@ func TestWorkerPacesLargeStrings(t *testing.T) {
 			t.Fatal(err)
 		}
 		var budget atomic.Int64
-		resp, _, err := w.do(context.Background(), SourceSpec{Path: "strings", Type: SourceHelm}, time.Minute, &budget)
+		resp, _, err := w.do(context.Background(), SourceSpec{Path: "strings", Type: SourceHelm}, noDeadline(), &budget)
 		pool.put(w)
 		pool.close()
 		if err != nil || resp.Result.Status != StatusRendered {
@@ -209,3 +209,6 @@ func TestSettleSkipsASettledHeap(t *testing.T) {
 	runtime.KeepAlive(live)
 	runtime.KeepAlive(garbage)
 }
+
+// noDeadline is a source's time that never runs out.
+func noDeadline() <-chan struct{} { return nil }
