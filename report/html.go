@@ -34,10 +34,11 @@ func HTML(r contract.Report, o Options) ([]byte, error) {
 	o = o.withDefaults()
 	plots := inlinedPlots(r.Workloads, o.SVGPlots)
 	f := newPageFilter(r.Workloads)
-	b := buildMarkdown(r, o, pageMedium{plots: plots, filter: f})
+	limit := PageLimit - plotBytes(plots) - len(f.css()) - len(pageCSS) - 8<<10
+	b := buildMarkdown(r, o, pageMedium{plots: plots, filter: f}, limit)
 	b.doc.LimitName, b.doc.Whole = pageLimitName, "The JSON report carries everything."
 	b.doc.Overflow = "\n\n…cut: the rest of this page did not fit; see the JSON report.\n"
-	body, err := fitPage(b, PageLimit-plotBytes(plots)-len(f.css())-len(pageCSS)-8<<10)
+	body, err := fitPage(b, limit)
 	if err != nil {
 		return nil, err
 	}

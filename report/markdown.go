@@ -36,7 +36,7 @@ const (
 // says what was cut.
 func Markdown(r contract.Report, o Options) ([]byte, error) {
 	o = o.withDefaults()
-	b := buildMarkdown(r, o, commentMedium{})
+	b := buildMarkdown(r, o, commentMedium{}, o.MaxChars)
 	// When every cut is made, only the findings outside any workload or
 	// the failed sources can still be too long: the head and the notice
 	// stay, the rest is cut at a line (the Doc's Overflow).
@@ -70,31 +70,31 @@ type medium interface {
 	mark(w contract.Workload) string
 }
 
-// buildMarkdown renders every piece for the medium m.
-func buildMarkdown(r contract.Report, o Options, m medium) mdBody {
+// buildMarkdown renders every piece for the medium m, to be cut to limit
+// bytes (the details that could not fit are not written).
+func buildMarkdown(r contract.Report, o Options, m medium, limit int) mdBody {
 	lead := []string{headline(r.Summary)}
 	if r.Root != "" {
 		lead = append(lead, fmt.Sprintf("Scanned %s.", mdoc.Capped(r.Root, maxIDRunes)))
 	}
-	var rows, details []string
+	ws := WorstFirst(r.Workloads)
+	rows, withChart := make([]string, len(ws)), make([]bool, len(ws))
 	charts := 0
-	for _, w := range WorstFirst(r.Workloads) {
-		rows = append(rows, ledgerRow(w, m.mark(w)))
-		withChart := false
+	for i, w := range ws {
+		rows[i] = ledgerRow(w, m.mark(w))
 		if o.MaxCharts > 0 && charts < o.MaxCharts && w.Verdict != contract.VerdictUnpriced {
 			if tl, _ := chartTimeline(w); tl != nil {
-				withChart = true
+				withChart[i] = true
 				charts++
 			}
 		}
-		details = append(details, workloadDetails(w, o, withChart, m))
 	}
 	b := mdBody{
 		ledger: mdoc.Ledger("| Verdict | Autoscaler | Signal | Bill | Latency target | Findings |\n|---|---|---|---|---|---|\n", rows,
 			func(n int) string {
 				return fmt.Sprintf("\n…and %d more %s, worst first above.\n", n, plural(n, "autoscaler", "autoscalers"))
 			}),
-		details: mdoc.Details(details),
+		details: mdoc.DetailsWithin(len(ws), limit, func(i int) string { return workloadDetails(ws[i], o, withChart[i], m) }),
 		sources: sourcesBlock(r.Sources),
 	}
 	gitops, others := splitNotFollowed(r.Findings)

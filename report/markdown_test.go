@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/yuin/goldmark/renderer/html"
 
 	"github.com/capreport/capreport/contract"
+	"github.com/capreport/capreport/report/internal/mdoc"
 	"github.com/capreport/capreport/report/internal/mermaid"
 )
 
@@ -273,5 +275,36 @@ func TestMarkdownImagesNoteAndLimitName(t *testing.T) {
 	cut, _ := Markdown(specimenReport(), o)
 	if !strings.Contains(string(cut), o.Note) || !strings.Contains(string(cut), "Cut to fit the job summary's 1 MiB limit:") {
 		t.Errorf("note or limit name lost when cut:\n%s", cut)
+	}
+}
+
+// TestDetailsPastTheLimitUnwritten: the details that cannot fit are not
+// written, and the body is the one every detail written would be cut to,
+// notice and counts included, in the comment and on the page.
+func TestDetailsPastTheLimitUnwritten(t *testing.T) {
+	r := specimenReport()
+	var ws []contract.Workload
+	for i := range 2000 {
+		w := r.Workloads[i%len(r.Workloads)]
+		w.ID = fmt.Sprintf("%s-%d", w.ID, i)
+		ws = append(ws, w)
+	}
+	r.Workloads = ws
+	o := Options{}.withDefaults()
+	b := buildMarkdown(r, o, commentMedium{}, o.MaxChars)
+	if n := strings.Count(strings.Join(b.details.Items, ""), "</details>"); n == 0 || n > 200 {
+		t.Errorf("%d of 2000 details written for a %d-byte body", n, o.MaxChars)
+	}
+	whole := buildMarkdown(r, o, commentMedium{}, math.MaxInt)
+	want := whole.doc.Fit(o.MaxChars, mdoc.Prefix(whole.details), mdoc.Drop(whole.sources), mdoc.Prefix(whole.ledger))
+	got, err := Markdown(r, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("the comment differs from the one with every detail written")
+	}
+	if !strings.Contains(want, "the details of ") {
+		t.Errorf("nothing was cut: the test proves nothing")
 	}
 }

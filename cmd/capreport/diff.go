@@ -166,7 +166,7 @@ func (o *diffOptions) buildBoth(ctx context.Context, s pipeline.Settings) (head,
 	}
 	o.saved = newReportBudget(defaultMaxReportBytes, fmt.Sprintf("the %d bytes capreport reads of two reports", int64(defaultMaxReportBytes)))
 	if o.headJSON != "" && o.baseJSON != "" { // nothing rendered: reports alone
-		tightenGCForReports()
+		tightenGCForReports(defaultMaxReportBytes)
 	}
 	// The base's bytes first: a head over the rest is the one refused,
 	// and its error is the one reported (firstCause).

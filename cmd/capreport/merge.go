@@ -140,7 +140,7 @@ func readMergeInputs(files []string, limit int64) ([]contract.Report, error) {
 				"(the merged report is read by comment, summary and diff under that bound); merge fewer, or raise it", f, total, limit)}
 		}
 	}
-	tightenGCForReports()
+	tightenGCForReports(limit)
 	v, err := report.NewValidator()
 	if err != nil {
 		return nil, err

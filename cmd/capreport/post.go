@@ -37,9 +37,11 @@ const (
 	// make capreport read more. A report is decoded as it is read, a
 	// workload at a time (artifact.Read), and its decoded form takes about
 	// 1.5 bytes a byte (one decoding to more than twice the bound is
-	// refused, maxDecodedFor); the collector runs at GOGC 50 meanwhile
-	// (tightenGCForReports): at the bound, summary took 0.77 GB, merge
-	// 0.84 GB, both 25-30 s on a loaded 2-core machine.
+	// refused, maxDecodedFor); the collector runs at GOGC 50 meanwhile,
+	// held near what the reports may decode to (tightenGCForReports): at
+	// the bound, summary took 0.69 GB, merge 0.71 GB, a summary --base of
+	// two reports with nothing in common 0.94 GB, 24-31 s on a 2-core
+	// machine (docs/security.md).
 	defaultMaxReportBytes = 256 << 20
 )
 
@@ -113,7 +115,7 @@ func (o *postOptions) load() (*loaded, error) {
 	// Head and base are held in memory together, about 1.5 bytes a byte
 	// of report each: one bound for both.
 	budget := newReportBudget(o.maxReportBytes, fmt.Sprintf("--max-report-bytes (%d); raise it", o.maxReportBytes))
-	tightenGCForReports()
+	tightenGCForReports(o.maxReportBytes)
 	head, err := budget.read(o.report, v)
 	if err != nil {
 		return nil, err

@@ -22,12 +22,13 @@ import (
 var pacing = struct {
 	sync.Mutex
 	percent  int
+	limit    int64
 	returned bool
-}{percent: 100, returned: true}
+}{percent: 100, limit: math.MaxInt64, returned: true}
 
 // Start makes the collector first run when the heap reaches limit bytes.
 // After each collection it checks the live heap: past half the limit, the
-// default pacing (GOGC=100, or SetPercent's, no memory limit) returns for the rest of the
+// default pacing (GOGC=100, or SetPercent's; no memory limit, or SetLimit's) returns for the rest of the
 // process, so that its peak is at most the larger of the limit and what
 // the default would reach. A GOGC or GOMEMLIMIT in the environment is the
 // user's pacing, and Start leaves it alone.
@@ -59,6 +60,24 @@ func SetPercent(percent int) {
 	}
 }
 
+// SetLimit sets the soft memory limit of the default pacing: now if it
+// has returned (or Start never held it), else when it returns. A command
+// whose live heap is bounded by what it reads (reports within their
+// bound) asks the collector to work harder near that bound rather than
+// let the heap grow by GOGC past it. A GOMEMLIMIT in the environment is
+// the user's.
+func SetLimit(bytes int64) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	pacing.Lock()
+	defer pacing.Unlock()
+	pacing.limit = bytes
+	if pacing.returned {
+		debug.SetMemoryLimit(bytes)
+	}
+}
+
 // sentinel is an object that only a collection frees: its cleanup runs
 // after the cycle that found it unreachable.
 type sentinel struct{ _ [16]byte }
@@ -80,5 +99,5 @@ func check(limit int64) {
 	defer pacing.Unlock()
 	pacing.returned = true
 	debug.SetGCPercent(pacing.percent)
-	debug.SetMemoryLimit(math.MaxInt64)
+	debug.SetMemoryLimit(pacing.limit)
 }

@@ -1,6 +1,7 @@
 package gcpace
 
 import (
+	"math"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -93,5 +94,34 @@ func TestSetPercent(t *testing.T) {
 	SetPercent(30)
 	if got := debug.SetGCPercent(70); got != 70 {
 		t.Errorf("GC percent %d: SetPercent overrode the environment's GOGC", got)
+	}
+}
+
+// SetLimit while Start holds the pacing takes effect when the default
+// pacing returns (in place of no limit), and at once after; a GOMEMLIMIT
+// in the environment wins.
+func TestSetLimit(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer SetLimit(math.MaxInt64)
+	Start(64 << 20)
+	SetLimit(600 << 20)
+	if got := debug.SetMemoryLimit(-1); got != 64<<20 {
+		t.Errorf("memory limit %d while Start holds the pacing, want Start's %d", got, 64<<20)
+	}
+	check(0)
+	if got := debug.SetMemoryLimit(-1); got != 600<<20 {
+		t.Errorf("memory limit %d once the pacing returned, want SetLimit's %d", got, 600<<20)
+	}
+	SetLimit(700 << 20)
+	if got := debug.SetMemoryLimit(-1); got != 700<<20 {
+		t.Errorf("memory limit %d after SetLimit with the pacing returned", got)
+	}
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	SetLimit(300 << 20)
+	if got := debug.SetMemoryLimit(-1); got != 700<<20 {
+		t.Errorf("memory limit %d: SetLimit overrode the environment's GOMEMLIMIT", got)
 	}
 }

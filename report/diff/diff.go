@@ -122,6 +122,7 @@ func compareOne(id string, b, h *contract.Workload) (Change, bool) {
 	default:
 		c.Status = StatusChanged
 	}
+	c.Figures = make([]Figure, 0, len(diffs))
 	for _, d := range diffs {
 		c.Figures = append(c.Figures, d.figure())
 		c.Score += d.score()

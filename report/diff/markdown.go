@@ -96,11 +96,8 @@ func buildDoc(r Result, o Options) body {
 		lead += fmt.Sprintf(" · %d unchanged", r.Counts.Unchanged)
 	}
 	s := r.Head.Summary
-	var ds, cs []string
+	var cs []string
 	rows := ledgerRows(r.Changes)
-	for _, c := range r.Changes {
-		ds = append(ds, details(c, o.Images[c.ID]))
-	}
 	for _, i := range chartChanges(r) {
 		if o.NoChart {
 			break
@@ -114,7 +111,7 @@ func buildDoc(r Result, o Options) body {
 		return fmt.Sprintf("\n…and %d more %s of changed autoscalers, in the same order.\n", n, plural(n, "row", "rows"))
 	})}
 	b.charts = &mdoc.Block{Items: cs, Noun: func(n int) string { return fmt.Sprintf("%d %s", n, plural(n, "chart", "charts")) }}
-	b.details = mdoc.Details(ds)
+	b.details = mdoc.DetailsWithin(len(r.Changes), o.MaxChars, func(i int) string { return details(r.Changes[i], o.Images[r.Changes[i].ID]) })
 	b.doc = &mdoc.Doc{
 		Title: mdoc.Capped(o.Title, maxIDRunes),
 		Lead: append(append([]string{lead}, worseLine(r, o.WorsePercent)...), fmt.Sprintf("Head: %d %s — ❌ %d fail · ⚠️ %d warn · ✅ %d pass · ⚪ %d unpriced (base: %d fail).",

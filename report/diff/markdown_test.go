@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/report/internal/mdoc"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -227,10 +229,17 @@ func TestMarkdownSizeLimit(t *testing.T) {
 		h.MaxReplicas = int32(200 + i)
 		head = append(head, h)
 	}
-	out, _ = Markdown(Compare(reportOf(base...), reportOf(head...)), Options{})
+	r := Compare(reportOf(base...), reportOf(head...))
+	out, _ = Markdown(r, Options{})
 	s = string(out)
 	if len(s) > 65536 || !strings.Contains(s, "**3000 autoscalers changed: 3000 newly failing**") || !strings.Contains(s, "more rows of changed autoscalers") {
 		t.Errorf("%d bytes; headline or cut line missing:\n%.2000s", len(s), s)
+	}
+	// The details that could not fit were not written, and the body is
+	// the one every detail written would be cut to.
+	whole := buildDoc(Compare(reportOf(base...), reportOf(head...)), Options{MaxChars: math.MaxInt}.withDefaults())
+	if want := whole.doc.Fit(mdoc.DefaultMaxChars, mdoc.Prefix(whole.details), mdoc.Prefix(whole.charts), mdoc.Prefix(whole.ledger)); s != want {
+		t.Errorf("the body differs from the one with every detail written")
 	}
 
 	// A small budget is honoured exactly.

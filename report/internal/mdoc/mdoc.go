@@ -104,6 +104,28 @@ func Details(items []string) *Block {
 	}}
 }
 
+// DetailsWithin is Details of n items, the i-th written by write(i), in
+// order, until those written take more than limit bytes. A cut of the
+// block within limit could keep none after that, so the rest are not
+// written: each stands as unwritten, which is never kept, only counted as
+// cut (96,000 autoscalers' details took 0.9 GB, to keep 1 MiB of them).
+func DetailsWithin(n, limit int, write func(i int) string) *Block {
+	items := make([]string, n)
+	written := 0
+	for i := range items {
+		if written > limit {
+			items[i] = unwritten
+			continue
+		}
+		items[i] = write(i)
+		written += len(items[i])
+	}
+	return Details(items)
+}
+
+// unwritten stands for an item DetailsWithin did not write.
+const unwritten = "\n"
+
 // write writes the block with its first kept items.
 func (bl *Block) write(b *strings.Builder, kept int) {
 	if len(bl.Items) == 0 {
@@ -117,6 +139,21 @@ func (bl *Block) write(b *strings.Builder, kept int) {
 		b.WriteString(bl.More(n))
 	}
 	b.WriteString(bl.End)
+}
+
+// size is the length write gives the block with its first kept items.
+func (bl *Block) size(kept int) int {
+	if len(bl.Items) == 0 {
+		return 0
+	}
+	n := len(bl.Head) + len(bl.End)
+	for _, it := range bl.Items[:kept] {
+		n += len(it)
+	}
+	if m := len(bl.Items) - kept; m > 0 && bl.More != nil {
+		n += len(bl.More(m))
+	}
+	return n
 }
 
 // cutItems counts the non-empty items a cut to kept leaves out.
@@ -157,18 +194,17 @@ func (d *Doc) String() string {
 func (d *Doc) Fit(limit int, cuts ...Cut) string {
 	f := d.fitter(cuts)
 	kept := f.all()
-	s := f.assemble(kept)
 	for _, c := range f.cuts {
-		if len(s) <= limit {
-			return s
+		if f.size(kept) <= limit {
+			break
 		}
 		if c.drop {
 			kept[c.i] = min(kept[c.i], d.Blocks[c.i].Keep)
 		} else {
 			f.prefix(kept, c.i, limit)
 		}
-		s = f.assemble(kept)
 	}
+	s := f.assemble(kept)
 	if len(s) <= limit {
 		return s
 	}
@@ -238,7 +274,7 @@ func (f *fitter) prefix(kept []int, i, limit int) {
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
 		kept[i] = mid
-		if len(f.assemble(kept)) <= limit {
+		if f.size(kept) <= limit {
 			lo = mid
 		} else {
 			hi = mid - 1
@@ -257,6 +293,17 @@ func (f *fitter) assemble(kept []int) string {
 	}
 	b.WriteString(f.foot)
 	return b.String()
+}
+
+// size is the length assemble(kept) would have: the body is measured,
+// not written, while the cuts are tried (a body of 96,000 autoscalers
+// was written whole some twenty times, 4 GB, to keep 1 MiB of it).
+func (f *fitter) size(kept []int) int {
+	n := len(f.head) + len(f.notice(kept)) + len(f.foot)
+	for i, bl := range f.d.Blocks {
+		n += bl.size(kept[i])
+	}
+	return n
 }
 
 // notice is the line that says what was cut, in the order of the cuts;

@@ -2,6 +2,7 @@ package mdoc
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -89,6 +90,28 @@ func TestFitMatchesReferenceAtEveryLimit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// size measures what assemble writes, for every count each block may
+// keep: Fit tries cuts by size and writes only the body it returns.
+func TestSizeIsWhatAssembleWrites(t *testing.T) {
+	d := newToy("")
+	f := d.doc.fitter(d.cuts)
+	kept := f.all()
+	var walk func(i int)
+	walk = func(i int) {
+		if i == len(kept) {
+			if got, want := f.size(kept), len(f.assemble(kept)); got != want {
+				t.Errorf("kept %v: size %d, assembled %d bytes", kept, got, want)
+			}
+			return
+		}
+		for k := range len(d.doc.Blocks[i].Items) + 1 {
+			kept[i] = k
+			walk(i + 1)
+		}
+	}
+	walk(0)
 }
 
 // The cuts come in the order given and the notice says what each left out.
@@ -246,5 +269,28 @@ func TestAtRune(t *testing.T) {
 	}
 	if got := atRune(s, -1); got != "" {
 		t.Errorf("negative n: %q", got)
+	}
+}
+
+// DetailsWithin writes items while those written take no more than the
+// limit, the one that crosses it included, and stands the rest in as
+// unwritten: counted as cut, never kept.
+func TestDetailsWithin(t *testing.T) {
+	var asked []int
+	item := func(i int) string { return fmt.Sprintf("<details>%d %s</details>\n", i, strings.Repeat("d", 78)) } // 100 bytes
+	bl := DetailsWithin(8, 300, func(i int) string {
+		asked = append(asked, i)
+		return item(i)
+	})
+	if !slices.Equal(asked, []int{0, 1, 2, 3}) {
+		t.Errorf("wrote items %v, want 0 to 3", asked)
+	}
+	if bl.Items[4] != unwritten || bl.cutItems(1) != 7 {
+		t.Errorf("items %q: the unwritten ones are not counted as cut", bl.Items)
+	}
+	d := &Doc{Title: "T", Blocks: []*Block{bl}, LimitName: "the budget", Whole: "See the JSON."}
+	got := d.Fit(300, Prefix(bl))
+	if !strings.Contains(got, item(0)) || strings.Contains(got, "<details>1") || !strings.Contains(got, "the details of 7 autoscalers") {
+		t.Errorf("cut to 300 bytes:\n%s", got)
 	}
 }
