@@ -273,7 +273,7 @@ var builtinChecks = []Info{
 	{HelmKeysEd25519, "Chart keys made as ed25519", SeverityInfo,
 		"A chart's templates generate keys or certificates (genPrivateKey, genCA, genSignedCert, genSelfSignedCert); capreport makes them ed25519 where Helm makes RSA, which costs a second of CPU a key, so the key bytes differ from helm template's. No autoscaler reads them.",
 		"Nothing to do; run helm template for the chart's own keys.",
-		[]string{"render.keysFinding"}},
+		[]string{"render/internal/helmkeys.Finding"}},
 	{SourceMissing, "Configured source missing", SeverityError,
 		"A source listed in .capreport.yaml does not exist.",
 		"Fix or remove the source entry.",

@@ -72,7 +72,7 @@ func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs m
 	}
 	root, ok := g.argoSourceRoot(repoURL)
 	if !ok {
-		return nil, []check.Finding{notFollowed(o, fmt.Sprintf("its source %s; %s", g.repoURLs.decision(repoURL), notThisRepo(repoURL)))}
+		return nil, []check.Finding{notFollowed(o, fmt.Sprintf("its source %s; %s", g.repoURLs.Decision(repoURL), notThisRepo(repoURL)))}
 	}
 	joined, inside := root.within(str(s, "path"))
 	if !inside {
@@ -218,7 +218,7 @@ func (g *gitops) argoValueFile(f, rel string, refs map[string]map[string]any) (s
 		}
 		root, ok := g.argoSourceRoot(str(src, "repoURL"))
 		if !ok {
-			return "", fmt.Sprintf("value file %q comes from %s", f, g.repoURLs.decision(str(src, "repoURL")))
+			return "", fmt.Sprintf("value file %q comes from %s", f, g.repoURLs.Decision(str(src, "repoURL")))
 		}
 		joined, inside := root.within(p)
 		if !inside {
@@ -363,7 +363,7 @@ func globMatch(pattern, s string) bool {
 // each is then followed like any Application.
 func (g *gitops) expandApplicationSet(o *Object) *expansion {
 	e := &expansion{}
-	res := appset.Expand(o.Doc, g.repoTree(), appset.Options{IsThisRepo: g.repoURLs.matches, Run: g.appsetWork})
+	res := appset.Expand(o.Doc, g.repoTree(), appset.Options{IsThisRepo: g.repoURLs.Matches, Run: g.appsetWork})
 	for _, f := range res.Problems {
 		// The generator's messages name the ApplicationSet already.
 		e.findings = append(e.findings, check.Finding{Check: appsetCheck(f.Check), Severity: f.Severity,

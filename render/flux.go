@@ -81,13 +81,13 @@ func (g *gitops) localGitSource(o *Object, ref map[string]any) (root sourceRoot,
 		return sourceRoot{}, false, fmt.Sprintf("GitRepository %s/%s is not among the rendered objects, so capreport cannot tell which repository it is (map it with --source GitRepository/%s/%s=PATH)", ns, name, ns, name), true
 	}
 	url := str(src.Doc, "spec", "url")
-	if g.repoURLs.matches(url) {
-		return sourceRoot{note: fmt.Sprintf("GitRepository %s/%s: %s", ns, name, g.repoURLs.decision(url))}, true, "", false
+	if g.repoURLs.Matches(url) {
+		return sourceRoot{note: fmt.Sprintf("GitRepository %s/%s: %s", ns, name, g.repoURLs.Decision(url))}, true, "", false
 	}
 	if ns == "flux-system" && name == "flux-system" {
 		return sourceRoot{note: fmt.Sprintf("GitRepository flux-system/flux-system (%s) is Flux's bootstrap source: this repository", url)}, true, "", false
 	}
-	return sourceRoot{}, false, fmt.Sprintf("GitRepository %s/%s is %s, another repository (%s); %s", ns, name, url, g.repoURLs.another(url),
+	return sourceRoot{}, false, fmt.Sprintf("GitRepository %s/%s is %s, another repository (%s); %s", ns, name, url, g.repoURLs.Another(url),
 		notThisRepo(fmt.Sprintf("GitRepository/%s/%s", ns, name))), false
 }
 

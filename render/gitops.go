@@ -11,6 +11,7 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/appset"
+	"github.com/capreport/capreport/render/internal/repourl"
 )
 
 // Bounds of GitOps expansion: a repository that delivers more than this is
@@ -139,7 +140,7 @@ type gitops struct {
 	// by kind and namespace (later ones last).
 	known    []Object
 	byKindNS map[string][]int
-	repoURLs repoMatcher
+	repoURLs repourl.Matcher
 	findings []check.Finding
 	memo     map[string]expansionMemo
 	// reads counts, while an expansion runs, the known objects of each
@@ -177,7 +178,7 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 	if !hasGitOps(outs) {
 		return outs
 	}
-	g := &gitops{rd: rd, ctx: ctx, repoURLs: newRepoMatcher(rd.opts.RepoURLs), memo: map[string]expansionMemo{}, byKindNS: map[string][]int{},
+	g := &gitops{rd: rd, ctx: ctx, repoURLs: repourl.NewMatcher(rd.opts.RepoURLs), memo: map[string]expansionMemo{}, byKindNS: map[string][]int{},
 		appsetWork: appset.NewRunWork(appset.RunWorkBudget), fluxScans: newFluxScans(),
 		valuesFrom: newValuesFromWork(),
 		failedBy:   map[string]*Object{}, failedInRun: map[string]bool{}}

@@ -16,6 +16,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/helmkeys"
 	"github.com/capreport/capreport/render/internal/repofs"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
@@ -145,7 +146,7 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 		return nil, findings, err
 	}
 	var eng engine.Engine // no client: lookup returns empty; EnableDNS false
-	keyed, rewritten := cheapKeys(chrt)
+	keyed, rewritten := helmkeys.Rewrite(chrt)
 	files, err := eng.Render(keyed, renderVals)
 	if err != nil {
 		return nil, findings, err
@@ -158,7 +159,7 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 		}
 		return dirs.templateFile(r, name)
 	}
-	if f := keysFinding(chartRel, rewritten, files, fileOf); f != nil {
+	if f := helmkeys.Finding(chartRel, rewritten, files, fileOf); f != nil {
 		findings = append(findings, *f)
 	}
 	names := make([]string, 0, len(files))

@@ -3,11 +3,13 @@ package render
 import (
 	"context"
 	"testing"
+
+	"github.com/capreport/capreport/render/internal/helmkeys"
 )
 
 // BenchmarkHelmKeysCorpus renders every Helm and Kustomize render of the
 // corpus (BenchmarkRenderCorpus's renders) with the key rewrite
-// (ed25519 keys) and with Helm's own RSA keys (helmKeys), the choice issue
+// (ed25519 keys) and with Helm's own RSA keys (helmkeys.HelmsOwn), the choice issue
 // 32 asks to be measured: RSA key generation is random in time, so run it
 // with -count 10 or more and compare medians.
 func BenchmarkHelmKeysCorpus(b *testing.B) {
@@ -17,8 +19,8 @@ func BenchmarkHelmKeysCorpus(b *testing.B) {
 		helmKeys bool
 	}{{"ed25519", false}, {"rsa", true}} {
 		b.Run(v.name, func(b *testing.B) {
-			helmKeys = v.helmKeys
-			defer func() { helmKeys = false }()
+			helmkeys.HelmsOwn = v.helmKeys
+			defer func() { helmkeys.HelmsOwn = false }()
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, j := range jobs {

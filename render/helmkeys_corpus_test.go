@@ -16,14 +16,15 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/render/internal/helmkeys"
 )
 
 // renderKeys renders root with the rewrite on, or with Helm's own RSA
-// keys (helmKeys).
+// keys (helmkeys.HelmsOwn).
 func renderKeys(t *testing.T, root string, sources []SourceSpec, withHelmKeys bool) *Result {
 	t.Helper()
-	helmKeys = withHelmKeys
-	defer func() { helmKeys = false }()
+	helmkeys.HelmsOwn = withHelmKeys
+	defer func() { helmkeys.HelmsOwn = false }()
 	opts := DefaultOptions()
 	opts.Sources = sources
 	res, err := Render(context.Background(), root, opts)

@@ -27,8 +27,8 @@ func (g *gitops) expandHelmOperatorRelease(o *Object) *expansion {
 		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, "spec.chart names neither git nor repository"))
 		return e
 	}
-	if !g.repoURLs.matches(git) {
-		e.findings = append(e.findings, notFollowed(o, fmt.Sprintf("its chart is in %s; %s", g.repoURLs.decision(git), notThisRepo(git))))
+	if !g.repoURLs.Matches(git) {
+		e.findings = append(e.findings, notFollowed(o, fmt.Sprintf("its chart is in %s; %s", g.repoURLs.Decision(git), notThisRepo(git))))
 		return e
 	}
 	rel, bad := g.sourcePath(str(chart, "path"))

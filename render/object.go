@@ -170,3 +170,46 @@ func objectFromDoc(doc map[string]any) (Object, bool) {
 	}
 	return o, true
 }
+
+// clusterScopedKinds are the built-in kinds without a namespace, which
+// neither a Helm release namespace nor an Argo CD destination applies to.
+var clusterScopedKinds = map[string]bool{
+	"Namespace": true, "Node": true, "PersistentVolume": true, "ClusterRole": true, "ClusterRoleBinding": true,
+	"CustomResourceDefinition": true, "StorageClass": true, "PriorityClass": true, "RuntimeClass": true,
+	"IngressClass": true, "CSIDriver": true, "CSINode": true, "VolumeAttachment": true, "APIService": true,
+	"MutatingWebhookConfiguration": true, "ValidatingWebhookConfiguration": true,
+	"ValidatingAdmissionPolicy": true, "ValidatingAdmissionPolicyBinding": true,
+	"PodSecurityPolicy": true, "CertificateSigningRequest": true, "FlowSchema": true,
+	"PriorityLevelConfiguration": true, "ClusterIssuer": true, "ClusterTriggerAuthentication": true,
+	"ClusterPolicy": true, "ComponentStatus": true,
+}
+
+func isClusterScoped(kind string) bool { return clusterScopedKinds[kind] }
+
+// setDefaultNamespace gives a namespaced object without a namespace the
+// one it lands in (the release namespace for Helm, the destination for
+// Argo CD), in the object and its manifest alike.
+func setDefaultNamespace(o *Object, ns string) {
+	if ns == "" || o.Namespace != "" || isClusterScoped(o.Kind) {
+		return
+	}
+	o.Namespace = ns
+	ownMetadata(o)["namespace"] = ns
+}
+
+// ownMetadata gives o a document and metadata of its own to write into,
+// copies of its own (a cached render's documents are shared by the builds
+// that load it, sharedBody), and returns the metadata.
+func ownMetadata(o *Object) map[string]any {
+	o.Doc = maps.Clone(o.Doc)
+	if o.Doc == nil {
+		o.Doc = map[string]any{}
+	}
+	md, _ := o.Doc["metadata"].(map[string]any)
+	md = maps.Clone(md)
+	if md == nil {
+		md = map[string]any{}
+	}
+	o.Doc["metadata"] = md
+	return md
+}

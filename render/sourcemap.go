@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/capreport/capreport/render/internal/repourl"
 	"path"
 	"strings"
 )
@@ -27,7 +28,7 @@ type sourceRoot struct {
 // name; a mapping's name may leave out the kind, or the kind and namespace.
 func (g *gitops) mappedFlux(kind, ns, name string) (sourceRoot, bool) {
 	for _, m := range g.rd.opts.SourceMaps {
-		if repoIdentity(m.Name) != "" {
+		if repourl.Identity(m.Name) != "" {
 			continue // an Argo CD repoURL
 		}
 		parts := strings.Split(m.Name, "/")
@@ -51,12 +52,12 @@ func (g *gitops) mappedFlux(kind, ns, name string) (sourceRoot, bool) {
 // mappedRepo finds the mapping of an Argo CD repoURL: a mapping named by a
 // URL of the same repository identity.
 func (g *gitops) mappedRepo(repoURL string) (sourceRoot, bool) {
-	id := repoIdentity(repoURL)
+	id := repourl.Identity(repoURL)
 	if id == "" {
 		return sourceRoot{}, false
 	}
 	for _, m := range g.rd.opts.SourceMaps {
-		if repoIdentity(m.Name) == id {
+		if repourl.Identity(m.Name) == id {
 			return sourceRoot{prefix: m.Path, via: &Link{File: m.Path, Kind: "Repository", Name: repoURL},
 				note: fmt.Sprintf("%s is read from %s, which --source %s maps it to (identity %s)", repoURL, m.Path, m.Name, id)}, true
 		}
@@ -70,7 +71,7 @@ func (g *gitops) argoSourceRoot(repoURL string) (sourceRoot, bool) {
 	if m, ok := g.mappedRepo(repoURL); ok {
 		return m, true
 	}
-	return sourceRoot{note: g.repoURLs.decision(repoURL)}, g.repoURLs.matches(repoURL)
+	return sourceRoot{note: g.repoURLs.Decision(repoURL)}, g.repoURLs.Matches(repoURL)
 }
 
 // within joins p to the source root, and refuses a result that leaves the
@@ -81,4 +82,9 @@ func (s sourceRoot) within(p string) (string, bool) {
 	}
 	joined := path.Join(s.prefix, p)
 	return joined, joined == s.prefix || strings.HasPrefix(joined, s.prefix+"/")
+}
+
+// notThisRepo is the advice after a source that is not this repository.
+func notThisRepo(flag string) string {
+	return "if it is this one, list its URL under repository.urls in .capreport.yaml or pass --repo-url; if a clone of it is beside this one, map it with --source " + flag + "=PATH"
 }

@@ -21,7 +21,7 @@ fuzztime=${FUZZTIME:-30s}
 minimize=${FUZZMINIMIZETIME:-1000x}
 
 # The targets issue 11 names, FuzzCheapKeys (the rewrite of every chart's
-# templates before Helm parses them, render/helmkeys.go) and FuzzDeclaresKind
+# templates before Helm parses them, render/internal/helmkeys) and FuzzDeclaresKind
 # (which Kustomize builds are traced, render/trace.go), FuzzDecode (the form
 # documents cross from a worker and sit in the render cache in,
 # render/internal/wiredoc), FuzzMemoFile (the render cache's file digests,
@@ -43,12 +43,12 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # seeds also run in go test ./...).
 targets=(
   "./render FuzzSchemaRefs"
-  "./render FuzzCheapKeys"
+  "./render/internal/helmkeys FuzzCheapKeys"
   "./render FuzzDeclaresKind"
   "./render/internal/wiredoc FuzzDecode"
   "./render FuzzMemoFile"
   "./render FuzzCacheEntry"
-  "./render FuzzRepoIdentity"
+  "./render/internal/repourl FuzzRepoIdentity"
   "./render/internal/kustscan FuzzKustomizeRewrite"
   "./render/internal/kustread FuzzRewrite"
   "./render/internal/repofs FuzzCheckTree"

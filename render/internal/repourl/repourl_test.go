@@ -1,4 +1,4 @@
-package render
+package repourl
 
 import (
 	"strings"
@@ -20,8 +20,8 @@ func TestArgoIsSSHURL(t *testing.T) {
 		"ssh://git@GITHUB.com:argoproj/test.git": true,
 		"ssh://git@github.com:test.git":          true,
 	} {
-		if got, _ := argoIsSSHURL(u); got != want {
-			t.Errorf("argoIsSSHURL(%q) = %v, want %v", u, got, want)
+		if got, _ := ArgoIsSSHURL(u); got != want {
+			t.Errorf("ArgoIsSSHURL(%q) = %v, want %v", u, got, want)
 		}
 	}
 	for u, user := range map[string]string{
@@ -31,8 +31,8 @@ func TestArgoIsSSHURL(t *testing.T) {
 		"ssh://john@doe.org@john-server.org:29418/project": "john@doe.org",
 		"john@doe.org@john-server.org:project":             "john@doe.org",
 	} {
-		if ok, got := argoIsSSHURL(u); !ok || got != user {
-			t.Errorf("argoIsSSHURL(%q) = %v, %q; want true, %q", u, ok, got, user)
+		if ok, got := ArgoIsSSHURL(u); !ok || got != user {
+			t.Errorf("ArgoIsSSHURL(%q) = %v, %q; want true, %q", u, ok, got, user)
 		}
 	}
 }
@@ -62,16 +62,16 @@ func TestArgoSameURL(t *testing.T) {
 		// which NormalizeGitURL takes as SSH all the same.
 		"git@github.com/argoproj/test": "git@github.com:argoproj/test.git",
 	} {
-		if !argoSameURL(left, right) {
-			t.Errorf("argoSameURL(%q, %q) = false (normal forms %q, %q)", left, right, argoNormalizeGitURL(left), argoNormalizeGitURL(right))
+		if !ArgoSameURL(left, right) {
+			t.Errorf("ArgoSameURL(%q, %q) = false (normal forms %q, %q)", left, right, ArgoNormalizeGitURL(left), ArgoNormalizeGitURL(right))
 		}
 	}
-	if argoSameURL("https://github.com/argoproj/test", "git@github.com:argoproj/test") {
+	if ArgoSameURL("https://github.com/argoproj/test", "git@github.com:argoproj/test") {
 		t.Error("Argo CD keeps HTTPS and SSH spellings apart; the port must too")
 	}
 }
 
-// repoIdentity is the host and path of the Argo CD normal form, whatever
+// Identity is the host and path of the Argo CD normal form, whatever
 // the scheme, user or port: every spelling of one repository is one.
 func TestRepoIdentity(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -97,18 +97,18 @@ func TestRepoIdentity(t *testing.T) {
 		{"https://github.com", ""},
 		{"ssh://git@GITHUB.com:argoproj/test", ""}, // Argo CD cannot parse it either
 	} {
-		if got := repoIdentity(c.in); got != c.want {
-			t.Errorf("repoIdentity(%q) = %q, want %q", c.in, got, c.want)
+		if got := Identity(c.in); got != c.want {
+			t.Errorf("Identity(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
 
 func TestRepoMatcherDecision(t *testing.T) {
-	m := newRepoMatcher([]string{"https://github.com/org/fleet.git"})
-	if !m.matches("git@github.com/org/fleet") || !m.matches("ssh://git@github.com/ORG/fleet") {
+	m := NewMatcher([]string{"https://github.com/org/fleet.git"})
+	if !m.Matches("git@github.com/org/fleet") || !m.Matches("ssh://git@github.com/ORG/fleet") {
 		t.Error("SSH spellings of the remote must match")
 	}
-	if m.matches("https://github.com/org/platform") || m.matches("") || m.matches("fleet") {
+	if m.Matches("https://github.com/org/platform") || m.Matches("") || m.Matches("fleet") {
 		t.Error("another repository, or no URL, matched")
 	}
 	for u, want := range map[string]string{
@@ -116,7 +116,7 @@ func TestRepoMatcherDecision(t *testing.T) {
 			"https://github.com/org/fleet.git (normal form https://github.com/org/fleet) has the same identity",
 		"https://github.com/org/platform": `https://github.com/org/platform is another repository (Argo CD normal form "https://github.com/org/platform", identity github.com/org/platform; this repository is github.com/org/fleet)`,
 	} {
-		if got := m.decision(u); got != want {
+		if got := m.Decision(u); got != want {
 			t.Errorf("decision(%q)\n got  %s\n want %s", u, got, want)
 		}
 	}
@@ -131,8 +131,8 @@ func FuzzRepoIdentity(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		id := repoIdentity(s)
-		argoSameURL(s, s)
+		id := Identity(s)
+		ArgoSameURL(s, s)
 		if id == "" {
 			return
 		}

@@ -1,4 +1,4 @@
-package render
+package helmkeys
 
 import (
 	"crypto/ed25519"
@@ -120,7 +120,7 @@ func TestCheapKeysCopies(t *testing.T) {
 	c := &chart.Chart{Metadata: &chart.Metadata{Name: "top"}, Templates: []*chart.File{other, file}}
 	c.AddDependency(sub)
 	before := c.Templates
-	cheapKeys(c)
+	Rewrite(c)
 	if string(src) != keep || string(file.Data) != keep || before[1] != file {
 		t.Fatalf("the loaded template was written to: %q", src)
 	}
@@ -146,7 +146,7 @@ func renderTemplate(t *testing.T, tpl string, vals map[string]any) string {
 		t.Fatal(err)
 	}
 	var eng engine.Engine
-	keyed, _ := cheapKeys(c)
+	keyed, _ := Rewrite(c)
 	out, err := eng.Render(keyed, rv)
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +168,7 @@ func TestKeysFinding(t *testing.T) {
 			}}
 	}
 	render := func(c *chart.Chart) *check.Finding {
-		keyed, rewritten := cheapKeys(c)
+		keyed, rewritten := Rewrite(c)
 		rv, err := chartutil.ToRenderValues(keyed, map[string]any{}, chartutil.ReleaseOptions{Name: "rel", Namespace: "demo"}, chartutil.DefaultCapabilities)
 		if err != nil {
 			t.Fatal(err)
@@ -178,7 +178,7 @@ func TestKeysFinding(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return keysFinding("charts/keys", rewritten, out, func(name string) string {
+		return Finding("charts/keys", rewritten, out, func(name string) string {
 			return "charts/" + strings.TrimPrefix(name, "keys/")
 		})
 	}
@@ -190,8 +190,8 @@ func TestKeysFinding(t *testing.T) {
 		!strings.Contains(f.Message, "charts/templates/on.yaml:2 makes keys") || strings.Contains(f.Message, "off.yaml") {
 		t.Errorf("finding %+v", f)
 	}
-	helmKeys = true
-	defer func() { helmKeys = false }()
+	HelmsOwn = true
+	defer func() { HelmsOwn = false }()
 	if f := render(load()); f != nil {
 		t.Errorf("with Helm's keys: %+v", f)
 	}

@@ -1,4 +1,8 @@
-package render
+// Package helmkeys rewrites a chart's key and certificate calls to make
+// ed25519 keys instead of Sprig's RSA ones, before Helm's engine parses
+// the templates, and names the templates it rewrote (the
+// helm-keys-ed25519 finding). docs/architecture.md gives what it saves.
+package helmkeys
 
 import (
 	"bytes"
@@ -13,7 +17,7 @@ import (
 	"github.com/capreport/capreport/check"
 )
 
-// Cheap keys. Sprig's key and certificate functions make RSA keys:
+// Sprig's key and certificate functions make RSA keys:
 // genPrivateKey "rsa" a 4096-bit one (bitnami etcd's JWT key), genCA,
 // genSelfSignedCert and genSignedCert a 2048-bit one each (the TLS
 // Secrets of most bitnami charts, webhook certificates). Generating them
@@ -72,23 +76,23 @@ var keyCalls = map[string]keyCall{
 // slowKeyTypes are genPrivateKey's key types that are slow to make ("" is RSA).
 var slowKeyTypes = map[string]bool{"rsa": true, "dsa": true, "": true}
 
-// helmKeys turns the rewrite off: the tests compare renders with Helm's
-// own keys against the rewritten ones.
-var helmKeys = false
+// HelmsOwn turns the rewrite off, for the tests and benchmarks that
+// compare renders with Helm's own keys against the rewritten ones.
+var HelmsOwn = false
 
 const (
 	cheapKeyType = `"ed25519"`
 	cheapKeyArg  = ` (genPrivateKey "ed25519")`
 )
 
-// cheapKeys rewrites the templates of a loaded chart and of its
+// Rewrite rewrites the templates of a loaded chart and of its
 // dependencies in place (each rewritten template is a new chart.File in a
 // new Templates slice; the loaded bytes are not written to) and returns
 // the chart, and the templates it rewrote: by the engine's name for each
 // (the chart's full path and the file's), the line of its first key call.
-func cheapKeys(c *chart.Chart) (*chart.Chart, map[string]int) {
+func Rewrite(c *chart.Chart) (*chart.Chart, map[string]int) {
 	rewritten := map[string]int{}
-	if !helmKeys {
+	if !HelmsOwn {
 		cheapKeysInto(c, rewritten)
 	}
 	return c, rewritten
@@ -162,11 +166,11 @@ func rewriteKeys(name string, src []byte) ([]byte, int, bool) {
 	return out, 1 + bytes.Count(src[:s.edits[0].start], []byte("\n")), true
 }
 
-// keysFinding says which of a chart's rendered templates made keys as
-// ed25519 (rewritten, from cheapKeys; a template that rendered nothing
+// Finding says which of a chart's rendered templates made keys as
+// ed25519 (rewritten, from Rewrite; a template that rendered nothing
 // made none), so that a reader comparing capreport's render with helm
 // template's knows why the key bytes differ; nil when none did.
-func keysFinding(chartRel string, rewritten map[string]int, files map[string]string, file func(name string) string) *check.Finding {
+func Finding(chartRel string, rewritten map[string]int, files map[string]string, file func(name string) string) *check.Finding {
 	var names []string
 	for name := range rewritten {
 		if strings.TrimSpace(files[name]) != "" {
