@@ -1,7 +1,6 @@
 package render
 
 import (
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -17,6 +16,8 @@ import (
 	"github.com/capreport/capreport/internal/atomicfile"
 	"github.com/capreport/capreport/internal/buildid"
 	"github.com/capreport/capreport/internal/safefile"
+	"github.com/capreport/capreport/render/internal/cachefile"
+	"github.com/capreport/capreport/render/internal/digestmemo"
 	"github.com/capreport/capreport/render/internal/repofs"
 )
 
@@ -181,7 +182,7 @@ type renderCache struct {
 	mu   sync.Mutex
 	now  map[Input]string // an input without its Digest → what it gives this run
 	// memo is the files' digests by stat, for a repository on disk.
-	memo *digestMemo
+	memo *digestmemo.Memo
 }
 
 // newRenderCache is the run's cache, nil when Options.RenderCacheDir is
@@ -194,9 +195,9 @@ func newRenderCache(dir string, rd *renderer) *renderCache {
 	c := &renderCache{dir: dir, salt: cacheSalt(rd), repo: rd.repo}
 	size := 1024
 	if isDisk(rd.opts.FS) {
-		c.memo = acquireMemo(memoFile(dir, rd.repo.Root), rd.opts.Checkout)
-		if !c.memo.vouched { // what git vouches for is not noted in now
-			size = max(size, len(c.memo.old)) // a warm run checks what the last one did
+		c.memo = digestmemo.Acquire(digestmemo.File(dir, rd.repo.Root), rd.opts.Checkout)
+		if !c.memo.Vouched() { // what git vouches for is not noted in now
+			size = max(size, c.memo.Known()) // a warm run checks what the last one did
 		}
 	}
 	c.now = make(map[Input]string, size)
@@ -211,7 +212,7 @@ func (c *renderCache) close() {
 	}
 	closeEntries()
 	if c.memo != nil {
-		releaseMemo(c.memo)
+		digestmemo.Release(c.memo)
 	}
 }
 
@@ -275,7 +276,7 @@ func (c *renderCache) checkOrder(specs []SourceSpec, hint []string) []int {
 	order := make([]int, 0, len(specs))
 	var later []int
 	for i, spec := range specs {
-		if hinted[spec.Path] || c.memo != nil && c.memo.changedUnder(spec.Path) {
+		if hinted[spec.Path] || c.memo != nil && c.memo.ChangedUnder(spec.Path) {
 			order = append(order, i)
 		} else {
 			later = append(later, i)
@@ -299,7 +300,7 @@ func (c *renderCache) current(op, p string) string {
 	key := memoKey(p, op == "dir")
 	if c.memo != nil && (op == "file" || op == "dir") {
 		// What git vouches for needs no note of its own: the memo has it.
-		if d, ok := c.memo.trusted(key); ok {
+		if d, ok := c.memo.Trusted(key); ok {
 			return d
 		}
 	}
@@ -380,15 +381,15 @@ func (c *renderCache) viaMemo(rel, key string, dir bool, compute func(abs string
 		d, _ := compute(abs)
 		return d
 	}
-	st, statted := statOf(abs, dir)
+	st, statted := digestmemo.StatOf(abs, dir)
 	if statted {
-		if d, ok := c.memo.digest(key, st); ok {
+		if d, ok := c.memo.Digest(key, st); ok {
 			return d
 		}
 	}
 	d, ok := compute(abs)
 	if statted && ok {
-		c.memo.record(key, st, d)
+		c.memo.Record(key, st, d)
 	}
 	return d
 }
@@ -441,30 +442,7 @@ func cacheable(out sourceOut) bool {
 }
 
 // pruneEntries keeps the n newest entries of a key.
-func pruneEntries(dir string, n int) { keepNewest(dir, entryExt, n) }
-
-// keepNewest removes all but the n most recently modified files of dir
-// whose names end in ext.
-func keepNewest(dir, ext string, n int) {
-	ents, err := os.ReadDir(dir)
-	if err != nil || len(ents) <= n {
-		return
-	}
-	type aged struct {
-		name string
-		mod  int64
-	}
-	var all []aged
-	for _, e := range ents {
-		if info, err := e.Info(); err == nil && path.Ext(e.Name()) == ext {
-			all = append(all, aged{e.Name(), info.ModTime().UnixNano()})
-		}
-	}
-	slices.SortFunc(all, func(a, b aged) int { return cmp.Compare(b.mod, a.mod) })
-	for _, a := range all[min(n, len(all)):] {
-		_ = os.Remove(filepath.Join(dir, a.name))
-	}
-}
+func pruneEntries(dir string, n int) { cachefile.KeepNewest(dir, entryExt, n) }
 
 // cacheSalt is what every key of a run shares: the capreport build (its
 // executable's digest, so that a rebuilt binary never reads an older

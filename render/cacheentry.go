@@ -4,14 +4,13 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"hash/crc32"
-	"io"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/internal/safefile"
+	"github.com/capreport/capreport/render/internal/cachefile"
 	"github.com/capreport/capreport/render/internal/wiredoc"
 )
 
@@ -153,40 +152,11 @@ func readEntry(p string) (*cacheEntry, bool) {
 	// Read into a string, summing all but the checksum as it arrives: the
 	// decoded strings are cut from it, and a Builder's string is its
 	// buffer, not a copy.
-	text, sum, err := readString(f, fi.Size(), 4)
+	text, sum, err := cachefile.ReadString(f, fi.Size(), 4)
 	if err != nil {
 		return nil, false
 	}
 	return parseEntry(text, sum)
-}
-
-// copyBuffers are what readString reads through (io.Copy would allocate a
-// buffer each time: 32 KiB for every entry a run reads).
-var copyBuffers = sync.Pool{New: func() any { return new([16 << 10]byte) }}
-
-// readString reads size bytes of f into a string, and returns the CRC-32
-// (IEEE) of all but the last unsummed of them. A Builder's string is its
-// buffer, not a copy of it.
-func readString(f io.Reader, size int64, unsummed int) (string, uint32, error) {
-	buf := copyBuffers.Get().(*[16 << 10]byte)
-	defer copyBuffers.Put(buf)
-	var text strings.Builder
-	text.Grow(int(size))
-	var sum uint32
-	for left := size; left > 0; {
-		n, err := f.Read(buf[:min(int64(len(buf)), left)])
-		summed := min(n, max(0, int(left)-unsummed))
-		sum = crc32.Update(sum, crc32.IEEETable, buf[:summed])
-		text.Write(buf[:n])
-		left -= int64(n)
-		if err == nil && n == 0 {
-			err = io.ErrNoProgress
-		}
-		if err != nil && left > 0 {
-			return "", 0, err
-		}
-	}
-	return text.String(), sum, nil
 }
 
 // parseEntry is readEntry on the file's contents, whose bytes before the

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/capreport/capreport/render/internal/digestmemo"
 )
 
 // fakeCheckout is a Checkout whose git answers from a table: the paths
@@ -65,7 +67,7 @@ func TestCheckoutMemo(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := newRenderCache(cacheDir, &renderer{repo: r, opts: opts, fx: &fetchState{}})
-		c.memo.start = time.Now().Add(time.Hour) // every file has settled
+		c.memo.StartedAt(time.Now().Add(time.Hour)) // every file has settled
 		got := map[[2]string]string{}
 		for _, in := range reads {
 			got[in] = c.current(in[0], in[1])
@@ -122,9 +124,11 @@ func TestCheckoutMemo(t *testing.T) {
 // for and where the caller expects changes: they are the likeliest to
 // render, and their renders then start before the other sources' checks.
 func TestCheckOrderPutsChangesFirst(t *testing.T) {
-	m := &digestMemo{old: map[string]memoEntry{memoCheckoutKey: {Digest: "c1"}}, now: map[string]memoEntry{}, learnt: map[string]memoEntry{}}
+	path := digestmemo.File(t.TempDir(), "/repo")
 	git := &fakeCheckout{changes: map[string][]string{"c1": {"charts/b/values.yaml"}}, plain: true}
-	m.vouch(git.at("c2"))
+	digestmemo.Release(digestmemo.Acquire(path, git.at("c1"))) // saved as holding for c1
+	m := digestmemo.Acquire(path, git.at("c2"))                // git vouches for c1..c2
+	defer digestmemo.Release(m)
 	specs := []SourceSpec{{Path: "charts/a"}, {Path: "charts/b"}, {Path: "charts/bb"}, {Path: "charts/b/values.yaml"}, {Path: "charts/b/sub"}}
 	if got, want := (&renderCache{memo: m}).checkOrder(specs, nil), []int{1, 3, 0, 2, 4}; !reflect.DeepEqual(got, want) {
 		t.Errorf("checked in the order %v, want %v", got, want)

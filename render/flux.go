@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/capreport/capreport/check"
 	"github.com/fluxcd/pkg/sourceignore"
 	"helm.sh/helm/v3/pkg/strvals"
 
+	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 

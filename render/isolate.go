@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/proc"
 )
 
 // Isolation runs every source's render in a worker process: a process is
@@ -48,7 +49,7 @@ type worker struct {
 	stdin  io.WriteCloser
 	enc    *gob.Encoder
 	dec    *gob.Decoder
-	log    *stderrTap
+	log    *proc.Tap
 	nextID uint64
 	exited chan struct{} // closed once the process has been waited for
 }
@@ -71,7 +72,7 @@ func spawnWorker(command []string, key string) (*worker, error) {
 	// on a server that sends under 1 kB/s for 30 s.
 	cmd.Env = append(os.Environ(), workerEnv+"=1", "GIT_ALLOW_PROTOCOL=http:https", "GIT_TERMINAL_PROMPT=0",
 		"GIT_HTTP_LOW_SPEED_LIMIT=1000", "GIT_HTTP_LOW_SPEED_TIME=30", "TMPDIR="+tmp)
-	ownGroup(cmd)
+	proc.OwnGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -90,13 +91,13 @@ func spawnWorker(command []string, key string) (*worker, error) {
 	}
 	w := &worker{cmd: cmd, key: key, spawned: time.Now(), stdin: stdin, enc: gob.NewEncoder(stdin),
 		dec: gob.NewDecoder(stdout), exited: make(chan struct{})}
-	w.log = newStderrTap(stderr, func() { workerStarted(w) })
+	w.log = proc.NewTap(stderr, func() { workerStarted(w) })
 	go func() {
-		<-w.log.eof // Wait closes the pipes: read them to the end first
+		<-w.log.Closed() // Wait closes the pipes: read them to the end first
 		_ = cmd.Wait()
 		// Whatever it started and left running (a git that outlived
 		// it holds its stderr, so eof waited for it), and its files.
-		killGroup(cmd)
+		proc.KillGroup(cmd)
 		_ = os.RemoveAll(tmp)
 		close(w.exited)
 	}()
@@ -125,7 +126,7 @@ func (w *worker) stop() {
 // kill kills the worker and everything it started (its process group):
 // a git fetch that hangs on a server that never answers ends with it.
 func (w *worker) kill() {
-	killGroup(w.cmd)
+	proc.KillGroup(w.cmd)
 	<-w.exited
 }
 
@@ -146,7 +147,7 @@ func (w *worker) do(ctx context.Context, spec SourceSpec, expired <-chan struct{
 	w.nextID++
 	req := workerRequest{ID: w.nextID, Spec: toWire(spec), FetchBudget: budget.Load(), Setup: w.setup}
 	w.setup = nil
-	w.log.begin(req.ID)
+	w.log.Begin(req.ID)
 	done := make(chan error, 1)
 	var resp workerResponse
 	go func() {
@@ -165,7 +166,7 @@ func (w *worker) do(ctx context.Context, spec SourceSpec, expired <-chan struct{
 		if err != nil {
 			return resp, workerLog{}, err
 		}
-		lines, dropped, err := w.log.end(req.ID, 5*time.Second)
+		lines, dropped, err := w.log.End(req.ID, 5*time.Second)
 		return resp, workerLog{lines, dropped}, err
 	case <-expired:
 		return resp, workerLog{}, context.DeadlineExceeded
@@ -188,9 +189,9 @@ func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec Sour
 		}
 		return sourceOut{}, false
 	}
-	clock := rd.slow.begin(rd.opts.SourceTimeout)
+	clock := rd.slow.Begin(rd.opts.SourceTimeout)
 	resp, printed, err := w.do(ctx, spec, clock.Expired(), &rd.fx.budget)
-	granted := clock.end()
+	granted := clock.End()
 	rd.fx.budget.Add(-resp.Fetched)
 	if err == nil {
 		p.put(w)
@@ -200,7 +201,7 @@ func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec Sour
 	}
 	w.kill()
 	p.drop()
-	return rd.workerFailure(spec, err, granted, w.log.lastLines(2*time.Second)), true
+	return rd.workerFailure(spec, err, granted, w.log.LastLines(2*time.Second)), true
 }
 
 // workerFailure turns a request that ended with its worker into the
@@ -208,7 +209,7 @@ func (p *workerPool) renderIsolated(ctx context.Context, rd *renderer, spec Sour
 func (rd *renderer) workerFailure(spec SourceSpec, err error, granted time.Duration, tail []string) sourceOut {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return rd.failedOut(spec, check.RenderTimeout, rd.slow.timeoutError(granted, " and was stopped"))
+		return rd.failedOut(spec, check.RenderTimeout, rd.slow.TimeoutError(granted, " and was stopped"))
 	case errors.Is(err, context.Canceled):
 		return rd.failedOut(spec, check.RenderCancelled, err)
 	}

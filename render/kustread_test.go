@@ -12,6 +12,7 @@ import (
 
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render/internal/kustread"
+	"github.com/capreport/capreport/render/internal/proc"
 )
 
 const stubTestCRD = `apiVersion: apiextensions.k8s.io/v1
@@ -227,7 +228,7 @@ func TestRenderCollectingRestoresTheGoal(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	for _, before := range []int{100, 400, -1} {
 		debug.SetGCPercent(before)
-		if out, _ := renderCollecting(rd, &heapPacer{ceiling: math.MaxInt64}, spec); out.result.Status != StatusRendered {
+		if out, _ := renderCollecting(rd, &proc.HeapPacer{Ceiling: math.MaxInt64}, spec); out.result.Status != StatusRendered {
 			t.Fatalf("the fixture did not render: %+v", out.result)
 		}
 		if got := debug.SetGCPercent(before); got != before {

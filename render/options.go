@@ -6,6 +6,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/digestmemo"
 )
 
 // HelmValues are the values a chart is rendered with, in `helm template`
@@ -283,3 +284,16 @@ type Result struct {
 	// failed: found in the repository, never applied.
 	Withheld []WithheldObject
 }
+
+// Checkout says that the root is a checkout of a git commit that only
+// capreport writes to (pipeline's kept worktree), so that the render
+// cache's digest memo may take git's word on what changed since an
+// earlier commit instead of a stat of every input (digestmemo.Checkout).
+type Checkout = digestmemo.Checkout
+
+// PrereadMemo starts reading the digest memo of the repository at root,
+// in the render cache directory cacheDir (Options.RenderCacheDir), for the
+// next Render of that root to take: a diff's base reads its worktree's
+// memo while git moves the worktree, instead of after. drop forgets it if
+// no Render took it.
+func PrereadMemo(cacheDir, root string) (drop func()) { return digestmemo.Preread(cacheDir, root) }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"hash/crc32"
 	"reflect"
 	"testing"
 	"time"
@@ -56,43 +57,6 @@ func TestPrestart(t *testing.T) {
 	}
 }
 
-// A memo read ahead (PrereadMemo) is the memo the render cache then
-// opens, read once.
-func TestPrereadMemo(t *testing.T) {
-	dir, root := t.TempDir(), t.TempDir()
-	testutil.WriteTree(t, root, map[string]string{"a.yaml": "a: 1\n"})
-	m := openDigestMemo(memoFile(dir, root), nil)
-	e := memoEntry{Stat: fileStat{Size: 5, Ino: 9}, Digest: "d"}
-	m.learnt["a.yaml"], m.now["a.yaml"] = e, e
-	m.save()
-	drop := PrereadMemo(dir, root)
-	prereads.Lock()
-	_, waiting := prereads.byPath[memoFile(dir, root)]
-	prereads.Unlock()
-	if !waiting {
-		t.Fatal("PrereadMemo left nothing to take")
-	}
-	got := openDigestMemo(memoFile(dir, root), nil)
-	want, _, _ := readMemoFile(memoFile(dir, root))
-	if !reflect.DeepEqual(got.old, want) || len(want) != 1 {
-		t.Errorf("the preread memo holds %v, the file %v", got.old, want)
-	}
-	drop() // taken: nothing to drop
-	prereads.Lock()
-	if len(prereads.byPath) != 0 {
-		t.Errorf("%d prereads left after the memo was opened", len(prereads.byPath))
-	}
-	prereads.Unlock()
-	// One no Render takes (the path was not there at the revision) goes
-	// when dropped.
-	PrereadMemo(dir, root)()
-	prereads.Lock()
-	defer prereads.Unlock()
-	if len(prereads.byPath) != 0 {
-		t.Errorf("%d prereads left after an untaken one was dropped", len(prereads.byPath))
-	}
-}
-
 // While caches are open, an entry file is read once for all of them (a
 // diff's head and base check the same ones); once the last closes, the
 // copies go.
@@ -139,7 +103,7 @@ func TestSharedBodyIsolatesBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(b)
-	e, ok := parseEntry(text, stringCRC(text[:len(text)-4]))
+	e, ok := parseEntry(text, crc32.ChecksumIEEE([]byte(text[:len(text)-4])))
 	if !ok {
 		t.Fatal("the entry does not parse")
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/kustscan"
+	"github.com/capreport/capreport/render/internal/proc"
 	"github.com/capreport/capreport/render/internal/repofs"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
@@ -44,7 +45,7 @@ type renderer struct {
 	delivered *renderMemo
 	// slow is the run's allowance of slow render time, shared by the
 	// per-source copies; nil: each source has the source timeout.
-	slow *slowTime
+	slow *proc.Allowance
 }
 
 // fileRoot turns a file argument into its directory plus one explicit
@@ -133,7 +134,7 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &renderer{repo: r, opts: o, scope: r.Root, fx: &fetchState{}, slow: newSlowTime(o.SourceTimeout)}, nil
+		return &renderer{repo: r, opts: o, scope: r.Root, fx: &fetchState{}, slow: proc.NewAllowance(o.SourceTimeout)}, nil
 	}
 	r, err := base.At(opts.Root)
 	if err != nil {
@@ -149,7 +150,7 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 	if !r.Within(abs) {
 		return nil, fmt.Errorf("path %q is outside the repository root %s", path, r.Root)
 	}
-	rd := &renderer{repo: r, opts: opts, scope: abs, fx: &fetchState{}, slow: newSlowTime(opts.SourceTimeout)}
+	rd := &renderer{repo: r, opts: opts, scope: abs, fx: &fetchState{}, slow: proc.NewAllowance(opts.SourceTimeout)}
 	if fi, err := r.Stat(abs); err == nil && !fi.IsDir() {
 		rd.scope = filepath.Dir(abs)
 		if len(opts.Sources) == 0 {
@@ -421,13 +422,13 @@ func (rd *renderer) renderFresh(ctx context.Context, spec SourceSpec) sourceOut 
 	}
 	done := make(chan sourceOut, 1)
 	go func() { done <- rd.renderRecovered(spec) }()
-	clock := rd.slow.begin(rd.opts.SourceTimeout)
-	defer clock.end()
+	clock := rd.slow.Begin(rd.opts.SourceTimeout)
+	defer clock.End()
 	select {
 	case o := <-done:
 		return o
 	case <-clock.Expired():
-		return rd.failedOut(spec, check.RenderTimeout, rd.slow.timeoutError(clock.end(), ""))
+		return rd.failedOut(spec, check.RenderTimeout, rd.slow.TimeoutError(clock.End(), ""))
 	case <-ctx.Done():
 		return rd.failedOut(spec, check.RenderCancelled, ctx.Err())
 	}

@@ -2,9 +2,10 @@ package render
 
 import (
 	"fmt"
-	"github.com/capreport/capreport/render/internal/repourl"
 	"path"
 	"strings"
+
+	"github.com/capreport/capreport/render/internal/repourl"
 )
 
 // Sources of other repositories, mapped to local clones (--source

@@ -15,7 +15,7 @@ type workerInit struct {
 	Root, Scope string
 	Opts        Options
 	MaxMemory   int64
-	// Unpaced turns the worker's heapPacer off (the tests compare).
+	// Unpaced turns the worker's proc.HeapPacer off (the tests compare).
 	Unpaced bool
 }
 

@@ -13,18 +13,20 @@ import (
 	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/capreport/capreport/render/internal/proc"
 )
+
+// WorkerProfileEnv, set to "cpu:PREFIX" or "heap:PREFIX" in the parent's
+// environment, makes every render worker it starts write that profile to
+// PREFIX.PID when it ends (proc.StartProfile).
+const WorkerProfileEnv = proc.ProfileEnv
 
 // workerEnv marks a process started as a render worker.
 const workerEnv = "CAPREPORT_RENDER_WORKER"
 
 // Lines a worker writes to its standard error for the parent to read.
 const (
-	// endMarker closes the output of one request; the request ID follows.
-	endMarker = "\x00capreport-render-end "
-	// readyMarker says the worker's process has started: its package
-	// initialization, most of a worker's start, is done.
-	readyMarker = "\x00capreport-render-ready"
 	// memoryMarker says the watchdog stopped the worker.
 	memoryMarker = "capreport render worker: memory budget exceeded"
 )
@@ -49,7 +51,7 @@ func IsWorker() bool { return os.Getenv(workerEnv) == "1" }
 // render libraries print goes to standard error, where the parent reads it
 // as the current source's log.
 func ServeWorker() int {
-	stop := startWorkerProfile()
+	stop := proc.StartProfile()
 	defer stop()
 	return serveWorker()
 }
@@ -60,7 +62,7 @@ func serveWorker() int {
 	log.SetFlags(0)
 	log.SetOutput(os.Stderr)
 	dec, enc := gob.NewDecoder(in), gob.NewEncoder(out)
-	fmt.Fprintln(os.Stderr, readyMarker)
+	fmt.Fprintln(os.Stderr, proc.ReadyMarker)
 	var init workerInit
 	if err := dec.Decode(&init); err != nil {
 		if err == io.EOF { // a pool's spare that no source needed
@@ -70,7 +72,7 @@ func serveWorker() int {
 		return 2
 	}
 	pacer := limitWorker(init.MaxMemory)
-	pacer.off = init.Unpaced
+	pacer.Off = init.Unpaced
 	rd := workerRenderer(init)
 	var settler heapSettler
 	for {
@@ -83,12 +85,12 @@ func serveWorker() int {
 			return 2
 		}
 		if req.Setup != nil { // another pool's, whose memory limit is the first's
-			rd, pacer.off = workerRenderer(*req.Setup), req.Setup.Unpaced
+			rd, pacer.Off = workerRenderer(*req.Setup), req.Setup.Unpaced
 		}
 		goal, forced := heapGoal(), forcedCycles()
 		rd.setFetchBudget(req.FetchBudget)
 		o, held := renderCollecting(rd, pacer, req.Spec.spec())
-		fmt.Fprintf(os.Stderr, "%s%d\n", endMarker, req.ID)
+		fmt.Fprintf(os.Stderr, "%s%d\n", proc.EndMarker, req.ID)
 		resp := workerResponse{ID: req.ID, Objects: toWireObjects(o.objects), Result: o.result, Covered: o.covered, Inputs: o.inputs, Recorded: o.recorded,
 			Fetched: req.FetchBudget - rd.fx.budget.Load(), HeapGoal: goal, Forced: forced, PeakHeld: held}
 		if err := enc.Encode(&resp); err != nil {
@@ -115,16 +117,16 @@ func workerRenderer(init workerInit) *renderer {
 // two halves the cycles: a tenth of kubeflow/manifests' render CPU, for
 // its largest worker's peak RSS going from about 120 to 155 MB (the memory
 // limit below still bounds it). Helm's renders keep Go's default goal,
-// under the heapPacer's limit: their workers' peak RSS is what the chart
+// under the proc.HeapPacer's limit: their workers' peak RSS is what the chart
 // monorepos compare.
 const kustomizeGCPercent = 200
 
 // renderCollecting renders one source with the collector settings its
 // kind calls for, and the earlier ones again after: a Kustomize build with
 // kustomizeGCPercent (never lower than the goal GOGC set), any other
-// source paced by the memory limit (heapPacer). It returns the render and
+// source paced by the memory limit (proc.HeapPacer). It returns the render and
 // the most memory the worker held during it.
-func renderCollecting(rd *renderer, pacer *heapPacer, spec SourceSpec) (sourceOut, int64) {
+func renderCollecting(rd *renderer, pacer *proc.HeapPacer, spec SourceSpec) (sourceOut, int64) {
 	kustomize := spec.Type == SourceKustomize
 	if kustomize {
 		old := debug.SetGCPercent(kustomizeGCPercent)
@@ -133,22 +135,22 @@ func renderCollecting(rd *renderer, pacer *heapPacer, spec SourceSpec) (sourceOu
 		}
 		defer debug.SetGCPercent(old)
 	}
-	pacer.begin(!kustomize, liveHeap())
+	pacer.Begin(!kustomize, liveHeap())
 	o := rd.renderRecovered(spec)
-	return o, pacer.end()
+	return o, pacer.End()
 }
 
 // limitWorker sets the worker's stack limit, makes the garbage collector
 // work hard before the budget is reached, and starts the watchdog that
 // ends the process when it is exceeded anyway and feeds the pacer it
 // returns (which runs without a budget too).
-func limitWorker(budget int64) *heapPacer {
+func limitWorker(budget int64) *proc.HeapPacer {
 	debug.SetMaxStack(maxWorkerStack)
-	pacer := &heapPacer{ceiling: math.MaxInt64}
+	pacer := &proc.HeapPacer{Ceiling: math.MaxInt64}
 	if budget > 0 {
-		pacer.ceiling = budget * 3 / 4
-		debug.SetMemoryLimit(pacer.ceiling)
-		limitAddressSpace(budget)
+		pacer.Ceiling = budget * 3 / 4
+		debug.SetMemoryLimit(pacer.Ceiling)
+		proc.LimitAddressSpace(budget)
 	}
 	go watchMemory(budget, pacer, 5*time.Millisecond)
 	return pacer
@@ -158,7 +160,7 @@ func limitWorker(budget int64) *heapPacer {
 // the system exceeds budget (none when budget is not positive), and feeds
 // the pacer the live heap. A goroutine running Helm's engine or krusty
 // cannot be stopped from outside, so the process is the unit that can.
-func watchMemory(budget int64, pacer *heapPacer, every time.Duration) {
+func watchMemory(budget int64, pacer *proc.HeapPacer, every time.Duration) {
 	samples := []metrics.Sample{
 		{Name: "/memory/classes/total:bytes"},
 		{Name: "/memory/classes/heap/released:bytes"},
@@ -167,7 +169,7 @@ func watchMemory(budget int64, pacer *heapPacer, every time.Duration) {
 	for range time.Tick(every) {
 		metrics.Read(samples)
 		held := int64(samples[0].Value.Uint64()) - int64(samples[1].Value.Uint64())
-		pacer.observe(samples[2].Value.Uint64(), held)
+		pacer.Observe(samples[2].Value.Uint64(), held)
 		if budget > 0 && held > budget {
 			fmt.Fprintf(os.Stderr, "%s: %d MiB held, budget %d MiB\n", memoryMarker, held>>20, budget>>20)
 			os.Exit(workerExitMemory)

@@ -2,7 +2,6 @@ package render
 
 import (
 	"context"
-	"math"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -73,7 +72,7 @@ func TestWorkerPoolSpare(t *testing.T) {
 	if code := spare.cmd.ProcessState.ExitCode(); code != 0 {
 		t.Errorf("an unused spare exited with %d", code)
 	}
-	if lines := spare.log.lastLines(time.Second); len(lines) != 0 {
+	if lines := spare.log.LastLines(time.Second); len(lines) != 0 {
 		t.Errorf("an unused spare printed %q", lines)
 	}
 }
@@ -93,7 +92,7 @@ func isolatedRenderer(t *testing.T, root string) *renderer {
 // A worker rendering a chart that builds large strings, as bitnami's
 // envoy-gateway does (its templates stringify the root context, whose
 // .Files hold megabytes of crds/), holds less memory from the system with
-// its heapPacer than without: the pages the collector frees go back before
+// its proc.HeapPacer than without: the pages the collector frees go back before
 // fresh ones are taken.
 func TestWorkerPacesLargeStrings(t *testing.T) {
 	root := t.TempDir()
@@ -122,55 +121,6 @@ func TestWorkerPacesLargeStrings(t *testing.T) {
 	if held[false] > held[true]-8<<20 {
 		t.Errorf("the paced worker held %d MiB at most, the unpaced one %d MiB; want at least 8 MiB less", held[false]>>20, held[true]>>20)
 	}
-}
-
-func TestPacedLimit(t *testing.T) {
-	for _, c := range []struct {
-		live    uint64
-		ceiling int64
-		want    int64
-	}{
-		{0, 384 << 20, paceFloor},             // a fresh worker: the floor
-		{20 << 20, 384 << 20, paceFloor},      // 1.5 × 20 + 8 = 38 MiB is under it
-		{64 << 20, 384 << 20, 104 << 20},      // 1.5 × 64 + 8
-		{300 << 20, 384 << 20, 384 << 20},     // never above the budget's limit
-		{300 << 20, math.MaxInt64, 458 << 20}, // no budget
-		{0, 16 << 20, 16 << 20},               // a budget under the floor wins
-	} {
-		if got := pacedLimit(c.live, c.ceiling); got != c.want {
-			t.Errorf("pacedLimit(%d MiB, %d) = %d MiB, want %d MiB", c.live>>20, c.ceiling, got>>20, c.want>>20)
-		}
-	}
-}
-
-// A paced render sets the limit from the live heap and follows it; its
-// end puts the worker's own limit back. An unpaced one (a Kustomize
-// build) leaves the limit alone.
-func TestPacerSetsAndRestoresTheLimit(t *testing.T) {
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	ceiling := int64(384 << 20)
-	debug.SetMemoryLimit(ceiling)
-	p := &heapPacer{ceiling: ceiling}
-	p.begin(true, 0)
-	if got := debug.SetMemoryLimit(-1); got != paceFloor {
-		t.Errorf("a paced render of a small heap set the limit to %d MiB, want the floor", got>>20)
-	}
-	p.observe(64<<20, 90<<20)
-	if got := debug.SetMemoryLimit(-1); got != 104<<20 {
-		t.Errorf("after a sample of 64 MiB live the limit is %d MiB, want 104", got>>20)
-	}
-	if held := p.end(); held != 90<<20 {
-		t.Errorf("end reported %d MiB held, want the sample's 90", held>>20)
-	}
-	if got := debug.SetMemoryLimit(-1); got != ceiling {
-		t.Errorf("after the render the limit is %d MiB, want the worker's %d", got>>20, ceiling>>20)
-	}
-	p.begin(false, 64<<20)
-	p.observe(64<<20, 1)
-	if got := debug.SetMemoryLimit(-1); got != ceiling {
-		t.Errorf("an unpaced render changed the limit to %d MiB", got>>20)
-	}
-	p.end()
 }
 
 // A worker whose live heap stays large is not made to mark it again after

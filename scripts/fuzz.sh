@@ -25,7 +25,7 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # (which Kustomize builds are traced, render/trace.go), FuzzDecode (the form
 # documents cross from a worker and sit in the render cache in,
 # render/internal/wiredoc), FuzzMemoFile (the render cache's file digests,
-# render/digestmemofile.go), FuzzCacheEntry (the render cache's entry
+# render/internal/digestmemo), FuzzCacheEntry (the render cache's entry
 # files, render/cacheentry.go), FuzzRewrite (resource files as krusty reads
 # them: CRD stubs and file annotations, render/internal/kustread),
 # FuzzValidDigest (a chart index's digest before it names a cache file,
@@ -46,7 +46,7 @@ targets=(
   "./render/internal/helmkeys FuzzCheapKeys"
   "./render FuzzDeclaresKind"
   "./render/internal/wiredoc FuzzDecode"
-  "./render FuzzMemoFile"
+  "./render/internal/digestmemo FuzzMemoFile"
   "./render FuzzCacheEntry"
   "./render/internal/repourl FuzzRepoIdentity"
   "./render/internal/kustscan FuzzKustomizeRewrite"

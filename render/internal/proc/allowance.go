@@ -1,4 +1,4 @@
-package render
+package proc
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// slowTime is the run's allowance of slow render time. Any source may
+// Allowance is the run's allowance of slow render time. Any source may
 // take free; beyond that, up to the source timeout, it draws on an
 // allowance the whole run shares, one source timeout, a step at a time
 // while it runs. Without it a repository of slow sources costs the
@@ -22,7 +22,7 @@ import (
 // allowance up front would stop every slow source beside it at free,
 // however little it went on to use. So a run of N sources takes at most
 // N×free plus one timeout of render time, shared by its workers.
-type slowTime struct {
+type Allowance struct {
 	mu    sync.Mutex
 	free  time.Duration
 	left  time.Duration
@@ -39,17 +39,17 @@ const (
 	drawStep = 250 * time.Millisecond
 )
 
-func newSlowTime(timeout time.Duration) *slowTime {
+func NewAllowance(timeout time.Duration) *Allowance {
 	free := min(timeout, minFree)
-	return &slowTime{free: free, left: timeout, limit: timeout, step: drawStep}
+	return &Allowance{free: free, left: timeout, limit: timeout, step: drawStep}
 }
 
-// lease is one source's hold on render time: Expired is closed once the
+// Lease is one source's hold on render time: Expired is closed once the
 // source has used its free time and could draw no more of the
 // allowance, or reached the source timeout.
-type lease struct {
+type Lease struct {
 	mu      sync.Mutex
-	s       *slowTime
+	s       *Allowance
 	start   time.Time
 	limit   time.Duration
 	granted time.Duration // free, and what it drew of the allowance
@@ -59,9 +59,9 @@ type lease struct {
 }
 
 // begin starts a source's clock: it may take timeout, within the run's
-// allowance. A nil slowTime grants the timeout alone.
-func (s *slowTime) begin(timeout time.Duration) *lease {
-	l := &lease{s: s, start: time.Now(), limit: timeout, granted: timeout, expired: make(chan struct{})}
+// allowance. A nil Allowance grants the timeout alone.
+func (s *Allowance) Begin(timeout time.Duration) *Lease {
+	l := &Lease{s: s, start: time.Now(), limit: timeout, granted: timeout, expired: make(chan struct{})}
 	if s != nil {
 		l.limit = min(timeout, s.limit)
 		l.granted = min(l.limit, s.free)
@@ -73,11 +73,11 @@ func (s *slowTime) begin(timeout time.Duration) *lease {
 }
 
 // Expired is closed when the source is out of time.
-func (l *lease) Expired() <-chan struct{} { return l.expired }
+func (l *Lease) Expired() <-chan struct{} { return l.expired }
 
 // draw runs when the source has used what it was granted: it takes
 // another step of the allowance, or closes Expired.
-func (l *lease) draw() {
+func (l *Lease) draw() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.ended {
@@ -95,7 +95,7 @@ func (l *lease) draw() {
 // end stops the clock and gives back what the source drew and did not
 // use; it returns the time the source was granted. Later calls only
 // return it.
-func (l *lease) end() time.Duration {
+func (l *Lease) End() time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.ended {
@@ -112,8 +112,8 @@ func (l *lease) end() time.Duration {
 }
 
 // take draws up to want from the allowance (or gives back -want) and
-// returns what it drew; a nil slowTime has no allowance.
-func (s *slowTime) take(want time.Duration) time.Duration {
+// returns what it drew; a nil Allowance has no allowance.
+func (s *Allowance) take(want time.Duration) time.Duration {
 	if s == nil {
 		return 0
 	}
@@ -124,9 +124,9 @@ func (s *slowTime) take(want time.Duration) time.Duration {
 	return got
 }
 
-// stepSize is how much a lease draws at a time; a nil slowTime has no
+// stepSize is how much a Lease draws at a time; a nil Allowance has no
 // allowance to draw on.
-func (s *slowTime) stepSize() time.Duration {
+func (s *Allowance) stepSize() time.Duration {
 	if s == nil {
 		return 0
 	}
@@ -135,7 +135,7 @@ func (s *slowTime) stepSize() time.Duration {
 
 // timeoutError says which bound stopped a source granted granted: the
 // source timeout, or the run's allowance for slow renders.
-func (s *slowTime) timeoutError(granted time.Duration, stopped string) error {
+func (s *Allowance) TimeoutError(granted time.Duration, stopped string) error {
 	if s == nil || granted >= s.limit {
 		return fmt.Errorf("render did not finish within %s%s", granted, stopped)
 	}

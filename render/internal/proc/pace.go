@@ -1,11 +1,17 @@
-package render
+// Package proc is the process mechanics of a render worker: the process
+// group that ends with it, the address-space limit and the heap pacing
+// that bound its memory, the tap that files its standard error under the
+// request it served, its profile, and the run's allowance of slow render
+// time that says when a source has run too long. It knows nothing of what
+// a worker renders.
+package proc
 
 import (
 	"runtime/debug"
 	"sync"
 )
 
-// heapPacer holds a worker's memory limit close to what its live heap
+// HeapPacer holds a worker's memory limit close to what its live heap
 // needs while it renders a Helm chart or plain YAML, so that the pages the
 // collector frees go back to the system during the render instead of
 // staying resident; and it keeps, for tests and profiles, the most memory
@@ -33,12 +39,12 @@ import (
 // more for a fifth more CPU (the freed pages are faulted in again).
 //
 // Kustomize builds are exempt: krusty's garbage dies young and a worker
-// builds them with a goal of three times the live heap (kustomizeGCPercent),
+// builds them with a goal of three times the live heap (render's kustomizeGCPercent),
 // for their CPU.
-type heapPacer struct {
+type HeapPacer struct {
 	mu      sync.Mutex
-	ceiling int64 // the worker's limit outside a paced render
-	off     bool  // never pace (workerInit.Unpaced)
+	Ceiling int64 // the worker's limit outside a paced render
+	Off     bool  // never pace (the worker's Unpaced)
 	pacing  bool
 	limit   int64 // the limit last set while pacing
 	peak    int64 // the most memory held from the system during this render
@@ -50,17 +56,17 @@ const (
 	paceFactor = 1.5
 )
 
-// pacedLimit is the memory limit for a live heap, at most ceiling.
-func pacedLimit(live uint64, ceiling int64) int64 {
+// PacedLimit is the memory limit for a live heap, at most ceiling.
+func PacedLimit(live uint64, ceiling int64) int64 {
 	return min(max(int64(float64(live)*paceFactor)+paceSlack, paceFloor), ceiling)
 }
 
 // begin starts a render: paced when pace is set.
-func (p *heapPacer) begin(pace bool, live uint64) {
+func (p *HeapPacer) Begin(pace bool, live uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.peak = 0
-	p.pacing = pace && !p.off
+	p.pacing = pace && !p.Off
 	p.limit = 0
 	if p.pacing {
 		p.setLocked(live)
@@ -69,18 +75,18 @@ func (p *heapPacer) begin(pace bool, live uint64) {
 
 // end ends a render, restores the worker's limit and returns the most
 // memory the worker held during it.
-func (p *heapPacer) end() int64 {
+func (p *HeapPacer) End() int64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.pacing {
 		p.pacing = false
-		debug.SetMemoryLimit(p.ceiling)
+		debug.SetMemoryLimit(p.Ceiling)
 	}
 	return p.peak
 }
 
 // observe follows a sample of the live heap and of the memory held.
-func (p *heapPacer) observe(live uint64, held int64) {
+func (p *HeapPacer) Observe(live uint64, held int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.peak = max(p.peak, held)
@@ -89,8 +95,8 @@ func (p *heapPacer) observe(live uint64, held int64) {
 	}
 }
 
-func (p *heapPacer) setLocked(live uint64) {
-	if limit := pacedLimit(live, p.ceiling); limit != p.limit {
+func (p *HeapPacer) setLocked(live uint64) {
+	if limit := PacedLimit(live, p.Ceiling); limit != p.limit {
 		p.limit = limit
 		debug.SetMemoryLimit(limit)
 	}

@@ -1,4 +1,11 @@
-package render
+// Package digestmemo remembers, in the render cache's directory, the
+// digest of each file the cache checked, under what stat says of it, as
+// git's index does, so that a warm run stats its inputs instead of
+// reading and hashing them; on a root that is a Checkout (a worktree only
+// capreport moves), git's word on what changed between two commits stands
+// for the stats. docs/architecture.md gives what it saves and why it is
+// kept.
+package digestmemo
 
 import (
 	"crypto/sha256"
@@ -9,56 +16,8 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/internal/atomicfile"
+	"github.com/capreport/capreport/render/internal/cachefile"
 )
-
-// digestMemo remembers, in the cache directory, the digest of each file
-// the render cache checked, under the file's path and what stat says of it
-// (size, modification and change times, inode, device), as git's index
-// does: a warm run then stats each input instead of reading and hashing
-// it, which was two thirds of a warm diff on a 117-chart repository. The
-// change time is set by the kernel on every write, rename and chmod, so a
-// file cannot change under the same stat but within the clock's
-// resolution; a file changed less than memoSettle before the run started is
-// hashed again every time until it settles, as git treats racily clean
-// entries. Directory listings are kept the same way, under "dir:" and the
-// directory's path (renderCache.viaMemo).
-//
-// Each repository root has its own memo file, keyed by root-relative path:
-// a run reads the memos of the roots it renders (a diff, its head's and
-// its base worktree's), not of every repository the cache directory has
-// seen, which on a shared cache was most of a warm diff's start.
-type digestMemo struct {
-	path  string
-	start time.Time
-	mu    sync.Mutex
-	old   map[string]memoEntry // what the previous runs recorded
-	now   map[string]memoEntry // what this run checked
-	// learnt are the digests this run recorded that old did not hold.
-	learnt map[string]memoEntry
-	// batches is how many batches the file held when it was read, and
-	// intact whether it held nothing else (appending to it is then safe).
-	batches int
-	intact  bool
-	// co is the root's Checkout, if any, and vouched whether git vouches
-	// for the entries the run did not see change (checkoutmemo.go).
-	co      *Checkout
-	vouched bool
-	// changedAt holds each path git said changed, when vouched, and the
-	// directories above it.
-	changedAt map[string]bool
-}
-
-// memoEntry is one file's digest and the stat it was taken under.
-type memoEntry struct {
-	Stat   fileStat
-	Digest string
-}
-
-// fileStat is what a change to a file changes in its stat.
-type fileStat struct {
-	Size, Mtime, Ctime int64
-	Ino, Dev           uint64
-}
 
 const (
 	memoSettle     = 2 * time.Second
@@ -73,29 +32,29 @@ const (
 // root, removed at the next save.
 var legacyMemoFiles = []string{"file-digests.bin", "file-digests.gob"}
 
-// memoFile is the memo file, in the cache directory dir, of the
+// File is the memo file, in the cache directory dir, of the
 // repository at root.
-func memoFile(dir, root string) string {
+func File(dir, root string) string {
 	sum := sha256.Sum256([]byte(root))
 	return filepath.Join(dir, memoDirName, hex.EncodeToString(sum[:8])+".bin")
 }
 
-// openDigestMemo reads the memo file at path, of a root that is co when
+// openMemo reads the memo file at path, of a root that is co when
 // co is not nil; a missing or damaged one is empty.
-func openDigestMemo(path string, co *Checkout) *digestMemo {
-	m := &digestMemo{path: path, start: time.Now(), learnt: map[string]memoEntry{}}
+func openMemo(path string, co *Checkout) *Memo {
+	m := &Memo{path: path, start: time.Now(), learnt: map[string]Entry{}}
 	m.old, m.batches, m.intact = takePreread(m.path)
 	m.vouch(co)
 	if !m.vouched && m.notesHits() {
-		m.now = make(map[string]memoEntry, len(m.old)) // a warm run checks what the last one did
+		m.now = make(map[string]Entry, len(m.old)) // a warm run checks what the last one did
 	} else {
-		m.now = map[string]memoEntry{}
+		m.now = map[string]Entry{}
 	}
 	return m
 }
 
 // prereads are memo files being read ahead of the render cache that opens
-// them (PrereadMemo), by file.
+// them (Preread), by file.
 var prereads = struct {
 	sync.Mutex
 	byPath map[string]*preread
@@ -103,18 +62,18 @@ var prereads = struct {
 
 type preread struct {
 	done    chan struct{}
-	entries map[string]memoEntry
+	entries map[string]Entry
 	batches int
 	intact  bool
 }
 
-// PrereadMemo starts reading the digest memo of the repository at root,
+// Preread starts reading the digest memo of the repository at root,
 // in the render cache directory cacheDir (Options.RenderCacheDir), for the
 // next Render of that root to take: a diff's base reads its worktree's
 // memo while git moves the worktree, instead of after. drop forgets it if
 // no Render took it (the path was not there at the revision).
-func PrereadMemo(cacheDir, root string) (drop func()) {
-	path := memoFile(cacheDir, root)
+func Preread(cacheDir, root string) (drop func()) {
+	path := File(cacheDir, root)
 	p := &preread{done: make(chan struct{})}
 	prereads.Lock()
 	prereads.byPath[path] = p
@@ -132,9 +91,9 @@ func PrereadMemo(cacheDir, root string) (drop func()) {
 	}
 }
 
-// takePreread is readMemoFile of path, read ahead when PrereadMemo was
+// takePreread is readMemoFile of path, read ahead when Preread was
 // asked to.
-func takePreread(path string) (map[string]memoEntry, int, bool) {
+func takePreread(path string) (map[string]Entry, int, bool) {
 	prereads.Lock()
 	p := prereads.byPath[path]
 	delete(prereads.byPath, path)
@@ -156,14 +115,14 @@ var openMemos = struct {
 
 type sharedMemo struct {
 	once  sync.Once
-	memo  *digestMemo
+	memo  *Memo
 	users int
 }
 
-// acquireMemo is the memo file at path (memoFile), of a root that is co
+// Acquire is the memo file at path (File), of a root that is co
 // when co is not nil, shared with every other render cache of the process
-// that has it open; releaseMemo gives it back, and the last user saves it.
-func acquireMemo(path string, co *Checkout) *digestMemo {
+// that has it open; Release gives it back, and the last user saves it.
+func Acquire(path string, co *Checkout) *Memo {
 	openMemos.Lock()
 	sm := openMemos.byPath[path]
 	if sm == nil {
@@ -174,11 +133,11 @@ func acquireMemo(path string, co *Checkout) *digestMemo {
 	openMemos.Unlock()
 	// Read outside the lock: a diff's head and base open their memos at
 	// once, and a Checkout root's asks git what changed.
-	sm.once.Do(func() { sm.memo = openDigestMemo(path, co) })
+	sm.once.Do(func() { sm.memo = openMemo(path, co) })
 	return sm.memo
 }
 
-func releaseMemo(m *digestMemo) {
+func Release(m *Memo) {
 	openMemos.Lock()
 	sm := openMemos.byPath[m.path]
 	if sm == nil || sm.memo != m {
@@ -196,7 +155,7 @@ func releaseMemo(m *digestMemo) {
 
 // digest is the recorded digest of the file under key (its root-relative
 // path), when st (its stat now) is the one recorded.
-func (m *digestMemo) digest(key string, st fileStat) (string, bool) {
+func (m *Memo) Digest(key string, st Stat) (string, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if e, ok := m.now[key]; ok && e.Stat == st { // recorded by another build of this run
@@ -212,19 +171,39 @@ func (m *digestMemo) digest(key string, st fileStat) (string, bool) {
 	return e.Digest, true
 }
 
+// Vouched reports whether git vouches for the entries this run did not
+// see change (Trusted answers then).
+func (m *Memo) Vouched() bool { return m.vouched }
+
+// Known is how many entries the previous runs recorded.
+func (m *Memo) Known() int { return len(m.old) }
+
+// StartedAt says the run started at t, for the tests that write files
+// and cannot wait for them to settle: a t long after the writes makes
+// every stat settled.
+func (m *Memo) StartedAt(t time.Time) { m.start = t }
+
+// Plant sets what the previous runs recorded under key, for the tests of
+// a reader that trusts the memo.
+func (m *Memo) Plant(key string, e Entry) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.old[key] = e
+}
+
 // notesHits reports whether an entry found unchanged is noted in now: a
 // whole write keeps only what the run checked on a Checkout root
 // (checkoutEntry) and past memoMaxEntries (save); any other keeps old.
-func (m *digestMemo) notesHits() bool { return m.co != nil || len(m.old) > memoMaxEntries/2 }
+func (m *Memo) notesHits() bool { return m.co != nil || len(m.old) > memoMaxEntries/2 }
 
 // record notes the digest of the file under key, read after st was taken,
 // unless the file changed too recently for its stat to be trusted.
-func (m *digestMemo) record(key string, st fileStat, digest string) {
+func (m *Memo) Record(key string, st Stat, digest string) {
 	settled := m.start.Add(-memoSettle).UnixNano()
 	if st.Mtime >= settled || st.Ctime >= settled {
 		return
 	}
-	e := memoEntry{Stat: st, Digest: digest}
+	e := Entry{Stat: st, Digest: digest}
 	m.mu.Lock()
 	m.now[key] = e
 	if m.old[key] != e {
@@ -238,7 +217,7 @@ func (m *digestMemo) record(key string, st fileStat, digest string) {
 // the whole memo again as one batch, with what this run checked over what
 // it held. A Checkout root's memo also says which commit it holds for
 // (checkoutEntry).
-func (m *digestMemo) save() {
+func (m *Memo) save() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	co, whole := m.checkoutEntry()
@@ -253,7 +232,7 @@ func (m *digestMemo) save() {
 	if !whole && m.intact && m.batches > 0 && m.batches < memoMaxBatches && appendMemoFile(m.path, m.learnt) == nil {
 		return
 	}
-	all := make(map[string]memoEntry, len(m.old)+len(m.now))
+	all := make(map[string]Entry, len(m.old)+len(m.now))
 	if !whole && len(m.old)+len(m.now) <= memoMaxEntries {
 		for k, e := range m.old {
 			all[k] = e
@@ -279,5 +258,5 @@ func pruneMemos(dir string) {
 	for _, name := range legacyMemoFiles {
 		_ = os.Remove(filepath.Join(filepath.Dir(dir), name))
 	}
-	keepNewest(dir, ".bin", memoMaxFiles)
+	cachefile.KeepNewest(dir, ".bin", memoMaxFiles)
 }

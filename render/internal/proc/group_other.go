@@ -1,12 +1,12 @@
 //go:build !unix
 
-package render
+package proc
 
 import "os/exec"
 
-func ownGroup(*exec.Cmd) {}
+func OwnGroup(*exec.Cmd) {}
 
-func killGroup(cmd *exec.Cmd) {
+func KillGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = cmd.Process.Kill()
 	}

@@ -1,4 +1,4 @@
-package render
+package proc
 
 import (
 	"fmt"
@@ -8,17 +8,17 @@ import (
 	"strings"
 )
 
-// WorkerProfileEnv, set to "cpu:PREFIX" or "heap:PREFIX" in the parent's
+// ProfileEnv, set to "cpu:PREFIX" or "heap:PREFIX" in the parent's
 // environment, makes every render worker it starts write that profile to
 // PREFIX.PID when it ends. Renders run in workers, processes of their own,
 // so the parent's profile never sees them; go tool pprof merges the files.
-const WorkerProfileEnv = "CAPREPORT_WORKER_PROFILE"
+const ProfileEnv = "CAPREPORT_WORKER_PROFILE"
 
-// startWorkerProfile starts what WorkerProfileEnv asks for and returns the
+// StartProfile starts what ProfileEnv asks for and returns the
 // function that writes it; a profile that cannot be written is reported on
 // standard error (the source's log) and the worker renders on.
-func startWorkerProfile() (stop func()) {
-	mode, prefix, ok := strings.Cut(os.Getenv(WorkerProfileEnv), ":")
+func StartProfile() (stop func()) {
+	mode, prefix, ok := strings.Cut(os.Getenv(ProfileEnv), ":")
 	if !ok || (mode != "cpu" && mode != "heap") {
 		return func() {}
 	}

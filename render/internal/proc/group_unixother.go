@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package render
+package proc
 
 import "syscall"
 

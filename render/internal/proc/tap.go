@@ -1,4 +1,4 @@
-package render
+package proc
 
 import (
 	"bufio"
@@ -10,6 +10,15 @@ import (
 	"time"
 )
 
+// Lines a worker writes to its standard error for the tap.
+const (
+	// EndMarker closes the output of one request; the request ID follows.
+	EndMarker = "\x00capreport-render-end "
+	// ReadyMarker says the worker's process has started: its package
+	// initialization, most of a worker's start, is done.
+	ReadyMarker = "\x00capreport-render-ready"
+)
+
 // Bounds on what a worker's standard error may cost its parent.
 const (
 	maxLogLine  = 1000 // bytes kept of one line
@@ -17,10 +26,10 @@ const (
 	maxTail     = 40   // last lines kept for a crash report
 )
 
-// stderrTap reads a worker's standard error line by line and files each
+// Tap reads a worker's standard error line by line and files each
 // line under the request the worker was serving: the worker writes an end
 // marker after each request, so a line is attributed exactly.
-type stderrTap struct {
+type Tap struct {
 	mu      sync.Mutex
 	lines   []string
 	dropped int
@@ -30,13 +39,17 @@ type stderrTap struct {
 	ready   func()        // called when the worker says it has started; nil after
 }
 
-func newStderrTap(r io.Reader, ready func()) *stderrTap {
-	t := &stderrTap{ended: map[uint64]chan struct{}{}, eof: make(chan struct{}), ready: ready}
+func NewTap(r io.Reader, ready func()) *Tap {
+	t := &Tap{ended: map[uint64]chan struct{}{}, eof: make(chan struct{}), ready: ready}
 	go t.read(r)
 	return t
 }
 
-func (t *stderrTap) read(r io.Reader) {
+// Closed is closed when the worker's standard error closes: the tap has
+// read it to the end.
+func (t *Tap) Closed() <-chan struct{} { return t.eof }
+
+func (t *Tap) read(r io.Reader) {
 	defer close(t.eof)
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
@@ -64,8 +77,8 @@ func readBoundedLine(br *bufio.Reader) (string, error) {
 	}
 }
 
-func (t *stderrTap) add(line string) {
-	if t.ready != nil && line == readyMarker {
+func (t *Tap) add(line string) {
+	if t.ready != nil && line == ReadyMarker {
 		// Once: the worker prints it before its first setup, and the same
 		// line printed by a render later is only a line. (Only read calls
 		// add, so ready needs no lock.)
@@ -76,7 +89,7 @@ func (t *stderrTap) add(line string) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if id, ok := strings.CutPrefix(line, endMarker); ok {
+	if id, ok := strings.CutPrefix(line, EndMarker); ok {
 		if n, err := strconv.ParseUint(id, 10, 64); err == nil {
 			if ch, ok := t.ended[n]; ok {
 				close(ch)
@@ -97,18 +110,18 @@ func (t *stderrTap) add(line string) {
 }
 
 // begin starts collecting lines for request id.
-func (t *stderrTap) begin(id uint64) {
+func (t *Tap) Begin(id uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.lines, t.dropped, t.tail = nil, 0, nil
 	t.ended[id] = make(chan struct{})
 }
 
-var errNoEndMarker = errors.New("the render worker did not close its log")
+var ErrNoEndMarker = errors.New("the render worker did not close its log")
 
 // end waits for request id's end marker and returns its lines and how many
 // more it printed past maxLogLines.
-func (t *stderrTap) end(id uint64, wait time.Duration) ([]string, int, error) {
+func (t *Tap) End(id uint64, wait time.Duration) ([]string, int, error) {
 	t.mu.Lock()
 	ch, ok := t.ended[id]
 	t.mu.Unlock()
@@ -116,7 +129,7 @@ func (t *stderrTap) end(id uint64, wait time.Duration) ([]string, int, error) {
 		select {
 		case <-ch:
 		case <-time.After(wait):
-			return nil, 0, errNoEndMarker
+			return nil, 0, ErrNoEndMarker
 		}
 	}
 	t.mu.Lock()
@@ -130,7 +143,7 @@ func (t *stderrTap) end(id uint64, wait time.Duration) ([]string, int, error) {
 // first and last lines, for a crash report; it waits briefly for the
 // stream to close so a dying worker's last words are in. A Go runtime's
 // fatal error comes first, then a long goroutine dump.
-func (t *stderrTap) lastLines(wait time.Duration) []string {
+func (t *Tap) LastLines(wait time.Duration) []string {
 	select {
 	case <-t.eof:
 	case <-time.After(wait):

@@ -1,4 +1,4 @@
-package render
+package digestmemo
 
 import (
 	"encoding/binary"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/internal/safefile"
+	"github.com/capreport/capreport/render/internal/cachefile"
 	"github.com/capreport/capreport/render/internal/wiredoc"
 )
 
@@ -32,34 +33,34 @@ const (
 // readMemoFile returns the entries of the memo file at path, how many
 // batches held them, and whether the file held nothing else (a missing,
 // foreign or torn file is not intact: it is to be written whole again).
-func readMemoFile(path string) (entries map[string]memoEntry, batches int, intact bool) {
+func readMemoFile(path string) (entries map[string]Entry, batches int, intact bool) {
 	f, fi, err := safefile.Open(path, false) // a regular file, as readEntry's
 	if err != nil {
-		return map[string]memoEntry{}, 0, false
+		return map[string]Entry{}, 0, false
 	}
 	if fi.Size() > memoMaxBytes {
 		f.Close()
-		return map[string]memoEntry{}, 0, false
+		return map[string]Entry{}, 0, false
 	}
 	defer f.Close()
 	// Read into a string: paths and digests are cut from it (a string per
 	// entry was most of the time a run took to read the memo).
-	text, _, err := readString(f, fi.Size(), 0)
+	text, _, err := cachefile.ReadString(f, fi.Size(), 0)
 	if err != nil {
-		return map[string]memoEntry{}, 0, false
+		return map[string]Entry{}, 0, false
 	}
 	return parseMemoFile(text)
 }
 
 // parseMemoFile is readMemoFile on the file's contents.
-func parseMemoFile(data string) (entries map[string]memoEntry, batches int, intact bool) {
+func parseMemoFile(data string) (entries map[string]Entry, batches int, intact bool) {
 	if !strings.HasPrefix(data, memoMagic) {
-		return map[string]memoEntry{}, 0, false
+		return map[string]Entry{}, 0, false
 	}
 	data = data[len(memoMagic):]
 	// Growing the map as it fills was half the time the memo took to
 	// read; one too large is zeroed for nothing.
-	entries = make(map[string]memoEntry, len(data)/memoEntryBytes)
+	entries = make(map[string]Entry, len(data)/memoEntryBytes)
 	for len(data) > 0 {
 		n, k := wiredoc.Uvarint(data)
 		if k <= 0 || n > uint64(len(data)-k) || uint64(len(data)-k)-n < 4 {
@@ -89,7 +90,7 @@ func stringCRC(s string) uint32 {
 }
 
 // appendMemoBatch encodes entries as one batch after b.
-func appendMemoBatch(b []byte, entries map[string]memoEntry) []byte {
+func appendMemoBatch(b []byte, entries map[string]Entry) []byte {
 	payload := binary.AppendUvarint(nil, uint64(len(entries)))
 	for path, e := range entries {
 		payload = appendMemoString(payload, path)
@@ -144,7 +145,7 @@ func (r *memoReader) skip(k int) {
 // decodeMemoBatch adds a batch's entries to into; false when the payload
 // is not one appendMemoBatch wrote (into may then hold part of it, which
 // the checksum makes as unlikely as a collision).
-func decodeMemoBatch(r *memoReader, into map[string]memoEntry) bool {
+func decodeMemoBatch(r *memoReader, into map[string]Entry) bool {
 	count, ok := r.uvarint()
 	if !ok || count > uint64(len(r.s)) {
 		return false
@@ -163,7 +164,7 @@ func decodeMemoBatch(r *memoReader, into map[string]memoEntry) bool {
 		if !ok || !ok2 {
 			return false
 		}
-		into[path] = memoEntry{Stat: fileStat{Size: st[0], Mtime: st[1], Ctime: st[2], Ino: uint64(st[3]), Dev: uint64(st[4])}, Digest: digest}
+		into[path] = Entry{Stat: Stat{Size: st[0], Mtime: st[1], Ctime: st[2], Ino: uint64(st[3]), Dev: uint64(st[4])}, Digest: digest}
 	}
 	return len(r.s) == 0
 }
@@ -171,7 +172,7 @@ func decodeMemoBatch(r *memoReader, into map[string]memoEntry) bool {
 // appendMemoFile adds one batch to the memo file at path, which must exist
 // with its header: one write, so that another process's append lands
 // before or after it.
-func appendMemoFile(path string, entries map[string]memoEntry) error {
+func appendMemoFile(path string, entries map[string]Entry) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return err

@@ -1,6 +1,6 @@
 //go:build linux
 
-package render
+package digestmemo
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"github.com/capreport/capreport/internal/testutil"
 )
 
 // TestDigestMemo: a recorded digest is given back while the file's stat is
@@ -22,117 +22,76 @@ func TestDigestMemo(t *testing.T) {
 	if err := os.WriteFile(f, []byte("a: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	recordAs := func(m *digestMemo, digest string) {
-		st, ok := statOf(f, false)
+	recordAs := func(m *Memo, digest string) {
+		st, ok := StatOf(f, false)
 		if !ok {
 			t.Fatal("no stat")
 		}
-		m.record(f, st, digest)
+		m.Record(f, st, digest)
 		m.save()
 	}
-	m := openDigestMemo(memoFile(dir, "/repo"), nil)
+	m := openMemo(File(dir, "/repo"), nil)
 	recordAs(m, "fresh") // changed just now: not trusted
-	if _, ok := memoDigest(t, openDigestMemo(memoFile(dir, "/repo"), nil), f); ok {
+	if _, ok := memoDigest(t, openMemo(File(dir, "/repo"), nil), f); ok {
 		t.Fatal("a file changed just before the run was memoized")
 	}
-	m = openDigestMemo(memoFile(dir, "/repo"), nil)
+	m = openMemo(File(dir, "/repo"), nil)
 	m.start = time.Now().Add(time.Hour) // the run starts long after the write
 	recordAs(m, "settled")
-	if d, ok := memoDigest(t, openDigestMemo(memoFile(dir, "/repo"), nil), f); !ok || d != "settled" {
+	if d, ok := memoDigest(t, openMemo(File(dir, "/repo"), nil), f); !ok || d != "settled" {
 		t.Fatalf("unchanged file: %q %v, want the recorded digest", d, ok)
 	}
 	for name, change := range map[string]func() error{
 		"same-size write": func() error { return os.WriteFile(f, []byte("a: 2\n"), 0o644) },
 		"chmod":           func() error { return os.Chmod(f, 0o600) },
 	} {
-		m = openDigestMemo(memoFile(dir, "/repo"), nil)
+		m = openMemo(File(dir, "/repo"), nil)
 		m.start = time.Now().Add(time.Hour)
 		recordAs(m, "before "+name)
 		time.Sleep(10 * time.Millisecond) // past the clock's resolution
 		if err := change(); err != nil {
 			t.Fatal(err)
 		}
-		if d, ok := memoDigest(t, openDigestMemo(memoFile(dir, "/repo"), nil), f); ok {
+		if d, ok := memoDigest(t, openMemo(File(dir, "/repo"), nil), f); ok {
 			t.Errorf("after a %s the memo still gives %q", name, d)
 		}
 	}
 }
 
 // memoDigest is what the memo gives for the file at f as it is now.
-func memoDigest(t *testing.T, m *digestMemo, f string) (string, bool) {
+func memoDigest(t *testing.T, m *Memo, f string) (string, bool) {
 	t.Helper()
-	st, ok := statOf(f, false)
+	st, ok := StatOf(f, false)
 	if !ok {
 		t.Fatal("no stat")
 	}
-	return m.digest(f, st)
-}
-
-// A directory's listing is memoized under the directory's stat, as a
-// file's bytes are: given back while no entry is added, removed or
-// renamed, and never after.
-func TestDirListingMemo(t *testing.T) {
-	cacheDir, root := t.TempDir(), t.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, "d"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	abs := filepath.Join(root, "d")
-	cache := func() *renderCache {
-		opts := DefaultOptions()
-		opts.FS = filesys.MakeFsOnDisk()
-		r, err := newRepo(opts).At(root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := newRenderCache(cacheDir, &renderer{repo: r, opts: opts, fx: &fetchState{}})
-		t.Cleanup(c.close)
-		return c
-	}
-	before, ok := statOf(abs, true)
-	if !ok {
-		t.Fatal("no stat of the directory")
-	}
-	c := cache()
-	c.memo.old["dir:d"] = memoEntry{Stat: before, Digest: "planted"}
-	if got := c.current("dir", "d"); got != "planted" {
-		t.Fatalf("an unchanged directory was listed again: %q, want the memo's digest", got)
-	}
-	time.Sleep(10 * time.Millisecond) // past the clock's resolution
-	if err := os.WriteFile(filepath.Join(abs, "new.yaml"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c = cache()
-	c.memo.old["dir:d"] = memoEntry{Stat: before, Digest: "planted"}
-	want := dirDigest(c.repo.FS().ReadDir(abs))
-	if got := c.current("dir", "d"); got != want {
-		t.Errorf("after a file was added the listing's digest is %q, want %q", got, want)
-	}
+	return m.Digest(f, st)
 }
 
 // The head and the base of a diff build at once and share one memo: read
 // once, and saved once by the last to close, with what both learnt.
 func TestDigestMemoShared(t *testing.T) {
 	dir := t.TempDir()
-	a, b := acquireMemo(memoFile(dir, "/repo"), nil), acquireMemo(memoFile(dir, "/repo"), nil)
+	a, b := Acquire(File(dir, "/repo"), nil), Acquire(File(dir, "/repo"), nil)
 	if a != b {
 		t.Fatal("two caches of one process opened the memo twice")
 	}
 	a.start = time.Now().Add(time.Hour)
-	a.record("/head/values.yaml", fileStat{Size: 1, Mtime: 1, Ctime: 1}, "h")
-	b.record("/base/values.yaml", fileStat{Size: 2, Mtime: 1, Ctime: 1}, "b")
-	releaseMemo(a)
-	if _, err := os.Stat(memoFile(dir, "/repo")); err == nil {
+	a.Record("/head/values.yaml", Stat{Size: 1, Mtime: 1, Ctime: 1}, "h")
+	b.Record("/base/values.yaml", Stat{Size: 2, Mtime: 1, Ctime: 1}, "b")
+	Release(a)
+	if _, err := os.Stat(File(dir, "/repo")); err == nil {
 		t.Fatal("the memo was saved while the other build still had it open")
 	}
-	releaseMemo(b)
-	saved := openDigestMemo(memoFile(dir, "/repo"), nil)
+	Release(b)
+	saved := openMemo(File(dir, "/repo"), nil)
 	if saved.old["/head/values.yaml"].Digest != "h" || saved.old["/base/values.yaml"].Digest != "b" {
 		t.Errorf("the saved memo holds %v, want both builds' digests", saved.old)
 	}
-	if c := acquireMemo(memoFile(dir, "/repo"), nil); c == a {
+	if c := Acquire(File(dir, "/repo"), nil); c == a {
 		t.Error("a memo released by all was handed out again")
 	} else {
-		releaseMemo(c)
+		Release(c)
 	}
 }
 
@@ -141,12 +100,12 @@ func TestDigestMemoShared(t *testing.T) {
 // memoMaxBatches; a torn last batch loses only itself.
 func TestDigestMemoAppends(t *testing.T) {
 	dir := t.TempDir()
-	path := memoFile(dir, "/repo")
+	path := File(dir, "/repo")
 	learn := func(paths ...string) {
-		m := openDigestMemo(memoFile(dir, "/repo"), nil)
+		m := openMemo(File(dir, "/repo"), nil)
 		m.start = time.Now().Add(time.Hour)
 		for i, p := range paths {
-			m.record(p, fileStat{Size: int64(i + 1), Mtime: 1, Ctime: 1}, "digest of "+p)
+			m.Record(p, Stat{Size: int64(i + 1), Mtime: 1, Ctime: 1}, "digest of "+p)
 		}
 		m.save()
 	}
@@ -168,36 +127,36 @@ func TestDigestMemoAppends(t *testing.T) {
 	if !os.SameFile(first, second) || second.Size()-first.Size() > 100 {
 		t.Fatalf("learning one digest rewrote the memo (%d -> %d bytes, same file %v)", first.Size(), second.Size(), os.SameFile(first, second))
 	}
-	m := openDigestMemo(memoFile(dir, "/repo"), nil)
+	m := openMemo(File(dir, "/repo"), nil)
 	if len(m.old) != 501 || m.batches != 2 || m.old["/repo/new.yaml"].Digest != "digest of /repo/new.yaml" {
 		t.Fatalf("after an append the memo holds %d entries in %d batches", len(m.old), m.batches)
 	}
 	for i := 2; i < memoMaxBatches; i++ {
 		learn(fmt.Sprintf("/repo/more%d.yaml", i))
 	}
-	if m := openDigestMemo(memoFile(dir, "/repo"), nil); m.batches != memoMaxBatches {
+	if m := openMemo(File(dir, "/repo"), nil); m.batches != memoMaxBatches {
 		t.Fatalf("%d batches, want %d", m.batches, memoMaxBatches)
 	}
 	learn("/repo/last.yaml")
-	if m := openDigestMemo(memoFile(dir, "/repo"), nil); m.batches != 1 || len(m.old) != 501+memoMaxBatches-2+1 {
+	if m := openMemo(File(dir, "/repo"), nil); m.batches != 1 || len(m.old) != 501+memoMaxBatches-2+1 {
 		t.Fatalf("after compaction: %d batches, %d entries", m.batches, len(m.old))
 	}
 	learn("/repo/torn.yaml")
 	if err := os.Truncate(path, stat().Size()-2); err != nil {
 		t.Fatal(err)
 	}
-	if m := openDigestMemo(memoFile(dir, "/repo"), nil); m.batches != 1 || m.intact || len(m.old) != 501+memoMaxBatches-1 || m.old["/repo/torn.yaml"].Digest != "" {
+	if m := openMemo(File(dir, "/repo"), nil); m.batches != 1 || m.intact || len(m.old) != 501+memoMaxBatches-1 || m.old["/repo/torn.yaml"].Digest != "" {
 		t.Errorf("a torn batch: %d batches (intact %v), %d entries", m.batches, m.intact, len(m.old))
 	}
 	learn("/repo/after-tear.yaml") // the next save writes the file whole again
 	learn("/repo/after-that.yaml") // and appends to it after
-	if m := openDigestMemo(memoFile(dir, "/repo"), nil); !m.intact || m.batches != 2 || m.old["/repo/after-tear.yaml"].Digest == "" || m.old["/repo/after-that.yaml"].Digest == "" {
+	if m := openMemo(File(dir, "/repo"), nil); !m.intact || m.batches != 2 || m.old["/repo/after-tear.yaml"].Digest == "" || m.old["/repo/after-that.yaml"].Digest == "" {
 		t.Errorf("after a tear the memo did not recover: %d batches (intact %v), %d entries", m.batches, m.intact, len(m.old))
 	}
 	if err := os.WriteFile(path, []byte("not a memo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if m := openDigestMemo(memoFile(dir, "/repo"), nil); len(m.old) != 0 {
+	if m := openMemo(File(dir, "/repo"), nil); len(m.old) != 0 {
 		t.Errorf("a foreign file gave %d entries", len(m.old))
 	}
 }
@@ -205,7 +164,7 @@ func TestDigestMemoAppends(t *testing.T) {
 // FuzzMemoFile: whatever the memo file holds, reading it returns what its
 // intact batches say, and what it returns writes and reads back the same.
 func FuzzMemoFile(f *testing.F) {
-	f.Add(appendMemoBatch([]byte(memoMagic), map[string]memoEntry{"/a": {Stat: fileStat{Size: 1, Mtime: -2, Ino: 3}, Digest: "d"}}))
+	f.Add(appendMemoBatch([]byte(memoMagic), map[string]Entry{"/a": {Stat: Stat{Size: 1, Mtime: -2, Ino: 3}, Digest: "d"}}))
 	f.Add([]byte(memoMagic + "\x05hello\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, _, _ := parseMemoFile(string(data))
@@ -228,15 +187,15 @@ func TestDigestMemoPerRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	learn := func(root string) {
-		m := openDigestMemo(memoFile(dir, root), nil)
+		m := openMemo(File(dir, root), nil)
 		m.start = time.Now().Add(time.Hour)
-		m.record("values.yaml", fileStat{Size: 1, Mtime: 1, Ctime: 1}, "digest in "+root)
+		m.Record("values.yaml", Stat{Size: 1, Mtime: 1, Ctime: 1}, "digest in "+root)
 		m.save()
 	}
 	learn("/a")
 	learn("/b")
 	for _, root := range []string{"/a", "/b"} {
-		got := openDigestMemo(memoFile(dir, root), nil).old
+		got := openMemo(File(dir, root), nil).old
 		if len(got) != 1 || got["values.yaml"].Digest != "digest in "+root {
 			t.Fatalf("the memo of %s holds %v, want its own digest alone", root, got)
 		}
@@ -249,19 +208,56 @@ func TestDigestMemoPerRoot(t *testing.T) {
 		root := fmt.Sprintf("/tmp/worktree%d", i)
 		learn(root)
 		at := long.Add(time.Duration(i+2) * time.Second)
-		_ = os.Chtimes(memoFile(dir, root), at, at)
+		_ = os.Chtimes(File(dir, root), at, at)
 	}
-	_ = os.Chtimes(memoFile(dir, "/a"), long, long)
-	_ = os.Chtimes(memoFile(dir, "/b"), long.Add(time.Second), long.Add(time.Second))
-	openDigestMemo(memoFile(dir, "/a"), nil).save() // used again, learning nothing
+	_ = os.Chtimes(File(dir, "/a"), long, long)
+	_ = os.Chtimes(File(dir, "/b"), long.Add(time.Second), long.Add(time.Second))
+	openMemo(File(dir, "/a"), nil).save() // used again, learning nothing
 	learn("/tmp/one-more")
-	if _, err := os.Stat(memoFile(dir, "/a")); err != nil {
+	if _, err := os.Stat(File(dir, "/a")); err != nil {
 		t.Errorf("the memo of a root used by the last runs was pruned: %v", err)
 	}
-	if _, err := os.Stat(memoFile(dir, "/b")); err == nil {
+	if _, err := os.Stat(File(dir, "/b")); err == nil {
 		t.Error("the memo of the root used least recently was kept past memoMaxFiles")
 	}
 	if ents, _ := os.ReadDir(filepath.Join(dir, memoDirName)); len(ents) != memoMaxFiles {
 		t.Errorf("%d memo files, want %d", len(ents), memoMaxFiles)
+	}
+}
+
+// A memo read ahead (Preread) is the memo the render cache then
+// opens, read once.
+func TestPreread(t *testing.T) {
+	dir, root := t.TempDir(), t.TempDir()
+	testutil.WriteTree(t, root, map[string]string{"a.yaml": "a: 1\n"})
+	m := openMemo(File(dir, root), nil)
+	e := Entry{Stat: Stat{Size: 5, Ino: 9}, Digest: "d"}
+	m.learnt["a.yaml"], m.now["a.yaml"] = e, e
+	m.save()
+	drop := Preread(dir, root)
+	prereads.Lock()
+	_, waiting := prereads.byPath[File(dir, root)]
+	prereads.Unlock()
+	if !waiting {
+		t.Fatal("Preread left nothing to take")
+	}
+	got := openMemo(File(dir, root), nil)
+	want, _, _ := readMemoFile(File(dir, root))
+	if !reflect.DeepEqual(got.old, want) || len(want) != 1 {
+		t.Errorf("the preread memo holds %v, the file %v", got.old, want)
+	}
+	drop() // taken: nothing to drop
+	prereads.Lock()
+	if len(prereads.byPath) != 0 {
+		t.Errorf("%d prereads left after the memo was opened", len(prereads.byPath))
+	}
+	prereads.Unlock()
+	// One no Render takes (the path was not there at the revision) goes
+	// when dropped.
+	Preread(dir, root)()
+	prereads.Lock()
+	defer prereads.Unlock()
+	if len(prereads.byPath) != 0 {
+		t.Errorf("%d prereads left after an untaken one was dropped", len(prereads.byPath))
 	}
 }

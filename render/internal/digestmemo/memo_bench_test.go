@@ -1,7 +1,9 @@
-package render
+package digestmemo
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -37,9 +39,9 @@ func corpusFiles(b *testing.B) []string {
 	return files
 }
 
-// boltValue is a memoEntry as the bbolt variant stores it: the five stat
+// boltValue is a Entry as the bbolt variant stores it: the five stat
 // numbers, then the digest.
-func boltValue(e memoEntry) []byte {
+func boltValue(e Entry) []byte {
 	v := make([]byte, 0, 40+len(e.Digest))
 	for _, n := range [...]uint64{uint64(e.Stat.Size), uint64(e.Stat.Mtime), uint64(e.Stat.Ctime), e.Stat.Ino, e.Stat.Dev} {
 		v = binary.LittleEndian.AppendUint64(v, n)
@@ -47,7 +49,7 @@ func boltValue(e memoEntry) []byte {
 	return append(v, e.Digest...)
 }
 
-func boltDigest(v []byte, st fileStat) (string, bool) {
+func boltDigest(v []byte, st Stat) (string, bool) {
 	if len(v) < 40 {
 		return "", false
 	}
@@ -55,7 +57,7 @@ func boltDigest(v []byte, st fileStat) (string, bool) {
 	for i := range n {
 		n[i] = binary.LittleEndian.Uint64(v[8*i:])
 	}
-	got := fileStat{Size: int64(n[0]), Mtime: int64(n[1]), Ctime: int64(n[2]), Ino: n[3], Dev: n[4]}
+	got := Stat{Size: int64(n[0]), Mtime: int64(n[1]), Ctime: int64(n[2]), Ino: n[3], Dev: n[4]}
 	return string(v[40:]), got == st
 }
 
@@ -63,7 +65,7 @@ func boltDigest(v []byte, st fileStat) (string, bool) {
 // memo file and as a bbolt database.
 type memoFixture struct {
 	files            []string
-	entries          map[string]memoEntry
+	entries          map[string]Entry
 	bytes            int64
 	memoPath, dbPath string
 }
@@ -71,15 +73,15 @@ type memoFixture struct {
 var memoBucket = []byte("digests")
 
 func newMemoFixture(b *testing.B) *memoFixture {
-	fx := &memoFixture{files: corpusFiles(b), entries: map[string]memoEntry{}}
+	fx := &memoFixture{files: corpusFiles(b), entries: map[string]Entry{}}
 	for _, f := range fx.files {
-		st, ok := statOf(f, false)
+		st, ok := StatOf(f, false)
 		data, err := os.ReadFile(f)
 		if !ok || err != nil {
 			b.Fatalf("%s: %v", f, err)
 		}
 		fx.bytes += int64(len(data))
-		fx.entries[f] = memoEntry{Stat: st, Digest: fileDigest(data, nil)}
+		fx.entries[f] = Entry{Stat: st, Digest: sha256Hex(data)}
 	}
 	dir := b.TempDir()
 	fx.memoPath, fx.dbPath = filepath.Join(dir, "memo.bin"), filepath.Join(dir, "memo.db")
@@ -107,13 +109,13 @@ func newMemoFixture(b *testing.B) *memoFixture {
 
 // memoHits is how many files the memo file answers by their stat.
 func (fx *memoFixture) memoHits() int {
-	m := &digestMemo{path: fx.memoPath, start: time.Now(), learnt: map[string]memoEntry{}}
+	m := &Memo{path: fx.memoPath, start: time.Now(), learnt: map[string]Entry{}}
 	m.old, m.batches, m.intact = readMemoFile(fx.memoPath)
-	m.now = map[string]memoEntry{}
+	m.now = map[string]Entry{}
 	hits := 0
 	for _, f := range fx.files {
-		if st, ok := statOf(f, false); ok {
-			if _, ok := m.digest(f, st); ok {
+		if st, ok := StatOf(f, false); ok {
+			if _, ok := m.Digest(f, st); ok {
 				hits++
 			}
 		}
@@ -132,7 +134,7 @@ func (fx *memoFixture) boltHits(b *testing.B) int {
 	_ = db.View(func(tx *bolt.Tx) error {
 		bk := tx.Bucket(memoBucket)
 		for _, f := range fx.files {
-			if st, ok := statOf(f, false); ok {
+			if st, ok := StatOf(f, false); ok {
 				if _, ok := boltDigest(bk.Get([]byte(f)), st); ok {
 					hits++
 				}
@@ -148,7 +150,7 @@ func (fx *memoFixture) rehashHits() int {
 	hits := 0
 	for _, f := range fx.files {
 		data, err := os.ReadFile(f)
-		if fileDigest(data, err) == fx.entries[f].Digest {
+		if err == nil && sha256Hex(data) == fx.entries[f].Digest {
 			hits++
 		}
 	}
@@ -185,4 +187,10 @@ func BenchmarkDigestMemoCorpus(b *testing.B) {
 			b.ReportMetric(float64(len(fx.files)), "files/op")
 		})
 	}
+}
+
+// sha256Hex is the digest the render cache records of a file's bytes.
+func sha256Hex(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }

@@ -1,4 +1,4 @@
-package render
+package proc
 
 import (
 	"bufio"
@@ -8,12 +8,12 @@ import (
 	"syscall"
 )
 
-// limitAddressSpace caps the worker's virtual memory at what it maps now
+// LimitAddressSpace caps the worker's virtual memory at what it maps now
 // plus budget. The watchdog alone overshoots: one template step can
 // allocate hundreds of MiB between two of its looks, while the kernel
 // refuses the mapping itself, so resident memory never passes the cap and
 // the runtime dies with "out of memory" instead.
-func limitAddressSpace(budget int64) {
+func LimitAddressSpace(budget int64) {
 	now := mappedBytes()
 	if now <= 0 {
 		return
