@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fluxcd/pkg/sourceignore"
 	"helm.sh/helm/v3/pkg/strvals"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/fluxgen"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -182,10 +182,6 @@ func fluxPath(p string) string {
 	return strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(p)), "/")
 }
 
-// fluxIgnore are source-controller's default exclusions: the artifact a
-// Kustomization builds never holds them.
-var fluxIgnore = strings.ReplaceAll(strings.Join([]string{sourceignore.ExcludeVCS, sourceignore.ExcludeExt, sourceignore.ExcludeCI, sourceignore.ExcludeExtra}, ","), ",", "\n")
-
 // expandFluxKustomization builds spec.path as kustomize-controller does:
 // Flux's generator amends (or, for a directory without one, writes) the
 // kustomization, krusty builds it, then postBuild substitution and
@@ -246,10 +242,10 @@ func (g *gitops) fluxBuildSpec(o *Object, rel string) (SourceSpec, error) {
 }
 
 // fluxManifest is the kustomization Flux's generator builds for rel
-// (fluxgen.go).
+// (render/internal/fluxgen).
 func (g *gitops) fluxManifest(o *Object, rel string) ([]byte, error) {
 	r := g.rd.repo
-	return fluxGenerateManifest(r, g.fluxScans, o.Doc, fluxIgnore, r.Abs(rel))
+	return fluxgen.Generate(r, g.fluxScans, o.Doc, fluxgen.DefaultIgnore, r.Abs(rel))
 }
 
 // fluxVars gathers postBuild variables: each substituteFrom ConfigMap or

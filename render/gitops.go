@@ -11,6 +11,7 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/appset"
+	"github.com/capreport/capreport/render/internal/fluxgen"
 	"github.com/capreport/capreport/render/internal/repourl"
 )
 
@@ -157,7 +158,7 @@ type gitops struct {
 	// appsetWork is the work all the run's ApplicationSets share.
 	appsetWork *appset.RunWork
 	// fluxScans is the Flux generator's directory work, made once per run.
-	fluxScans *fluxScans
+	fluxScans *fluxgen.Scans
 	// valuesFrom is the run's parsed valuesFrom documents and budget.
 	valuesFrom *valuesFromWork
 }
@@ -179,7 +180,7 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 		return outs
 	}
 	g := &gitops{rd: rd, ctx: ctx, repoURLs: repourl.NewMatcher(rd.opts.RepoURLs), memo: map[string]expansionMemo{}, byKindNS: map[string][]int{},
-		appsetWork: appset.NewRunWork(appset.RunWorkBudget), fluxScans: newFluxScans(),
+		appsetWork: appset.NewRunWork(appset.RunWorkBudget), fluxScans: fluxgen.NewScans(),
 		valuesFrom: newValuesFromWork(),
 		failedBy:   map[string]*Object{}, failedInRun: map[string]bool{}}
 	for _, o := range outs {

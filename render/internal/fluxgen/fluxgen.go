@@ -1,4 +1,9 @@
-package render
+// Package fluxgen is Flux's kustomization generator (fluxcd/pkg/kustomize
+// Generator) over the repository as capreport reads it: the
+// kustomization kustomize-controller builds in a Kustomization's
+// spec.path, amended with the Kustomization's own fields, or written for a
+// directory that has none, with source-controller's ignore rules.
+package fluxgen
 
 import (
 	"encoding/json"
@@ -22,6 +27,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/yaml"
+
+	"github.com/capreport/capreport/render/internal/repofs"
 )
 
 // fluxGen is fluxcd/pkg/kustomize's Generator (v1.41.0, as
@@ -30,16 +37,20 @@ import (
 // reads (the upstream generator reads the disk itself, every file whole).
 // What depends only on the directory, not on the Kustomization (the
 // ignore rules and the kustomization found or generated there), is made
-// once per run (fluxScans).
+// once per run (Scans).
 type fluxGen struct {
-	r        *repo
+	r        *repofs.Repo
 	ks       map[string]any // the Kustomization object
 	patterns []gitignore.Pattern
 	domain   []string
-	scans    *fluxScans
+	scans    *Scans
 }
 
-// fluxScans is one run's memo of the generator's directory work, and the
+// DefaultIgnore are source-controller's default exclusions: the artifact a
+// Kustomization builds never holds them.
+var DefaultIgnore = strings.ReplaceAll(strings.Join([]string{sourceignore.ExcludeVCS, sourceignore.ExcludeExt, sourceignore.ExcludeCI, sourceignore.ExcludeExtra}, ","), ",", "\n")
+
+// Scans is one run's memo of the generator's directory work, and the
 // parent's budget for decoding the files it lists. The generator decodes
 // every YAML file it lists (kyaml's resource factory), and fails when one
 // does not decode; krusty decodes each again with the same factory when
@@ -52,7 +63,7 @@ type fluxGen struct {
 // past the budget, is listed undecoded and the build decides: a file that
 // does not decode fails the build there as it fails Flux's generation,
 // with krusty's words instead of the generator's.
-type fluxScans struct {
+type Scans struct {
 	dirs    map[string]fluxDirScan
 	decoded map[string]error
 	budget  int64
@@ -77,13 +88,13 @@ const (
 	fluxDecodeBudget = 16 << 20
 )
 
-func newFluxScans() *fluxScans {
-	return &fluxScans{dirs: map[string]fluxDirScan{}, decoded: map[string]error{}, budget: fluxDecodeBudget}
+func NewScans() *Scans {
+	return &Scans{dirs: map[string]fluxDirScan{}, decoded: map[string]error{}, budget: fluxDecodeBudget}
 }
 
-// fluxGenerateManifest is Generator.GenerateManifest(dir): the
+// Generate is Generator.GenerateManifest(dir): the
 // kustomization Flux builds in dir (an absolute directory of r).
-func fluxGenerateManifest(r *repo, scans *fluxScans, ks map[string]any, ignore, dir string) ([]byte, error) {
+func Generate(r *repofs.Repo, scans *Scans, ks map[string]any, ignore, dir string) ([]byte, error) {
 	g := &fluxGen{r: r, ks: ks, domain: strings.Split(dir, string(filepath.Separator)), scans: scans}
 	scan := g.scanDir(ignore, dir)
 	if scan.err != nil {
@@ -215,7 +226,7 @@ func (g *fluxGen) scanManifests(base string) ([]string, error) {
 
 // decodes is the generator's check that a file decodes as Kubernetes
 // YAML, made once per file in a run and only within the parent's bounds
-// (fluxScans); a file it does not decode passes, for the build to decide.
+// (Scans); a file it does not decode passes, for the build to decide.
 func (g *fluxGen) decodes(p string, d fs.DirEntry, rf *resource.Factory) error {
 	if err, ok := g.scans.decoded[p]; ok {
 		return err

@@ -1,12 +1,14 @@
-package render
+package fluxgen
 
 import (
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	fluxkustomize "github.com/fluxcd/pkg/kustomize"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/internal/testutil"
@@ -77,27 +79,27 @@ func TestFluxGenerateManifestAsFlux(t *testing.T) {
 	}
 	root := t.TempDir()
 	testutil.WriteTree(t, root, repoFiles)
-	disk, err := newRepo(DefaultOptions()).At(root)
+	disk, err := repofs.Open(filesys.MakeFsOnDisk(), true, root, maxFileBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, err := repofs.Open(memFS(t, repoFiles), false, memRoot, DefaultMaxFileBytes)
+	mem, err := repofs.Open(memFS(t, repoFiles), false, memRoot, maxFileBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// One run's memo serves every case, on disk and in memory, as it
 	// serves every Kustomization of a run.
-	memScans, diskScans := newFluxScans(), newFluxScans()
+	memScans, diskScans := NewScans(), NewScans()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ks := spec(c.spec)
-			gen := fluxkustomize.NewGeneratorWithIgnore(disk.Root, fluxIgnore, unstructured.Unstructured{Object: ks})
+			gen := fluxkustomize.NewGeneratorWithIgnore(disk.Root, DefaultIgnore, unstructured.Unstructured{Object: ks})
 			want, _, _, werr := gen.GenerateManifest(disk.Abs(c.dir))
 			for _, r := range []struct {
-				repo  *repo
-				scans *fluxScans
-			}{{mem, memScans}, {mem, newFluxScans()}, {disk, diskScans}} {
-				got, gerr := fluxGenerateManifest(r.repo, r.scans, spec(c.spec), fluxIgnore, r.repo.Abs(c.dir))
+				repo  *repofs.Repo
+				scans *Scans
+			}{{mem, memScans}, {mem, NewScans()}, {disk, diskScans}} {
+				got, gerr := Generate(r.repo, r.scans, spec(c.spec), DefaultIgnore, r.repo.Abs(c.dir))
 				sameGeneration(t, disk.Root, r.repo.Root, want, werr, got, gerr)
 			}
 		})
@@ -131,24 +133,43 @@ func TestFluxGenerateDecodesWithinBounds(t *testing.T) {
 	bad := "apiVersion: v1\nkind: [\n"
 	large := bad + "# " + strings.Repeat("x", fluxDecodeBytes) + "\n"
 	files := map[string]string{"small/x.yaml": bad, "large/x.yaml": large, "spent/x.yaml": bad}
-	mem, err := repofs.Open(memFS(t, files), false, memRoot, DefaultMaxFileBytes)
+	mem, err := repofs.Open(memFS(t, files), false, memRoot, maxFileBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scans := newFluxScans()
+	scans := NewScans()
 	ks := map[string]any{"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization", "spec": map[string]any{}}
-	if _, err := fluxGenerateManifest(mem, scans, ks, fluxIgnore, mem.Abs("small")); err == nil || !strings.Contains(err.Error(), "failed to decode Kubernetes YAML") {
+	if _, err := Generate(mem, scans, ks, DefaultIgnore, mem.Abs("small")); err == nil || !strings.Contains(err.Error(), "failed to decode Kubernetes YAML") {
 		t.Errorf("a small file that does not decode: %v, want the generator's error", err)
 	}
-	got, err := fluxGenerateManifest(mem, scans, ks, fluxIgnore, mem.Abs("large"))
+	got, err := Generate(mem, scans, ks, DefaultIgnore, mem.Abs("large"))
 	if err != nil || !strings.Contains(string(got), "x.yaml") {
 		t.Errorf("a file over %d bytes is listed undecoded for the build to decide; got %q, %v", fluxDecodeBytes, got, err)
 	}
 	scans.budget = 4
-	if got, err := fluxGenerateManifest(mem, scans, ks, fluxIgnore, mem.Abs("spent")); err != nil || !strings.Contains(string(got), "x.yaml") {
+	if got, err := Generate(mem, scans, ks, DefaultIgnore, mem.Abs("spent")); err != nil || !strings.Contains(string(got), "x.yaml") {
 		t.Errorf("past the run's budget a file is listed undecoded; got %q, %v", got, err)
 	}
 	if len(scans.decoded) != 1 {
 		t.Errorf("decoded %d files, want only the small one", len(scans.decoded))
 	}
+}
+
+// maxFileBytes is render's DefaultMaxFileBytes, the largest file a Repo
+// reads.
+const maxFileBytes = 10 << 20
+
+// memRoot is the repository's directory in memFS.
+const memRoot = "/repo"
+
+// memFS is an in-memory file system holding files under memRoot.
+func memFS(t testing.TB, files map[string]string) filesys.FileSystem {
+	t.Helper()
+	fsys := filesys.MakeFsInMemory()
+	for name, content := range files {
+		if err := fsys.WriteFile(path.Join(memRoot, name), []byte(content)); err != nil {
+			t.Fatalf("writing %s: %v", name, err)
+		}
+	}
+	return fsys
 }
