@@ -313,7 +313,7 @@ var builtinChecks = []Info{
 	{SchemaRef, "Values schema refers outside the chart", SeverityWarning,
 		"A chart's values.schema.json has a $ref (or $schema) to a URL or a file; Helm would fetch or read it while rendering. capreport resolves nothing outside the schema and renders without schema validation.",
 		"Inline the referenced definitions into values.schema.json (under $defs) and refer to them with #/$defs/...",
-		[]string{"render.schemaRefFinding"}},
+		[]string{"render/internal/valuesschema.RefFinding"}},
 	{YAMLEncoding, "YAML file converted", SeverityInfo,
 		"A plain YAML file is UTF-16 (with a byte-order mark) or breaks lines with CR alone; capreport converts it and reads it, where other tools may skip or misread it.",
 		"Save the file as UTF-8 with LF line breaks.",

@@ -18,6 +18,7 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/helmkeys"
 	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/valuesschema"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -137,7 +138,7 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 		Revision:  1,
 		IsInstall: true,
 	}
-	schemaFinding := schemaRefFinding(chrt, chartRel)
+	schemaFinding := valuesschema.RefFinding(chrt, chartRel)
 	if schemaFinding != nil {
 		findings = append(findings, *schemaFinding)
 	}

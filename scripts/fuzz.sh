@@ -42,7 +42,7 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # `scripts/fuzz.sh ./config:FuzzParse ...` runs others (every target's
 # seeds also run in go test ./...).
 targets=(
-  "./render FuzzSchemaRefs"
+  "./render/internal/valuesschema FuzzSchemaRefs"
   "./render/internal/helmkeys FuzzCheapKeys"
   "./render FuzzDeclaresKind"
   "./render/internal/wiredoc FuzzDecode"

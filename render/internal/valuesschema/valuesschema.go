@@ -1,4 +1,8 @@
-package render
+// Package valuesschema says whether a chart's values schema refers outside
+// itself, which Helm's validator would fetch or read from the runner's
+// disk; such a chart is rendered without schema validation, and a finding
+// says why.
+package valuesschema
 
 import (
 	"bytes"
@@ -29,10 +33,10 @@ import (
 // URL normalisation, which makes even a "$ref": "#" resolve to a URL the
 // compiler then loads.
 
-// schemaRefFinding is the finding for a chart whose values schema refers
+// RefFinding is the finding for a chart whose values schema refers
 // outside itself (it is then rendered without schema validation); nil when
 // it refers nowhere else.
-func schemaRefFinding(c *chart.Chart, chartRel string) *check.Finding {
+func RefFinding(c *chart.Chart, chartRel string) *check.Finding {
 	refs := outsideSchemaRefs(c)
 	if len(refs) == 0 {
 		return nil

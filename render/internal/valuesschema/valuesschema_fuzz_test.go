@@ -1,4 +1,4 @@
-package render
+package valuesschema
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 )
 
-// FuzzSchemaRefs: a values schema that schemaRefFinding lets Helm validate
+// FuzzSchemaRefs: a values schema that RefFinding lets Helm validate
 // (no finding) never makes the validator load anything (no file read, no
 // request); a schema that would is always rendered unvalidated, with the
 // finding. What the validator would load is compilerLoads, the compile
@@ -38,7 +38,7 @@ func FuzzSchemaRefs(f *testing.F) {
 		parent := &chart.Chart{Metadata: &chart.Metadata{Name: "p", APIVersion: "v2", Version: "0.1.0"}}
 		parent.AddDependency(&chart.Chart{Metadata: &chart.Metadata{Name: "d", APIVersion: "v2", Version: "0.1.0"}, Schema: schema})
 		for _, c := range []*chart.Chart{own, parent} {
-			if schemaRefFinding(c, c.Name()) == nil && len(loads) > 0 {
+			if RefFinding(c, c.Name()) == nil && len(loads) > 0 {
 				t.Fatalf("%s: schema %q passed as self-contained, but Helm's validator would load %q", c.Name(), schema, loads)
 			}
 		}
@@ -67,7 +67,7 @@ func TestSchemaIDThatLoads(t *testing.T) {
 		t.Fatalf("premise: the validator loads %q, want http:///x/example.com/s.json", urls)
 	}
 	c := &chart.Chart{Metadata: &chart.Metadata{Name: "c", APIVersion: "v2", Version: "0.1.0"}, Schema: schema}
-	f := schemaRefFinding(c, "c")
+	f := RefFinding(c, "c")
 	if f == nil || !strings.Contains(f.Message, `"http:///x/example.com/s.json"`) {
 		t.Fatalf("finding = %+v, want one naming the URL the validator would load", f)
 	}
