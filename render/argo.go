@@ -13,6 +13,7 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/appset"
 	"github.com/capreport/capreport/render/internal/kustscan"
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -38,7 +39,7 @@ func (g *gitops) expandApplication(o *Object) *expansion {
 		sources = []map[string]any{s}
 	}
 	if len(sources) == 0 {
-		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, "it has no spec.source or spec.sources"))
+		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "it has no spec.source or spec.sources"))
 		return e
 	}
 	refs := map[string]map[string]any{}
@@ -76,17 +77,17 @@ func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs m
 	}
 	joined, inside := root.within(str(s, "path"))
 	if !inside {
-		return nil, []check.Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, fmt.Sprintf("path %q leaves its repository", str(s, "path")))}
+		return nil, []check.Finding{object.Finding(o, check.GitOpsReference, check.SeverityError, fmt.Sprintf("path %q leaves its repository", str(s, "path")))}
 	}
 	rel, bad := g.sourcePath(joined)
 	if bad != "" {
-		return nil, []check.Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, bad)}
+		return nil, []check.Finding{object.Finding(o, check.GitOpsReference, check.SeverityError, bad)}
 	}
 	tool, err := argoTool(g.rd.repo, s, g.rd.repo.Abs(rel))
 	if err != "" {
 		return nil, []check.Finding{notFollowed(o, err)}
 	}
-	name := refOf(o)
+	name := object.Ref(o)
 	if n > 1 {
 		name = fmt.Sprintf("%s#%d", name, i)
 	}
@@ -171,7 +172,7 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 			}
 		}
 		if why != "" {
-			findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityWarning, why+"; rendered without it"))
+			findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityWarning, why+"; rendered without it"))
 			continue
 		}
 		hv.ValuesFiles = append(hv.ValuesFiles, p)
@@ -179,7 +180,7 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 	over := map[string]any{}
 	if vs := str(h, "values"); vs != "" {
 		if err := sigsyaml.Unmarshal([]byte(vs), &over); err != nil {
-			findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, "helm.values is not a YAML mapping: "+err.Error()))
+			findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "helm.values is not a YAML mapping: "+err.Error()))
 		}
 	}
 	if vo := mapAt(h, "valuesObject"); vo != nil {
@@ -197,7 +198,7 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 		}
 	}
 	if fp, _ := h["fileParameters"].([]any); len(fp) > 0 {
-		findings = append(findings, gitopsFinding(o, check.GitOpsNotFollowed, check.SeverityWarning, "helm.fileParameters are not applied"))
+		findings = append(findings, object.Finding(o, check.GitOpsNotFollowed, check.SeverityWarning, "helm.fileParameters are not applied"))
 	}
 	spec.Helm = hv
 	spec.delivery.namespace = hv.Namespace
@@ -242,15 +243,15 @@ func (g *gitops) argoValueFile(f, rel string, refs map[string]map[string]any) (s
 func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[string]any, []check.Finding) {
 	kf := kustscan.KustomizationFile(g.rd.repo, g.rd.repo.Abs(rel))
 	if kf == "" {
-		return nil, []check.Finding{gitopsFinding(o, check.GitOpsReference, check.SeverityError, rel+" has no kustomization, which its kustomize source needs")}
+		return nil, []check.Finding{object.Finding(o, check.GitOpsReference, check.SeverityError, rel+" has no kustomization, which its kustomize source needs")}
 	}
 	data, err := g.rd.repo.ReadFile(kf)
 	if err != nil {
-		return nil, []check.Finding{gitopsFinding(o, check.RenderFailed, check.SeverityError, err.Error())}
+		return nil, []check.Finding{object.Finding(o, check.RenderFailed, check.SeverityError, err.Error())}
 	}
 	raws, _, err := yamldoc.Decode(data, 1)
 	if err != nil || len(raws) != 1 {
-		return nil, []check.Finding{gitopsFinding(o, check.RenderFailed, check.SeverityError, g.rd.repo.Rel(kf)+" is not one YAML mapping")}
+		return nil, []check.Finding{object.Finding(o, check.RenderFailed, check.SeverityError, g.rd.repo.Rel(kf)+" is not one YAML mapping")}
 	}
 	doc := raws[0].Doc
 	k := mapAt(s, "kustomize")
@@ -371,7 +372,7 @@ func (g *gitops) expandApplicationSet(o *Object) *expansion {
 			Message: fmt.Sprintf("%s:%d: %s", o.Origin.File, o.Origin.Line, f.Message)})
 	}
 	for _, doc := range res.Applications {
-		app, ok := objectFromDoc(doc)
+		app, ok := object.FromDoc(doc)
 		if !ok {
 			continue
 		}

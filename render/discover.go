@@ -11,6 +11,7 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/kustscan"
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/repofs"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
@@ -398,7 +399,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 			findings = append(findings, f)
 		}
 		for _, raw := range raws {
-			o, ok := objectFromDoc(raw.Doc)
+			o, ok := object.FromDoc(raw.Doc)
 			if !ok {
 				findings = append(findings, check.Finding{Check: check.NotAnObject, Severity: check.SeverityInfo, Location: check.At(rel, raw.Line),
 					Message: fmt.Sprintf("%s:%d: document has no apiVersion or kind; skipped", rel, raw.Line)})
@@ -453,13 +454,13 @@ func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Objec
 	}
 	objs := make([]Object, 0, len(hobjs))
 	for _, h := range hobjs {
-		o, _ := objectFromDoc(h.doc)
+		o, _ := object.FromDoc(h.doc)
 		o.Origin = Origin{Source: spec.ID(), SourceType: SourceHelm, File: h.file, Line: h.line, AnnotationLines: h.annLines}
 		if spec.delivery != nil {
 			o.Origin.Via = spec.Path
 		}
 		// helm install -n puts namespace-less objects in the release namespace.
-		setDefaultNamespace(&o, hv.Namespace)
+		object.SetDefaultNamespace(&o, hv.Namespace)
 		objs = append(objs, o)
 	}
 	return objs, findings, nil

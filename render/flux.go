@@ -13,6 +13,9 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/fluxgen"
+	"github.com/capreport/capreport/render/internal/fluxsubst"
+	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/valuesfrom"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -133,12 +136,12 @@ func (g *gitops) artifactPrefix(o, gen *Object, a map[string]any) (sourceRoot, b
 		alias, dir, ok := strings.Cut(strings.TrimPrefix(from, "@"), "/")
 		sub := strings.Trim(strings.TrimPrefix(to, "@artifact"), "/")
 		if !strings.HasPrefix(from, "@") || !ok || !strings.HasSuffix(dir, "/**") || !strings.HasPrefix(to, "@artifact") {
-			return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s copies %q to %q, which capreport does not map onto this repository", refOf(gen), from, to), false
+			return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s copies %q to %q, which capreport does not map onto this repository", object.Ref(gen), from, to), false
 		}
 		dir = strings.TrimSuffix(dir, "/**")
 		src, ok := aliases[alias]
 		if !ok {
-			return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s copies from unknown source alias %q", refOf(gen), alias), false
+			return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s copies from unknown source alias %q", object.Ref(gen), alias), false
 		}
 		root, local, why, miss := g.localGitSource(gen, src)
 		if !local {
@@ -150,12 +153,12 @@ func (g *gitops) artifactPrefix(o, gen *Object, a map[string]any) (sourceRoot, b
 			rest, ok = dir+"/", true
 		}
 		if !ok || (set && rest != prefix) {
-			return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s rearranges the repository's layout (%q to %q), which capreport does not follow", refOf(gen), from, to), false
+			return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s rearranges the repository's layout (%q to %q), which capreport does not follow", object.Ref(gen), from, to), false
 		}
 		prefix, set = rest, true
 	}
 	if !set {
-		return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s artifact %q copies nothing", refOf(gen), str(a, "name")), false
+		return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s artifact %q copies nothing", object.Ref(gen), str(a, "name")), false
 	}
 	return sourceRoot{prefix: strings.Trim(prefix, "/")}, true, "", false
 }
@@ -196,7 +199,7 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 	}
 	rel, bad := g.sourcePath(path.Join(root.prefix, fluxPath(str(o.Doc, "spec", "path"))))
 	if bad != "" {
-		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, bad))
+		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, bad))
 		return e
 	}
 	spec, err := g.fluxBuildSpec(o, rel)
@@ -211,7 +214,7 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 		vars, fs, miss := g.fluxVars(o, pb)
 		e.lookupMiss = e.lookupMiss || miss
 		out.result.Findings = append(out.result.Findings, fs...)
-		out.result.Findings = append(out.result.Findings, substituteAll(o, out.objects, vars)...)
+		out.result.Findings = append(out.result.Findings, fluxsubst.All(o, out.objects, vars)...)
 	}
 	if cm := mapAt(o.Doc, "spec", "commonMetadata"); cm != nil {
 		for i := range out.objects {
@@ -228,7 +231,7 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 // restrictions. The error is the generator's (the spec then names the
 // source that failed).
 func (g *gitops) fluxBuildSpec(o *Object, rel string) (SourceSpec, error) {
-	spec := SourceSpec{Path: rel, Type: SourceKustomize, Name: refOf(o), explicit: true}
+	spec := SourceSpec{Path: rel, Type: SourceKustomize, Name: object.Ref(o), explicit: true}
 	data, err := g.fluxManifest(o, rel)
 	if err != nil {
 		return spec, fmt.Errorf("generating the kustomization Flux builds for %s: %w", rel, err)
@@ -264,7 +267,7 @@ func (g *gitops) fluxVars(o *Object, pb map[string]any) (map[string]string, []ch
 		if !found {
 			miss = true
 			if !optional {
-				findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityWarning,
+				findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityWarning,
 					fmt.Sprintf("postBuild.substituteFrom %s %s/%s %s; its variables stay unresolved", kind, objNamespace(o), name, g.notReadable(kind, objNamespace(o), name))))
 			}
 			continue
@@ -293,7 +296,7 @@ func (g *gitops) configData(kind, ns, name string) (map[string]string, bool) {
 	if obj == nil || (kind != "ConfigMap" && kind != "Secret") || sopsEncrypted(obj) {
 		return nil, false
 	}
-	if _, over := g.valuesFrom.overLimit(kind, obj); over {
+	if _, over := g.valuesFrom.OverLimit(kind, obj); over {
 		return nil, false
 	}
 	out := map[string]string{}
@@ -336,8 +339,8 @@ func (g *gitops) notReadable(kind, ns, name string) string {
 	if sopsEncrypted(obj) {
 		return "is SOPS-encrypted, which capreport does not decrypt (Flux does, in the cluster)"
 	}
-	if size, over := g.valuesFrom.overLimit(kind, obj); over {
-		return fmt.Sprintf("holds %d bytes of data, more than the %d the Kubernetes API server accepts, so the cluster never holds it", size, maxConfigData)
+	if size, over := g.valuesFrom.OverLimit(kind, obj); over {
+		return fmt.Sprintf("holds %d bytes of data, more than the %d the Kubernetes API server accepts, so the cluster never holds it", size, valuesfrom.MaxConfigData)
 	}
 	return "is not among the rendered objects"
 }
@@ -350,7 +353,7 @@ func setCommonMetadata(o *Object, labels, annotations map[string]any) {
 	if _, ok := o.Doc["metadata"].(map[string]any); ok && len(labels) == 0 && len(annotations) == 0 {
 		return
 	}
-	md := ownMetadata(o)
+	md := object.OwnMetadata(o)
 	for field, add := range map[string]map[string]any{"labels": labels, "annotations": annotations} {
 		if len(add) == 0 {
 			continue
@@ -384,7 +387,7 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 	}
 	rel, bad := g.sourcePath(path.Join(root.prefix, fluxPath(str(chartSpec, "chart"))))
 	if bad != "" {
-		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
+		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
 		return e
 	}
 	hv, vals, fs, partial := g.releaseInputs(o, e)
@@ -396,7 +399,7 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 	}
 	out := g.renderRelease(o, rel, hv, vals, fs, partial)
 	if pr, _ := dig(o.Doc, "spec", "postRenderers").([]any); len(pr) > 0 {
-		out.result.Findings = append(out.result.Findings, gitopsFinding(o, check.GitOpsNotFollowed, check.SeverityWarning,
+		out.result.Findings = append(out.result.Findings, object.Finding(o, check.GitOpsNotFollowed, check.SeverityWarning,
 			"spec.postRenderers are not applied: the objects are reported as the chart renders them"))
 	}
 	out.result.Repository, out.via = root.note, root.via
@@ -408,7 +411,7 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 // name, namespace and value files, vals over them; fs are the release's
 // findings, and partial marks a render that left a values reference out.
 func (g *gitops) renderRelease(o *Object, rel string, hv HelmValues, vals map[string]any, fs []check.Finding, partial bool) sourceOut {
-	spec := SourceSpec{Path: rel, Type: SourceHelm, Name: refOf(o), explicit: true, Helm: hv,
+	spec := SourceSpec{Path: rel, Type: SourceHelm, Name: object.Ref(o), explicit: true, Helm: hv,
 		delivery: &deliverySpec{helmOverFiles: vals, namespace: hv.Namespace}}
 	out := g.rd.renderWithLimits(g.ctx, spec)
 	out.result.Findings = append(out.result.Findings, fs...)
@@ -526,24 +529,24 @@ func (g *gitops) helmReleaseValues(o *Object) (map[string]any, []check.Finding, 
 				what = fmt.Sprintf("has no key %q", key)
 			}
 			partial = true
-			findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityWarning,
+			findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityWarning,
 				fmt.Sprintf("valuesFrom %s %s/%s %s; rendered without those values", kind, objNamespace(o), name, what)))
 			continue
 		}
-		if g.valuesFrom.spend(len(value)) != nil {
+		if g.valuesFrom.Spend(len(value)) != nil {
 			unread++
 			continue
 		}
 		if tp := str(ref, "targetPath"); tp != "" {
 			if err := replacePathValue(result, tp, value); err != nil {
-				findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError,
+				findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityError,
 					fmt.Sprintf("valuesFrom %s %s targetPath %q: %v", kind, name, tp, err)))
 			}
 			continue
 		}
-		vals, err := g.valuesFrom.document(value)
+		vals, err := g.valuesFrom.Document(value)
 		if err != nil {
-			findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError,
+			findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityError,
 				fmt.Sprintf("valuesFrom %s %s key %q is not a YAML mapping: %v", kind, name, key, err)))
 			continue
 		}
@@ -551,7 +554,7 @@ func (g *gitops) helmReleaseValues(o *Object) (map[string]any, []check.Finding, 
 	}
 	if unread > 0 {
 		partial = true
-		findings = append(findings, valuesBudgetFinding(o, unread))
+		findings = append(findings, valuesfrom.BudgetFinding(o, unread))
 	}
 	if v := mapAt(o.Doc, "spec", "values"); v != nil {
 		result = mergeMaps(result, v)

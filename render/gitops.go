@@ -12,7 +12,9 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/appset"
 	"github.com/capreport/capreport/render/internal/fluxgen"
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/repourl"
+	"github.com/capreport/capreport/render/internal/valuesfrom"
 )
 
 // Bounds of GitOps expansion: a repository that delivers more than this is
@@ -79,14 +81,6 @@ func groupOf(apiVersion string) string {
 // linkOf is the chain link of a GitOps object.
 func linkOf(o *Object) Link {
 	return Link{File: o.Origin.File, Line: o.Origin.Line, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
-}
-
-// refOf names a GitOps object in messages and source IDs: Kind/ns/name.
-func refOf(o *Object) string {
-	if o.Namespace == "" {
-		return o.Kind + "/" + o.Name
-	}
-	return o.Kind + "/" + o.Namespace + "/" + o.Name
 }
 
 // gitopsKey identifies one GitOps object at one place: the same object
@@ -160,7 +154,7 @@ type gitops struct {
 	// fluxScans is the Flux generator's directory work, made once per run.
 	fluxScans *fluxgen.Scans
 	// valuesFrom is the run's parsed valuesFrom documents and budget.
-	valuesFrom *valuesFromWork
+	valuesFrom *valuesfrom.Work
 }
 
 // pending is a GitOps object waiting to be expanded with its chain.
@@ -181,7 +175,7 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 	}
 	g := &gitops{rd: rd, ctx: ctx, repoURLs: repourl.NewMatcher(rd.opts.RepoURLs), memo: map[string]expansionMemo{}, byKindNS: map[string][]int{},
 		appsetWork: appset.NewRunWork(appset.RunWorkBudget), fluxScans: fluxgen.NewScans(),
-		valuesFrom: newValuesFromWork(),
+		valuesFrom: valuesfrom.NewWork(),
 		failedBy:   map[string]*Object{}, failedInRun: map[string]bool{}}
 	for _, o := range outs {
 		g.know(o.objects)
@@ -281,13 +275,13 @@ func (g *gitops) run(queue []pending) []sourceOut {
 		}
 		seen[key] = true
 		if expanded >= maxGitOpsDeliveries {
-			g.findings = append(g.findings, gitopsFinding(&p.obj, check.GitOpsLimit, check.SeverityError,
-				fmt.Sprintf("more than %d GitOps objects to follow; %s and the rest are not followed", maxGitOpsDeliveries, refOf(&p.obj))))
+			g.findings = append(g.findings, object.Finding(&p.obj, check.GitOpsLimit, check.SeverityError,
+				fmt.Sprintf("more than %d GitOps objects to follow; %s and the rest are not followed", maxGitOpsDeliveries, object.Ref(&p.obj))))
 			break
 		}
 		if len(p.chain) > maxGitOpsDepth {
-			g.findings = append(g.findings, gitopsFinding(&p.obj, check.GitOpsLimit, check.SeverityError,
-				fmt.Sprintf("delivery chain deeper than %d GitOps objects; %s is not followed", maxGitOpsDepth, refOf(&p.obj))))
+			g.findings = append(g.findings, object.Finding(&p.obj, check.GitOpsLimit, check.SeverityError,
+				fmt.Sprintf("delivery chain deeper than %d GitOps objects; %s is not followed", maxGitOpsDepth, object.Ref(&p.obj))))
 			continue
 		}
 		expanded++
@@ -298,8 +292,8 @@ func (g *gitops) run(queue []pending) []sourceOut {
 		}
 		failed := e.failure() != ""
 		if failed {
-			g.failedBy[refOf(&p.obj)] = &p.obj
-			g.failedInRun[refOf(&p.obj)] = true
+			g.failedBy[object.Ref(&p.obj)] = &p.obj
+			g.failedInRun[object.Ref(&p.obj)] = true
 		}
 		for _, o := range e.outs {
 			chain := p.chain
@@ -311,7 +305,7 @@ func (g *gitops) run(queue []pending) []sourceOut {
 			if failed && o.result.Status != StatusFailed {
 				// Another source of the same Application rendered, but
 				// Argo CD syncs none of a failed manifest generation.
-				g.withhold(&o, refOf(&p.obj))
+				g.withhold(&o, object.Ref(&p.obj))
 			}
 			g.know(o.objects)
 			for _, obj := range o.objects {
@@ -357,7 +351,7 @@ func (g *gitops) noteCycle(p pending) {
 		for _, c := range p.chain[i:] {
 			names = append(names, c.Kind+" "+c.Namespace+"/"+c.Name)
 		}
-		g.findings = append(g.findings, gitopsFinding(&p.obj, check.GitOpsCycle, check.SeverityWarning,
+		g.findings = append(g.findings, object.Finding(&p.obj, check.GitOpsCycle, check.SeverityWarning,
 			fmt.Sprintf("delivery cycle: %s; followed once", strings.Join(names, " → "))))
 		return
 	}
@@ -373,7 +367,7 @@ func appendLink(chain []Link, l Link) []Link {
 // object that delivered it, with its file and line, and points a finding
 // of no place (a failed render) at that object.
 func nameDelivery(o *sourceOut, by Link) {
-	name := fmt.Sprintf("%s:%d %s %s", by.File, by.Line, by.Kind, nsName(by.Namespace, by.Name))
+	name := fmt.Sprintf("%s:%d %s %s", by.File, by.Line, by.Kind, object.NSName(by.Namespace, by.Name))
 	for i := range o.result.Findings {
 		f := &o.result.Findings[i]
 		if f.Location == nil {
@@ -534,7 +528,7 @@ func (g *gitops) deliveryEdges(outs []sourceOut) (live, failed map[int][]deliver
 			// delivery, which must not depend on a map's order.
 			for _, p := range slices.Sorted(maps.Keys(cov)) {
 				if t, ok := index[p]; ok && t != i {
-					live[i] = append(live[i], delivery{t, refOf(obj)})
+					live[i] = append(live[i], delivery{t, object.Ref(obj)})
 				}
 			}
 		}
@@ -553,10 +547,10 @@ func (g *gitops) expandedCoverage(outs []sourceOut, i int, obj *Object, failed m
 			maps.Copy(cov, e.covered())
 			continue
 		}
-		g.failedBy[refOf(d)] = d
+		g.failedBy[object.Ref(d)] = d
 		for _, t := range sourcesBeneath(outs, e.reach()) {
 			if t != i {
-				failed[i] = append(failed[i], delivery{t, refOf(d)})
+				failed[i] = append(failed[i], delivery{t, object.Ref(d)})
 			}
 		}
 	}
@@ -635,7 +629,7 @@ func dedupeDeliveries(outs []sourceOut, res *Result) []sourceOut {
 				res.Findings = append(res.Findings, check.Finding{Check: check.DuplicateDelivery, Severity: check.SeverityWarning,
 					Location: check.At(o.Origin.File, o.Origin.Line), Source: o.Origin.Source,
 					Message: fmt.Sprintf("%s %s is delivered more than once; the cluster holds one object, written by whichever applies last: %s; and %s",
-						o.Kind, nsName(o.Namespace, o.Name), prev.Origin.ChainString(), o.Origin.ChainString())})
+						o.Kind, object.NSName(o.Namespace, o.Name), prev.Origin.ChainString(), o.Origin.ChainString())})
 			}
 		}
 		outs[i].result.Objects -= len(outs[i].objects) - len(kept)
@@ -647,7 +641,7 @@ func dedupeDeliveries(outs []sourceOut, res *Result) []sourceOut {
 func identityKey(o *Object) string {
 	group := groupOf(o.APIVersion)
 	ns := o.Namespace
-	if ns == "" && !isClusterScoped(o.Kind) {
+	if ns == "" && !object.ClusterScoped(o.Kind) {
 		ns = DefaultNamespace
 	}
 	return group + "\x00" + o.Kind + "\x00" + ns + "\x00" + o.Name
@@ -657,23 +651,10 @@ func isAutoscalerKind(o *Object) bool {
 	return o.Kind == "HorizontalPodAutoscaler" || (o.Kind == "ScaledObject" && strings.HasPrefix(o.APIVersion, "keda.sh/"))
 }
 
-func nsName(ns, name string) string {
-	if ns == "" {
-		return name
-	}
-	return ns + "/" + name
-}
-
-// gitopsFinding is a finding about a GitOps object, at its place.
-func gitopsFinding(o *Object, id, severity, msg string) check.Finding {
-	return check.Finding{Check: id, Severity: severity, Location: check.At(o.Origin.File, o.Origin.Line), Source: o.Origin.Source,
-		Message: fmt.Sprintf("%s:%d: %s %s: %s", o.Origin.File, o.Origin.Line, o.Kind, nsName(o.Namespace, o.Name), msg)}
-}
-
 // notFollowed is the finding for a GitOps object capreport cannot follow
 // offline; the summary counts them.
 func notFollowed(o *Object, why string) check.Finding {
-	return gitopsFinding(o, check.GitOpsNotFollowed, check.SeverityWarning, "not followed: "+why)
+	return object.Finding(o, check.GitOpsNotFollowed, check.SeverityWarning, "not followed: "+why)
 }
 
 // lookup finds a known object by kind and namespaced name ("" namespace

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/valuesfrom"
 )
 
 // An ApplicationSet whose matrix of two 1,000-element lists would generate
@@ -120,10 +121,10 @@ func TestValuesFromBounds(t *testing.T) {
 	files := map[string]string{
 		"charts/web/Chart.yaml": webChart, "charts/web/templates/hpa.yaml": webHPA,
 		"flux/sync.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata: {name: flux-system, namespace: flux-system}\nspec: {url: " + testRepoURL + "}\n",
-		"flux/big.yaml":  cm("big", maxConfigData+1),
-		"flux/near.yaml": cm("near", maxConfigData-100),
+		"flux/big.yaml":  cm("big", valuesfrom.MaxConfigData+1),
+		"flux/near.yaml": cm("near", valuesfrom.MaxConfigData-100),
 		"flux/hr.yaml": fluxHR("over", "apps", gitChartSpec, refs("big", 1)) + "---\n" +
-			fluxHR("many", "apps", gitChartSpec, refs("near", valuesFromBudgetBytes/maxConfigData+3)),
+			fluxHR("many", "apps", gitChartSpec, refs("near", valuesfrom.BudgetBytes/valuesfrom.MaxConfigData+3)),
 	}
 	opts, root := inMemory(t, files, DefaultOptions())
 	withRepoURL(&opts)

@@ -8,6 +8,7 @@ import (
 	"helm.sh/helm/v3/pkg/chartutil"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -36,7 +37,7 @@ func (g *gitops) expandRemoteHelmRelease(o *Object) (*expansion, bool) {
 		return e, true
 	}
 	hv, vals, fs, partial := g.releaseInputs(o, e)
-	out := g.renderRemote(refOf(o), rc, hv, vals, hv.Namespace)
+	out := g.renderRemote(object.Ref(o), rc, hv, vals, hv.Namespace)
 	out.result.Findings = append(out.result.Findings, fs...)
 	if partial {
 		out.result.Partial = true
@@ -146,7 +147,7 @@ func (g *gitops) argoRemoteChart(o *Object, s map[string]any, i, n int, refs map
 		}
 		h["valueFiles"] = kept
 	}
-	name := refOf(o)
+	name := object.Ref(o)
 	if n > 1 {
 		name = fmt.Sprintf("%s#%d", name, i)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/helmkeys"
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/repofs"
 	"github.com/capreport/capreport/render/internal/valuesschema"
 	"github.com/capreport/capreport/render/internal/yamldoc"
@@ -227,7 +228,7 @@ func templateObjects(raws []yamldoc.Raw, file string, req helmRequest) ([]helmOb
 		if isTestHook(raw.Doc) && req.skipTests || req.skipHooks && hookOf(raw.Doc) != "" {
 			continue
 		}
-		if _, ok := objectFromDoc(raw.Doc); !ok {
+		if _, ok := object.FromDoc(raw.Doc); !ok {
 			findings = append(findings, check.Finding{Check: check.NotAnObject, Severity: check.SeverityInfo,
 				Message:  fmt.Sprintf("%s:%d: rendered document has no apiVersion or kind; skipped", file, raw.Line),
 				Location: check.At(file, raw.Line)})

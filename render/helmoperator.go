@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/valuesfrom"
 )
 
 // Flux v1's Helm Operator (fluxcd/helm-operator, archived, still found in
@@ -24,7 +26,7 @@ func (g *gitops) expandHelmOperatorRelease(o *Object) *expansion {
 	}
 	git := str(chart, "git")
 	if git == "" {
-		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, "spec.chart names neither git nor repository"))
+		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "spec.chart names neither git nor repository"))
 		return e
 	}
 	if !g.repoURLs.Matches(git) {
@@ -33,7 +35,7 @@ func (g *gitops) expandHelmOperatorRelease(o *Object) *expansion {
 	}
 	rel, bad := g.sourcePath(str(chart, "path"))
 	if bad != "" {
-		e.findings = append(e.findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
+		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
 		return e
 	}
 	ns := str(o.Doc, "spec", "targetNamespace")
@@ -65,24 +67,24 @@ func (g *gitops) helmOperatorValues(o *Object, chartRel string) (map[string]any,
 			miss = miss || what != ""
 			if !optional {
 				partial = true
-				findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityWarning, what+"; rendered without those values"))
+				findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityWarning, what+"; rendered without those values"))
 			}
 			continue
 		}
-		if g.valuesFrom.spend(len(data)) != nil {
+		if g.valuesFrom.Spend(len(data)) != nil {
 			unread++
 			continue
 		}
-		vals, err := g.valuesFrom.document(data)
+		vals, err := g.valuesFrom.Document(data)
 		if err != nil {
-			findings = append(findings, gitopsFinding(o, check.GitOpsReference, check.SeverityError, fmt.Sprintf("valuesFrom: %v", err)))
+			findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityError, fmt.Sprintf("valuesFrom: %v", err)))
 			continue
 		}
 		result = mergeMaps(result, vals)
 	}
 	if unread > 0 {
 		partial = true
-		findings = append(findings, valuesBudgetFinding(o, unread))
+		findings = append(findings, valuesfrom.BudgetFinding(o, unread))
 	}
 	if v := mapAt(o.Doc, "spec", "values"); v != nil {
 		result = mergeMaps(result, v)

@@ -18,6 +18,7 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/kustread"
 	"github.com/capreport/capreport/render/internal/kustscan"
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -248,7 +249,7 @@ func (rd *renderer) kustomizeObjects(docs []map[string]any, spec SourceSpec, rea
 	objs := make([]Object, 0, len(docs))
 	for _, doc := range docs {
 		file, line, annLines := takeOrigin(doc, realDir, r, &lines)
-		o, ok := objectFromDoc(doc)
+		o, ok := object.FromDoc(doc)
 		if !ok {
 			continue
 		}

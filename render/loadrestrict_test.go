@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -86,7 +87,7 @@ func describeBuild(out sourceOut) string {
 	}
 	var parts []string
 	for _, o := range out.objects {
-		s := o.Kind + "/" + nsName(o.Namespace, o.Name)
+		s := o.Kind + "/" + object.NSName(o.Namespace, o.Name)
 		if sd, ok := o.Doc["stringData"].(map[string]any); ok {
 			for _, k := range []string{"bar", "foo"} {
 				if v, ok := sd[k]; ok {

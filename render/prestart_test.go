@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/render/internal/object"
 )
 
 // The pools made after Prestart take its workers as their spares, and
@@ -117,7 +118,7 @@ func TestSharedBodyIsolatesBuilds(t *testing.T) {
 	}
 	head.objects = head.objects[:1] // a build's keep filters in place
 	setCommonMetadata(&head.objects[0], map[string]any{"a": "2", "b": "3"}, nil)
-	setDefaultNamespace(&head.objects[0], "team")
+	object.SetDefaultNamespace(&head.objects[0], "team")
 	want := doc("x")
 	if !reflect.DeepEqual(base.objects[0].Doc, want) || base.objects[1].Name != "y" {
 		t.Errorf("the other build's objects changed: %v, %s", base.objects[0].Doc, base.objects[1].Name)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/kustscan"
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/proc"
 	"github.com/capreport/capreport/render/internal/repofs"
 	"github.com/capreport/capreport/render/internal/yamldoc"
@@ -295,7 +296,7 @@ func (o sourceOut) clone() sourceOut {
 	c := o
 	c.objects = make([]Object, len(o.objects))
 	for i := range o.objects {
-		c.objects[i] = o.objects[i].clone()
+		c.objects[i] = o.objects[i].Clone()
 	}
 	c.result.Findings = cloneFindings(o.result.Findings)
 	c.result.Chain = slices.Clone(o.result.Chain)
@@ -494,7 +495,7 @@ func (rd *renderer) renderSource(spec SourceSpec) sourceOut {
 	}
 	if d := spec.delivery; d != nil {
 		for i := range objs {
-			setDefaultNamespace(&objs[i], d.namespace)
+			object.SetDefaultNamespace(&objs[i], d.namespace)
 		}
 	}
 	res := SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name, Status: StatusRendered, Partial: meta.partial, Untraced: meta.untraced}

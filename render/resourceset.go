@@ -10,6 +10,8 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/fluxsubst"
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -53,7 +55,7 @@ func (g *gitops) expandResourceSet(o *Object) *expansion {
 	}
 	inputs := resourceSetInputs(o, spec)
 	objs, err := buildResourceSet(spec, inputs)
-	src := SourceSpec{Path: o.Origin.File, Type: SourcePlain, Name: refOf(o), explicit: true}
+	src := SourceSpec{Path: o.Origin.File, Type: SourcePlain, Name: object.Ref(o), explicit: true}
 	if err != nil {
 		e.outs = append(e.outs, g.rd.failedOut(src, check.RenderFailed, fmt.Errorf("the Flux Operator cannot build it: %w", err)))
 		return e
@@ -61,7 +63,7 @@ func (g *gitops) expandResourceSet(o *Object) *expansion {
 	out := sourceOut{result: SourceResult{Path: src.Path, Type: src.Type, ValueSet: src.Name, Status: StatusRendered, Objects: len(objs)},
 		covered: []string{o.Origin.File}}
 	for _, doc := range objs {
-		obj, ok := objectFromDoc(doc)
+		obj, ok := object.FromDoc(doc)
 		if !ok {
 			continue
 		}
@@ -186,7 +188,7 @@ func executeResourceSetTemplate(text string, set map[string]any) ([]map[string]a
 		return nil, err
 	}
 	var b strings.Builder
-	if err := tp.Execute(&limitedBuilder{b: &b, max: maxSubstitutedBytes}, nil); err != nil {
+	if err := tp.Execute(&limitedBuilder{b: &b, max: fluxsubst.MaxBytes}, nil); err != nil {
 		return nil, err
 	}
 	raws, problems, err := yamldoc.Decode([]byte(b.String()), maxResourceSetObjects)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -82,7 +83,7 @@ resources:
 		docs, err := buildResourceSet(spec, resourceSetInputs(o, spec))
 		var got []string
 		for _, d := range docs {
-			s := str(d, "kind") + " " + nsName(str(d, "metadata", "namespace"), str(d, "metadata", "name"))
+			s := str(d, "kind") + " " + object.NSName(str(d, "metadata", "namespace"), str(d, "metadata", "name"))
 			if m := dig(d, "spec", "maxReplicas"); m != nil {
 				s += fmt.Sprintf(" max=%v", m)
 			}

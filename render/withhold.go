@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/object"
 )
 
 // What a failed build withholds. kustomize-controller applies nothing of a
@@ -128,7 +129,7 @@ func (g *gitops) withhold(o *sourceOut, by string) {
 func (g *gitops) withheldFindings() []check.Finding {
 	byRef := map[string][]string{}
 	for _, w := range g.withheld {
-		byRef[w.By] = append(byRef[w.By], fmt.Sprintf("%s %s (%s:%d)", w.Kind, nsName(w.Namespace, w.Name), w.Origin.File, w.Origin.Line))
+		byRef[w.By] = append(byRef[w.By], fmt.Sprintf("%s %s (%s:%d)", w.Kind, object.NSName(w.Namespace, w.Name), w.Origin.File, w.Origin.Line))
 	}
 	var out []check.Finding
 	for _, ref := range slices.Sorted(maps.Keys(byRef)) {
@@ -136,7 +137,7 @@ func (g *gitops) withheldFindings() []check.Finding {
 		if o == nil {
 			continue
 		}
-		out = append(out, gitopsFinding(o, check.GitOpsWithheld, check.SeverityError,
+		out = append(out, object.Finding(o, check.GitOpsWithheld, check.SeverityError,
 			fmt.Sprintf("its build failed, so nothing beneath it reaches the cluster; withheld: %s", strings.Join(byRef[ref], ", "))))
 	}
 	return out

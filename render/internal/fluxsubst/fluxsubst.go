@@ -1,4 +1,8 @@
-package render
+// Package fluxsubst is kustomize-controller's postBuild substitution of a
+// Flux Kustomization's variables into the objects its build made
+// (fluxcd/pkg/envsubst, with Flux's rules for names, disabled objects and
+// numbers), bounded in what it may write.
+package fluxsubst
 
 import (
 	"errors"
@@ -8,10 +12,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/capreport/capreport/check"
 	"github.com/fluxcd/pkg/envsubst"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -31,18 +36,18 @@ const substituteDisabled = "kustomize.toolkit.fluxcd.io/substitute"
 
 var varNamePattern = regexp.MustCompile(`^[_[:alpha:]][_[:alpha:][:digit:]]*$`)
 
-// maxSubstitutedBytes bounds one object after substitution: a value
+// MaxBytes bounds one object after substitution: a value
 // referenced many times could otherwise multiply the object's size.
-const maxSubstitutedBytes = 4 << 20
+const MaxBytes = 4 << 20
 
-// substituteAll substitutes vars into every object of a Kustomization's
+// All substitutes vars into every object of a Kustomization's
 // build and returns the findings: variables left unresolved (grouped per
 // Kustomization), invalid names, refusals.
-func substituteAll(ks *Object, objs []Object, vars map[string]string) []check.Finding {
+func All(ks *object.Object, objs []object.Object, vars map[string]string) []check.Finding {
 	var findings []check.Finding
 	for name := range vars {
 		if !varNamePattern.MatchString(name) {
-			return []check.Finding{gitopsFinding(ks, check.GitOpsSubstitution, check.SeverityError,
+			return []check.Finding{object.Finding(ks, check.GitOpsSubstitution, check.SeverityError,
 				fmt.Sprintf("postBuild variable %q is not a valid name (%s); Flux refuses the build, so nothing was substituted", name, varNamePattern))}
 		}
 	}
@@ -56,7 +61,7 @@ func substituteAll(ks *Object, objs []Object, vars map[string]string) []check.Fi
 		if err != nil {
 			findings = append(findings, check.Finding{Check: check.GitOpsSubstitution, Severity: check.SeverityError,
 				Location: check.At(o.Origin.File, o.Origin.Line), Source: o.Origin.Source,
-				Message: fmt.Sprintf("%s:%d: %s %s: postBuild substitution of %s failed: %v; left as built", o.Origin.File, o.Origin.Line, o.Kind, o.Name, refOf(ks), err)})
+				Message: fmt.Sprintf("%s:%d: %s %s: postBuild substitution of %s failed: %v; left as built", o.Origin.File, o.Origin.Line, o.Kind, o.Name, object.Ref(ks), err)})
 			continue
 		}
 		for _, v := range missing {
@@ -65,13 +70,13 @@ func substituteAll(ks *Object, objs []Object, vars map[string]string) []check.Fi
 	}
 	for _, v := range slices.Sorted(maps.Keys(unresolved)) {
 		objs := unresolved[v]
-		findings = append(findings, gitopsFinding(ks, check.GitOpsSubstitution, check.SeverityWarning,
+		findings = append(findings, object.Finding(ks, check.GitOpsSubstitution, check.SeverityWarning,
 			fmt.Sprintf("postBuild variable ${%s} is not set by substitute or substituteFrom and has no default; kept as text in %s", v, strings.Join(objs, ", "))))
 	}
 	return findings
 }
 
-func substitutionDisabled(o *Object) bool {
+func substitutionDisabled(o *object.Object) bool {
 	md, _ := o.Doc["metadata"].(map[string]any)
 	for _, f := range []string{"labels", "annotations"} {
 		m, _ := md[f].(map[string]any)
@@ -84,7 +89,7 @@ func substitutionDisabled(o *Object) bool {
 
 // substituteObject substitutes vars into one object in place and returns
 // the variables it left unresolved.
-func substituteObject(o *Object, vars map[string]string) ([]string, error) {
+func substituteObject(o *object.Object, vars map[string]string) ([]string, error) {
 	if !yamldoc.HasText(o.Doc, "$") {
 		return nil, nil // nothing to substitute, and printing it is most of the cost
 	}
@@ -92,8 +97,8 @@ func substituteObject(o *Object, vars map[string]string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if bound := substitutionBound(string(data), vars); bound > maxSubstitutedBytes {
-		return nil, fmt.Errorf("the result could reach %d bytes, over the %d-byte limit", bound, maxSubstitutedBytes)
+	if bound := substitutionBound(string(data), vars); bound > MaxBytes {
+		return nil, fmt.Errorf("the result could reach %d bytes, over the %d-byte limit", bound, MaxBytes)
 	}
 	kept := map[string]bool{}
 	var out string
@@ -121,7 +126,7 @@ func substituteObject(o *Object, vars map[string]string) ([]string, error) {
 		return nil, errors.New("the substituted object is not one YAML document")
 	}
 	origin := o.Origin
-	n, ok := objectFromDoc(raws[0].Doc)
+	n, ok := object.FromDoc(raws[0].Doc)
 	if !ok {
 		return nil, errors.New("the substituted object has no apiVersion or kind")
 	}

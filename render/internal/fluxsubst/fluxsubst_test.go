@@ -1,4 +1,4 @@
-package render
+package fluxsubst
 
 import (
 	"strings"
@@ -6,20 +6,21 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
-func substObject(t testing.TB, yaml string) Object {
+func substObject(t testing.TB, yaml string) object.Object {
 	t.Helper()
 	raws, _, err := yamldoc.Decode([]byte(yaml), 1)
 	if err != nil || len(raws) != 1 {
 		t.Fatalf("fixture: %v", err)
 	}
-	o, ok := objectFromDoc(raws[0].Doc)
+	o, ok := object.FromDoc(raws[0].Doc)
 	if !ok {
 		t.Fatal("fixture is not an object")
 	}
-	o.Origin = Origin{File: "apps/hpa.yaml", Line: 1, Source: "apps"}
+	o.Origin = object.Origin{File: "apps/hpa.yaml", Line: 1, Source: "apps"}
 	return o
 }
 
@@ -28,7 +29,7 @@ func substObject(t testing.TB, yaml string) Object {
 // forms; numbers become numbers; a disabled object is left alone; an
 // undefined variable is kept as text (capreport's one difference).
 func TestSubstitute(t *testing.T) {
-	ks := &Object{Kind: "Kustomization", Name: "apps", Namespace: "flux-system", Origin: Origin{File: "clusters/apps.yaml", Line: 1}}
+	ks := &object.Object{Kind: "Kustomization", Name: "apps", Namespace: "flux-system", Origin: object.Origin{File: "clusters/apps.yaml", Line: 1}}
 	cases := []struct {
 		name, doc  string
 		vars       map[string]string
@@ -48,8 +49,8 @@ func TestSubstitute(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			objs := []Object{substObject(t, c.doc)}
-			fs := substituteAll(ks, objs, c.vars)
+			objs := []object.Object{substObject(t, c.doc)}
+			fs := All(ks, objs, c.vars)
 			spec, _ := objs[0].Doc["spec"].(map[string]any)
 			if spec["minReplicas"] != c.wantMin || spec["maxReplicas"] != c.wantMax || objs[0].Name != c.wantName {
 				t.Errorf("min %#v max %#v name %q, want %#v %#v %q", spec["minReplicas"], spec["maxReplicas"], objs[0].Name, c.wantMin, c.wantMax, c.wantName)
@@ -70,12 +71,12 @@ func TestSubstitute(t *testing.T) {
 // A value referenced many times cannot blow an object up: the bound is
 // checked before substituting.
 func TestSubstituteAmplification(t *testing.T) {
-	ks := &Object{Kind: "Kustomization", Name: "apps", Origin: Origin{File: "clusters/apps.yaml", Line: 1}}
+	ks := &object.Object{Kind: "Kustomization", Name: "apps", Origin: object.Origin{File: "clusters/apps.yaml", Line: 1}}
 	doc := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: boom\ndata:\n" + strings.Repeat("  k${i}: ${big}${big}${big}${big}\n", 1) +
 		"  all: \"" + strings.Repeat("${big}", 5000) + "\"\n"
-	objs := []Object{substObject(t, doc)}
+	objs := []object.Object{substObject(t, doc)}
 	start := time.Now()
-	fs := substituteAll(ks, objs, map[string]string{"big": strings.Repeat("x", 1<<20), "i": "1"})
+	fs := All(ks, objs, map[string]string{"big": strings.Repeat("x", 1<<20), "i": "1"})
 	if time.Since(start) > 5*time.Second {
 		t.Errorf("took %s", time.Since(start))
 	}
@@ -88,9 +89,9 @@ func TestSubstituteAmplification(t *testing.T) {
 }
 
 func TestSubstituteInvalidVarName(t *testing.T) {
-	ks := &Object{Kind: "Kustomization", Name: "apps", Origin: Origin{File: "clusters/apps.yaml", Line: 1}}
-	objs := []Object{substObject(t, hpaDoc("web", "${max}"))}
-	fs := substituteAll(ks, objs, map[string]string{"not-valid": "1", "max": "3"})
+	ks := &object.Object{Kind: "Kustomization", Name: "apps", Origin: object.Origin{File: "clusters/apps.yaml", Line: 1}}
+	objs := []object.Object{substObject(t, hpaDoc("web", "${max}"))}
+	fs := All(ks, objs, map[string]string{"not-valid": "1", "max": "3"})
 	if len(fs) != 1 || !strings.Contains(fs[0].Message, `"not-valid" is not a valid name`) {
 		t.Errorf("findings %+v", fs)
 	}
@@ -110,15 +111,15 @@ func FuzzSubstitute(f *testing.F) {
 		if err != nil || len(raws) != 1 {
 			return
 		}
-		o, ok := objectFromDoc(raws[0].Doc)
+		o, ok := object.FromDoc(raws[0].Doc)
 		if !ok {
 			return
 		}
-		ks := &Object{Kind: "Kustomization", Name: "f"}
-		objs := []Object{o}
-		_ = substituteAll(ks, objs, map[string]string{name: value})
+		ks := &object.Object{Kind: "Kustomization", Name: "f"}
+		objs := []object.Object{o}
+		_ = All(ks, objs, map[string]string{name: value})
 		if d, _ := objs[0].Doc["data"].(map[string]any); d != nil {
-			if s, ok := d["v"].(string); ok && len(s) > maxSubstitutedBytes {
+			if s, ok := d["v"].(string); ok && len(s) > MaxBytes {
 				t.Fatalf("substituted value of %d bytes", len(s))
 			}
 		}
@@ -129,29 +130,9 @@ func quoteYAML(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s) + `"`
 }
 
-// Flux joins a source path as securejoin does: ".." stops at the root.
-func TestFluxPath(t *testing.T) {
-	for in, want := range map[string]string{"./apps/prod": "apps/prod", "apps": "apps", "": "", "/x": "x", "../../etc": "etc", "a/../../b": "b"} {
-		if got := fluxPath(in); got != want {
-			t.Errorf("fluxPath(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// yamldoc.HasText must see every "$" the printed YAML holds: in a key, a
-// nested string, a list; never in a number or a boolean.
-func TestHasDollar(t *testing.T) {
-	for _, tc := range []struct {
-		doc  map[string]any
-		want bool
-	}{
-		{map[string]any{"a": "x", "b": int64(1), "c": true, "d": nil, "e": 1.5}, false},
-		{map[string]any{"a": map[string]any{"b": []any{"x", map[string]any{"c": "${V}"}}}}, true},
-		{map[string]any{"a": map[string]any{"$k": "v"}}, true},
-		{map[string]any{"a": []any{int64(1), "$"}}, true},
-	} {
-		if got := yamldoc.HasText(tc.doc, "$"); got != tc.want {
-			t.Errorf("HasText(%v) = %v, want %v", tc.doc, got, tc.want)
-		}
-	}
+// hpaDoc is an HPA of the given name and maxReplicas text, as render's
+// tests write them.
+func hpaDoc(name, max string) string {
+	return "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: " + name +
+		"\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: " + name + "\n  minReplicas: 1\n  maxReplicas: " + max + "\n"
 }

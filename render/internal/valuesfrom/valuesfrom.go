@@ -1,41 +1,47 @@
-package render
+// Package valuesfrom bounds what a HelmRelease's valuesFrom may cost a
+// run: the ConfigMaps and Secrets the cluster would refuse are not read,
+// each value document is parsed once, and the run composes a bounded
+// number of bytes of them.
+package valuesfrom
 
 import (
 	"encoding/base64"
 	"fmt"
 
-	"github.com/capreport/capreport/check"
 	"helm.sh/helm/v3/pkg/chartutil"
+
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/object"
 )
 
 // What a HelmRelease's valuesFrom may cost the run. helm-controller reads
 // each reference from the cluster, where no ConfigMap or Secret holds more
-// than maxConfigData bytes; offline the references resolve to the
+// than MaxConfigData bytes; offline the references resolve to the
 // repository's objects, which nothing bounds, and each value document is
 // parsed and merged in the parent process. So an object over the API
 // server's limit is not read (the cluster never holds it), each document
 // is parsed once per run, and the run composes at most
-// valuesFromBudgetBytes of them in all: 250 references to one 4 MiB
+// BudgetBytes of them in all: 250 references to one 4 MiB
 // ConfigMap took 85 s, parsing it 250 times.
 
-// maxConfigData is core.MaxSecretSize (k8s.io/kubernetes
+// MaxConfigData is core.MaxSecretSize (k8s.io/kubernetes
 // pkg/apis/core/types.go), the most data ValidateConfigMap and
 // ValidateSecret (pkg/apis/core/validation) accept: the sum of a
 // ConfigMap's data and binaryData values, or of a Secret's decoded data
 // (stringData merged in).
-const maxConfigData = 1 << 20
+const MaxConfigData = 1 << 20
 
-// valuesFromBudgetBytes is what a run's valuesFrom references may compose
+// BudgetBytes is what a run's valuesFrom references may compose
 // together, each counted as often as it is referenced: far above what the
 // GitOps repositories read here compose (kilobytes per release).
-const valuesFromBudgetBytes = 64 << 20
+const BudgetBytes = 64 << 20
 
-// valuesFromWork is a run's memo of parsed value documents and what is
+// Work is a run's memo of parsed value documents and what is
 // left of its budget.
-type valuesFromWork struct {
+type Work struct {
 	left   int64
 	parsed map[string]parsedValues
-	sizes  map[*Object]int // configDataSize of each object asked about
+	sizes  map[*object.Object]int // configDataSize of each object asked about
 }
 
 type parsedValues struct {
@@ -43,16 +49,17 @@ type parsedValues struct {
 	err  error
 }
 
-func newValuesFromWork() *valuesFromWork {
-	return &valuesFromWork{left: valuesFromBudgetBytes, parsed: map[string]parsedValues{}, sizes: map[*Object]int{}}
+// NewWork is a run's work, with the whole budget left.
+func NewWork() *Work {
+	return &Work{left: BudgetBytes, parsed: map[string]parsedValues{}, sizes: map[*object.Object]int{}}
 }
 
 // errValuesBudget says the run's budget is spent.
-var errValuesBudget = fmt.Errorf("the run's %d MiB of valuesFrom values are spent", valuesFromBudgetBytes>>20)
+var errValuesBudget = fmt.Errorf("the run's %d MiB of valuesFrom values are spent", BudgetBytes>>20)
 
-// spend takes n bytes from the budget, or says it is spent (and then
+// Spend takes n bytes from the budget, or says it is spent (and then
 // stays spent: what comes later is not composed either).
-func (w *valuesFromWork) spend(n int) error {
+func (w *Work) Spend(n int) error {
 	if int64(n) > w.left {
 		w.left = 0
 		return errValuesBudget
@@ -61,18 +68,18 @@ func (w *valuesFromWork) spend(n int) error {
 	return nil
 }
 
-// valuesBudgetFinding says that n of a release's valuesFrom references
+// BudgetFinding says that n of a release's valuesFrom references
 // were not read once the run's budget was spent.
-func valuesBudgetFinding(o *Object, n int) check.Finding {
-	return gitopsFinding(o, check.GitOpsLimit, check.SeverityError,
+func BudgetFinding(o *object.Object, n int) check.Finding {
+	return object.Finding(o, check.GitOpsLimit, check.SeverityError,
 		fmt.Sprintf("valuesFrom: %d of its references are not read, since %v; rendered without those values", n, errValuesBudget))
 }
 
-// document is a values document (a ConfigMap's or Secret's key, a file of
+// Document is a values document (a ConfigMap's or Secret's key, a file of
 // the chart), parsed once per run, by its text, and copied for each use:
 // the caller merges it and may set paths inside it. The caller has spent
 // its length.
-func (w *valuesFromWork) document(value string) (map[string]any, error) {
+func (w *Work) Document(value string) (map[string]any, error) {
 	p, ok := w.parsed[value]
 	if !ok {
 		vals, err := chartutil.ReadValues([]byte(value))
@@ -82,23 +89,23 @@ func (w *valuesFromWork) document(value string) (map[string]any, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	vals, _ := cloneValue(map[string]any(p.vals)).(map[string]any)
+	vals, _ := object.CloneValue(map[string]any(p.vals)).(map[string]any)
 	return vals, nil
 }
 
-// overLimit reports whether a ConfigMap or Secret holds more data than
+// OverLimit reports whether a ConfigMap or Secret holds more data than
 // the API server accepts, and how much, measured once per object.
-func (w *valuesFromWork) overLimit(kind string, obj *Object) (int, bool) {
+func (w *Work) OverLimit(kind string, obj *object.Object) (int, bool) {
 	size, ok := w.sizes[obj]
 	if !ok {
 		size = configDataSize(kind, obj.Doc)
 		w.sizes[obj] = size
 	}
-	return size, size > maxConfigData
+	return size, size > MaxConfigData
 }
 
 // configDataSize is the data of a ConfigMap or Secret as the API server
-// measures it against maxConfigData.
+// measures it against MaxConfigData.
 func configDataSize(kind string, doc map[string]any) int {
 	size := 0
 	data, _ := doc["data"].(map[string]any)
