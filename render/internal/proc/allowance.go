@@ -39,6 +39,9 @@ const (
 	drawStep = 250 * time.Millisecond
 )
 
+// NewAllowance is a run's allowance for a source timeout of timeout: one
+// timeout to share, beyond a free time of minFree (or all of a shorter
+// timeout) a source.
 func NewAllowance(timeout time.Duration) *Allowance {
 	free := min(timeout, minFree)
 	return &Allowance{free: free, left: timeout, limit: timeout, step: drawStep}
@@ -58,7 +61,7 @@ type Lease struct {
 	ended   bool
 }
 
-// begin starts a source's clock: it may take timeout, within the run's
+// Begin starts a source's clock: it may take timeout, within the run's
 // allowance. A nil Allowance grants the timeout alone.
 func (s *Allowance) Begin(timeout time.Duration) *Lease {
 	l := &Lease{s: s, start: time.Now(), limit: timeout, granted: timeout, expired: make(chan struct{})}
@@ -92,7 +95,7 @@ func (l *Lease) draw() {
 	l.timer.Reset(time.Until(l.start.Add(l.granted)))
 }
 
-// end stops the clock and gives back what the source drew and did not
+// End stops the clock and gives back what the source drew and did not
 // use; it returns the time the source was granted. Later calls only
 // return it.
 func (l *Lease) End() time.Duration {
@@ -133,7 +136,7 @@ func (s *Allowance) stepSize() time.Duration {
 	return s.step
 }
 
-// timeoutError says which bound stopped a source granted granted: the
+// TimeoutError says which bound stopped a source granted granted: the
 // source timeout, or the run's allowance for slow renders.
 func (s *Allowance) TimeoutError(granted time.Duration, stopped string) error {
 	if s == nil || granted >= s.limit {
