@@ -1,20 +1,27 @@
 package twin
 
-// DeadTimeAnnotation on a pod template sets the dead time of its pods (a Go
-// duration, real time): kwok turns a pod ready that long after it started.
+// DeadTimeAnnotation on a pod sets when kwok turns it ready: a Go
+// duration (real time) after it started, or an RFC 3339 time. On a pod
+// template it may be ReadyPending instead: each pod then waits, unstarted,
+// until the twin stamps the time (stampReady).
 const DeadTimeAnnotation = "twin.capreport.dev/dead-time"
+
+// ReadyPending is DeadTimeAnnotation's value on a pod whose ready time the
+// twin has yet to stamp.
+const ReadyPending = "pending"
 
 // kwokStages is kwok's configuration for the twin. It differs from kwok's
 // own "general" stages where the essays' model and a real kubelet agree
 // and kwok's defaults do not:
 //
-//   - a pod starts at once (no random delay): phase Pending, its start time
-//     set, Ready false, as a kubelet reports a pod whose containers are
-//     being created;
-//   - it turns Running and Ready after exactly its dead time
-//     (DeadTimeAnnotation), with no jitter, its start time kept (kwok's
-//     general stage moves the start time to the ready moment, which would
-//     take every new pod out of the HPA's CPU initialization period);
+//   - a pod starts at once (no random delay), or once the twin has stamped
+//     its ready time: phase Pending, its start time set, Ready false, as a
+//     kubelet reports a pod whose containers are being created;
+//   - it turns Running and Ready after exactly its dead time, or at its
+//     stamped time (DeadTimeAnnotation), with no jitter, its start time
+//     kept (kwok's general stage moves the start time to the ready moment,
+//     which would take every new pod out of the HPA's CPU initialization
+//     period);
 //   - a pod being deleted goes at once.
 //
 // The node is kept ready by kwok's own fast node stages.
@@ -72,6 +79,10 @@ spec:
       operator: 'DoesNotExist'
     - key: '.status.podIP'
       operator: 'DoesNotExist'
+    - key: '.metadata.annotations["` + DeadTimeAnnotation + `"]'
+      operator: 'NotIn'
+      values:
+      - '` + ReadyPending + `'
   next:
     statusTemplate: |
       {{ $now := Now }}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"testing"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -14,8 +15,10 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	listersv1 "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 	external "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
 	metrics "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
@@ -35,8 +38,12 @@ type run struct {
 	pods     listersv1.PodLister
 	pods0    int32 // pods at rest before the step
 	horizon  int64 // model seconds observed after the step
+	// stampDead, when positive, is the dead time (model seconds) the twin
+	// stamps on each new pod as the time it turns ready (stampReady).
+	stampDead int64
 
 	mu       sync.Mutex
+	stepped  bool        // the clock's origin is set
 	syncs    []time.Time // the controller's metric requests
 	orders   []sim.ScaleEvent
 	peak     int32
@@ -173,7 +180,10 @@ func stepAtSync(ctx context.Context, r *run, period time.Duration) error {
 	if interval < period || interval > 2*period {
 		interval = period // a sync missed or retried: fall back to the flag
 	}
+	r.mu.Lock()
 	r.clock.Origin = last.Add(interval - max(r.clock.Duration(0.1), syncLead))
+	r.stepped = true
+	r.mu.Unlock()
 	time.Sleep(time.Until(r.clock.Origin))
 	r.workload.SetStep(0)
 	r.workload.Arm()
@@ -299,7 +309,7 @@ func createWorkload(ctx context.Context, p *Plane, r *run, requestMilli, limitMi
 			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}},
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": app},
-					Annotations: map[string]string{DeadTimeAnnotation: r.clock.Duration(float64(deadTime)).String()}},
+					Annotations: map[string]string{DeadTimeAnnotation: deadTimeValue(r, deadTime)}},
 				Spec: corev1.PodSpec{
 					NodeName: node,
 					Containers: []corev1.Container{{Name: app, Image: "capreport.dev/twin/service",
@@ -313,6 +323,55 @@ func createWorkload(ctx context.Context, p *Plane, r *run, requestMilli, limitMi
 	}
 	_, err := p.Client.AppsV1().Deployments(r.ns).Create(ctx, d, metav1.CreateOptions{})
 	return err
+}
+
+// deadTimeValue is DeadTimeAnnotation's value on the run's pod template.
+func deadTimeValue(r *run, deadTime int64) string {
+	if r.stampDead > 0 {
+		return ReadyPending
+	}
+	return r.clock.Duration(float64(deadTime)).String()
+}
+
+// readyAt is the real time at which a pod the run's controller has just
+// ordered turns ready: the dead time after the model's sync second that
+// ordered it, as the model has it (docs/fidelity.md, "Dead time"). Before
+// the step, a dead time from now.
+func (r *run) readyAt() time.Time {
+	r.mu.Lock()
+	stepped := r.stepped
+	r.mu.Unlock()
+	if !stepped {
+		return time.Now().Add(r.clock.Duration(float64(r.stampDead)))
+	}
+	return r.clock.Real(r.clock.Sync(r.lastSync(), 15) + r.stampDead)
+}
+
+// stampReady gives each of the plane's new pods that waits for it
+// (ReadyPending) its run's ready time. kwok starts a pod only once it is
+// stamped.
+func stampReady(ctx context.Context, t testing.TB, p *Plane, rs *runs, informer cache.SharedIndexInformer) {
+	_, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+		pod, ok := obj.(*corev1.Pod)
+		if !ok || pod.Annotations[DeadTimeAnnotation] != ReadyPending {
+			return
+		}
+		r := rs.get(pod.Namespace)
+		if r == nil || r.stampDead <= 0 {
+			return
+		}
+		at := r.readyAt().UTC().Format(time.RFC3339Nano)
+		patch := fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, DeadTimeAnnotation, at)
+		go func() {
+			_, err := p.Client.CoreV1().Pods(pod.Namespace).Patch(ctx, pod.Name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+			if err != nil && ctx.Err() == nil {
+				t.Errorf("%s/%s: stamping its ready time: %v", pod.Namespace, pod.Name, err)
+			}
+		}()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // createScaledObject creates the run's ScaledObject on its Deployment

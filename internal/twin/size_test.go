@@ -81,6 +81,7 @@ func TestSizeCriteria(t *testing.T) {
 	defer cancel()
 	factory := informers.NewSharedInformerFactory(plane.Client, 0)
 	podLister := factory.Core().V1().Pods().Lister()
+	stampReady(ctx, t, plane, rs, factory.Core().V1().Pods().Informer())
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
 
@@ -88,7 +89,7 @@ func TestSizeCriteria(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, c := range cases {
 		o := c.options()
-		r := &sizeRun{run: &run{ns: c.name, pods: podLister, clock: clockAt(), pods0: o.Pods, horizon: c.horizon}, c: c}
+		r := &sizeRun{run: &run{ns: c.name, pods: podLister, clock: clockAt(), pods0: o.Pods, horizon: c.horizon, stampDead: o.DeadTime}, c: c}
 		wo := WorkloadOptions{Kind: Size, RequestMilli: o.RequestMilli, LimitMilli: o.LimitMilli, PodRate: o.PodRate,
 			DemandBefore: float64(o.Pods) * float64(o.Target) / 100 * o.PodRate, Window: 30}
 		wo.DemandAfter = c.k * wo.DemandBefore
