@@ -215,10 +215,10 @@ func (rd *renderer) workerFailure(spec SourceSpec, err error, granted time.Durat
 	}
 	joined := strings.Join(tail, "\n")
 	switch {
-	case strings.Contains(joined, memoryMarker) || strings.Contains(joined, "out of memory"):
+	case strings.Contains(joined, proc.MemoryMarker) || strings.Contains(joined, "out of memory"):
 		return rd.failedOut(spec, check.RenderMemory, fmt.Errorf("render held more than %d MiB and was stopped (a template that recurses or builds huge strings?)", rd.opts.Isolation.memory()>>20))
 	case strings.Contains(joined, "stack overflow") || strings.Contains(joined, "stack exceeds"):
-		return rd.failedOut(spec, check.RenderCrashed, fmt.Errorf("render recursed past the %d MiB stack limit and was stopped (a tpl or include that calls itself?)", maxWorkerStack>>20))
+		return rd.failedOut(spec, check.RenderCrashed, fmt.Errorf("render recursed past the %d MiB stack limit and was stopped (a tpl or include that calls itself?)", proc.MaxStack>>20))
 	}
 	return rd.failedOut(spec, check.RenderCrashed, fmt.Errorf("%v; its last words: %s", err, fatalLine(tail)))
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/render/internal/proc"
 )
 
 // isolated returns options that render in workers: this test binary.
@@ -247,7 +248,7 @@ func TestWorkerFailureNamesTheCause(t *testing.T) {
 	}{
 		{[]string{"runtime: goroutine stack exceeds 134217728-byte limit", "fatal error: stack overflow", "goroutine 1 [running]:"}, check.RenderCrashed, "stack limit"},
 		{[]string{"fatal error: out of memory", "goroutine 9 [running]:"}, check.RenderMemory, "512 MiB"},
-		{[]string{memoryMarker + ": 600 MiB held, budget 512 MiB"}, check.RenderMemory, "512 MiB"},
+		{[]string{proc.MemoryMarker + ": 600 MiB held, budget 512 MiB"}, check.RenderMemory, "512 MiB"},
 		{[]string{"goroutine 1 [running]:", "fatal error: concurrent map writes", "main.main()"}, check.RenderCrashed, "concurrent map writes"},
 	}
 	for _, c := range cases {

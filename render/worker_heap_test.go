@@ -2,8 +2,6 @@ package render
 
 import (
 	"context"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -121,43 +119,6 @@ func TestWorkerPacesLargeStrings(t *testing.T) {
 	if held[false] > held[true]-8<<20 {
 		t.Errorf("the paced worker held %d MiB at most, the unpaced one %d MiB; want at least 8 MiB less", held[false]>>20, held[true]>>20)
 	}
-}
-
-// A worker whose live heap stays large is not made to mark it again after
-// a render that ran no cycle and left little garbage; one that left much
-// garbage, or during which a cycle ran, is.
-func TestSettleSkipsASettledHeap(t *testing.T) {
-	live := make([][]byte, 64)
-	for i := range live {
-		live[i] = make([]byte, 1<<20)
-	}
-	old := debug.SetGCPercent(400) // no cycle of its own while the test allocates
-	defer debug.SetGCPercent(old)
-	var s heapSettler
-	var garbage []byte
-	runtime.GC()
-	s.cycles = gcCycles()
-	before := forcedCycles()
-	s.settle()
-	if got := forcedCycles() - before; got != 0 {
-		t.Errorf("a settled heap of 64 MB with no garbage: %d forced collections, want 0", got)
-	}
-	for range 32 {
-		garbage = make([]byte, 1<<20)
-	}
-	before = forcedCycles()
-	s.settle()
-	if got := forcedCycles() - before; got != 1 {
-		t.Errorf("32 MB of garbage left: %d forced collections, want 1", got)
-	}
-	runtime.GC() // a cycle the render ran
-	before = forcedCycles()
-	s.settle()
-	if got := forcedCycles() - before; got != 1 {
-		t.Errorf("a cycle ran during the render: %d forced collections, want 1", got)
-	}
-	runtime.KeepAlive(live)
-	runtime.KeepAlive(garbage)
 }
 
 // noDeadline is a source's time that never runs out.
