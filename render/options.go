@@ -199,7 +199,7 @@ type Options struct {
 	RenderCacheDir string
 	// Checkout, when set, says the root is a checkout only capreport
 	// writes to, which lets the render cache trust git for which of its
-	// files changed since an earlier run (checkoutmemo.go).
+	// files changed since an earlier run (render/internal/digestmemo).
 	Checkout *Checkout
 	// CheckFirst, when set, gives the root-relative paths the caller
 	// expects to have changed since the render cache was filled (a pull

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/render/cache"
 	"github.com/capreport/capreport/render/internal/object"
 )
 
@@ -58,36 +58,6 @@ func TestPrestart(t *testing.T) {
 	}
 }
 
-// While caches are open, an entry file is read once for all of them (a
-// diff's head and base check the same ones); once the last closes, the
-// copies go.
-func TestSharedEntries(t *testing.T) {
-	dir := t.TempDir()
-	p := dir + "/e" + entryExt
-	b, err := encodeEntry(sourceOut{inputs: []Input{{Op: "file", Path: "a", Digest: "d"}}, objects: []Object{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	testutil.WriteTree(t, dir, map[string]string{"e" + entryExt: string(b)})
-	openEntries()
-	openEntries()
-	first, ok1 := sharedEntry(p)
-	second, ok2 := sharedEntry(p)
-	if !ok1 || !ok2 || first != second {
-		t.Errorf("two open caches read the entry apart: %p %p", first, second)
-	}
-	closeEntries()
-	if third, _ := sharedEntry(p); third != first {
-		t.Error("the entry was read again while a cache was still open")
-	}
-	closeEntries()
-	readEntries.Lock()
-	defer readEntries.Unlock()
-	if len(readEntries.byPath) != 0 {
-		t.Errorf("%d entries kept after the last cache closed", len(readEntries.byPath))
-	}
-}
-
 // Two builds that load one entry share its decoded documents and nothing
 // they write: each filters its own slice, and Flux's commonMetadata and a
 // default namespace written into one build's object leave the other's as
@@ -96,7 +66,7 @@ func TestSharedBodyIsolatesBuilds(t *testing.T) {
 	doc := func(name string) map[string]any {
 		return map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": name, "labels": map[string]any{"a": "1"}}}
 	}
-	b, err := encodeEntry(sourceOut{inputs: []Input{{Op: "file", Path: "a", Digest: "d"}}, objects: []Object{
+	b, err := cache.Encode(cache.Entry{Inputs: []cache.Input{{Op: "file", Path: "a", Digest: "d"}}, Objects: []Object{
 		{APIVersion: "v1", Kind: "ConfigMap", Name: "x", Doc: doc("x")},
 		{APIVersion: "v1", Kind: "ConfigMap", Name: "y", Doc: doc("y")},
 	}})
@@ -104,15 +74,18 @@ func TestSharedBodyIsolatesBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(b)
-	e, ok := parseEntry(text, crc32.ChecksumIEEE([]byte(text[:len(text)-4])))
+	e, ok := cache.Parse(text, crc32.ChecksumIEEE([]byte(text[:len(text)-4])))
 	if !ok {
 		t.Fatal("the entry does not parse")
 	}
-	head, ok1 := e.sharedBody()
-	base, ok2 := e.sharedBody()
+	c := cache.Open(cache.Options{Dir: t.TempDir()})
+	defer c.Close()
+	headEntry, ok1 := c.Load(e)
+	baseEntry, ok2 := c.Load(e)
 	if !ok1 || !ok2 {
 		t.Fatal("the body does not decode")
 	}
+	head, base := fromEntry(headEntry), fromEntry(baseEntry)
 	if head.objects[0].Doc["metadata"].(map[string]any)["name"] != "x" || &head.objects[0] == &base.objects[0] {
 		t.Fatal("the builds do not each get their own slice of the entry's objects")
 	}
@@ -126,25 +99,5 @@ func TestSharedBodyIsolatesBuilds(t *testing.T) {
 	md := head.objects[0].Doc["metadata"].(map[string]any)
 	if md["namespace"] != "team" || !reflect.DeepEqual(md["labels"], map[string]any{"a": "2", "b": "3"}) {
 		t.Errorf("the writing build's object is %v", head.objects[0].Doc)
-	}
-}
-
-// A key's directory is listed once while caches are open, and again after
-// the process stores an entry under it.
-func TestSharedListing(t *testing.T) {
-	dir := t.TempDir()
-	testutil.WriteTree(t, dir, map[string]string{"a" + entryExt: "x"})
-	openEntries()
-	defer closeEntries()
-	if got := sharedListing(dir); !reflect.DeepEqual(got, []string{"a" + entryExt}) {
-		t.Fatalf("listing %v", got)
-	}
-	testutil.WriteTree(t, dir, map[string]string{"b" + entryExt: "x"})
-	if got := sharedListing(dir); len(got) != 1 {
-		t.Errorf("listed again while open: %v", got)
-	}
-	forgetListing(dir)
-	if got := sharedListing(dir); len(got) != 2 {
-		t.Errorf("after a store the listing is %v, want both entries", got)
 	}
 }

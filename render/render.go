@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/cache"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/proc"
@@ -35,7 +36,7 @@ type renderer struct {
 	// shared by the per-source copies a recorded render makes.
 	fx *fetchState
 	// cache is the run's render cache (Options.RenderCacheDir); nil: none.
-	cache *renderCache
+	cache *cache.Cache
 	// fetched is set, in a recorded render's copy, when the render fetches
 	// (a chart, a remote base): what it downloads is not in the cache key.
 	fetched *atomic.Bool
@@ -98,8 +99,8 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	rd.setFetchBudget(rd.opts.Fetch.MaxTotalBytes)
-	rd.cache = newRenderCache(rd.opts.RenderCacheDir, rd)
-	defer rd.cache.close()
+	rd.cache = openCache(rd)
+	defer rd.cache.Close()
 	if len(rd.opts.Isolation.Command) > 0 && isDisk(rd.opts.FS) {
 		rd.pool = newWorkerPool(rd)
 		defer rd.pool.close()
@@ -205,11 +206,11 @@ func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, out
 	checks.SetLimit(par)
 	renders.SetLimit(par)
 	keys := make([]string, len(specs))
-	entries := make([]*cacheEntry, len(specs))
+	entries := make([]*cache.Stored, len(specs))
 	render := func(i int) {
 		renders.Go(func() error {
 			out := rd.renderKept(ctx, specs[i])
-			rd.cache.store(keys[i], out)
+			cacheStore(rd.cache, keys[i], out)
 			out.spec = specs[i]
 			outs[i] = out
 			done()
@@ -220,7 +221,7 @@ func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, out
 	if rd.opts.CheckFirst != nil {
 		hint = rd.opts.CheckFirst()
 	}
-	for _, i := range rd.cache.checkOrder(specs, hint) {
+	for _, i := range rd.cache.CheckOrder(specPaths(specs), hint) {
 		spec := specs[i]
 		if ctx.Err() != nil {
 			outs[i] = skippedOut(spec, "cancelled: "+ctx.Err().Error())
@@ -229,8 +230,8 @@ func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, out
 		checks.Go(func() error {
 			// The key is taken before the render: an in-process render
 			// may add to the maps its spec holds.
-			keys[i] = rd.cache.key(spec)
-			if entries[i] = rd.cache.find(keys[i]); entries[i] == nil {
+			keys[i] = cacheKey(rd.cache, spec)
+			if entries[i] = rd.cache.Find(keys[i]); entries[i] == nil {
 				render(i)
 			}
 			return nil
@@ -242,11 +243,12 @@ func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, out
 			continue
 		}
 		checks.Go(func() error {
-			out, ok := rd.cache.load(entry)
+			e, ok := rd.cache.Load(entry)
 			if !ok { // damaged
 				render(i)
 				return nil
 			}
+			out := fromEntry(e)
 			out.spec = specs[i]
 			outs[i] = out
 			done()
@@ -278,7 +280,7 @@ type sourceOut struct {
 	covered []string
 	// inputs are every read the render made, when recorded is set (a run
 	// with a render cache).
-	inputs   []Input
+	inputs   []cache.Input
 	recorded bool
 	// dropped are the identities of the delivered objects Options.Keep
 	// dropped, so that dedupeDeliveries counts them as it counts the rest.
@@ -397,12 +399,12 @@ func (rd *renderer) renderCached(ctx context.Context, spec SourceSpec) sourceOut
 	}
 	// The key is taken before the render: an in-process render may add to
 	// the maps its spec holds.
-	key := rd.cache.key(spec)
-	if out, ok := rd.cache.lookup(key); ok {
-		return out
+	key := cacheKey(rd.cache, spec)
+	if e, ok := rd.cache.Lookup(key); ok {
+		return fromEntry(e)
 	}
 	out := rd.renderKept(ctx, spec)
-	rd.cache.store(key, out)
+	cacheStore(rd.cache, key, out)
 	return out
 }
 
@@ -442,11 +444,11 @@ func (rd *renderer) renderRecovered(spec SourceSpec) sourceOut {
 	if rd.opts.RenderCacheDir == "" {
 		return rd.renderGuarded(spec)
 	}
-	rec := newRecorder(rd.repo.FS(), rd.repo.Root)
+	rec := cache.NewRecorder(rd.repo.FS(), rd.repo.Root)
 	sub := *rd
 	sub.repo, sub.fetched = rd.repo.WithFS(rec), new(atomic.Bool)
 	out := sub.renderGuarded(spec)
-	out.inputs, out.recorded = rec.inputs()
+	out.inputs, out.recorded = rec.Inputs()
 	out.recorded = out.recorded && !sub.fetched.Load()
 	return out
 }

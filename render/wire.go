@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/capreport/capreport/render/cache"
 	"github.com/capreport/capreport/render/internal/wiredoc"
 )
 
@@ -37,7 +38,7 @@ type workerResponse struct {
 	Result  SourceResult
 	Covered []string
 	// Inputs are the render's reads, when Recorded (a run with a cache).
-	Inputs   []Input
+	Inputs   []cache.Input
 	Recorded bool
 	// Fetched is what the render downloaded, charged to the run's budget.
 	Fetched int64

@@ -26,7 +26,7 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # documents cross from a worker and sit in the render cache in,
 # render/internal/wiredoc), FuzzMemoFile (the render cache's file digests,
 # render/internal/digestmemo), FuzzCacheEntry (the render cache's entry
-# files, render/cacheentry.go), FuzzRewrite (resource files as krusty reads
+# files, render/cache), FuzzRewrite (resource files as krusty reads
 # them: CRD stubs and file annotations, render/internal/kustread),
 # FuzzValidDigest (a chart index's digest before it names a cache file,
 # render/internal/fetch, issue 31), FuzzInitConfig and FuzzApplyNames (the
@@ -47,7 +47,7 @@ targets=(
   "./render FuzzDeclaresKind"
   "./render/internal/wiredoc FuzzDecode"
   "./render/internal/digestmemo FuzzMemoFile"
-  "./render FuzzCacheEntry"
+  "./render/cache FuzzCacheEntry"
   "./render/internal/repourl FuzzRepoIdentity"
   "./render/internal/kustscan FuzzKustomizeRewrite"
   "./render/internal/kustread FuzzRewrite"

@@ -1,6 +1,6 @@
 //go:build linux
 
-package render
+package cache
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/capreport/capreport/render/internal/digestmemo"
+	"github.com/capreport/capreport/render/internal/repofs"
 )
 
 // fakeCheckout is a Checkout whose git answers from a table: the paths
@@ -23,8 +24,8 @@ type fakeCheckout struct {
 	asked   []string // the commits Changes was asked about
 }
 
-func (f *fakeCheckout) at(commit string) *Checkout {
-	return &Checkout{Commit: commit,
+func (f *fakeCheckout) at(commit string) *digestmemo.Checkout {
+	return &digestmemo.Checkout{Commit: commit,
 		Changes: func(since string) ([]string, bool, error) {
 			f.asked = append(f.asked, since)
 			paths, ok := f.changes[since]
@@ -58,21 +59,15 @@ func TestCheckoutMemo(t *testing.T) {
 	write("a/values.yaml", "a: 1\n")
 	write("b/values.yaml", "b: 1\n")
 	git := &fakeCheckout{changes: map[string][]string{}, plain: true}
-	run := func(co *Checkout, reads ...[2]string) map[[2]string]string {
+	run := func(co *digestmemo.Checkout, reads ...[2]string) map[[2]string]string {
 		t.Helper()
-		opts := DefaultOptions()
-		opts.FS, opts.Checkout = filesys.MakeFsOnDisk(), co
-		r, err := newRepo(opts).At(root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := newRenderCache(cacheDir, &renderer{repo: r, opts: opts, fx: &fetchState{}})
+		c := Open(Options{Dir: cacheDir, Repo: diskRepo(t, root), OnDisk: true, Checkout: co})
 		c.memo.StartedAt(time.Now().Add(time.Hour)) // every file has settled
 		got := map[[2]string]string{}
 		for _, in := range reads {
 			got[in] = c.current(in[0], in[1])
 		}
-		c.close()
+		c.Close()
 		return got
 	}
 	fileA, fileB, dirA := [2]string{"file", "a/values.yaml"}, [2]string{"file", "b/values.yaml"}, [2]string{"dir", "a"}
@@ -129,14 +124,24 @@ func TestCheckOrderPutsChangesFirst(t *testing.T) {
 	digestmemo.Release(digestmemo.Acquire(path, git.at("c1"))) // saved as holding for c1
 	m := digestmemo.Acquire(path, git.at("c2"))                // git vouches for c1..c2
 	defer digestmemo.Release(m)
-	specs := []SourceSpec{{Path: "charts/a"}, {Path: "charts/b"}, {Path: "charts/bb"}, {Path: "charts/b/values.yaml"}, {Path: "charts/b/sub"}}
-	if got, want := (&renderCache{memo: m}).checkOrder(specs, nil), []int{1, 3, 0, 2, 4}; !reflect.DeepEqual(got, want) {
+	specs := []string{"charts/a", "charts/b", "charts/bb", "charts/b/values.yaml", "charts/b/sub"}
+	if got, want := (&Cache{memo: m}).CheckOrder(specs, nil), []int{1, 3, 0, 2, 4}; !reflect.DeepEqual(got, want) {
 		t.Errorf("checked in the order %v, want %v", got, want)
 	}
-	if got, want := (&renderCache{}).checkOrder(specs, nil), []int{0, 1, 2, 3, 4}; !reflect.DeepEqual(got, want) {
+	if got, want := (&Cache{}).CheckOrder(specs, nil), []int{0, 1, 2, 3, 4}; !reflect.DeepEqual(got, want) {
 		t.Errorf("without git's word, checked in the order %v, want %v", got, want)
 	}
-	if got, want := (&renderCache{}).checkOrder(specs, []string{"charts/bb/templates/hpa.yaml"}), []int{2, 0, 1, 3, 4}; !reflect.DeepEqual(got, want) {
+	if got, want := (&Cache{}).CheckOrder(specs, []string{"charts/bb/templates/hpa.yaml"}), []int{2, 0, 1, 3, 4}; !reflect.DeepEqual(got, want) {
 		t.Errorf("with the caller's hint, checked in the order %v, want %v", got, want)
 	}
+}
+
+// diskRepo is the repository at root on disk, as a run reads it.
+func diskRepo(t *testing.T, root string) *repofs.Repo {
+	t.Helper()
+	r, err := repofs.New(filesys.MakeFsOnDisk(), true, 1<<20).At(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

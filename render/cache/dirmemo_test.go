@@ -1,14 +1,12 @@
 //go:build linux
 
-package render
+package cache
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
-
-	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/capreport/capreport/render/internal/digestmemo"
 )
@@ -22,15 +20,9 @@ func TestDirListingMemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	abs := filepath.Join(root, "d")
-	cache := func() *renderCache {
-		opts := DefaultOptions()
-		opts.FS = filesys.MakeFsOnDisk()
-		r, err := newRepo(opts).At(root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := newRenderCache(cacheDir, &renderer{repo: r, opts: opts, fx: &fetchState{}})
-		t.Cleanup(c.close)
+	cache := func() *Cache {
+		c := Open(Options{Dir: cacheDir, Repo: diskRepo(t, root), OnDisk: true})
+		t.Cleanup(c.Close)
 		return c
 	}
 	before, ok := digestmemo.StatOf(abs, true)

@@ -1,4 +1,4 @@
-package render
+package cache
 
 import (
 	"encoding/binary"
@@ -11,19 +11,21 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/internal/safefile"
 	"github.com/capreport/capreport/render/internal/cachefile"
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/wiredoc"
 )
 
-// cacheFormat names the layout of an entry; bump it when it changes.
-const cacheFormat = "capreport-render-cache-v5"
+// Format names the layout of an entry; bump it when it changes.
+const Format = "capreport-render-cache-v5"
 
-// entryExt ends an entry file's name.
-const entryExt = ".entry"
+// Ext ends an entry file's name.
+const Ext = ".entry"
 
 // maxEntryBytes bounds the entry file a run reads.
 const maxEntryBytes = 1 << 30
 
-// An entry file is the format's name and a newline, the header (the
+// A Stored entry is an entry file as a run has read it. An entry file is
+// the format's name and a newline, the header (the
 // render's inputs, which say whether the entry still holds), the body (the
 // render's objects and result), and the CRC-32 of all that. Strings are
 // length-prefixed and documents in wiredoc's form; the result, a small
@@ -32,7 +34,7 @@ const maxEntryBytes = 1 << 30
 // whose decoder compiles every type again for each file it opens, which
 // made decoding a warm diff's 234 entries cost more than rendering the
 // chart it changed.
-type cacheEntry struct {
+type Stored struct {
 	// text is the file without its checksum; body is where the body
 	// starts in it.
 	text   string
@@ -41,14 +43,26 @@ type cacheEntry struct {
 	// decoded is the body, decoded once for every build that loads the
 	// entry (sharedBody).
 	decodeOnce sync.Once
-	decoded    sourceOut
+	decoded    Entry
 	decodedOK  bool
+}
+
+// An Entry is what the cache keeps of one source's render.
+type Entry struct {
+	Objects []object.Object
+	Result  object.SourceResult
+	// Covered are the root-relative files and directories the render read
+	// as parts of the source; Dropped the identities of the delivered
+	// objects the run's filter dropped.
+	Covered, Dropped []string
+	// Inputs are every read the render made.
+	Inputs []Input
 }
 
 // entryResult is a SourceResult as an entry holds it: JSON, with what the
 // report's JSON leaves out beside it.
 type entryResult struct {
-	SourceResult
+	object.SourceResult
 	Untraced bool `json:"untraced,omitempty"`
 	// FindingSources and FindingCauses are each finding's Source and
 	// Cause, in order.
@@ -56,11 +70,10 @@ type entryResult struct {
 	FindingCauses  []string `json:"findingCauses,omitempty"`
 }
 
-// encodeEntry writes out, with the inputs its render read, as an entry
-// file.
-func encodeEntry(out sourceOut) ([]byte, error) {
-	res := entryResult{SourceResult: out.result, Untraced: out.result.Untraced}
-	for _, f := range out.result.Findings {
+// Encode writes out, with the inputs its render read, as an entry file.
+func Encode(out Entry) ([]byte, error) {
+	res := entryResult{SourceResult: out.Result, Untraced: out.Result.Untraced}
+	for _, f := range out.Result.Findings {
 		res.FindingSources = append(res.FindingSources, f.Source)
 		res.FindingCauses = append(res.FindingCauses, f.Cause)
 	}
@@ -68,13 +81,13 @@ func encodeEntry(out sourceOut) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := append([]byte(cacheFormat), '\n')
-	b = binary.AppendUvarint(b, uint64(len(out.inputs)))
-	for _, in := range out.inputs {
+	b := append([]byte(Format), '\n')
+	b = binary.AppendUvarint(b, uint64(len(out.Inputs)))
+	for _, in := range out.Inputs {
 		b = appendStrings(b, in.Op, in.Path, in.Digest)
 	}
-	b = binary.AppendUvarint(b, uint64(len(out.objects)))
-	for _, o := range out.objects {
+	b = binary.AppendUvarint(b, uint64(len(out.Objects)))
+	for _, o := range out.Objects {
 		b = appendStrings(b, o.APIVersion, o.Kind, o.Name, o.Namespace)
 		b = appendOrigin(b, o.Origin)
 		doc, err := wiredoc.Append(nil, o.Doc)
@@ -84,8 +97,8 @@ func encodeEntry(out sourceOut) ([]byte, error) {
 		b = appendBytes(b, doc)
 	}
 	b = appendBytes(b, resJSON)
-	b = appendList(b, out.covered)
-	b = appendList(b, out.dropped)
+	b = appendList(b, out.Covered)
+	b = appendList(b, out.Dropped)
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)), nil
 }
 
@@ -114,7 +127,7 @@ func appendList(b []byte, ss []string) []byte {
 	return appendStrings(appendPresent(b, ss == nil, len(ss)), ss...)
 }
 
-func appendOrigin(b []byte, o Origin) []byte {
+func appendOrigin(b []byte, o object.Origin) []byte {
 	b = appendStrings(b, o.Source, string(o.SourceType), o.File, o.Via)
 	b = binary.AppendVarint(b, int64(o.Line))
 	b = appendBool(b, o.Partial)
@@ -136,9 +149,9 @@ func appendBool(b []byte, v bool) []byte {
 	return append(b, 0)
 }
 
-// readEntry reads the entry file at p and decodes its header; false when
-// it cannot be read, is of another format, or is damaged.
-func readEntry(p string) (*cacheEntry, bool) {
+// Read reads the entry file at p and decodes its header; false when it
+// cannot be read, is of another format, or is damaged.
+func Read(p string) (*Stored, bool) {
 	// A regular file only, not through a symlink: a cache restored from
 	// another run may hold a FIFO, or a link to /dev/zero, in its place.
 	f, fi, err := safefile.Open(p, false)
@@ -146,7 +159,7 @@ func readEntry(p string) (*cacheEntry, bool) {
 		return nil, false
 	}
 	defer f.Close()
-	if fi.Size() > maxEntryBytes || fi.Size() < int64(len(cacheFormat))+5 {
+	if fi.Size() > maxEntryBytes || fi.Size() < int64(len(Format))+5 {
 		return nil, false
 	}
 	// Read into a string, summing all but the checksum as it arrives: the
@@ -156,20 +169,20 @@ func readEntry(p string) (*cacheEntry, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return parseEntry(text, sum)
+	return Parse(text, sum)
 }
 
-// parseEntry is readEntry on the file's contents, whose bytes before the
-// checksum sum to sum.
-func parseEntry(file string, sum uint32) (*cacheEntry, bool) {
-	if len(file) < len(cacheFormat)+5 || file[:len(cacheFormat)+1] != cacheFormat+"\n" {
+// Parse is Read on the file's contents, whose bytes before the checksum
+// sum to sum.
+func Parse(file string, sum uint32) (*Stored, bool) {
+	if len(file) < len(Format)+5 || file[:len(Format)+1] != Format+"\n" {
 		return nil, false
 	}
 	n := len(file) - 4
 	if uint32(file[n])|uint32(file[n+1])<<8|uint32(file[n+2])<<16|uint32(file[n+3])<<24 != sum {
 		return nil, false
 	}
-	r := entryReader{s: file[:n], i: len(cacheFormat) + 1}
+	r := entryReader{s: file[:n], i: len(Format) + 1}
 	count := r.count(3)
 	inputs := make([]Input, 0, count)
 	for range count {
@@ -178,10 +191,10 @@ func parseEntry(file string, sum uint32) (*cacheEntry, bool) {
 	if r.bad {
 		return nil, false
 	}
-	return &cacheEntry{text: r.s, inputs: inputs, body: r.i}, true
+	return &Stored{text: r.s, inputs: inputs, body: r.i}, true
 }
 
-// sharedBody is decodeBody, once per entry however many builds load it:
+// sharedBody is Decode, once per entry however many builds load it:
 // a diff's head and base load the same entries for every source the pull
 // request leaves alone (sharedEntry), and decoding was a fifth of a warm
 // diff's own CPU. Each caller gets slices of its own (a build filters its
@@ -189,52 +202,52 @@ func parseEntry(file string, sum uint32) (*cacheEntry, bool) {
 // shared and read-only: what writes into a delivered object's document
 // copies the maps it writes into first (setDefaultNamespace,
 // setCommonMetadata), and substitution replaces an object whole.
-func (e *cacheEntry) sharedBody() (sourceOut, bool) {
-	e.decodeOnce.Do(func() { e.decoded, e.decodedOK = e.decodeBody() })
+func (e *Stored) sharedBody() (Entry, bool) {
+	e.decodeOnce.Do(func() { e.decoded, e.decodedOK = e.Decode() })
 	if !e.decodedOK {
-		return sourceOut{}, false
+		return Entry{}, false
 	}
 	out := e.decoded
-	out.objects = slices.Clone(out.objects)
-	out.covered = slices.Clone(out.covered)
-	out.dropped = slices.Clone(out.dropped)
-	out.result.Findings = slices.Clone(out.result.Findings)
+	out.Objects = slices.Clone(out.Objects)
+	out.Covered = slices.Clone(out.Covered)
+	out.Dropped = slices.Clone(out.Dropped)
+	out.Result.Findings = slices.Clone(out.Result.Findings)
 	return out, true
 }
 
-// decodeBody decodes the objects and result of an entry readEntry read;
-// false when the body is damaged.
-func (e *cacheEntry) decodeBody() (sourceOut, bool) {
+// Decode decodes the whole entry Read read (its inputs, objects and
+// result); false when the body is damaged.
+func (e *Stored) Decode() (Entry, bool) {
 	r := entryReader{s: e.text, i: e.body}
-	var out sourceOut
+	out := Entry{Inputs: e.inputs}
 	count := r.count(9)
-	out.objects = make([]Object, 0, count)
+	out.Objects = make([]object.Object, 0, count)
 	for range count {
-		o := Object{APIVersion: r.str(), Kind: r.str(), Name: r.str(), Namespace: r.str()}
+		o := object.Object{APIVersion: r.str(), Kind: r.str(), Name: r.str(), Namespace: r.str()}
 		o.Origin = r.origin()
 		start, end := r.span()
 		if r.bad {
-			return sourceOut{}, false
+			return Entry{}, false
 		}
 		doc, err := wiredoc.DecodeString(r.s[start:end])
 		if o.Doc, _ = doc.(map[string]any); err != nil || o.Doc == nil {
-			return sourceOut{}, false
+			return Entry{}, false
 		}
-		out.objects = append(out.objects, o)
+		out.Objects = append(out.Objects, o)
 	}
 	start, end := r.span()
-	out.covered, out.dropped = r.list(), r.list()
+	out.Covered, out.Dropped = r.list(), r.list()
 	if r.bad || r.i != len(r.s) {
-		return sourceOut{}, false
+		return Entry{}, false
 	}
 	var res entryResult
 	if json.Unmarshal([]byte(r.s[start:end]), &res) != nil || len(res.FindingSources) != len(res.Findings) || len(res.FindingCauses) != len(res.Findings) {
-		return sourceOut{}, false
+		return Entry{}, false
 	}
-	out.result = res.SourceResult
-	out.result.Untraced = res.Untraced
-	for i := range out.result.Findings {
-		out.result.Findings[i].Source, out.result.Findings[i].Cause = res.FindingSources[i], res.FindingCauses[i]
+	out.Result = res.SourceResult
+	out.Result.Untraced = res.Untraced
+	for i := range out.Result.Findings {
+		out.Result.Findings[i].Source, out.Result.Findings[i].Cause = res.FindingSources[i], res.FindingCauses[i]
 	}
 	return out, true
 }
@@ -328,8 +341,8 @@ func (r *entryReader) present(min int) (n int, ok bool) {
 	return int(v - 1), true
 }
 
-func (r *entryReader) origin() Origin {
-	o := Origin{Source: r.str(), SourceType: SourceType(r.str()), File: r.str(), Via: r.str()}
+func (r *entryReader) origin() object.Origin {
+	o := object.Origin{Source: r.str(), SourceType: object.SourceType(r.str()), File: r.str(), Via: r.str()}
 	o.Line = int(r.varint())
 	o.Partial = r.boolean()
 	if n, ok := r.present(2); ok {
@@ -367,7 +380,7 @@ var readEntries = struct {
 
 type readOnce struct {
 	once  sync.Once
-	entry *cacheEntry
+	entry *Stored
 	ok    bool
 }
 
@@ -409,10 +422,10 @@ func forgetListing(dir string) {
 	readEntries.Unlock()
 }
 
-// sharedEntry is readEntry of p, once for the process's open caches.
-func sharedEntry(p string) (*cacheEntry, bool) {
+// sharedEntry is Read of p, once for the process's open caches.
+func sharedEntry(p string) (*Stored, bool) {
 	r := slot(readEntries.byPath, p)
-	r.once.Do(func() { r.entry, r.ok = readEntry(p) })
+	r.once.Do(func() { r.entry, r.ok = Read(p) })
 	return r.entry, r.ok
 }
 

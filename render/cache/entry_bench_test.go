@@ -1,4 +1,4 @@
-package render
+package cache_test
 
 import (
 	"bytes"
@@ -16,13 +16,17 @@ import (
 
 	"github.com/capreport/capreport/internal/atomicfile"
 	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/render"
+	"github.com/capreport/capreport/render/cache"
+	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/wiredoc"
 )
 
 // corpusEntries renders every case of ../shared/corpus and every
 // repository of ../shared/corpus-gitops with a render cache, as
 // `capreport --cache` does, and returns what each entry the cache wrote
 // holds (its inputs included): the entries a warm run reads.
-func corpusEntries(b *testing.B) []sourceOut {
+func corpusEntries(b *testing.B) []cache.Entry {
 	b.Helper()
 	cacheDir := b.TempDir()
 	for _, name := range []string{"corpus", "corpus-gitops"} {
@@ -38,29 +42,28 @@ func corpusEntries(b *testing.B) []sourceOut {
 			if !c.IsDir() {
 				continue
 			}
-			opts := DefaultOptions()
-			opts.Helm = HelmValues{ReleaseName: "rel", Namespace: "demo"}
+			opts := render.DefaultOptions()
+			opts.Helm = render.HelmValues{ReleaseName: "rel", Namespace: "demo"}
 			opts.RenderCacheDir = cacheDir
 			root := filepath.Join(dir, c.Name())
-			if _, err := Render(context.Background(), root, opts); err != nil {
+			if _, err := render.Render(context.Background(), root, opts); err != nil {
 				b.Logf("%s: %v", root, err) // a case that fails stores nothing
 			}
 		}
 	}
-	var outs []sourceOut
+	var outs []cache.Entry
 	err := filepath.WalkDir(cacheDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, entryExt) {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, cache.Ext) {
 			return err
 		}
-		e, ok := readEntry(p)
+		e, ok := cache.Read(p)
 		if !ok {
 			b.Fatalf("%s: not an entry", p)
 		}
-		out, ok := e.decodeBody()
+		out, ok := e.Decode()
 		if !ok {
 			b.Fatalf("%s: body does not decode", p)
 		}
-		out.inputs = e.inputs
 		outs = append(outs, out)
 		return nil
 	})
@@ -71,44 +74,72 @@ func corpusEntries(b *testing.B) []sourceOut {
 }
 
 // gobEntry is an entry as encoding/gob would hold it, the documents still
-// in wiredoc's form inside (wireDoc), so that only the entry's own format
-// is compared.
+// in wiredoc's form inside (gobObject), so that only the entry's own
+// format is compared.
 type gobEntry struct {
-	Inputs           []Input
-	Objects          []wireObject
-	Result           entryResult
+	Inputs           []cache.Input
+	Objects          []gobObject
+	Result           gobResult
 	Covered, Dropped []string
 }
 
-func toGobEntry(out sourceOut) gobEntry {
-	res := entryResult{SourceResult: out.result, Untraced: out.result.Untraced}
-	for _, f := range out.result.Findings {
+// gobObject is an object as a worker's reply carries it (render's
+// wireObject): its document in wiredoc's form.
+type gobObject struct {
+	APIVersion, Kind, Name, Namespace string
+	Doc                               []byte
+	Origin                            object.Origin
+}
+
+// gobResult is the result as an entry holds it, with each finding's
+// Source and Cause, which the report's JSON leaves out.
+type gobResult struct {
+	object.SourceResult
+	Untraced                      bool
+	FindingSources, FindingCauses []string
+}
+
+func toGobEntry(out cache.Entry) (gobEntry, error) {
+	res := gobResult{SourceResult: out.Result, Untraced: out.Result.Untraced}
+	for _, f := range out.Result.Findings {
 		res.FindingSources = append(res.FindingSources, f.Source)
 		res.FindingCauses = append(res.FindingCauses, f.Cause)
 	}
-	return gobEntry{Inputs: out.inputs, Objects: toWireObjects(out.objects), Result: res, Covered: out.covered, Dropped: out.dropped}
+	objs := make([]gobObject, len(out.Objects))
+	for i, o := range out.Objects {
+		doc, err := wiredoc.Append(nil, o.Doc)
+		if err != nil {
+			return gobEntry{}, err
+		}
+		objs[i] = gobObject{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace, Doc: doc, Origin: o.Origin}
+	}
+	return gobEntry{Inputs: out.Inputs, Objects: objs, Result: res, Covered: out.Covered, Dropped: out.Dropped}, nil
 }
 
 // entryCodec is one way of writing an entry to a file and reading it
 // back whole (inputs, objects, result), as a warm run does.
 type entryCodec struct {
 	name   string
-	encode func(sourceOut) ([]byte, error)
+	encode func(cache.Entry) ([]byte, error)
 	decode func(path string) bool
 }
 
 var entryCodecs = []entryCodec{
-	{"cacheentry", encodeEntry, func(p string) bool {
-		e, ok := readEntry(p)
+	{"cacheentry", cache.Encode, func(p string) bool {
+		e, ok := cache.Read(p)
 		if !ok {
 			return false
 		}
-		_, ok = e.decodeBody()
+		_, ok = e.Decode()
 		return ok
 	}},
-	{"gob", func(out sourceOut) ([]byte, error) {
+	{"gob", func(out cache.Entry) ([]byte, error) {
+		e, err := toGobEntry(out)
+		if err != nil {
+			return nil, err
+		}
 		var buf bytes.Buffer
-		err := gob.NewEncoder(&buf).Encode(toGobEntry(out))
+		err = gob.NewEncoder(&buf).Encode(e)
 		return buf.Bytes(), err
 	}, func(p string) bool {
 		data, err := os.ReadFile(p)
@@ -116,7 +147,15 @@ var entryCodecs = []entryCodec{
 			return false
 		}
 		var e gobEntry
-		return gob.NewDecoder(bytes.NewReader(data)).Decode(&e) == nil
+		if gob.NewDecoder(bytes.NewReader(data)).Decode(&e) != nil {
+			return false
+		}
+		for _, o := range e.Objects { // as a wireDoc's GobDecode does
+			if _, err := wiredoc.DecodeString(string(o.Doc)); err != nil {
+				return false
+			}
+		}
+		return true
 	}},
 }
 
@@ -139,7 +178,7 @@ func BenchmarkCacheEntryCorpus(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					paths[i] = filepath.Join(dir, strconv.Itoa(i)+entryExt)
+					paths[i] = filepath.Join(dir, strconv.Itoa(i)+cache.Ext)
 					if err := atomicfile.WriteUnsynced(paths[i], data); err != nil {
 						b.Fatal(err)
 					}
@@ -173,7 +212,7 @@ func BenchmarkCacheStoreCorpus(b *testing.B) {
 	files := make([][]byte, len(outs))
 	for i, out := range outs {
 		var err error
-		if files[i], err = encodeEntry(out); err != nil {
+		if files[i], err = cache.Encode(out); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -189,7 +228,7 @@ func BenchmarkCacheStoreCorpus(b *testing.B) {
 	b.Run("write/directory", func(b *testing.B) {
 		for b.Loop() {
 			for i, f := range files {
-				if err := atomicfile.WriteUnsynced(filepath.Join(dir, strconv.Itoa(i)+entryExt), f); err != nil {
+				if err := atomicfile.WriteUnsynced(filepath.Join(dir, strconv.Itoa(i)+cache.Ext), f); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -204,11 +243,11 @@ func BenchmarkCacheStoreCorpus(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			for i := range files {
-				e, ok := readEntry(filepath.Join(dir, strconv.Itoa(i)+entryExt))
+				e, ok := cache.Read(filepath.Join(dir, strconv.Itoa(i)+cache.Ext))
 				if !ok {
 					b.Fatal("entry does not read")
 				}
-				if _, ok := e.decodeBody(); !ok {
+				if _, ok := e.Decode(); !ok {
 					b.Fatal("entry does not decode")
 				}
 			}
@@ -249,11 +288,11 @@ func boltReadEntries(b *testing.B, db *bolt.DB, n int) {
 		for i := range n {
 			v := bk.Get([]byte(strconv.Itoa(i)))
 			end := len(v) - 4
-			e, ok := parseEntry(string(v), crc32.ChecksumIEEE(v[:end]))
+			e, ok := cache.Parse(string(v), crc32.ChecksumIEEE(v[:end]))
 			if !ok {
 				b.Fatal("entry does not parse")
 			}
-			if _, ok := e.decodeBody(); !ok {
+			if _, ok := e.Decode(); !ok {
 				b.Fatal("entry does not decode")
 			}
 		}

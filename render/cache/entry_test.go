@@ -1,4 +1,4 @@
-package render
+package cache
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/object"
 )
 
 // filled sets every field of the value v points to, recursively, to
@@ -45,21 +46,21 @@ func filled(t *testing.T, v reflect.Value, seed *int) {
 	}
 }
 
-func entryFile(t *testing.T, inputs []Input, out sourceOut) string {
+func entryFile(t *testing.T, inputs []Input, out Entry) string {
 	t.Helper()
-	out.inputs = inputs
-	b, err := encodeEntry(out)
+	out.Inputs = inputs
+	b, err := Encode(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(b)
 }
 
-func parsed(file string) (*cacheEntry, bool) {
+func parsed(file string) (*Stored, bool) {
 	if len(file) < 4 {
 		return nil, false
 	}
-	return parseEntry(file, crc32.ChecksumIEEE([]byte(file[:len(file)-4])))
+	return Parse(file, crc32.ChecksumIEEE([]byte(file[:len(file)-4])))
 }
 
 // Every field of what an entry holds comes back: each object's identity,
@@ -68,28 +69,28 @@ func parsed(file string) (*cacheEntry, bool) {
 // lists and maps stay nil.
 func TestCacheEntryRoundTrip(t *testing.T) {
 	seed := 0
-	var origin Origin
+	var origin object.Origin
 	filled(t, reflect.ValueOf(&origin).Elem(), &seed)
-	var result SourceResult
+	var result object.SourceResult
 	filled(t, reflect.ValueOf(&result).Elem(), &seed)
 	result.Cached = false // set by load, never stored
 	doc := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "spec": map[string]any{"replicas": int64(3), "list": []any{}}}
 	inputs := []Input{{Op: "file", Path: "charts/a/values.yaml", Digest: "d1"}, {Op: "dir", Path: ".", Digest: "d2"}}
-	for i, out := range []sourceOut{
-		{objects: []Object{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", Namespace: "prod", Doc: doc, Origin: origin}},
-			result: result, covered: []string{"charts/a"}, dropped: []string{"v1/Service/web"}},
-		{objects: []Object{{APIVersion: "v1", Kind: "ConfigMap", Name: "c", Doc: map[string]any{}}}, result: SourceResult{Path: "p", Status: StatusRendered}},
-		{objects: []Object{}, covered: []string{}, dropped: []string{}},
+	for i, out := range []Entry{
+		{Objects: []object.Object{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", Namespace: "prod", Doc: doc, Origin: origin}},
+			Result: result, Covered: []string{"charts/a"}, Dropped: []string{"v1/Service/web"}},
+		{Objects: []object.Object{{APIVersion: "v1", Kind: "ConfigMap", Name: "c", Doc: map[string]any{}}}, Result: object.SourceResult{Path: "p", Status: object.StatusRendered}},
+		{Objects: []object.Object{}, Covered: []string{}, Dropped: []string{}},
 	} {
 		entry, ok := parsed(entryFile(t, inputs, out))
 		if !ok || !reflect.DeepEqual(entry.inputs, inputs) {
 			t.Fatalf("%d: header: ok %v, inputs %+v", i, ok, entry)
 		}
-		got, ok := entry.decodeBody()
+		got, ok := entry.Decode()
 		if !ok {
 			t.Fatalf("%d: body does not decode", i)
 		}
-		if !reflect.DeepEqual(got, out) {
+		if out.Inputs = inputs; !reflect.DeepEqual(got, out) {
 			t.Errorf("%d: round trip:\n got %#v\nwant %#v", i, got, out)
 		}
 	}
@@ -98,7 +99,7 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 // A damaged entry file, a truncated one or one of another format is
 // never found: the source renders again.
 func TestCacheEntryDamaged(t *testing.T) {
-	file := entryFile(t, []Input{{Op: "file", Path: "a", Digest: "d"}}, sourceOut{objects: []Object{{APIVersion: "v1", Kind: "ConfigMap", Name: "c", Doc: map[string]any{"data": map[string]any{"k": "v"}}}}})
+	file := entryFile(t, []Input{{Op: "file", Path: "a", Digest: "d"}}, Entry{Objects: []object.Object{{APIVersion: "v1", Kind: "ConfigMap", Name: "c", Doc: map[string]any{"data": map[string]any{"k": "v"}}}}})
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)
@@ -107,7 +108,7 @@ func TestCacheEntryDamaged(t *testing.T) {
 		}
 		return p
 	}
-	if _, ok := readEntry(write("good", file)); !ok {
+	if _, ok := Read(write("good", file)); !ok {
 		t.Fatal("an intact entry was not read")
 	}
 	flipped := []byte(file)
@@ -116,9 +117,9 @@ func TestCacheEntryDamaged(t *testing.T) {
 		"flipped":   string(flipped),
 		"truncated": file[:len(file)-9],
 		"empty":     "",
-		"other":     "capreport-render-cache-v4\n" + file[len(cacheFormat)+1:],
+		"other":     "capreport-render-cache-v4\n" + file[len(Format)+1:],
 	} {
-		if _, ok := readEntry(write(name, content)); ok {
+		if _, ok := Read(write(name, content)); ok {
 			t.Errorf("%s entry was read", name)
 		}
 	}
@@ -129,31 +130,30 @@ func TestCacheEntryDamaged(t *testing.T) {
 // encodes back to the same bytes.
 func FuzzCacheEntry(f *testing.F) {
 	seed := 0
-	var origin Origin
+	var origin object.Origin
 	filled(&testing.T{}, reflect.ValueOf(&origin).Elem(), &seed)
-	b, err := encodeEntry(sourceOut{inputs: []Input{{Op: "file", Path: "a", Digest: "d"}},
-		objects: []Object{{APIVersion: "v1", Kind: "ConfigMap", Name: "c", Doc: map[string]any{"data": map[string]any{"k": "v"}}, Origin: origin}},
-		result:  SourceResult{Path: "a", Status: StatusRendered, Findings: []check.Finding{{Check: "x", Message: "m", Source: "a", Cause: "c"}}},
-		covered: []string{"a"}})
+	b, err := Encode(Entry{Inputs: []Input{{Op: "file", Path: "a", Digest: "d"}},
+		Objects: []object.Object{{APIVersion: "v1", Kind: "ConfigMap", Name: "c", Doc: map[string]any{"data": map[string]any{"k": "v"}}, Origin: origin}},
+		Result:  object.SourceResult{Path: "a", Status: object.StatusRendered, Findings: []check.Finding{{Check: "x", Message: "m", Source: "a", Cause: "c"}}},
+		Covered: []string{"a"}})
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b[:len(b)-4])
-	f.Add([]byte(cacheFormat + "\n\x01\x01"))
+	f.Add([]byte(Format + "\n\x01\x01"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		file := string(body) + "\x00\x00\x00\x00"
 		sum := crc32.ChecksumIEEE(body)
 		file = file[:len(body)] + string([]byte{byte(sum), byte(sum >> 8), byte(sum >> 16), byte(sum >> 24)})
-		entry, ok := parseEntry(file, sum)
+		entry, ok := Parse(file, sum)
 		if !ok {
 			return
 		}
-		out, ok := entry.decodeBody()
+		out, ok := entry.Decode()
 		if !ok {
 			return
 		}
-		out.inputs = entry.inputs
-		again, err := encodeEntry(out)
+		again, err := Encode(out)
 		if err != nil {
 			t.Fatalf("decoded %+v but cannot encode it: %v", out, err)
 		}
@@ -161,8 +161,7 @@ func FuzzCacheEntry(f *testing.F) {
 		if !ok {
 			t.Fatal("the entry written again does not read")
 		}
-		out2, ok := entry2.decodeBody()
-		out.inputs = nil
+		out2, ok := entry2.Decode()
 		if !ok || !reflect.DeepEqual(entry2.inputs, entry.inputs) || !sameOut(out, out2) {
 			t.Fatalf("round trip changed %+v into %+v", out, out2)
 		}
@@ -171,18 +170,18 @@ func FuzzCacheEntry(f *testing.F) {
 
 // sameOut compares two decoded entries, documents by sameDoc (a float
 // NaN is itself).
-func sameOut(a, b sourceOut) bool {
-	if len(a.objects) != len(b.objects) {
+func sameOut(a, b Entry) bool {
+	if len(a.Objects) != len(b.Objects) {
 		return false
 	}
-	for i := range a.objects {
-		x, y := a.objects[i], b.objects[i]
+	for i := range a.Objects {
+		x, y := a.Objects[i], b.Objects[i]
 		x.Doc, y.Doc = nil, nil
-		if !reflect.DeepEqual(x, y) || !reflect.DeepEqual(fmtDoc(a.objects[i].Doc), fmtDoc(b.objects[i].Doc)) {
+		if !reflect.DeepEqual(x, y) || !reflect.DeepEqual(fmtDoc(a.Objects[i].Doc), fmtDoc(b.Objects[i].Doc)) {
 			return false
 		}
 	}
-	a.objects, b.objects = nil, nil
+	a.Objects, b.Objects = nil, nil
 	return reflect.DeepEqual(a, b)
 }
 

@@ -242,7 +242,7 @@ func (m *Memo) save() {
 		all[k] = e
 	}
 	for k, e := range all {
-		if e.Digest == "" { // a tombstone (checkoutmemo.go)
+		if e.Digest == "" { // a tombstone (checkout.go)
 			delete(all, k)
 		}
 	}

@@ -15,7 +15,7 @@ import (
 // resolution; a file changed less than memoSettle before the run started is
 // hashed again every time until it settles, as git treats racily clean
 // entries. Directory listings are kept the same way, under "dir:" and the
-// directory's path (renderCache.viaMemo).
+// directory's path (render/cache's Cache.viaMemo).
 //
 // Each repository root has its own memo file, keyed by root-relative path:
 // a run reads the memos of the roots it renders (a diff, its head's and
@@ -34,7 +34,7 @@ type Memo struct {
 	batches int
 	intact  bool
 	// co is the root's Checkout, if any, and vouched whether git vouches
-	// for the entries the run did not see change (checkoutmemo.go).
+	// for the entries the run did not see change (checkout.go).
 	co      *Checkout
 	vouched bool
 	// changedAt holds each path git said changed, when vouched, and the
