@@ -221,7 +221,7 @@ var builtinChecks = []Info{
 	{RenderCancelled, "Render cancelled", SeverityWarning,
 		"The run was interrupted while this source rendered, or waited for a render worker.",
 		"Run again.",
-		[]string{"render.renderer.renderFresh", "render.renderer.workerFailure", "render.workerPool.renderIsolated"}},
+		[]string{"render.renderIsolated", "render.renderer.renderFresh", "render.renderer.workerFailure"}},
 	{RemoteBase, "Remote Kustomize base", SeverityError,
 		"A kustomization refers to a URL or git repository; capreport never fetches over the network, so the overlay is not rendered.",
 		"Vendor the base into the repository, or render that overlay where the base is available.",

@@ -16,6 +16,7 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render/internal/proc"
+	"github.com/capreport/capreport/render/worker"
 )
 
 // isolated returns options that render in workers: this test binary.
@@ -231,8 +232,8 @@ func TestIsolatedFallsBack(t *testing.T) {
 	}
 	rd := &renderer{repo: r, opts: isolated(DefaultOptions()), fx: &fetchState{}}
 	pool := newWorkerPool(rd)
-	defer pool.close()
-	if _, ok := pool.renderIsolated(context.Background(), rd, spec); ok {
+	defer pool.Close()
+	if _, ok := renderIsolated(context.Background(), pool, rd, spec); ok {
 		t.Errorf("a spec gob cannot encode was sent to a worker")
 	}
 }
@@ -252,7 +253,7 @@ func TestWorkerFailureNamesTheCause(t *testing.T) {
 		{[]string{"goroutine 1 [running]:", "fatal error: concurrent map writes", "main.main()"}, check.RenderCrashed, "concurrent map writes"},
 	}
 	for _, c := range cases {
-		out := rd.workerFailure(spec, errWorkerDied, rd.opts.SourceTimeout, c.tail)
+		out := rd.workerFailure(spec, worker.ErrDied, rd.opts.SourceTimeout, c.tail)
 		f := out.result.Findings[0]
 		if f.Check != c.check || !strings.Contains(f.Message, c.text) || out.result.Status != StatusFailed {
 			t.Errorf("tail %q: %s %q, want %s mentioning %q", c.tail, f.Check, f.Message, c.check, c.text)
@@ -269,7 +270,7 @@ func TestLogFindingsBounded(t *testing.T) {
 	for i := range 15 {
 		lines = append(lines, fmt.Sprintf("# Warning: line %d", i), fmt.Sprintf("# Warning: line %d", i))
 	}
-	fs := rd.logFindings(SourceSpec{Path: "k", Type: SourceKustomize}, workerLog{lines: lines, dropped: 7})
+	fs := rd.logFindings(SourceSpec{Path: "k", Type: SourceKustomize}, worker.Log{Lines: lines, Dropped: 7})
 	if len(fs) != maxLogFindings {
 		t.Fatalf("%d findings, want %d", len(fs), maxLogFindings)
 	}

@@ -228,7 +228,9 @@ func TestRenderCollectingRestoresTheGoal(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	for _, before := range []int{100, 400, -1} {
 		debug.SetGCPercent(before)
-		if out, _ := renderCollecting(rd, &proc.HeapPacer{Ceiling: math.MaxInt64}, spec); out.result.Status != StatusRendered {
+		var out sourceOut
+		proc.Collect(&proc.HeapPacer{Ceiling: math.MaxInt64}, true, func() { out = rd.renderRecovered(spec) })
+		if out.result.Status != StatusRendered {
 			t.Fatalf("the fixture did not render: %+v", out.result)
 		}
 		if got := debug.SetGCPercent(before); got != before {

@@ -11,49 +11,46 @@ import (
 )
 
 // The pools made after Prestart take its workers as their spares, and
-// render with them; a pool of another command or memory limit takes none.
+// render with them; they are no workers of another command or memory
+// limit (worker's TestTakeIdleRanks ranks them).
 // The workers outlive a pool's close while the Prestart holds them, and
 // release stops them.
 func TestPrestart(t *testing.T) {
 	opts := isolated(DefaultOptions())
 	release := Prestart(opts.Isolation, 2)
-	waiting := idleWorkers(workerKey(opts.Isolation))
+	waiting := workers.Idle(workerKey(opts.Isolation))
 	if len(waiting) != 2 {
 		t.Fatalf("%d workers prestarted, want 2", len(waiting))
 	}
 	for _, other := range []Isolation{{Command: []string{"/bin/true"}}, {Command: opts.Isolation.Command, MaxMemory: 64 << 20}} {
-		p := &workerPool{key: workerKey(other)}
-		workers.Lock()
-		w := p.takeIdle()
-		workers.Unlock()
-		if w != nil {
-			t.Errorf("a pool of %+v took a prestarted worker", other)
+		if idle := workers.Idle(workerKey(other)); len(idle) != 0 {
+			t.Errorf("a pool of %+v would take the prestarted workers %v", other, idle)
 		}
 	}
 	rd := isolatedRenderer(t, t.TempDir())
 	pool := newWorkerPool(rd)
-	if idle := idleWorkers(pool.key); len(idle) != 2 {
+	if idle := workers.Idle(pool.Key()); len(idle) != 2 {
 		t.Errorf("the pool started a spare of its own beside the prestarted workers: %d idle", len(idle))
 	}
 	name, pid := renderSmall(t, pool, rd)
-	if name != "web" || pid != waiting[0].cmd.Process.Pid {
-		t.Errorf("rendered %s in process %d, want the one HPA in the first prestarted worker %d", name, pid, waiting[0].cmd.Process.Pid)
+	if name != "web" || pid != waiting[0].PID() {
+		t.Errorf("rendered %s in process %d, want the one HPA in the first prestarted worker %d", name, pid, waiting[0].PID())
 	}
-	pool.close()
+	pool.Close()
 	select {
-	case <-waiting[1].exited:
+	case <-waiting[1].Exited():
 		t.Fatal("a pool's close stopped a worker the Prestart still holds")
 	case <-time.After(100 * time.Millisecond):
 	}
 	release()
 	for _, w := range waiting {
 		select {
-		case <-w.exited:
+		case <-w.Exited():
 		case <-time.After(10 * time.Second):
 			t.Fatal("release left a worker running")
 		}
 	}
-	if idle := idleWorkers(pool.key); len(idle) != 0 {
+	if idle := workers.Idle(pool.Key()); len(idle) != 0 {
 		t.Errorf("%d released workers still there to take", len(idle))
 	}
 }

@@ -103,7 +103,7 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 	defer rd.cache.Close()
 	if len(rd.opts.Isolation.Command) > 0 && isDisk(rd.opts.FS) {
 		rd.pool = newWorkerPool(rd)
-		defer rd.pool.close()
+		defer rd.pool.Close()
 	}
 	specs, findings := rd.discover()
 	outs := rd.renderAll(ctx, specs)
@@ -419,7 +419,7 @@ func (rd *renderer) renderKept(ctx context.Context, spec SourceSpec) sourceOut {
 // renderFresh is renderWithLimits without the cache.
 func (rd *renderer) renderFresh(ctx context.Context, spec SourceSpec) sourceOut {
 	if rd.pool != nil {
-		if out, ok := rd.pool.renderIsolated(ctx, rd, spec); ok {
+		if out, ok := renderIsolated(ctx, rd.pool, rd, spec); ok {
 			return out
 		}
 	}

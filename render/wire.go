@@ -5,35 +5,27 @@ import (
 	"github.com/capreport/capreport/render/internal/wiredoc"
 )
 
-// The messages between Render and its render workers (see isolate.go),
+// The messages between Render and its render workers (render/worker),
 // encoded with gob: decoded YAML holds Go ints, floats and nils that a JSON
 // round trip would turn into float64s and lose. Documents travel as
 // wireDocs, in wiredoc's form: gob would turn their empty lists into nil
 // ones, and decodes their scalars several times slower.
 
-// workerInit is the first message a worker reads: the renderer it builds.
-type workerInit struct {
+// workerSetup is what a worker renders with: the renderer it builds.
+type workerSetup struct {
 	Root, Scope string
 	Opts        Options
-	MaxMemory   int64
-	// Unpaced turns the worker's proc.HeapPacer off (the tests compare).
-	Unpaced bool
 }
 
 // workerRequest asks for one source's render.
 type workerRequest struct {
-	ID   uint64
 	Spec wireSpec
 	// FetchBudget is what the run may still download (Options.Fetch).
 	FetchBudget int64
-	// Setup, when set, replaces the worker's setup before this render: a
-	// worker another pool set up serves this one (a diff's head and base).
-	Setup *workerInit
 }
 
 // workerResponse is one source's render, as renderSource returned it.
 type workerResponse struct {
-	ID      uint64
 	Objects []wireObject
 	Result  SourceResult
 	Covered []string
@@ -42,12 +34,6 @@ type workerResponse struct {
 	Recorded bool
 	// Fetched is what the render downloaded, charged to the run's budget.
 	Fetched int64
-	// HeapGoal is the worker's heap goal when the request arrived, after
-	// the previous source's settle, and Forced the collections the
-	// worker had forced by then, PeakHeld the most memory it held from
-	// the system during the render, sampled (for tests and profiles).
-	HeapGoal, Forced uint64
-	PeakHeld         int64
 }
 
 // wireSpec is a SourceSpec with its unexported parts spelled out.

@@ -3,11 +3,11 @@ package render
 import (
 	"context"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/render/worker"
 )
 
 // A worker that rendered a large chart starts the next source from the
@@ -20,23 +20,22 @@ func TestWorkerSettlesBetweenSources(t *testing.T) {
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  head: {{ $big | trunc 3 }}{{ $more | trunc 3 }}\n")
 	testutil.WriteTree(t, root, big)
 	pool := newWorkerPool(isolatedRenderer(t, root))
-	defer pool.close()
-	w, err := pool.get(context.Background())
+	defer pool.Close()
+	w, err := pool.Get(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pool.put(w)
-	var budget atomic.Int64
+	defer pool.Put(w)
 	var forced []uint64
 	for _, spec := range []SourceSpec{{Path: "big", Type: SourceHelm}, {Path: "small", Type: SourcePlain}, {Path: "small", Type: SourcePlain}} {
-		resp, _, err := w.do(context.Background(), spec, noDeadline(), &budget)
+		resp, stats, err := renderIn(w, spec)
 		if err != nil || resp.Result.Status != StatusRendered {
 			t.Fatalf("%s: %v %+v", spec.Path, err, resp.Result)
 		}
-		if spec.Path == "small" && resp.HeapGoal > 48<<20 {
-			t.Errorf("after a render with 64 MB live the next source starts with a heap goal of %d MB, want a fresh process's few MB", resp.HeapGoal>>20)
+		if spec.Path == "small" && stats.HeapGoal > 48<<20 {
+			t.Errorf("after a render with 64 MB live the next source starts with a heap goal of %d MB, want a fresh process's few MB", stats.HeapGoal>>20)
 		}
-		forced = append(forced, resp.Forced)
+		forced = append(forced, stats.Forced)
 	}
 	if forced[1] != forced[0]+1 || forced[2] != forced[1] {
 		t.Errorf("forced collections before each request: %v; want one after the large render and none after the small one", forced)
@@ -48,29 +47,29 @@ func TestWorkerSettlesBetweenSources(t *testing.T) {
 func TestWorkerPoolSpare(t *testing.T) {
 	rd := isolatedRenderer(t, t.TempDir())
 	pool := newWorkerPool(rd)
-	idle := idleWorkers(pool.key)
+	idle := workers.Idle(pool.Key())
 	if len(idle) != 1 {
 		t.Fatalf("the pool started %d spare workers, want 1", len(idle))
 	}
 	spare := idle[0]
-	w, err := pool.get(context.Background())
+	w, err := pool.Get(context.Background())
 	if err != nil || w != spare {
 		t.Fatalf("the first request got %p (%v), want the spare %p", w, err, spare)
 	}
-	var budget atomic.Int64
-	if resp, _, err := w.do(context.Background(), SourceSpec{Path: "small", Type: SourcePlain}, noDeadline(), &budget); err != nil || resp.Result.Status != StatusRendered {
+	if resp, _, err := renderIn(w, SourceSpec{Path: "small", Type: SourcePlain}); err != nil || resp.Result.Status != StatusRendered {
 		t.Fatalf("the spare's render: %v %+v", err, resp.Result)
 	}
-	pool.put(w)
-	pool.close()
+	pool.Put(w)
+	pool.Close()
 
 	unused := newWorkerPool(rd)
-	spare = idleWorkers(unused.key)[0]
-	unused.close()
-	if code := spare.cmd.ProcessState.ExitCode(); code != 0 {
+	spare = workers.Idle(unused.Key())[0]
+	unused.Close()
+	<-spare.Exited()
+	if code := spare.ExitCode(); code != 0 {
 		t.Errorf("an unused spare exited with %d", code)
 	}
-	if lines := spare.log.LastLines(time.Second); len(lines) != 0 {
+	if lines := spare.LastLines(time.Second); len(lines) != 0 {
 		t.Errorf("an unused spare printed %q", lines)
 	}
 }
@@ -101,19 +100,18 @@ func TestWorkerPacesLargeStrings(t *testing.T) {
 	held := map[bool]int64{}
 	for _, unpaced := range []bool{true, false} {
 		pool := newWorkerPool(isolatedRenderer(t, root))
-		pool.init.Unpaced = unpaced
-		w, err := pool.get(context.Background())
+		pool.SetUnpaced(unpaced)
+		w, err := pool.Get(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
-		var budget atomic.Int64
-		resp, _, err := w.do(context.Background(), SourceSpec{Path: "strings", Type: SourceHelm}, noDeadline(), &budget)
-		pool.put(w)
-		pool.close()
+		resp, stats, err := renderIn(w, SourceSpec{Path: "strings", Type: SourceHelm})
+		pool.Put(w)
+		pool.Close()
 		if err != nil || resp.Result.Status != StatusRendered {
 			t.Fatalf("unpaced %v: %v %+v", unpaced, err, resp.Result)
 		}
-		held[unpaced] = resp.PeakHeld
+		held[unpaced] = stats.PeakHeld
 	}
 	t.Logf("peak memory held: %d MiB unpaced, %d MiB paced", held[true]>>20, held[false]>>20)
 	if held[false] > held[true]-8<<20 {
@@ -121,5 +119,8 @@ func TestWorkerPacesLargeStrings(t *testing.T) {
 	}
 }
 
-// noDeadline is a source's time that never runs out.
-func noDeadline() <-chan struct{} { return nil }
+// renderIn renders spec in w, with no deadline and nothing to fetch.
+func renderIn(w *worker.Worker[workerSetup, workerRequest, workerResponse], spec SourceSpec) (workerResponse, worker.Stats, error) {
+	resp, stats, _, err := w.Do(context.Background(), workerRequest{Spec: toWire(spec)}, nil)
+	return resp, stats, err
+}

@@ -11,19 +11,6 @@ import (
 	"github.com/capreport/capreport/internal/testutil"
 )
 
-// idleWorkers are the workers of key waiting for a request.
-func idleWorkers(key string) []*worker {
-	workers.Lock()
-	defer workers.Unlock()
-	var out []*worker
-	for _, w := range workers.idle {
-		if w.key == key {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
 // otherRoot is a second repository whose small/hpa.yaml names another
 // HorizontalPodAutoscaler than isolatedRenderer's.
 func otherRoot(t *testing.T) *renderer {
@@ -39,13 +26,12 @@ func otherRoot(t *testing.T) *renderer {
 // (the idle worker put back last).
 func renderSmall(t *testing.T, pool *workerPool, rd *renderer) (string, int) {
 	t.Helper()
-	out, ok := pool.renderIsolated(context.Background(), rd, SourceSpec{Path: "small", Type: SourcePlain})
+	out, ok := renderIsolated(context.Background(), pool, rd, SourceSpec{Path: "small", Type: SourcePlain})
 	if !ok || out.result.Status != StatusRendered || len(out.objects) != 1 {
 		t.Fatalf("rendered %+v (ok %v), want one object", out.result, ok)
 	}
-	workers.Lock()
-	defer workers.Unlock()
-	return out.objects[0].Name, workers.idle[len(workers.idle)-1].cmd.Process.Pid
+	idle := workers.Idle(pool.Key())
+	return out.objects[0].Name, idle[len(idle)-1].PID()
 }
 
 // A pool made while another is open starts no spare of its own: it takes
@@ -57,7 +43,7 @@ func TestPoolsShareWorkers(t *testing.T) {
 	base := otherRoot(t)
 	headPool := newWorkerPool(head)
 	basePool := newWorkerPool(base)
-	if n := len(idleWorkers(headPool.key)); n != 1 {
+	if n := len(workers.Idle(headPool.Key())); n != 1 {
 		t.Fatalf("two pools started %d workers, want one spare", n)
 	}
 	name1, pid1 := renderSmall(t, headPool, head)
@@ -69,22 +55,20 @@ func TestPoolsShareWorkers(t *testing.T) {
 	if pid2 != pid1 || pid3 != pid1 {
 		t.Errorf("the renders ran in processes %d, %d, %d; want one", pid1, pid2, pid3)
 	}
-	workers.Lock()
-	start, measured := workers.start[headPool.key]
-	workers.Unlock()
+	start, measured := workers.StartTime(headPool.Key())
 	if !measured || start <= 0 || start > time.Minute {
 		t.Errorf("a worker's start measured as %s (measured: %v)", start, measured)
 	}
-	w := idleWorkers(headPool.key)[0]
-	headPool.close()
+	w := workers.Idle(headPool.Key())[0]
+	headPool.Close()
 	select {
-	case <-w.exited:
+	case <-w.Exited():
 		t.Fatal("the worker ended while a pool was still open")
 	case <-time.After(100 * time.Millisecond):
 	}
-	basePool.close()
+	basePool.Close()
 	select {
-	case <-w.exited:
+	case <-w.Exited():
 	case <-time.After(10 * time.Second):
 		t.Fatal("the worker outlived the last pool")
 	}
@@ -114,28 +98,22 @@ func TestPoolWaitsAStartForABusyWorker(t *testing.T) {
 			head, base := isolatedRenderer(t, root), otherRoot(t)
 			head.opts.SourceTimeout = c.timeout
 			headPool, basePool := newWorkerPool(head), newWorkerPool(base)
-			defer basePool.close()
-			defer headPool.close()
+			defer basePool.Close()
+			defer headPool.Close()
 			renderSmall(t, headPool, head) // the worker has started: its start is noted
-			workers.Lock()
-			measured := workers.start[headPool.key]
-			workers.start[headPool.key] = c.start
-			workers.Unlock()
-			t.Cleanup(func() {
-				workers.Lock()
-				workers.start[headPool.key] = measured
-				workers.Unlock()
-			})
+			measured, _ := workers.StartTime(headPool.Key())
+			workers.SetStartTime(headPool.Key(), c.start)
+			t.Cleanup(func() { workers.SetStartTime(headPool.Key(), measured) })
 			busyPID := make(chan int, 1)
 			done := make(chan time.Time, 1)
 			go func() {
-				w := idleWorkers(headPool.key)[0]
-				busyPID <- w.cmd.Process.Pid
-				headPool.renderIsolated(context.Background(), head, SourceSpec{Path: "slow", Type: SourceHelm})
+				w := workers.Idle(headPool.Key())[0]
+				busyPID <- w.PID()
+				renderIsolated(context.Background(), headPool, head, SourceSpec{Path: "slow", Type: SourceHelm})
 				done <- time.Now()
 			}()
 			pid := <-busyPID
-			waitBusy(t, headPool.key)
+			waitBusy(t, headPool.Key())
 			name, basePID := renderSmall(t, basePool, base)
 			baseDone := time.Now()
 			headDone := <-done
@@ -156,10 +134,7 @@ func TestPoolWaitsAStartForABusyWorker(t *testing.T) {
 func waitBusy(t *testing.T, key string) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		workers.Lock()
-		busy := workers.busy[key]
-		workers.Unlock()
-		if busy > 0 {
+		if workers.Busy(key) > 0 {
 			return
 		}
 	}
@@ -175,28 +150,22 @@ func TestPoolWaitEndsWithTheContext(t *testing.T) {
 	head, base := isolatedRenderer(t, root), otherRoot(t)
 	head.opts.SourceTimeout = 2 * time.Second
 	headPool, basePool := newWorkerPool(head), newWorkerPool(base)
-	defer basePool.close()
-	defer headPool.close()
+	defer basePool.Close()
+	defer headPool.Close()
 	renderSmall(t, headPool, head)
-	workers.Lock()
-	measured := workers.start[headPool.key]
-	workers.start[headPool.key] = time.Hour
-	workers.Unlock()
-	defer func() {
-		workers.Lock()
-		workers.start[headPool.key] = measured
-		workers.Unlock()
-	}()
+	measured, _ := workers.StartTime(headPool.Key())
+	workers.SetStartTime(headPool.Key(), time.Hour)
+	defer workers.SetStartTime(headPool.Key(), measured)
 	done := make(chan struct{})
 	go func() {
-		headPool.renderIsolated(context.Background(), head, SourceSpec{Path: "spin", Type: SourceHelm})
+		renderIsolated(context.Background(), headPool, head, SourceSpec{Path: "spin", Type: SourceHelm})
 		close(done)
 	}()
-	waitBusy(t, headPool.key)
+	waitBusy(t, headPool.Key())
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	out, ok := basePool.renderIsolated(ctx, base, SourceSpec{Path: "small", Type: SourcePlain})
+	out, ok := renderIsolated(ctx, basePool, base, SourceSpec{Path: "small", Type: SourcePlain})
 	cancelled := slices.ContainsFunc(out.result.Findings, func(f check.Finding) bool { return f.Check == check.RenderCancelled })
 	if took := time.Since(start); !ok || !cancelled || took > time.Second {
 		t.Errorf("after its context ended the waiting source got %+v (ok %v) in %s; want it cancelled at once", out.result, ok, took)
