@@ -241,7 +241,7 @@ var builtinChecks = []Info{
 	{HelmDependencyMissing, "Chart dependency not vendored", SeverityWarning,
 		"Chart.yaml declares a dependency that charts/ does not hold; capreport does not run helm dependency update, so the chart renders without it and any autoscaler it holds is missing.",
 		"Run helm dependency build and commit charts/, or disable the dependency.",
-		[]string{"render.manyMissingFinding", "render.missingDependencyFinding", "render.renderer.localDependency"}},
+		[]string{"render.renderer.localDependency", "render/helm.ManyMissingFinding", "render/helm.MissingDependencyFinding"}},
 	{PathEscape, "Path leaves the repository", SeverityError,
 		"A values file, resource or patch path leaves the repository root; capreport reads nothing outside it.",
 		"Keep every referenced file inside the repository.",

@@ -11,6 +11,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/appset"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
@@ -263,7 +264,7 @@ func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[str
 	for field, src := range map[string]string{"commonLabels": "commonLabels", "commonAnnotations": "commonAnnotations"} {
 		if add := mapAt(k, src); add != nil {
 			cur, _ := doc[field].(map[string]any)
-			doc[field] = mergeMaps(cur, add)
+			doc[field] = helm.MergeMaps(cur, add)
 		}
 	}
 	if imgs := yamldoc.StrList(k["images"]); len(imgs) > 0 {

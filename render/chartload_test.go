@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/capreport/capreport/internal/testutil"
+	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/repofs"
 )
 
@@ -30,12 +31,12 @@ func chartDirsUnder(t *testing.T, root string) []string {
 	return dirs
 }
 
-// sameLoad checks that loadChartDir loads dir as Helm's loader.LoadDir
+// sameLoad checks that helm.LoadDir loads dir as Helm's loader.LoadDir
 // does: the same chart, or the same error.
 func sameLoad(t *testing.T, r *repo, dir string) {
 	t.Helper()
 	want, werr := loader.LoadDir(dir)
-	got, gerr := loadChartDir(r, dir)
+	got, gerr := helm.LoadDir(r, dir)
 	if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
 		t.Fatalf("%s: error %v, LoadDir's %v", dir, gerr, werr)
 	}
@@ -101,7 +102,7 @@ func TestLoadChartDirHelmignoreAndLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameLoad(t, r, r.Abs("c"))
-	if c, err := loadChartDir(r, r.Abs("c")); err != nil || len(c.Templates) != 2 || len(c.Raw) != 9 {
+	if c, err := helm.LoadDir(r, r.Abs("c")); err != nil || len(c.Templates) != 2 || len(c.Raw) != 9 {
 		t.Errorf("want the linked templates and file loaded: %v", err)
 	}
 
@@ -115,7 +116,7 @@ func TestLoadChartDirHelmignoreAndLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := loadChartDir(mem, mem.Abs("c"))
+	got, err := helm.LoadDir(mem, mem.Abs("c"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/fetch"
 )
 
@@ -189,9 +190,9 @@ func fetchSeverity(id string) string {
 
 // templateDirs maps template keys to files: a remote chart has no
 // directory in the repository.
-func (rd *renderer) templateDirs(req helmRequest) *chartTree {
+func (rd *renderer) templateDirs(req helmRequest) *helm.Tree {
 	if req.remote != nil {
-		return &chartTree{subs: map[string]*chartTree{}}
+		return &helm.Tree{} // no templates of its own to name
 	}
-	return chartDirs(rd.repo, req.chartDir)
+	return helm.Dirs(rd.repo, req.chartDir)
 }

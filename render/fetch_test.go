@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/helm"
 	"helm.sh/helm/v3/pkg/chart"
 )
 
@@ -99,7 +100,7 @@ func hpaLibVersion(t *testing.T, res *Result, name string) string {
 // lockFor writes a Chart.lock whose digest is Helm's for these deps.
 func lockFor(t *testing.T, req, locked []*chart.Dependency) string {
 	t.Helper()
-	d, err := lockDigest(req, locked)
+	d, err := helm.LockDigest(req, locked)
 	if err != nil {
 		t.Fatal(err)
 	}

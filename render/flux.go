@@ -12,6 +12,7 @@ import (
 	"helm.sh/helm/v3/pkg/strvals"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/fluxgen"
 	"github.com/capreport/capreport/render/internal/fluxsubst"
 	"github.com/capreport/capreport/render/internal/object"
@@ -446,7 +447,7 @@ func (g *gitops) helmReleaseChart(o *Object) (map[string]any, sourceRoot, string
 		}
 		chartSpec = mapAt(hc.Doc, "spec")
 		if chartSpec != nil && str(chartSpec, "sourceRef", "namespace") == "" {
-			chartSpec = mergeMaps(chartSpec, map[string]any{"sourceRef": map[string]any{"namespace": ns}})
+			chartSpec = helm.MergeMaps(chartSpec, map[string]any{"sourceRef": map[string]any{"namespace": ns}})
 		}
 	}
 	if chartSpec == nil {
@@ -550,14 +551,14 @@ func (g *gitops) helmReleaseValues(o *Object) (map[string]any, []check.Finding, 
 				fmt.Sprintf("valuesFrom %s %s key %q is not a YAML mapping: %v", kind, name, key, err)))
 			continue
 		}
-		result = mergeMaps(result, vals)
+		result = helm.MergeMaps(result, vals)
 	}
 	if unread > 0 {
 		partial = true
 		findings = append(findings, valuesfrom.BudgetFinding(o, unread))
 	}
 	if v := mapAt(o.Doc, "spec", "values"); v != nil {
-		result = mergeMaps(result, v)
+		result = helm.MergeMaps(result, v)
 	}
 	return result, findings, partial, miss
 }

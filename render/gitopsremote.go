@@ -8,6 +8,7 @@ import (
 	"helm.sh/helm/v3/pkg/chartutil"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
@@ -77,9 +78,9 @@ func (g *gitops) fluxRemoteChart(o *Object) (rc remoteChart, why string, miss, o
 			if hc == nil {
 				return rc, "", false, false // the offline path reports it
 			}
-			chartSpec = mergeMaps(mapAt(hc.Doc, "spec"), nil)
+			chartSpec = helm.MergeMaps(mapAt(hc.Doc, "spec"), nil)
 			if str(chartSpec, "sourceRef", "namespace") == "" {
-				chartSpec = mergeMaps(chartSpec, map[string]any{"sourceRef": map[string]any{"namespace": ns}})
+				chartSpec = helm.MergeMaps(chartSpec, map[string]any{"sourceRef": map[string]any{"namespace": ns}})
 			}
 		default:
 			return rc, "", false, false
@@ -135,7 +136,7 @@ func (g *gitops) argoRemoteChart(o *Object, s map[string]any, i, n int, refs map
 		repoURL = "oci://" + repoURL
 	}
 	rc := remoteChart{RepoURL: repoURL, Name: str(s, "chart"), Version: str(s, "targetRevision")}
-	s = mergeMaps(s, nil)
+	s = helm.MergeMaps(s, nil)
 	if h := mapAt(s, "helm"); h != nil {
 		var kept []any
 		for _, f := range yamldoc.StrList(h["valueFiles"]) {
@@ -180,7 +181,7 @@ func chartValuesFiles(chrt *chart.Chart, files []string) (map[string]any, error)
 		if err != nil {
 			return nil, fmt.Errorf("values file %q: %w", f, err)
 		}
-		out = mergeMaps(out, v)
+		out = helm.MergeMaps(out, v)
 	}
 	return out, nil
 }

@@ -3,8 +3,6 @@ package render
 import (
 	"errors"
 	"fmt"
-	"net/url"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,9 +11,9 @@ import (
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
 	"helm.sh/helm/v3/pkg/strvals"
-	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/helmkeys"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/repofs"
@@ -82,7 +80,7 @@ func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []check.Finding,
 		if err != nil {
 			return nil, nil, err
 		}
-		vals = mergeMaps(fileVals, vals) // the object's own values win
+		vals = helm.MergeMaps(fileVals, vals) // the object's own values win
 	}
 	findings, missing := rd.resolveDependencies(chrt, req.chartDir, chartRel, vals)
 	out, fs, err := rd.renderLoaded(req, chrt, chartRel, vals)
@@ -90,9 +88,9 @@ func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []check.Finding,
 	if err != nil && len(missing) > 0 {
 		names := make([]string, len(missing))
 		for i, d := range missing {
-			names[i] = depName(d)
+			names[i] = helm.DepName(d)
 		}
-		err = &missingDepError{err: err, names: strings.Join(names, ", "), cause: missingCause(missing[0])}
+		err = &helm.MissingDepError{Err: err, Names: strings.Join(names, ", "), Cause: helm.MissingCause(missing[0])}
 	}
 	return out, findings, err
 }
@@ -112,7 +110,7 @@ func (rd *renderer) loadChart(req helmRequest) (*chart.Chart, string, error) {
 	if _, err := r.Stat(filepath.Join(req.chartDir, "Chart.yaml")); err != nil {
 		return nil, chartRel, fmt.Errorf("%s: no Chart.yaml: %w", chartRel, err)
 	}
-	chrt, err := loadChartDir(r, req.chartDir)
+	chrt, err := helm.LoadDir(r, req.chartDir)
 	if err != nil {
 		return nil, chartRel, fmt.Errorf("loading chart %s: %w", chartRel, err)
 	}
@@ -159,7 +157,7 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 		if req.remote != nil {
 			return req.remote.label() + "/" + strings.SplitN(name, "/", 2)[1]
 		}
-		return dirs.templateFile(r, name)
+		return dirs.TemplateFile(r, name)
 	}
 	if f := helmkeys.Finding(chartRel, rewritten, files, fileOf); f != nil {
 		findings = append(findings, *f)
@@ -225,7 +223,7 @@ func templateObjects(raws []yamldoc.Raw, file string, req helmRequest) ([]helmOb
 	var out []helmObject
 	var findings []check.Finding
 	for _, raw := range raws {
-		if isTestHook(raw.Doc) && req.skipTests || req.skipHooks && hookOf(raw.Doc) != "" {
+		if helm.IsTestHook(raw.Doc) && req.skipTests || req.skipHooks && helm.HookOf(raw.Doc) != "" {
 			continue
 		}
 		if _, ok := object.FromDoc(raw.Doc); !ok {
@@ -262,7 +260,7 @@ func (e *docError) Unwrap() error { return e.err }
 // repository: inside the root (unless trusted), no symlink escape, within
 // the size limit, no alias bomb.
 func (rd *renderer) helmValues(req helmRequest) (map[string]any, error) {
-	var files []valuesData
+	var files []helm.ValuesFile
 	for _, f := range req.values.ValuesFiles {
 		v, err := rd.valuesFile(req.chartDir, f, req.trusted)
 		if err != nil {
@@ -270,12 +268,12 @@ func (rd *renderer) helmValues(req helmRequest) (map[string]any, error) {
 		}
 		files = append(files, v)
 	}
-	vals, err := mergeValueFiles(files)
+	vals, err := helm.MergeValueFiles(files)
 	if err != nil {
 		return nil, err
 	}
 	if req.overFiles != nil {
-		vals = mergeMaps(vals, req.overFiles)
+		vals = helm.MergeMaps(vals, req.overFiles)
 		for _, s := range req.values.Set {
 			if err := strvals.ParseInto(s, vals); err != nil {
 				return nil, fmt.Errorf("parameter %q: %w", s, err)
@@ -286,72 +284,34 @@ func (rd *renderer) helmValues(req helmRequest) (map[string]any, error) {
 				return nil, fmt.Errorf("parameter %q: %w", s, err)
 			}
 		}
-	} else if err := setValues(vals, req.values.Set, req.setString); err != nil {
+	} else if err := helm.SetValues(vals, req.values.Set, req.setString); err != nil {
 		return nil, err
 	}
 	if req.inline != nil {
-		vals = mergeMaps(vals, req.inline)
+		vals = helm.MergeMaps(vals, req.inline)
 	}
 	return vals, nil
-}
-
-// valuesData is a value file, read.
-type valuesData struct {
-	path string
-	data []byte
-}
-
-// mergeValueFiles merges value files in order, as Helm's
-// values.Options.MergeValues does with -f files.
-func mergeValueFiles(files []valuesData) (map[string]any, error) {
-	base := map[string]any{}
-	for _, f := range files {
-		if _, err := url.Parse(f.path); err != nil {
-			return nil, err // as Helm's readFile, which takes a path for a URL
-		}
-		cur := map[string]any{}
-		if err := sigsyaml.Unmarshal(f.data, &cur); err != nil {
-			return nil, fmt.Errorf("failed to parse %s: %w", f.path, err)
-		}
-		base = mergeMaps(base, cur)
-	}
-	return base, nil
-}
-
-// setValues applies --set, then --set-string pairs, as MergeValues does.
-func setValues(vals map[string]any, set, setString []string) error {
-	for _, s := range set {
-		if err := strvals.ParseInto(s, vals); err != nil {
-			return fmt.Errorf("failed parsing --set data: %w", err)
-		}
-	}
-	for _, s := range setString {
-		if err := strvals.ParseIntoString(s, vals); err != nil {
-			return fmt.Errorf("failed parsing --set-string data: %w", err)
-		}
-	}
-	return nil
 }
 
 // valuesFile resolves and reads a value file: relative paths are looked
 // up in the working directory (trusted, command-line values only, on
 // disk), then in the chart directory, then in the root.
-func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (valuesData, error) {
+func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (helm.ValuesFile, error) {
 	r := rd.repo
 	if filepath.IsAbs(f) {
 		if trusted {
-			return readValues(r, f, true)
+			return helm.ReadValues(r, f, true)
 		}
 		if !r.Within(filepath.Clean(f)) {
-			return valuesData{}, &repofs.PathError{Rel: f, Err: repofs.ErrEscape}
+			return helm.ValuesFile{}, &repofs.PathError{Rel: f, Err: repofs.ErrEscape}
 		}
-		return readValues(r, f, false)
+		return helm.ReadValues(r, f, false)
 	}
 	if trusted && r.OnDisk() {
 		// Command-line paths are relative to the working directory.
 		if abs, err := filepath.Abs(f); err == nil {
 			if _, err := r.Stat(abs); err == nil {
-				return readValues(r, abs, true)
+				return helm.ReadValues(r, abs, true)
 			}
 		}
 	}
@@ -368,145 +328,10 @@ func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (valuesData, er
 			}
 			continue
 		}
-		return readValues(r, c, false)
+		return helm.ReadValues(r, c, false)
 	}
 	if escaped != nil {
-		return valuesData{}, escaped
+		return helm.ValuesFile{}, escaped
 	}
-	return valuesData{}, missing
-}
-
-// readValues reads a value file (a trusted one from anywhere its file
-// system reaches) and refuses an alias bomb.
-func readValues(r *repo, p string, trusted bool) (valuesData, error) {
-	read := r.ReadFile
-	if trusted {
-		read = r.ReadTrusted
-	}
-	data, err := read(p)
-	if err != nil {
-		return valuesData{path: p}, err
-	}
-	return valuesData{path: p, data: data}, yamldoc.CheckAliases(data)
-}
-
-// mergeMaps deep-merges b onto a (b wins), like Helm's -f merging.
-func mergeMaps(a, b map[string]any) map[string]any {
-	out := make(map[string]any, len(a))
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		if bv, ok := v.(map[string]any); ok {
-			if av, ok := out[k].(map[string]any); ok {
-				out[k] = mergeMaps(av, bv)
-				continue
-			}
-		}
-		out[k] = v
-	}
-	return out
-}
-
-func hookOf(doc map[string]any) string {
-	md, _ := doc["metadata"].(map[string]any)
-	ann, _ := md["annotations"].(map[string]any)
-	h, _ := ann["helm.sh/hook"].(string)
-	return h
-}
-
-// isTestHook reports helm.sh/hook: test, test-success, test-failure.
-func isTestHook(doc map[string]any) bool {
-	for _, h := range strings.Split(hookOf(doc), ",") {
-		if strings.HasPrefix(strings.TrimSpace(h), "test") {
-			return true
-		}
-	}
-	return false
-}
-
-// chartTree maps template keys ("name/charts/sub/templates/x.yaml") back to
-// files on disk.
-type chartTree struct {
-	dir  string                // chart directory (or .tgz archive)
-	subs map[string]*chartTree // by chart name and by dependency alias
-}
-
-// chartDirs maps the chart at dir and its vendored subcharts. Chart.yaml
-// files are read through the repository, like every other read: one that
-// is too large or a symlink out of the root is not read, so its aliases,
-// or the subchart, are left out.
-func chartDirs(r *repo, dir string) *chartTree {
-	t := &chartTree{dir: dir, subs: map[string]*chartTree{}}
-	aliases := map[string][]string{} // chart name -> aliases
-	if md, ok := chartMetadata(r, dir); ok {
-		for _, d := range md.Dependencies {
-			if d != nil && d.Alias != "" {
-				aliases[d.Name] = append(aliases[d.Name], d.Alias)
-			}
-		}
-	}
-	ents, err := r.ReadDir(filepath.Join(dir, "charts"))
-	if err != nil {
-		return t
-	}
-	for _, e := range ents {
-		p := filepath.Join(dir, "charts", e.Name())
-		var sub *chartTree
-		var name string
-		if strings.HasSuffix(e.Name(), ".tgz") {
-			sub = &chartTree{dir: p, subs: map[string]*chartTree{}}
-			name = strings.TrimSuffix(e.Name(), ".tgz")
-			if i := strings.LastIndex(name, "-"); i > 0 {
-				name = name[:i]
-			}
-		} else {
-			md, ok := chartMetadata(r, p)
-			if !ok {
-				continue
-			}
-			name = md.Name
-			sub = chartDirs(r, p)
-		}
-		t.subs[name] = sub
-		t.subs[e.Name()] = sub
-		for _, a := range aliases[name] {
-			t.subs[a] = sub
-		}
-	}
-	return t
-}
-
-// chartMetadata reads and decodes dir/Chart.yaml; ok is false when it
-// cannot be read from the repository or does not decode.
-func chartMetadata(r *repo, dir string) (*chart.Metadata, bool) {
-	data, err := r.ReadFile(filepath.Join(dir, "Chart.yaml"))
-	if err != nil {
-		return nil, false
-	}
-	var md chart.Metadata
-	if sigsyaml.Unmarshal(data, &md) != nil {
-		return nil, false
-	}
-	return &md, true
-}
-
-// templateFile turns a rendered template key into a root-relative path.
-func (t *chartTree) templateFile(r *repo, key string) string {
-	parts := strings.Split(key, "/")
-	cur := t
-	i := 1
-	for i+1 < len(parts) && parts[i] == "charts" {
-		sub, ok := cur.subs[parts[i+1]]
-		if !ok {
-			break
-		}
-		cur = sub
-		i += 2
-	}
-	rest := strings.Join(parts[i:], "/")
-	if strings.HasSuffix(cur.dir, ".tgz") {
-		return r.Rel(cur.dir) + "/" + rest
-	}
-	return path.Join(r.Rel(cur.dir), rest)
+	return helm.ValuesFile{}, missing
 }

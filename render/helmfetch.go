@@ -8,6 +8,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/fetch"
 )
 
@@ -15,7 +16,7 @@ import (
 // adds them to it; it returns its findings and the ones still missing.
 func (rd *renderer) fetchDependencies(chrt *chart.Chart, chartRel string, deps []*chart.Dependency) ([]check.Finding, []*chart.Dependency) {
 	file := path.Join(chartRel, "Chart.yaml")
-	if !lockFileFresh(chrt) {
+	if !helm.LockFileFresh(chrt) {
 		return []check.Finding{{Check: check.FetchDigest, Severity: check.SeverityError, Location: check.At(path.Join(chartRel, "Chart.lock"), 0),
 			Message: fmt.Sprintf("chart %s: the lock file (Chart.lock) is out of sync with the dependencies file (Chart.yaml), so Helm refuses to build it and nothing was fetched; run `helm dependency update` and commit Chart.lock", chartRel)}}, deps
 	}
@@ -29,7 +30,7 @@ func (rd *renderer) fetchDependencies(chrt *chart.Chart, chartRel string, deps [
 		ref, why := dependencyRef(chrt, d)
 		if why != "" {
 			findings = append(findings, check.Finding{Check: check.FetchFailed, Severity: check.SeverityWarning, Location: check.At(file, 0),
-				Message: fmt.Sprintf("chart %s: dependency %s: %s", chartRel, depName(d), why)})
+				Message: fmt.Sprintf("chart %s: dependency %s: %s", chartRel, helm.DepName(d), why)})
 			still = append(still, d)
 			continue
 		}
@@ -40,8 +41,8 @@ func (rd *renderer) fetchDependencies(chrt *chart.Chart, chartRel string, deps [
 				id = check.FetchFailed
 			}
 			findings = append(findings, check.Finding{Check: id, Severity: fetchSeverity(id), Location: check.At(file, 0),
-				Cause:   fmt.Sprintf("dependency %s (%s) could not be fetched: %s", depName(d), ref.String(), rd.tidy(err.Error())),
-				Message: fmt.Sprintf("chart %s: dependency %s: %s", chartRel, depName(d), rd.tidy(err.Error()))})
+				Cause:   fmt.Sprintf("dependency %s (%s) could not be fetched: %s", helm.DepName(d), ref.String(), rd.tidy(err.Error())),
+				Message: fmt.Sprintf("chart %s: dependency %s: %s", chartRel, helm.DepName(d), rd.tidy(err.Error()))})
 			still = append(still, d)
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/valuesfrom"
 )
@@ -80,14 +81,14 @@ func (g *gitops) helmOperatorValues(o *Object, chartRel string) (map[string]any,
 			findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityError, fmt.Sprintf("valuesFrom: %v", err)))
 			continue
 		}
-		result = mergeMaps(result, vals)
+		result = helm.MergeMaps(result, vals)
 	}
 	if unread > 0 {
 		partial = true
 		findings = append(findings, valuesfrom.BudgetFinding(o, unread))
 	}
 	if v := mapAt(o.Doc, "spec", "values"); v != nil {
-		result = mergeMaps(result, v)
+		result = helm.MergeMaps(result, v)
 	}
 	return result, findings, partial, miss
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/cache"
+	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/proc"
@@ -580,9 +581,9 @@ func failureFinding(spec SourceSpec, err error) check.Finding {
 	if c := fetchCheck(err); c != "" {
 		f.Check, f.Severity = c, fetchSeverity(c)
 	}
-	var me *missingDepError
+	var me *helm.MissingDepError
 	if errors.As(err, &me) {
-		f.Cause = me.cause
+		f.Cause = me.Cause
 	}
 	switch {
 	case errors.Is(err, yamldoc.ErrAliasBudget):

@@ -1,4 +1,4 @@
-package render
+package helm
 
 import (
 	"bytes"
@@ -11,13 +11,15 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/ignore"
+
+	"github.com/capreport/capreport/render/internal/repofs"
 )
 
-// loadChartDir is Helm's loader.LoadDir reading through the repository:
+// LoadDir is Helm's loader.LoadDir reading through the repository:
 // the chart's files, less what .helmignore and Helm's defaults leave out,
 // walked as Helm walks them (internal/sympath: in lexical order, following
-// symlinks, which checkTree has vetted), then loader.LoadFiles.
-func loadChartDir(r *repo, dir string) (*chart.Chart, error) {
+// symlinks, which the caller has vetted with repofs.CheckTree), then loader.LoadFiles.
+func LoadDir(r *repofs.Repo, dir string) (*chart.Chart, error) {
 	topdir, err := r.Absolute(dir)
 	if err != nil {
 		return nil, err
@@ -55,7 +57,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // chartFile is LoadDir's walk function: the file at name, or nil (and
 // filepath.SkipDir for an ignored directory).
-func chartFile(r *repo, rules *ignore.Rules, topdir, name string, fi os.FileInfo, err error) (*loader.BufferedFile, error) {
+func chartFile(r *repofs.Repo, rules *ignore.Rules, topdir, name string, fi os.FileInfo, err error) (*loader.BufferedFile, error) {
 	n := strings.TrimPrefix(name, topdir)
 	if n == "" {
 		// No need to process top level. Avoid bug with helmignore .* matching
@@ -89,7 +91,7 @@ func chartFile(r *repo, rules *ignore.Rules, topdir, name string, fi os.FileInfo
 }
 
 // symWalk is Helm's internal/sympath.Walk through the repository.
-func symWalk(r *repo, root string, walkFn filepath.WalkFunc) error {
+func symWalk(r *repofs.Repo, root string, walkFn filepath.WalkFunc) error {
 	info, err := r.Lstat(root)
 	if err != nil {
 		err = walkFn(root, nil, err)
@@ -104,7 +106,7 @@ func symWalk(r *repo, root string, walkFn filepath.WalkFunc) error {
 
 // symWalkAt is sympath's symwalk: a symlink is walked as what it points to,
 // under its own path.
-func symWalkAt(r *repo, path string, info os.FileInfo, walkFn filepath.WalkFunc) error {
+func symWalkAt(r *repofs.Repo, path string, info os.FileInfo, walkFn filepath.WalkFunc) error {
 	if info.Mode()&os.ModeSymlink != 0 {
 		resolved, err := r.EvalSymlinks(path)
 		if err != nil {

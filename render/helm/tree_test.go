@@ -1,6 +1,7 @@
-package render
+package helm
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,7 +14,7 @@ import (
 	"github.com/capreport/capreport/render/internal/repofs"
 )
 
-// TestChartDirsReadsThroughRepo: chartDirs reads Chart.yaml files through
+// TestChartDirsReadsThroughRepo: Dirs reads Chart.yaml files through
 // the repository, so a Chart.yaml that is a symlink out of the root, or is
 // over the size limit, is not read, while one linked inside the root is.
 func TestChartDirsReadsThroughRepo(t *testing.T) {
@@ -77,13 +78,13 @@ func TestChartDirsReadsThroughRepo(t *testing.T) {
 			}
 			maxBytes := c.maxBytes
 			if maxBytes == 0 {
-				maxBytes = DefaultMaxFileBytes
+				maxBytes = 10 << 20 // render.DefaultMaxFileBytes
 			}
 			r, err := repofs.Open(filesys.MakeFsOnDisk(), true, root, maxBytes)
 			if err != nil {
 				t.Fatal(err)
 			}
-			tree := chartDirs(r, r.Abs("chart"))
+			tree := Dirs(r, r.Abs("chart"))
 			got := []string{}
 			for k := range tree.subs {
 				got = append(got, k)
@@ -93,5 +94,15 @@ func TestChartDirsReadsThroughRepo(t *testing.T) {
 				t.Errorf("subcharts %v, want %v", got, c.want)
 			}
 		})
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
 	}
 }
