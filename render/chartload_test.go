@@ -60,7 +60,7 @@ func TestLoadChartDirAsLoadDir(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, dir := range chartDirsUnder(t, r.Root) {
-			if checkTree(r, dir) != nil {
+			if helm.CheckTree(r, dir) != nil {
 				continue // refused before loading (the hostile fixtures)
 			}
 			sameLoad(t, r, dir)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/repofs"
@@ -407,7 +408,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 			}
 			o.Origin = Origin{Source: spec.ID(), SourceType: SourcePlain, File: rel, Line: raw.Line, AnnotationLines: raw.AnnLines}
 			if len(raw.DupKeys) > 0 {
-				findings = append(findings, duplicateKeyFinding(rel, raw))
+				findings = append(findings, object.DuplicateKeyFinding(rel, raw.Line, raw.DupKeys))
 			}
 			objs = append(objs, o)
 		}
@@ -443,19 +444,19 @@ func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Objec
 	if hv.Namespace == "" {
 		hv.Namespace = rd.opts.Helm.Namespace
 	}
-	req := helmRequest{chartDir: rd.repo.Abs(spec.Path), values: hv, trusted: trusted, skipTests: true}
+	req := helm.Request{ChartDir: rd.repo.Abs(spec.Path), Values: hv, Trusted: trusted, SkipTests: true}
 	if d := spec.delivery; d != nil {
-		req.overFiles, req.setString, req.remote = d.helmOverFiles, d.helmSetString, d.remote
+		req.OverFiles, req.SetString, req.Remote = d.helmOverFiles, d.helmSetString, d.remote
 	}
 	meta.covered = append(meta.covered, spec.Path)
-	hobjs, findings, err := rd.renderChart(req)
+	hobjs, findings, err := rd.charts().Render(req)
 	if err != nil {
 		return nil, findings, err
 	}
 	objs := make([]Object, 0, len(hobjs))
 	for _, h := range hobjs {
-		o, _ := object.FromDoc(h.doc)
-		o.Origin = Origin{Source: spec.ID(), SourceType: SourceHelm, File: h.file, Line: h.line, AnnotationLines: h.annLines}
+		o, _ := object.FromDoc(h.Doc)
+		o.Origin = Origin{Source: spec.ID(), SourceType: SourceHelm, File: h.File, Line: h.Line, AnnotationLines: h.AnnLines}
 		if spec.delivery != nil {
 			o.Origin.Via = spec.Path
 		}
@@ -464,12 +465,4 @@ func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Objec
 		objs = append(objs, o)
 	}
 	return objs, findings, nil
-}
-
-// duplicateKeyFinding reports a document with a mapping key defined twice
-// (lines relative to the document's own start).
-func duplicateKeyFinding(rel string, raw yamldoc.Raw) check.Finding {
-	return check.Finding{Check: check.YAMLDuplicateKey, Severity: check.SeverityWarning, Location: check.At(rel, raw.Line),
-		Message: fmt.Sprintf("%s:%d: a mapping key is defined twice: %s; the later value is used, as Helm and kustomize take it, but kubectl's strict decoding refuses the document",
-			rel, raw.Line, strings.Join(raw.DupKeys, ", "))}
 }

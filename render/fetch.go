@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -10,7 +9,6 @@ import (
 
 	"helm.sh/helm/v3/pkg/chart"
 
-	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/fetch"
 )
@@ -137,62 +135,35 @@ func (rd *renderer) setFetchBudget(b int64) {
 	rd.fx.budget.Store(b)
 }
 
-// remoteChart is a chart in a chart repository or OCI registry that a
-// GitOps object or a helmCharts entry names (exported fields: it crosses
-// to the workers with gob).
-type remoteChart struct {
-	RepoURL, Name, Version, Tag, Digest string
-	// ValuesFiles are files inside the chart merged over its values.yaml
-	// (Flux valuesFiles, Argo CD valueFiles of a repository chart).
-	ValuesFiles []string
-}
+// remoteChart is a chart in a chart repository or OCI registry
+// (helm.Remote).
+type remoteChart = helm.Remote
 
-func (c remoteChart) ref() fetch.Ref {
-	return fetch.Ref{RepoURL: c.RepoURL, Name: c.Name, Version: c.Version, Tag: c.Tag, Digest: c.Digest}
-}
-
-// label names a remote chart in source paths and origins.
-func (c remoteChart) label() string {
-	return c.ref().String()
-}
-
-// loadRemote fetches and loads a remote chart.
-func (rd *renderer) loadRemote(c remoteChart) (*chart.Chart, error) {
-	if !rd.fetchOn() {
-		return nil, fmt.Errorf("%s is remote and fetching is off (--fetch)", c.label())
+// charts is the chart renderer of rd's view of the repository.
+func (rd *renderer) charts() *helm.Renderer {
+	h := &helm.Renderer{Repo: rd.repo, Scope: rd.scope, KubeVersion: rd.opts.KubeVersion, APIVersions: rd.opts.APIVersions,
+		MaxObjects: rd.opts.MaxObjects, MaxDependencies: rd.maxDependencies(), Tidy: rd.tidy}
+	if rd.fetchOn() {
+		h.Fetch = chartFetcher{rd}
 	}
-	got, err := rd.fetcher().Fetch(c.ref())
+	return h
+}
+
+func (rd *renderer) maxDependencies() int {
+	if rd.opts.Fetch.MaxDependencies > 0 {
+		return rd.opts.Fetch.MaxDependencies
+	}
+	return DefaultMaxDependencies
+}
+
+// chartFetcher downloads charts through the process's fetcher, within the
+// run's budget; a render that uses it is not cached.
+type chartFetcher struct{ rd *renderer }
+
+func (f chartFetcher) Fetch(ref fetch.Ref) (*chart.Chart, error) {
+	got, err := f.rd.fetcher().Fetch(ref)
 	if err != nil {
 		return nil, err
 	}
-	return fetch.LoadChart(c.label(), got.Data, rd.limits())
-}
-
-// fetchCheck is the check ID of a fetch error ("" for other errors).
-func fetchCheck(err error) string {
-	k, ok := fetch.KindOf(err)
-	if !ok {
-		return ""
-	}
-	return map[fetch.Kind]string{fetch.Failed: check.FetchFailed, fetch.Limit: check.FetchLimit,
-		fetch.Unsafe: check.FetchUnsafe, fetch.Digest: check.FetchDigest}[k]
-}
-
-// fetchSeverity: a refusal, a breached limit and a digest mismatch are
-// errors (something is wrong with what the repository points at); a
-// download that failed is a warning, like a dependency not vendored.
-func fetchSeverity(id string) string {
-	if id == check.FetchFailed {
-		return check.SeverityWarning
-	}
-	return check.SeverityError
-}
-
-// templateDirs maps template keys to files: a remote chart has no
-// directory in the repository.
-func (rd *renderer) templateDirs(req helmRequest) *helm.Tree {
-	if req.remote != nil {
-		return &helm.Tree{} // no templates of its own to name
-	}
-	return helm.Dirs(rd.repo, req.chartDir)
+	return fetch.LoadChart(ref.String(), got.Data, f.rd.limits())
 }

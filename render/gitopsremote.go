@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chartutil"
-
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/object"
@@ -52,7 +49,7 @@ func (g *gitops) expandRemoteHelmRelease(o *Object) (*expansion, bool) {
 
 // renderRemote renders a remote chart as a delivered source.
 func (g *gitops) renderRemote(name string, rc remoteChart, hv HelmValues, over map[string]any, ns string) sourceOut {
-	spec := SourceSpec{Path: rc.label(), Type: SourceHelm, Name: name, explicit: true, Helm: hv,
+	spec := SourceSpec{Path: rc.Label(), Type: SourceHelm, Name: name, explicit: true, Helm: hv,
 		delivery: &deliverySpec{helmOverFiles: over, namespace: ns, remote: &rc}}
 	return g.rd.renderWithLimits(g.ctx, spec)
 }
@@ -152,36 +149,10 @@ func (g *gitops) argoRemoteChart(o *Object, s map[string]any, i, n int, refs map
 	if n > 1 {
 		name = fmt.Sprintf("%s#%d", name, i)
 	}
-	spec := SourceSpec{Path: rc.label(), Type: SourceHelm, Name: name, explicit: true,
+	spec := SourceSpec{Path: rc.Label(), Type: SourceHelm, Name: name, explicit: true,
 		delivery: &deliverySpec{namespace: destNS, remote: &rc}}
 	findings := g.argoHelm(o, s, "", refs, destNS, &spec)
 	out := g.rd.renderWithLimits(g.ctx, spec)
 	out.result.Findings = append(out.result.Findings, findings...)
 	return &out, nil
-}
-
-// chartValuesFiles merges value files inside a loaded chart in order; a
-// missing one is an error, as helm-controller and the repo-server report.
-func chartValuesFiles(chrt *chart.Chart, files []string) (map[string]any, error) {
-	out := map[string]any{}
-	for _, f := range files {
-		var data []byte
-		for _, raw := range chrt.Raw {
-			if raw.Name == strings.TrimPrefix(f, "./") {
-				data = raw.Data
-			}
-		}
-		if data == nil {
-			return nil, fmt.Errorf("values file %q is not in chart %s", f, chrt.Name())
-		}
-		if err := yamldoc.CheckAliases(data); err != nil {
-			return nil, fmt.Errorf("values file %q: %w", f, err)
-		}
-		v, err := chartutil.ReadValues(data)
-		if err != nil {
-			return nil, fmt.Errorf("values file %q: %w", f, err)
-		}
-		out = helm.MergeMaps(out, v)
-	}
-	return out, nil
 }

@@ -16,6 +16,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/kustread"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
@@ -310,29 +311,29 @@ func (rd *renderer) inflateHelmChart(kdir string, k *kustscan.Kustomization, doc
 	}
 	skipHooks, _ := hc["skipHooks"].(bool)
 	kv, _ := hc["kubeVersion"].(string)
-	hobjs, findings, err := rd.renderChart(helmRequest{
-		chartDir: chartDir, values: hv, inline: inline, remote: remote,
-		apiVersions: yamldoc.StrList(hc["apiVersions"]), kubeVersion: kv,
-		skipTests: true, skipHooks: skipHooks,
+	hobjs, findings, err := rd.charts().Render(helm.Request{
+		ChartDir: chartDir, Values: hv, Inline: inline, Remote: remote,
+		APIVersions: yamldoc.StrList(hc["apiVersions"]), KubeVersion: kv,
+		SkipTests: true, SkipHooks: skipHooks,
 	})
 	if err != nil {
 		return nil, findings, fmt.Errorf("helmCharts %q: %w", hc["name"], err)
 	}
 	var b strings.Builder
 	for _, h := range hobjs {
-		md, _ := h.doc["metadata"].(map[string]any)
+		md, _ := h.Doc["metadata"].(map[string]any)
 		if md == nil {
 			md = map[string]any{}
-			h.doc["metadata"] = md
+			h.Doc["metadata"] = md
 		}
 		ann, _ := md["annotations"].(map[string]any)
 		if ann == nil {
 			ann = map[string]any{}
 			md["annotations"] = ann
 		}
-		if len(h.annLines) > 0 {
-			at := make(map[string]helmAnnPos, len(h.annLines))
-			for k, l := range h.annLines {
+		if len(h.AnnLines) > 0 {
+			at := make(map[string]helmAnnPos, len(h.AnnLines))
+			for k, l := range h.AnnLines {
 				if v, ok := ann[k]; ok {
 					at[k] = helmAnnPos{Line: l, Value: annotationText(v)}
 				}
@@ -341,8 +342,8 @@ func (rd *renderer) inflateHelmChart(kdir string, k *kustscan.Kustomization, doc
 				ann[helmAnnotationLinesAnnotation] = string(j)
 			}
 		}
-		ann[helmOriginAnnotation] = h.file + ":" + strconv.Itoa(h.line)
-		y, err := sigsyaml.Marshal(h.doc)
+		ann[helmOriginAnnotation] = h.File + ":" + strconv.Itoa(h.Line)
+		y, err := sigsyaml.Marshal(h.Doc)
 		if err != nil {
 			return nil, findings, err
 		}

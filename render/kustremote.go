@@ -63,7 +63,7 @@ func (fs *safeFS) readClone(p string) ([]byte, error) {
 		return nil, fs.violate(&repofs.PathError{Rel: p, Err: repofs.ErrTooLarge, Detail: fmt.Sprintf("limit %d", fs.r.MaxBytes)})
 	}
 	if err := yamldoc.CheckAliases(data); err != nil {
-		return nil, fs.violate(&docError{file: p, err: err})
+		return nil, fs.violate(&yamldoc.DocError{File: p, Err: err})
 	}
 	return data, nil
 }

@@ -6,26 +6,13 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/digestmemo"
 )
 
-// HelmValues are the values a chart is rendered with, in `helm template`
-// terms.
-type HelmValues struct {
-	// ValuesFiles are merged in order, like repeated -f flags. In a
-	// SourceSpec (from the repository, untrusted) a path is looked up in
-	// the chart directory, then in the scanned root, and must stay inside
-	// the root. In Options.Helm (the command line, trusted) a path may be
-	// absolute or relative to the working directory, else it is looked up
-	// like a SourceSpec's.
-	ValuesFiles []string
-	// Set holds --set style "a.b=c,d=e" strings, applied after ValuesFiles.
-	Set []string
-	// ReleaseName and Namespace default to Options.Helm's, then to
-	// DefaultReleaseName and DefaultNamespace.
-	ReleaseName string
-	Namespace   string
-}
+// HelmValues are a chart's values as `helm template` takes them
+// (helm.Values).
+type HelmValues = helm.Values
 
 // SourceSpec names one thing to render.
 type SourceSpec struct {

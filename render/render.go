@@ -17,6 +17,7 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/cache"
 	"github.com/capreport/capreport/render/helm"
+	"github.com/capreport/capreport/render/internal/fetch"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/proc"
@@ -506,7 +507,7 @@ func (rd *renderer) renderSource(spec SourceSpec) sourceOut {
 		findings[i].Source = spec.ID()
 	}
 	switch {
-	case errors.Is(err, errLibraryChart):
+	case errors.Is(err, helm.ErrLibraryChart):
 		res.Status = StatusSkipped
 		res.Reason = err.Error()
 		objs = nil
@@ -569,17 +570,17 @@ func failureFinding(spec SourceSpec, err error) check.Finding {
 		f.Check = repofs.CheckFor(err)
 		f.Location = check.At(pe.Rel, 0)
 	}
-	var de *docError
+	var de *yamldoc.DocError
 	if errors.As(err, &de) {
-		f.Location = check.At(de.file, de.line)
+		f.Location = check.At(de.File, de.Line)
 	}
 	var ke *kustscan.Refusal
 	if errors.As(err, &ke) {
 		f.Check = ke.Check
 		f.Location = check.At(ke.File, 0)
 	}
-	if c := fetchCheck(err); c != "" {
-		f.Check, f.Severity = c, fetchSeverity(c)
+	if c := fetch.Check(err); c != "" {
+		f.Check, f.Severity = c, fetch.Severity(c)
 	}
 	var me *helm.MissingDepError
 	if errors.As(err, &me) {

@@ -265,7 +265,7 @@ func (fs *safeFS) ReadFile(p string) ([]byte, error) {
 		return nil, err
 	}
 	if err := yamldoc.CheckAliases(data); err != nil {
-		return nil, fs.violate(&docError{file: fs.r.Rel(real), line: 0, err: err})
+		return nil, fs.violate(&yamldoc.DocError{File: fs.r.Rel(real), Line: 0, Err: err})
 	}
 	if fs.rewriteFile != nil && fs.rewriteFile(real) {
 		data = fs.rewriteRead(real, data)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/contract"
@@ -237,4 +238,13 @@ func NSName(ns, name string) string {
 func Finding(o *Object, id, severity, msg string) check.Finding {
 	return check.Finding{Check: id, Severity: severity, Location: check.At(o.Origin.File, o.Origin.Line), Source: o.Origin.Source,
 		Message: fmt.Sprintf("%s:%d: %s %s: %s", o.Origin.File, o.Origin.Line, o.Kind, NSName(o.Namespace, o.Name), msg)}
+}
+
+// DuplicateKeyFinding reports a document of file rel, at line, with the
+// mapping keys keys defined twice (lines relative to the document's own
+// start).
+func DuplicateKeyFinding(rel string, line int, keys []string) check.Finding {
+	return check.Finding{Check: check.YAMLDuplicateKey, Severity: check.SeverityWarning, Location: check.At(rel, line),
+		Message: fmt.Sprintf("%s:%d: a mapping key is defined twice: %s; the later value is used, as Helm and kustomize take it, but kubectl's strict decoding refuses the document",
+			rel, line, strings.Join(keys, ", "))}
 }

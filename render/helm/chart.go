@@ -1,4 +1,4 @@
-package render
+package helm
 
 import (
 	"errors"
@@ -13,7 +13,6 @@ import (
 	"helm.sh/helm/v3/pkg/strvals"
 
 	"github.com/capreport/capreport/check"
-	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/helmkeys"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/repofs"
@@ -21,41 +20,7 @@ import (
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
-// errLibraryChart marks a chart that cannot be rendered on its own.
-var errLibraryChart = errors.New("library chart: it has no objects of its own")
-
-// helmRequest is one chart render.
-type helmRequest struct {
-	chartDir string // absolute, inside the root
-	values   HelmValues
-	// trusted lets value files lie outside the root (command-line values).
-	trusted bool
-	// inline values are merged after files and --set (kustomize valuesInline).
-	inline map[string]any
-	// overFiles are merged after the value files and before --set (a
-	// GitOps object's own values); setString are --set-string pairs.
-	overFiles map[string]any
-	setString []string
-	// apiVersions and kubeVersion override the renderer's (kustomize helmCharts).
-	apiVersions []string
-	kubeVersion string
-	// remote is a chart to fetch instead of chartDir.
-	remote *remoteChart
-	// skipTests drops helm.sh/hook: test* objects (always true except when
-	// a kustomize helmCharts entry says otherwise); skipHooks drops all hooks.
-	skipTests, skipHooks bool
-}
-
-// helmObject is one rendered object before its Origin.Source is known.
-type helmObject struct {
-	doc  map[string]any
-	file string // root-relative slash path of the template
-	line int
-	// annLines are the annotation keys' lines, like line in the rendered output.
-	annLines map[string]int
-}
-
-// renderChart renders a chart directory with the Helm SDK, client-only:
+// Render renders a chart directory with the Helm SDK, client-only:
 // no kube client (lookup returns empty), no DNS, no dependency download,
 // no post-renderer. Warnings are returned as findings; err is fatal.
 //
@@ -63,54 +28,54 @@ type helmObject struct {
 // output, of the first line of the object's document (its first key).
 // For templates without leading conditionals it matches the source line.
 // Annotation lines are in the same rendered output.
-func (rd *renderer) renderChart(req helmRequest) ([]helmObject, []check.Finding, error) {
-	chrt, chartRel, err := rd.loadChart(req)
+func (h *Renderer) Render(req Request) ([]Object, []check.Finding, error) {
+	chrt, chartRel, err := h.loadChart(req)
 	if err != nil {
 		return nil, nil, err
 	}
 	if chrt.Metadata != nil && chrt.Metadata.Type == "library" {
-		return nil, nil, errLibraryChart
+		return nil, nil, ErrLibraryChart
 	}
-	vals, err := rd.helmValues(req)
+	vals, err := h.helmValues(req)
 	if err != nil {
 		return nil, nil, err
 	}
-	if req.remote != nil && len(req.remote.ValuesFiles) > 0 {
-		fileVals, err := chartValuesFiles(chrt, req.remote.ValuesFiles)
+	if req.Remote != nil && len(req.Remote.ValuesFiles) > 0 {
+		fileVals, err := chartValuesFiles(chrt, req.Remote.ValuesFiles)
 		if err != nil {
 			return nil, nil, err
 		}
-		vals = helm.MergeMaps(fileVals, vals) // the object's own values win
+		vals = MergeMaps(fileVals, vals) // the object's own values win
 	}
-	findings, missing := rd.resolveDependencies(chrt, req.chartDir, chartRel, vals)
-	out, fs, err := rd.renderLoaded(req, chrt, chartRel, vals)
+	findings, missing := h.resolveDependencies(chrt, req.ChartDir, chartRel, vals)
+	out, fs, err := h.renderLoaded(req, chrt, chartRel, vals)
 	findings = append(findings, fs...)
 	if err != nil && len(missing) > 0 {
 		names := make([]string, len(missing))
 		for i, d := range missing {
-			names[i] = helm.DepName(d)
+			names[i] = DepName(d)
 		}
-		err = &helm.MissingDepError{Err: err, Names: strings.Join(names, ", "), Cause: helm.MissingCause(missing[0])}
+		err = &MissingDepError{Err: err, Names: strings.Join(names, ", "), Cause: MissingCause(missing[0])}
 	}
 	return out, findings, err
 }
 
 // loadChart loads the chart of a request: its directory inside the root,
 // or a remote chart through the fetcher.
-func (rd *renderer) loadChart(req helmRequest) (*chart.Chart, string, error) {
-	if req.remote != nil {
-		c, err := rd.loadRemote(*req.remote)
-		return c, req.remote.label(), err
+func (h *Renderer) loadChart(req Request) (*chart.Chart, string, error) {
+	if req.Remote != nil {
+		c, err := h.loadRemote(*req.Remote)
+		return c, req.Remote.Label(), err
 	}
-	r := rd.repo
-	chartRel := r.Rel(req.chartDir)
-	if err := checkTree(r, req.chartDir); err != nil {
+	r := h.Repo
+	chartRel := r.Rel(req.ChartDir)
+	if err := CheckTree(r, req.ChartDir); err != nil {
 		return nil, chartRel, err
 	}
-	if _, err := r.Stat(filepath.Join(req.chartDir, "Chart.yaml")); err != nil {
+	if _, err := r.Stat(filepath.Join(req.ChartDir, "Chart.yaml")); err != nil {
 		return nil, chartRel, fmt.Errorf("%s: no Chart.yaml: %w", chartRel, err)
 	}
-	chrt, err := helm.LoadDir(r, req.chartDir)
+	chrt, err := LoadDir(r, req.ChartDir)
 	if err != nil {
 		return nil, chartRel, fmt.Errorf("loading chart %s: %w", chartRel, err)
 	}
@@ -118,10 +83,10 @@ func (rd *renderer) loadChart(req helmRequest) (*chart.Chart, string, error) {
 }
 
 // renderLoaded renders a loaded chart with its values.
-func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel string, vals map[string]any) ([]helmObject, []check.Finding, error) {
-	r := rd.repo
+func (h *Renderer) renderLoaded(req Request, chrt *chart.Chart, chartRel string, vals map[string]any) ([]Object, []check.Finding, error) {
+	r := h.Repo
 	var findings []check.Finding
-	caps, err := rd.capabilities(req)
+	caps, err := h.capabilities(req)
 	if err != nil {
 		return nil, findings, err
 	}
@@ -132,8 +97,8 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 		return nil, findings, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s (set the Kubernetes version to render against)", c, caps.KubeVersion.String())
 	}
 	relOpts := chartutil.ReleaseOptions{
-		Name:      req.values.ReleaseName,
-		Namespace: req.values.Namespace,
+		Name:      req.Values.ReleaseName,
+		Namespace: req.Values.Namespace,
 		Revision:  1,
 		IsInstall: true,
 	}
@@ -152,10 +117,10 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 		return nil, findings, err
 	}
 
-	dirs := rd.templateDirs(req)
+	dirs := h.templateDirs(req)
 	fileOf := func(name string) string {
-		if req.remote != nil {
-			return req.remote.label() + "/" + strings.SplitN(name, "/", 2)[1]
+		if req.Remote != nil {
+			return req.Remote.Label() + "/" + strings.SplitN(name, "/", 2)[1]
 		}
 		return dirs.TemplateFile(r, name)
 	}
@@ -170,26 +135,26 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	var out []helmObject
+	var out []Object
 	for _, name := range names {
 		content := files[name]
 		if strings.TrimSpace(content) == "" {
 			continue
 		}
 		file := fileOf(name)
-		raws, problems, err := yamldoc.Decode([]byte(content), rd.opts.MaxObjects-len(out))
+		raws, problems, err := yamldoc.Decode([]byte(content), h.MaxObjects-len(out))
 		if err != nil {
 			if errors.Is(err, yamldoc.ErrTooManyObjects) {
-				return nil, findings, fmt.Errorf("%w: more than %d objects", yamldoc.ErrTooManyObjects, rd.opts.MaxObjects)
+				return nil, findings, fmt.Errorf("%w: more than %d objects", yamldoc.ErrTooManyObjects, h.MaxObjects)
 			}
 			return nil, findings, err
 		}
 		if len(problems) > 0 {
 			p := problems[0]
 			if errors.Is(p.Err, yamldoc.ErrAliasBudget) {
-				return nil, findings, &docError{file: file, line: p.Line, err: p.Err}
+				return nil, findings, &yamldoc.DocError{File: file, Line: p.Line, Err: p.Err}
 			}
-			return nil, findings, &docError{file: file, line: p.Line, err: fmt.Errorf("YAML parse error on %s: %w", name, p.Err)}
+			return nil, findings, &yamldoc.DocError{File: file, Line: p.Line, Err: fmt.Errorf("YAML parse error on %s: %w", name, p.Err)}
 		}
 		objs, fs := templateObjects(raws, file, req)
 		out, findings = append(out, objs...), append(findings, fs...)
@@ -200,30 +165,30 @@ func (rd *renderer) renderLoaded(req helmRequest, chrt *chart.Chart, chartRel st
 // capabilities are what the chart's templates see of the cluster: the
 // Kubernetes version asked for (the request's, else the run's) and the
 // API versions given.
-func (rd *renderer) capabilities(req helmRequest) (*chartutil.Capabilities, error) {
+func (h *Renderer) capabilities(req Request) (*chartutil.Capabilities, error) {
 	caps := chartutil.DefaultCapabilities.Copy()
-	kv := rd.opts.KubeVersion
-	if req.kubeVersion != "" {
-		kv = req.kubeVersion
+	kv := h.KubeVersion
+	if req.KubeVersion != "" {
+		kv = req.KubeVersion
 	}
 	kver, err := chartutil.ParseKubeVersion(kv)
 	if err != nil {
 		return nil, fmt.Errorf("kube version %q: %w", kv, err)
 	}
 	caps.KubeVersion = *kver
-	caps.APIVersions = append(caps.APIVersions, rd.opts.APIVersions...)
-	caps.APIVersions = append(caps.APIVersions, req.apiVersions...)
+	caps.APIVersions = append(caps.APIVersions, h.APIVersions...)
+	caps.APIVersions = append(caps.APIVersions, req.APIVersions...)
 	return caps, nil
 }
 
 // templateObjects keeps the objects of one rendered template that the
 // render installs (test hooks and, when asked, all hooks left out), with
 // findings for documents that are no object or repeat a key.
-func templateObjects(raws []yamldoc.Raw, file string, req helmRequest) ([]helmObject, []check.Finding) {
-	var out []helmObject
+func templateObjects(raws []yamldoc.Raw, file string, req Request) ([]Object, []check.Finding) {
+	var out []Object
 	var findings []check.Finding
 	for _, raw := range raws {
-		if helm.IsTestHook(raw.Doc) && req.skipTests || req.skipHooks && helm.HookOf(raw.Doc) != "" {
+		if IsTestHook(raw.Doc) && req.SkipTests || req.SkipHooks && HookOf(raw.Doc) != "" {
 			continue
 		}
 		if _, ok := object.FromDoc(raw.Doc); !ok {
@@ -233,62 +198,47 @@ func templateObjects(raws []yamldoc.Raw, file string, req helmRequest) ([]helmOb
 			continue
 		}
 		if len(raw.DupKeys) > 0 {
-			findings = append(findings, duplicateKeyFinding(file, raw))
+			findings = append(findings, object.DuplicateKeyFinding(file, raw.Line, raw.DupKeys))
 		}
-		out = append(out, helmObject{doc: raw.Doc, file: file, line: raw.Line, annLines: raw.AnnLines})
+		out = append(out, Object{Doc: raw.Doc, File: file, Line: raw.Line, AnnLines: raw.AnnLines})
 	}
 	return out, findings
 }
-
-// docError is a document-level failure at file:line.
-type docError struct {
-	file string
-	line int
-	err  error
-}
-
-func (e *docError) Error() string {
-	if e.line <= 0 {
-		return fmt.Sprintf("%s: %v", e.file, e.err)
-	}
-	return fmt.Sprintf("%s:%d: %v", e.file, e.line, e.err)
-}
-func (e *docError) Unwrap() error { return e.err }
 
 // helmValues merges value files (in order), --set pairs and inline values
 // with `helm template` semantics. Value files are read through the
 // repository: inside the root (unless trusted), no symlink escape, within
 // the size limit, no alias bomb.
-func (rd *renderer) helmValues(req helmRequest) (map[string]any, error) {
-	var files []helm.ValuesFile
-	for _, f := range req.values.ValuesFiles {
-		v, err := rd.valuesFile(req.chartDir, f, req.trusted)
+func (h *Renderer) helmValues(req Request) (map[string]any, error) {
+	var files []ValuesFile
+	for _, f := range req.Values.ValuesFiles {
+		v, err := h.valuesFile(req.ChartDir, f, req.Trusted)
 		if err != nil {
 			return nil, fmt.Errorf("values file %q: %w", f, err)
 		}
 		files = append(files, v)
 	}
-	vals, err := helm.MergeValueFiles(files)
+	vals, err := MergeValueFiles(files)
 	if err != nil {
 		return nil, err
 	}
-	if req.overFiles != nil {
-		vals = helm.MergeMaps(vals, req.overFiles)
-		for _, s := range req.values.Set {
+	if req.OverFiles != nil {
+		vals = MergeMaps(vals, req.OverFiles)
+		for _, s := range req.Values.Set {
 			if err := strvals.ParseInto(s, vals); err != nil {
 				return nil, fmt.Errorf("parameter %q: %w", s, err)
 			}
 		}
-		for _, s := range req.setString {
+		for _, s := range req.SetString {
 			if err := strvals.ParseIntoString(s, vals); err != nil {
 				return nil, fmt.Errorf("parameter %q: %w", s, err)
 			}
 		}
-	} else if err := helm.SetValues(vals, req.values.Set, req.setString); err != nil {
+	} else if err := SetValues(vals, req.Values.Set, req.SetString); err != nil {
 		return nil, err
 	}
-	if req.inline != nil {
-		vals = helm.MergeMaps(vals, req.inline)
+	if req.Inline != nil {
+		vals = MergeMaps(vals, req.Inline)
 	}
 	return vals, nil
 }
@@ -296,26 +246,26 @@ func (rd *renderer) helmValues(req helmRequest) (map[string]any, error) {
 // valuesFile resolves and reads a value file: relative paths are looked
 // up in the working directory (trusted, command-line values only, on
 // disk), then in the chart directory, then in the root.
-func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (helm.ValuesFile, error) {
-	r := rd.repo
+func (h *Renderer) valuesFile(chartDir, f string, trusted bool) (ValuesFile, error) {
+	r := h.Repo
 	if filepath.IsAbs(f) {
 		if trusted {
-			return helm.ReadValues(r, f, true)
+			return ReadValues(r, f, true)
 		}
 		if !r.Within(filepath.Clean(f)) {
-			return helm.ValuesFile{}, &repofs.PathError{Rel: f, Err: repofs.ErrEscape}
+			return ValuesFile{}, &repofs.PathError{Rel: f, Err: repofs.ErrEscape}
 		}
-		return helm.ReadValues(r, f, false)
+		return ReadValues(r, f, false)
 	}
 	if trusted && r.OnDisk() {
 		// Command-line paths are relative to the working directory.
 		if abs, err := filepath.Abs(f); err == nil {
 			if _, err := r.Stat(abs); err == nil {
-				return helm.ReadValues(r, abs, true)
+				return ReadValues(r, abs, true)
 			}
 		}
 	}
-	candidates := []string{filepath.Join(chartDir, filepath.FromSlash(f)), filepath.Join(rd.scope, filepath.FromSlash(f)), r.Abs(f)}
+	candidates := []string{filepath.Join(chartDir, filepath.FromSlash(f)), filepath.Join(h.Scope, filepath.FromSlash(f)), r.Abs(f)}
 	var escaped, missing error
 	for _, c := range candidates {
 		if !r.Within(filepath.Clean(c)) {
@@ -328,10 +278,36 @@ func (rd *renderer) valuesFile(chartDir, f string, trusted bool) (helm.ValuesFil
 			}
 			continue
 		}
-		return helm.ReadValues(r, c, false)
+		return ReadValues(r, c, false)
 	}
 	if escaped != nil {
-		return helm.ValuesFile{}, escaped
+		return ValuesFile{}, escaped
 	}
-	return helm.ValuesFile{}, missing
+	return ValuesFile{}, missing
+}
+
+// chartValuesFiles merges value files inside a loaded chart in order; a
+// missing one is an error, as helm-controller and the repo-server report.
+func chartValuesFiles(chrt *chart.Chart, files []string) (map[string]any, error) {
+	out := map[string]any{}
+	for _, f := range files {
+		var data []byte
+		for _, raw := range chrt.Raw {
+			if raw.Name == strings.TrimPrefix(f, "./") {
+				data = raw.Data
+			}
+		}
+		if data == nil {
+			return nil, fmt.Errorf("values file %q is not in chart %s", f, chrt.Name())
+		}
+		if err := yamldoc.CheckAliases(data); err != nil {
+			return nil, fmt.Errorf("values file %q: %w", f, err)
+		}
+		v, err := chartutil.ReadValues(data)
+		if err != nil {
+			return nil, fmt.Errorf("values file %q: %w", f, err)
+		}
+		out = MergeMaps(out, v)
+	}
+	return out, nil
 }
