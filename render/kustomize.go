@@ -21,6 +21,7 @@ import (
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/yamldoc"
+	"github.com/capreport/capreport/render/kustomize"
 )
 
 // Annotations krusty adds on request and capreport strips.
@@ -127,42 +128,34 @@ func (rd *renderer) buildKustomization(spec SourceSpec, sc *kustscan.Scan, dir s
 // error matters: it is built again untraced (tracing changes no error),
 // and traced only if it then succeeds.
 func (rd *renderer) runKrustyRewritten(sc *kustscan.Scan, realDir string, trace bool) (resmap.ResMap, []check.Finding, error) {
-	read := readRewrite{stub: rd.opts.StubCRDs, annotate: trace && !rd.krustyTraced && sc.Annotatable()}
-	rm, findings, got, err := rd.runKrusty(sc, realDir, trace && !read.annotate, read)
+	read := kustomize.Rewrite{Stub: rd.opts.StubCRDs, Annotate: trace && !rd.krustyTraced && sc.Annotatable()}
+	rm, findings, got, err := rd.runKrusty(sc, realDir, trace && !read.Annotate, read)
 	switch {
-	case !got.stubbed && !read.annotate:
+	case !got.Stubbed && !read.Annotate:
 		return rm, findings, err
 	case err != nil:
-		rm, findings, _, err = rd.runKrusty(sc, realDir, false, readRewrite{})
+		rm, findings, _, err = rd.runKrusty(sc, realDir, false, kustomize.Rewrite{})
 		if err == nil && trace {
-			rm, findings, _, err = rd.runKrusty(sc, realDir, true, readRewrite{})
+			rm, findings, _, err = rd.runKrusty(sc, realDir, true, kustomize.Rewrite{})
 		}
-	case got.unsure || got.stubbed && unstub(rm):
-		rm, findings, _, err = rd.runKrusty(sc, realDir, trace, readRewrite{})
+	case got.Unsure || got.Stubbed && unstub(rm):
+		rm, findings, _, err = rd.runKrusty(sc, realDir, trace, kustomize.Rewrite{})
 	}
 	return rm, findings, err
 }
 
-// readRewrite is what krusty reads rewritten: CRDs as stubs, objects
-// annotated with their file.
-type readRewrite struct{ stub, annotate bool }
-
-// readResult is what safeFS rewrote in one build: stubbed, some CRD;
-// unsure, an object of a file read annotated was left without.
-type readResult struct{ stubbed, unsure bool }
-
 // runKrusty builds realDir over the scanned tree, with krusty's tracing
 // when trace is set and the files listed only as resources rewritten as
 // read says.
-func (rd *renderer) runKrusty(sc *kustscan.Scan, realDir string, trace bool, read readRewrite) (resmap.ResMap, []check.Finding, readResult, error) {
-	tr := kustscan.Tracing{Krusty: trace, Generators: read.annotate}
+func (rd *renderer) runKrusty(sc *kustscan.Scan, realDir string, trace bool, read kustomize.Rewrite) (resmap.ResMap, []check.Finding, kustomize.Rewritten, error) {
+	tr := kustscan.Tracing{Krusty: trace, Generators: read.Annotate}
 	overlay, findings, err := rd.rewriteKustomizations(sc, tr)
 	if err != nil {
-		return nil, findings, readResult{}, err
+		return nil, findings, kustomize.Rewritten{}, err
 	}
 	safe := rd.scanSafeFS(sc, overlay)
-	if read.stub || read.annotate {
-		safe.rewrite, safe.rewriteFile = read, sc.ResourceOnly
+	if read.Stub || read.Annotate {
+		safe.Rewrite, safe.RewriteFile = read, sc.ResourceOnly
 	}
 	kopts := krusty.MakeDefaultOptions()
 	kopts.LoadRestrictions = types.LoadRestrictionsRootOnly
@@ -173,10 +166,10 @@ func (rd *renderer) runKrusty(sc *kustscan.Scan, realDir string, trace bool, rea
 	}
 	kopts.PluginConfig = types.DisabledPluginConfig()
 	rm, err := krusty.MakeKustomizer(kopts).Run(safe, realDir)
-	if v := safe.firstViolation(); v != nil {
-		return nil, findings, safe.rewrote, v
+	if v := safe.FirstViolation(); v != nil {
+		return nil, findings, safe.Rewrote(), v
 	}
-	return rm, findings, safe.rewrote, err
+	return rm, findings, safe.Rewrote(), err
 }
 
 // unstub takes the marker off every stubbed CRD the build yields, and

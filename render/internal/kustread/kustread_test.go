@@ -115,7 +115,7 @@ func FuzzRewrite(f *testing.F) {
 		f.Add([]byte(s), true, "dir/file.yaml")
 	}
 	f.Fuzz(func(t *testing.T, data []byte, stub bool, file string) {
-		// safeFS hands krusty no file over the alias budget (kyaml's
+		// render/kustomize.FS hands krusty no file over the alias budget (kyaml's
 		// reader expands aliases, exponentially in their nesting).
 		if len(data) > 1<<16 || yamldoc.CheckAliases(data) != nil {
 			return

@@ -1,4 +1,6 @@
-package render
+// Package kustomize builds one kustomization as `kustomize build` does,
+// reading the repository only through repofs.
+package kustomize
 
 import (
 	"bytes"
@@ -7,7 +9,6 @@ import (
 	iofs "io/fs"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
@@ -16,54 +17,8 @@ import (
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
-// safeFS is the filesystem krusty sees: the repository's, read-only,
-// confined to the root (after evaluating symlinks), with the size limit and
-// the YAML alias budget applied to every file read, plus an overlay of
-// in-memory files (rewritten kustomizations, inflated Helm charts). The
-// repository is read through its Repo only; krusty's clones of remote
-// bases (kustremote.go) are on the disk, whatever the repository's file
-// system. Every refusal is recorded so that it can become a precise
-// finding even when krusty wraps the error.
-type safeFS struct {
-	r       *repo
-	disk    filesys.FileSystem // krusty's clones only
-	mem     filesys.FileSystem
-	overlay map[string][]byte // by real absolute path
-
-	mu         sync.Mutex
-	violations []error
-	// clones lets krusty read and remove its own git clones of remote
-	// bases (--fetch); see kustremote.go.
-	clones bool
-	// rewriteFile, when set, says which repository files krusty reads
-	// rewritten as rewrite says (kustread); rewrote is what was.
-	rewriteFile func(real string) bool
-	rewrite     readRewrite
-	rewrote     readResult
-}
-
-var _ filesys.FileSystem = (*safeFS)(nil)
-
-var errReadOnly = errors.New("capreport renders read-only")
-
-func newSafeFS(r *repo, overlay map[string][]byte) *safeFS {
-	fs := &safeFS{r: r, disk: filesys.MakeFsOnDisk(), mem: filesys.MakeFsInMemory(), overlay: overlay}
-	for p, data := range overlay {
-		_ = fs.mem.MkdirAll(filepath.Dir(p))
-		_ = fs.mem.WriteFile(p, data)
-	}
-	return fs
-}
-
-func (fs *safeFS) violate(err error) error {
-	fs.mu.Lock()
-	fs.violations = append(fs.violations, err)
-	fs.mu.Unlock()
-	return err
-}
-
 // check confines a path to the root; it returns the evaluated path.
-func (fs *safeFS) check(p string) (string, error) {
+func (fs *FS) check(p string) (string, error) {
 	abs, err := fs.r.Absolute(p)
 	if err != nil {
 		return "", err
@@ -86,20 +41,20 @@ func (fs *safeFS) check(p string) (string, error) {
 }
 
 // isClone reports whether a checked path is in one of krusty's clones.
-func (fs *safeFS) isClone(real string) bool {
+func (fs *FS) isClone(real string) bool {
 	_, ok := fs.clonePath(real)
 	return ok
 }
 
-func (fs *safeFS) Create(string) (filesys.File, error) { return nil, errReadOnly }
-func (fs *safeFS) Mkdir(string) error                  { return errReadOnly }
-func (fs *safeFS) MkdirAll(string) error               { return errReadOnly }
-func (fs *safeFS) RemoveAll(p string) error            { return fs.removeClone(p) }
-func (fs *safeFS) WriteFile(string, []byte) error      { return errReadOnly }
+func (fs *FS) Create(string) (filesys.File, error) { return nil, errReadOnly }
+func (fs *FS) Mkdir(string) error                  { return errReadOnly }
+func (fs *FS) MkdirAll(string) error               { return errReadOnly }
+func (fs *FS) RemoveAll(p string) error            { return fs.removeClone(p) }
+func (fs *FS) WriteFile(string, []byte) error      { return errReadOnly }
 
 // Open opens a file as ReadFile reads it (krusty reads files with
 // ReadFile; nothing it runs opens one).
-func (fs *safeFS) Open(p string) (filesys.File, error) {
+func (fs *FS) Open(p string) (filesys.File, error) {
 	real, err := fs.check(p)
 	if err != nil {
 		return nil, err
@@ -138,7 +93,7 @@ func (f readOnlyFile) Write([]byte) (int, error)  { return 0, errReadOnly }
 func (f readOnlyFile) Close() error               { return nil }
 func (f readOnlyFile) Stat() (os.FileInfo, error) { return f.info, nil }
 
-func (fs *safeFS) IsDir(p string) bool {
+func (fs *FS) IsDir(p string) bool {
 	real, err := fs.check(p)
 	if err != nil {
 		return false
@@ -152,7 +107,7 @@ func (fs *safeFS) IsDir(p string) bool {
 	return fs.r.IsDir(real)
 }
 
-func (fs *safeFS) ReadDir(p string) ([]string, error) {
+func (fs *FS) ReadDir(p string) ([]string, error) {
 	real, err := fs.check(p)
 	if err != nil {
 		return nil, err
@@ -183,7 +138,7 @@ func (fs *safeFS) ReadDir(p string) ([]string, error) {
 	return names, nil
 }
 
-func (fs *safeFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
+func (fs *FS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
 	abs, err := fs.r.Absolute(p)
 	if err != nil {
 		return "", "", err
@@ -205,7 +160,7 @@ func (fs *safeFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
 	return filesys.ConfirmedDir(filepath.Dir(real)), filepath.Base(real), nil
 }
 
-func (fs *safeFS) Exists(p string) bool {
+func (fs *FS) Exists(p string) bool {
 	real, err := fs.check(p)
 	if err != nil {
 		return false
@@ -221,7 +176,7 @@ func (fs *safeFS) Exists(p string) bool {
 
 // Glob is kyaml's on-disk Glob (hidden files only when the pattern names
 // them) inside the root.
-func (fs *safeFS) Glob(pattern string) ([]string, error) {
+func (fs *FS) Glob(pattern string) ([]string, error) {
 	abs, err := fs.r.Absolute(pattern)
 	if err != nil {
 		return nil, err
@@ -245,7 +200,7 @@ func (fs *safeFS) Glob(pattern string) ([]string, error) {
 	return out, nil
 }
 
-func (fs *safeFS) ReadFile(p string) ([]byte, error) {
+func (fs *FS) ReadFile(p string) ([]byte, error) {
 	real, err := fs.check(p)
 	if err != nil {
 		return nil, err
@@ -267,27 +222,27 @@ func (fs *safeFS) ReadFile(p string) ([]byte, error) {
 	if err := yamldoc.CheckAliases(data); err != nil {
 		return nil, fs.violate(&yamldoc.DocError{File: fs.r.Rel(real), Line: 0, Err: err})
 	}
-	if fs.rewriteFile != nil && fs.rewriteFile(real) {
+	if fs.RewriteFile != nil && fs.RewriteFile(real) {
 		data = fs.rewriteRead(real, data)
 	}
 	return data, nil
 }
 
 // rewriteRead is a resource file's data as krusty reads it (kustread).
-func (fs *safeFS) rewriteRead(real string, data []byte) []byte {
-	w := kustread.Rewrite{Stub: fs.rewrite.stub}
-	if fs.rewrite.annotate {
+func (fs *FS) rewriteRead(real string, data []byte) []byte {
+	w := kustread.Rewrite{Stub: fs.Rewrite.Stub}
+	if fs.Rewrite.Annotate {
 		w.File = real
 	}
 	out, res := w.Apply(data)
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	fs.rewrote.stubbed = fs.rewrote.stubbed || res.Stubbed > 0
-	fs.rewrote.unsure = fs.rewrote.unsure || res.Unsure
+	fs.rewrote.Stubbed = fs.rewrote.Stubbed || res.Stubbed > 0
+	fs.rewrote.Unsure = fs.rewrote.Unsure || res.Unsure
 	return out
 }
 
-func (fs *safeFS) Walk(p string, walkFn filepath.WalkFunc) error {
+func (fs *FS) Walk(p string, walkFn filepath.WalkFunc) error {
 	real, err := fs.check(p)
 	if err != nil {
 		return err
@@ -307,7 +262,7 @@ func (fs *safeFS) Walk(p string, walkFn filepath.WalkFunc) error {
 }
 
 // walkRepo is filepath.Walk through the Repo.
-func (fs *safeFS) walkRepo(root string, walkFn filepath.WalkFunc) error {
+func (fs *FS) walkRepo(root string, walkFn filepath.WalkFunc) error {
 	return fs.r.WalkDir(root, func(p string, d iofs.DirEntry, err error) error {
 		if err != nil || d == nil {
 			return walkFn(p, nil, err)
@@ -317,12 +272,19 @@ func (fs *safeFS) walkRepo(root string, walkFn filepath.WalkFunc) error {
 	})
 }
 
-// firstViolation returns the first refusal recorded, if any.
-func (fs *safeFS) firstViolation() error {
+// FirstViolation returns the first refusal recorded, if any.
+func (fs *FS) FirstViolation() error {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	if len(fs.violations) == 0 {
 		return nil
 	}
 	return fs.violations[0]
+}
+
+// Rewrote is what the FS rewrote in its build.
+func (fs *FS) Rewrote() Rewritten {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.rewrote
 }
