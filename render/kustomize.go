@@ -1,38 +1,22 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
-	"math"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
-	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/helm"
-	"github.com/capreport/capreport/render/internal/kustread"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 	"github.com/capreport/capreport/render/kustomize"
-)
-
-// Annotations krusty adds on request and capreport strips.
-const (
-	originAnnotation = "config.kubernetes.io/origin"
-	// helmOriginAnnotation carries "file:line" of objects inflated from a
-	// helmCharts entry through krusty, then is stripped.
-	helmOriginAnnotation = "render.capreport.io/origin"
-	// helmAnnotationLinesAnnotation carries, as JSON, the rendered-output
-	// line and value of each annotation of such an object, then is stripped.
-	helmAnnotationLinesAnnotation = "render.capreport.io/annotation-lines"
 )
 
 // renderKustomizeSource builds a kustomization with krusty in-process. A
@@ -115,7 +99,7 @@ func (rd *renderer) buildKustomization(spec SourceSpec, sc *kustscan.Scan, dir s
 	if err != nil {
 		return nil, findings, err
 	}
-	docs, err := builtDocs(rm, rd.opts.MaxObjects)
+	docs, err := kustomize.BuiltDocs(rm, rd.opts.MaxObjects)
 	if err != nil {
 		return nil, findings, err
 	}
@@ -138,7 +122,7 @@ func (rd *renderer) runKrustyRewritten(sc *kustscan.Scan, realDir string, trace 
 		if err == nil && trace {
 			rm, findings, _, err = rd.runKrusty(sc, realDir, true, kustomize.Rewrite{})
 		}
-	case got.Unsure || got.Stubbed && unstub(rm):
+	case got.Unsure || got.Stubbed && kustomize.Unstub(rm):
 		rm, findings, _, err = rd.runKrusty(sc, realDir, trace, kustomize.Rewrite{})
 	}
 	return rm, findings, err
@@ -172,77 +156,15 @@ func (rd *renderer) runKrusty(sc *kustscan.Scan, realDir string, trace bool, rea
 	return rm, findings, safe.Rewrote(), err
 }
 
-// unstub takes the marker off every stubbed CRD the build yields, and
-// reports whether one came out holding more than its stub, or as another
-// kind (touched: the build must read the real files).
-func unstub(rm resmap.ResMap) (touched bool) {
-	for _, r := range rm.Resources() {
-		if r.Field(kustread.Marker) == nil {
-			continue
-		}
-		fields, err := r.Fields()
-		if err != nil || kustread.Touched(r.GetKind(), fields) {
-			return true
-		}
-		if err := r.PipeE(kyaml.Clear(kustread.Marker)); err != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// builtDocs are krusty's resources as `kustomize build` prints them, taken
-// from its resource nodes rather than printed and parsed again (the
-// printing and the parse were an eighth of a large build). kustomize prints
-// a resource through JSON, so a float with an integral value prints as an
-// integer; asPrinted makes the documents say the same.
-func builtDocs(rm resmap.ResMap, maxObjects int) ([]map[string]any, error) {
-	res := rm.Resources()
-	docs := make([]map[string]any, 0, len(res))
-	for _, r := range res {
-		raws, err := yamldoc.DecodeNode(r.YNode())
-		if err != nil {
-			return nil, fmt.Errorf("decoding krusty output: %w", err)
-		}
-		for _, raw := range raws {
-			docs = append(docs, asPrinted(raw.Doc).(map[string]any))
-		}
-		if len(docs) > maxObjects {
-			return nil, fmt.Errorf("%w: more than %d objects", yamldoc.ErrTooManyObjects, maxObjects)
-		}
-	}
-	return docs, nil
-}
-
-// asPrinted turns, in place, every float of v that JSON prints without a
-// fraction or exponent into the int64 YAML reads it back as.
-func asPrinted(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			x[k] = asPrinted(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = asPrinted(e)
-		}
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1e21 && x >= math.MinInt64 && x < math.MaxInt64 {
-			return int64(x)
-		}
-	}
-	return v
-}
-
 // kustomizeObjects turns krusty's output into objects, each traced to the
 // file and line it came from (its origin annotation), or to the
 // kustomization when krusty generated it.
 func (rd *renderer) kustomizeObjects(docs []map[string]any, spec SourceSpec, realDir string, sc *kustscan.Scan) []Object {
 	r := rd.repo
-	lines := lineIndex{r: r, cache: map[string][]docPos{}}
+	lines := kustomize.NewLineIndex(r, DefaultMaxObjects)
 	objs := make([]Object, 0, len(docs))
 	for _, doc := range docs {
-		file, line, annLines := takeOrigin(doc, realDir, r, &lines)
+		file, line, annLines := kustomize.TakeOrigin(doc, realDir, r, lines)
 		o, ok := object.FromDoc(doc)
 		if !ok {
 			continue
@@ -314,29 +236,7 @@ func (rd *renderer) inflateHelmChart(kdir string, k *kustscan.Kustomization, doc
 	}
 	var b strings.Builder
 	for _, h := range hobjs {
-		md, _ := h.Doc["metadata"].(map[string]any)
-		if md == nil {
-			md = map[string]any{}
-			h.Doc["metadata"] = md
-		}
-		ann, _ := md["annotations"].(map[string]any)
-		if ann == nil {
-			ann = map[string]any{}
-			md["annotations"] = ann
-		}
-		if len(h.AnnLines) > 0 {
-			at := make(map[string]helmAnnPos, len(h.AnnLines))
-			for k, l := range h.AnnLines {
-				if v, ok := ann[k]; ok {
-					at[k] = helmAnnPos{Line: l, Value: annotationText(v)}
-				}
-			}
-			if j, err := json.Marshal(at); err == nil {
-				ann[helmAnnotationLinesAnnotation] = string(j)
-			}
-		}
-		ann[helmOriginAnnotation] = h.File + ":" + strconv.Itoa(h.Line)
-		y, err := sigsyaml.Marshal(h.Doc)
+		y, err := sigsyaml.Marshal(kustomize.MarkHelmOrigin(h))
 		if err != nil {
 			return nil, findings, err
 		}
@@ -344,226 +244,4 @@ func (rd *renderer) inflateHelmChart(kdir string, k *kustscan.Kustomization, doc
 		b.Write(y)
 	}
 	return []byte(b.String()), findings, nil
-}
-
-// takeOrigin reads and strips the origin annotations of one built object
-// and returns its root-relative file and line, and the lines in that file
-// of the annotations the built object still carries unchanged from it.
-func takeOrigin(doc map[string]any, buildDir string, r *repo, lines *lineIndex) (string, int, map[string]int) {
-	md, _ := doc["metadata"].(map[string]any)
-	ann, _ := md["annotations"].(map[string]any)
-	if ann == nil {
-		return "", 0, nil
-	}
-	defer func() {
-		if len(ann) == 0 {
-			delete(md, "annotations")
-		}
-	}()
-	if h, ok := ann[helmOriginAnnotation].(string); ok {
-		delete(ann, helmOriginAnnotation)
-		delete(ann, originAnnotation)
-		al := helmAnnotationLines(ann)
-		if i := strings.LastIndex(h, ":"); i > 0 {
-			n, _ := strconv.Atoi(h[i+1:])
-			return h[:i], n, al
-		}
-		return h, 0, al
-	}
-	delete(ann, helmAnnotationLinesAnnotation)
-	abs, generated, ok := originFile(ann, buildDir)
-	if !ok || !r.Within(abs) {
-		return "", 0, nil
-	}
-	file := r.Rel(abs)
-	if generated {
-		return file, 0, nil // point at the kustomization that configured it
-	}
-	kind, _ := doc["kind"].(string)
-	name, _ := md["name"].(string)
-	d, ok := lines.find(abs, kind, name)
-	if !ok {
-		return file, 0, nil
-	}
-	return file, d.line, d.annotationLines(ann)
-}
-
-// helmAnnPos is one entry of helmAnnotationLinesAnnotation.
-type helmAnnPos struct {
-	Line  int    `json:"l"`
-	Value string `json:"v"`
-}
-
-// helmAnnotationLines reads and strips helmAnnotationLinesAnnotation and
-// returns the line of each annotation a patch left unchanged.
-// originFile is the file an object came from, taking the annotations
-// that say so off it: capreport's file annotation (kustread), else
-// krusty's origin, whose path is relative to the build's directory; an
-// origin with only configuredIn is a generated object's, and points at
-// the kustomization that configured it.
-func originFile(ann map[string]any, buildDir string) (abs string, generated, ok bool) {
-	o, hasOrigin := ann[originAnnotation].(string)
-	delete(ann, originAnnotation)
-	if f, ok := ann[kustread.FileAnnotation].(string); ok {
-		delete(ann, kustread.FileAnnotation)
-		kf, generated := strings.CutPrefix(f, kustread.GeneratedPrefix)
-		return kf, generated, true
-	}
-	if !hasOrigin {
-		return "", false, false
-	}
-	var origin struct {
-		Path         string `json:"path"`
-		ConfiguredIn string `json:"configuredIn"`
-	}
-	if err := sigsyaml.Unmarshal([]byte(o), &origin); err != nil {
-		return "", false, false
-	}
-	p := origin.Path
-	if p == "" {
-		p = origin.ConfiguredIn
-	}
-	if p == "" {
-		return "", false, false
-	}
-	return filepath.Clean(filepath.Join(buildDir, filepath.FromSlash(p))), origin.Path == "", true
-}
-
-func helmAnnotationLines(ann map[string]any) map[string]int {
-	j, ok := ann[helmAnnotationLinesAnnotation].(string)
-	delete(ann, helmAnnotationLinesAnnotation)
-	if !ok {
-		return nil
-	}
-	var at map[string]helmAnnPos
-	if json.Unmarshal([]byte(j), &at) != nil {
-		return nil
-	}
-	var out map[string]int
-	for k, v := range ann {
-		p, ok := at[k]
-		if !ok || p.Line <= 0 || p.Value != annotationText(v) {
-			continue
-		}
-		if out == nil {
-			out = make(map[string]int, len(at))
-		}
-		out[k] = p.Line
-	}
-	return out
-}
-
-// docPos is one document of a resource file.
-type docPos struct {
-	kind, name string
-	line       int
-	// ann holds each metadata.annotations key's line in the file and value.
-	ann map[string]annPos
-}
-
-// annPos is where an annotation stands in its resource file, and its value.
-type annPos struct {
-	line  int
-	value string
-}
-
-// annotationLines returns the file line of each built annotation whose key
-// and value the document has: one a patch or commonAnnotations added or
-// changed has no line. Nil when none is known.
-func (d docPos) annotationLines(built map[string]any) map[string]int {
-	var out map[string]int
-	for k, v := range built {
-		p, ok := d.ann[k]
-		if !ok || p.value != annotationText(v) {
-			continue
-		}
-		if out == nil {
-			out = make(map[string]int, len(built))
-		}
-		out[k] = p.line
-	}
-	return out
-}
-
-// annotationText is the comparable text of a decoded annotation value.
-func annotationText(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case nil:
-		return ""
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	}
-	return fmt.Sprint(v)
-}
-
-// lineIndex finds an object's document in its resource file.
-type lineIndex struct {
-	r     *repo
-	cache map[string][]docPos
-}
-
-// find returns the document of this kind whose name matches the built name
-// (exactly, else as the only name contained in it or the only document of
-// the kind, since name prefixes and suffixes change it); ok is false if
-// unsure. A document of another kind never matches.
-func (li *lineIndex) find(abs, kind, name string) (docPos, bool) {
-	var sameKind, contained []docPos
-	for _, d := range li.docs(abs) {
-		if d.kind != kind {
-			continue
-		}
-		if d.name == name {
-			return d, true
-		}
-		sameKind = append(sameKind, d)
-		if d.name != "" && strings.Contains(name, d.name) {
-			contained = append(contained, d)
-		}
-	}
-	if len(contained) == 1 {
-		return contained[0], true
-	}
-	if len(sameKind) == 1 {
-		return sameKind[0], true
-	}
-	return docPos{}, false
-}
-
-// docs returns the documents of resource file abs, read once. A file that cannot be read has none: find
-// is then unsure, and the object keeps its file but no line.
-func (li *lineIndex) docs(abs string) []docPos {
-	if docs, ok := li.cache[abs]; ok {
-		return docs
-	}
-	var docs []docPos
-	if data, err := li.r.ReadFile(abs); err == nil {
-		raws, _, _ := yamldoc.Decode(data, DefaultMaxObjects)
-		for _, raw := range raws {
-			docs = append(docs, docPosOf(raw))
-		}
-	}
-	li.cache[abs] = docs
-	return docs
-}
-
-// docPosOf is where a decoded document stands: its kind, name and line, and the line and value of each of
-// its annotations.
-func docPosOf(raw yamldoc.Raw) docPos {
-	k, _ := raw.Doc["kind"].(string)
-	md, _ := raw.Doc["metadata"].(map[string]any)
-	n, _ := md["name"].(string)
-	d := docPos{kind: k, name: n, line: raw.Line}
-	if len(raw.AnnLines) == 0 {
-		return d
-	}
-	ann, _ := md["annotations"].(map[string]any)
-	d.ann = make(map[string]annPos, len(raw.AnnLines))
-	for key, l := range raw.AnnLines {
-		if v, ok := ann[key]; ok {
-			d.ann[key] = annPos{line: l, value: annotationText(v)}
-		}
-	}
-	return d
 }

@@ -13,9 +13,10 @@ import (
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/yamldoc"
+	"github.com/capreport/capreport/render/kustomize"
 )
 
-// TestBuiltDocsAsPrinted holds builtDocs, which reads krusty's resource
+// TestBuiltDocsAsPrinted holds kustomize.BuiltDocs, which reads krusty's resource
 // nodes, to what capreport decoded before: `kustomize build`'s text
 // (ResMap.AsYaml, which goes through JSON) parsed again. Every kustomization
 // of the repository's testdata (but hostile) and of ../shared/corpus*, and a fixture of
@@ -82,12 +83,12 @@ spec:
 		for i, r := range raws {
 			want[i] = r.Doc
 		}
-		got, err := builtDocs(rm, DefaultMaxObjects)
+		got, err := kustomize.BuiltDocs(rm, DefaultMaxObjects)
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)
 		}
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: builtDocs differs from the printed build\n got %#v\nwant %#v", dir, got, want)
+			t.Errorf("%s: BuiltDocs differs from the printed build\n got %#v\nwant %#v", dir, got, want)
 		}
 		built++
 	}

@@ -1,8 +1,10 @@
-package render
+package kustomize
 
 import (
 	"path/filepath"
 	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/capreport/capreport/render/internal/repofs"
 )
@@ -33,12 +35,18 @@ func TestLineIndexFind(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fsys := memFS(t, map[string]string{"r.yaml": c.file})
-			r, err := repofs.Open(fsys, false, memRoot, DefaultMaxFileBytes)
+			fsys := filesys.MakeFsInMemory()
+			if err := fsys.MkdirAll("/repo"); err != nil {
+				t.Fatal(err)
+			}
+			if err := fsys.WriteFile("/repo/r.yaml", []byte(c.file)); err != nil {
+				t.Fatal(err)
+			}
+			r, err := repofs.Open(fsys, false, "/repo", 10<<20)
 			if err != nil {
 				t.Fatal(err)
 			}
-			li := lineIndex{r: r, cache: map[string][]docPos{}}
+			li := NewLineIndex(r, 10000)
 			d, ok := li.find(filepath.Join(r.Root, "r.yaml"), c.kind, c.object)
 			if c.wantLine == 0 {
 				if ok {
