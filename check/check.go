@@ -225,7 +225,7 @@ var builtinChecks = []Info{
 	{RemoteBase, "Remote Kustomize base", SeverityError,
 		"A kustomization refers to a URL or git repository; capreport never fetches over the network, so the overlay is not rendered.",
 		"Vendor the base into the repository, or render that overlay where the base is available.",
-		[]string{"render.renderer.inflateHelmChart", "render/internal/kustscan.Scan.entry"}},
+		[]string{"render/internal/kustscan.Scan.entry", "render/kustomize.Builder.inflateHelmChart"}},
 	{ExecFunction, "Kustomize function not run", SeverityError,
 		"A kustomization configures an exec, container or starlark function; capreport runs none of them.",
 		"Render without the function, or commit its output.",
