@@ -14,16 +14,6 @@ import (
 	"github.com/capreport/capreport/internal/testutil"
 )
 
-func symlink(t *testing.T, target, link string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
-}
-
 type wantFinding struct {
 	check  string // finding check ID
 	source string // the source the finding must name
@@ -246,11 +236,11 @@ func TestHostileFixtures(t *testing.T) {
 		{
 			name: "symlink-escape",
 			setup: func(t *testing.T, root, outside string) {
-				symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(root, "leak.yaml"))
-				symlink(t, filepath.Join(outside, "secret"), filepath.Join(root, "chart", "files", "secret"))
-				symlink(t, filepath.Join("..", "..", "outside", "secret.yaml"), filepath.Join(root, "kust", "linked.yaml"))
+				testutil.Symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(root, "leak.yaml"))
+				testutil.Symlink(t, filepath.Join(outside, "secret"), filepath.Join(root, "chart", "files", "secret"))
+				testutil.Symlink(t, filepath.Join("..", "..", "outside", "secret.yaml"), filepath.Join(root, "kust", "linked.yaml"))
 				// A symlink that stays inside the root is fine.
-				symlink(t, filepath.Join("..", "ok", "hpa.yaml"), filepath.Join(root, "inside", "hpa.yaml"))
+				testutil.Symlink(t, filepath.Join("..", "ok", "hpa.yaml"), filepath.Join(root, "inside", "hpa.yaml"))
 			},
 			findings: []wantFinding{
 				{"symlink-escape", "leak.yaml", "outside the repository"},

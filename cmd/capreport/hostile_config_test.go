@@ -85,16 +85,6 @@ func mkfifo(t *testing.T, p string) {
 	}
 }
 
-func symlink(t *testing.T, target, link string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // configCase is one hostile .capreport.yaml (or --config) and what a run
 // over it must do.
 type configCase struct {
@@ -167,29 +157,29 @@ func TestHostileConfigRead(t *testing.T) {
 	cases := []configCase{
 		{name: "config-symlink-to-a-runner-file", code: exitError, stderr: []string{".capreport.yaml", "is a symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
-				symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, config.FileName))
+				testutil.Symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, config.FileName))
 				return listArgs(repo), ""
 			}},
 		{name: "yml-symlink-scanned", code: exitError, stderr: []string{".capreport.yml", "is a symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
-				symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, ".capreport.yml"))
+				testutil.Symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, ".capreport.yml"))
 				return []string{repo, "--root", repo, "--format", "json"}, ""
 			}},
 		{name: "relative-symlink-in-path", code: exitError, stderr: []string{"is a symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.WriteTree(t, repo, map[string]string{"sub/app.yaml": rootTestHPA})
 				rel, _ := filepath.Rel(filepath.Join(repo, "sub"), filepath.Join(outside, "secret.yaml"))
-				symlink(t, rel, filepath.Join(repo, "sub", config.FileName))
+				testutil.Symlink(t, rel, filepath.Join(repo, "sub", config.FileName))
 				return listArgs(filepath.Join(repo, "sub"), "--root", repo), ""
 			}},
 		{name: "config-flag-symlink-inside", code: exitError, stderr: []string{"cfg.yaml", "is a symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
-				symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, "cfg.yaml"))
+				testutil.Symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, "cfg.yaml"))
 				return listArgs(repo, "--config", "cfg.yaml"), ""
 			}},
 		{name: "config-flag-through-symlinked-dir", code: exitError, stderr: []string{"conf", "symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
-				symlink(t, outside, filepath.Join(repo, "conf"))
+				testutil.Symlink(t, outside, filepath.Join(repo, "conf"))
 				return listArgs(repo, "--config", filepath.Join(repo, "conf", "secret.yaml")), ""
 			}},
 		{name: "config-fifo", code: exitError, stderr: []string{".capreport.yaml", "is not a regular file"},
@@ -204,7 +194,7 @@ func TestHostileConfigRead(t *testing.T) {
 			}},
 		{name: "config-symlink-to-dev-zero", code: exitError, stderr: []string{"is a symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
-				symlink(t, "/dev/zero", filepath.Join(repo, config.FileName))
+				testutil.Symlink(t, "/dev/zero", filepath.Join(repo, config.FileName))
 				return listArgs(repo), ""
 			}},
 		{name: "config-too-large", code: exitError, stderr: []string{".capreport.yaml", "larger than"},
@@ -214,7 +204,7 @@ func TestHostileConfigRead(t *testing.T) {
 			}},
 		{name: "stdin-with-symlinked-config", code: exitError, stdin: rootTestHPA, stderr: []string{"is a symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
-				symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, config.FileName))
+				testutil.Symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, config.FileName))
 				return []string{"list", "-"}, repo
 			}},
 		// The user's own file, named on the command line outside the
@@ -225,7 +215,7 @@ func TestHostileConfigRead(t *testing.T) {
 			}},
 		{name: "config-flag-outside-symlink", code: exitError, ownFile: true, stderr: []string{`"sometimes" is not one of`},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
-				symlink(t, filepath.Join(outside, "own.yaml"), filepath.Join(outside, "link.yaml"))
+				testutil.Symlink(t, filepath.Join(outside, "own.yaml"), filepath.Join(outside, "link.yaml"))
 				return listArgs(repo, "--config", filepath.Join(outside, "link.yaml")), ""
 			}},
 		{name: "config-flag-outside-fifo", code: exitError, ownFile: true, stderr: []string{"is not a regular file"},
@@ -251,12 +241,12 @@ func TestHostileConfigWrite(t *testing.T) {
 	cases := []configCase{
 		{name: "init-through-dangling-symlink", code: exitError, stderr: []string{"is a symlink"}, untouched: map[string]string{"new.yaml": ""},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
-				symlink(t, filepath.Join(outside, "new.yaml"), filepath.Join(repo, config.FileName))
+				testutil.Symlink(t, filepath.Join(outside, "new.yaml"), filepath.Join(repo, config.FileName))
 				return []string{"init", repo, "--root", repo}, ""
 			}},
 		{name: "init-force-over-symlink", code: exitError, stderr: []string{"is a symlink"}, untouched: map[string]string{"victim.yaml": "# " + configSecret + "\n"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
-				symlink(t, filepath.Join(outside, "victim.yaml"), filepath.Join(repo, config.FileName))
+				testutil.Symlink(t, filepath.Join(outside, "victim.yaml"), filepath.Join(repo, config.FileName))
 				return []string{"init", repo, "--root", repo, "--force"}, ""
 			}},
 		{name: "init-force-over-fifo", code: exitError, stderr: []string{"is not a regular file"},
@@ -276,7 +266,7 @@ func TestHostileConfigWrite(t *testing.T) {
 			}},
 		{name: "calibrate-dangling-symlink", code: exitError, stderr: []string{"is a symlink"}, untouched: map[string]string{"new.yaml": ""},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
-				symlink(t, filepath.Join(outside, "new.yaml"), filepath.Join(repo, config.FileName))
+				testutil.Symlink(t, filepath.Join(outside, "new.yaml"), filepath.Join(repo, config.FileName))
 				return []string{"calibrate", repo, "--root", repo, "--prometheus", prom}, ""
 			}},
 	}
@@ -315,7 +305,7 @@ func TestCalibrateWritesNoLink(t *testing.T) {
 				testutil.WriteTree(t, outside, map[string]string{"victim.yaml": "# keep\n"})
 			}
 			link := filepath.Join(repo, config.FileName)
-			symlink(t, victim, link)
+			testutil.Symlink(t, victim, link)
 			cfg := config.Default()
 			if loaded {
 				cfg.File = link
@@ -665,7 +655,7 @@ func TestHostileMergeInputs(t *testing.T) {
 		// What merge did and does: a report named through a link is read.
 		{name: "symlink-to-a-report", code: exitOK,
 			setup: func(t *testing.T, dir string) []string {
-				symlink(t, write(t, dir, "a.json", goodReport(t)), filepath.Join(dir, "link.json"))
+				testutil.Symlink(t, write(t, dir, "a.json", goodReport(t)), filepath.Join(dir, "link.json"))
 				return []string{"merge", filepath.Join(dir, "link.json")}
 			}},
 	}

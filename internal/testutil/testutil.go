@@ -112,3 +112,14 @@ func CopyTree(tb testing.TB, src, dst string) {
 		tb.Fatal(err)
 	}
 }
+
+// Symlink makes link point at target, making link's directory first.
+func Symlink(tb testing.TB, target, link string) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		tb.Fatal(err)
+	}
+}

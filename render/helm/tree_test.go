@@ -1,7 +1,6 @@
 package helm
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -74,7 +73,7 @@ func TestChartDirsReadsThroughRepo(t *testing.T) {
 				} else {
 					target = filepath.Join(root, target)
 				}
-				symlink(t, target, filepath.Join(root, link))
+				testutil.Symlink(t, target, filepath.Join(root, link))
 			}
 			maxBytes := c.maxBytes
 			if maxBytes == 0 {
@@ -94,15 +93,5 @@ func TestChartDirsReadsThroughRepo(t *testing.T) {
 				t.Errorf("subcharts %v, want %v", got, c.want)
 			}
 		})
-	}
-}
-
-func symlink(t *testing.T, target, link string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
 	}
 }
