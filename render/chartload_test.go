@@ -95,8 +95,8 @@ func TestLoadChartDirHelmignoreAndLinks(t *testing.T) {
 	}
 	root := t.TempDir()
 	testutil.WriteTree(t, root, files)
-	symlink(t, filepath.Join(root, "shared", "templates"), filepath.Join(root, "c", "templates", "shared"))
-	symlink(t, filepath.Join("..", "shared", "extra.yaml"), filepath.Join(root, "c", "extra.yaml"))
+	testutil.Symlink(t, filepath.Join(root, "shared", "templates"), filepath.Join(root, "c", "templates", "shared"))
+	testutil.Symlink(t, filepath.Join("..", "shared", "extra.yaml"), filepath.Join(root, "c", "extra.yaml"))
 	r, err := repofs.Open(filesys.MakeFsOnDisk(), true, root, DefaultMaxFileBytes)
 	if err != nil {
 		t.Fatal(err)

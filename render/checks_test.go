@@ -451,11 +451,11 @@ func renderCheckCases(t *testing.T) []renderCheckCase {
 			name: "symlink-escape", check: check.SymlinkEscape, severity: "error",
 			trigger: checkInput{files: map[string]string{"ok/cm.yaml": checksCM},
 				setup: func(t *testing.T, root, outside string) {
-					symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(root, "leak.yaml"))
+					testutil.Symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(root, "leak.yaml"))
 				}},
 			quiet: checkInput{files: map[string]string{"ok/cm.yaml": checksCM},
 				setup: func(t *testing.T, root, _ string) {
-					symlink(t, filepath.Join("ok", "cm.yaml"), filepath.Join(root, "leak.yaml"))
+					testutil.Symlink(t, filepath.Join("ok", "cm.yaml"), filepath.Join(root, "leak.yaml"))
 				}},
 			source: "leak.yaml", file: "leak.yaml", text: "outside the repository",
 		},

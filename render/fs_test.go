@@ -120,7 +120,7 @@ func TestOnDiskWrapperKeepsSymlinkChecks(t *testing.T) {
 	root := filepath.Join(tmp, "repo")
 	testutil.WriteTree(t, root, map[string]string{"ok/cm.yaml": checksCM})
 	testutil.WriteTree(t, tmp, map[string]string{"secret.yaml": checksCM})
-	symlink(t, filepath.Join(tmp, "secret.yaml"), filepath.Join(root, "leak.yaml"))
+	testutil.Symlink(t, filepath.Join(tmp, "secret.yaml"), filepath.Join(root, "leak.yaml"))
 	opts := isolated(DefaultOptions())
 	opts.FS = diskWrapper{filesys.MakeFsOnDisk()}
 	res, err := Render(context.Background(), root, opts)
