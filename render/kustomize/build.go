@@ -54,11 +54,6 @@ type Source struct {
 	Delivered    bool
 }
 
-// fileDocuments bounds the documents of one resource file an object's
-// line is looked for in (render's DefaultMaxObjects, the bound of a
-// build's objects when none is set).
-const fileDocuments = 10000
-
 func (b *Builder) fetched() {
 	if b.Fetched != nil {
 		b.Fetched()
@@ -179,7 +174,7 @@ func (b *Builder) runKrusty(sc *kustscan.Scan, realDir string, trace bool, read 
 // kustomization when krusty generated it.
 func (b *Builder) objects(docs []map[string]any, src Source, realDir string, sc *kustscan.Scan) []object.Object {
 	r := b.Repo
-	lines := NewLineIndex(r, fileDocuments)
+	lines := NewLineIndex(r, b.MaxObjects)
 	objs := make([]object.Object, 0, len(docs))
 	for _, doc := range docs {
 		file, line, annLines := TakeOrigin(doc, realDir, r, lines)

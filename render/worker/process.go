@@ -41,19 +41,11 @@ func spawn[S, Q, R any](command, env []string, started func()) (*Process[S, Q, R
 	}
 	cmd.Env = append(append(os.Environ(), Env+"=1", "TMPDIR="+tmp), env...)
 	proc.OwnGroup(cmd)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
+	stdin, stdout, stderr, err := pipes(cmd)
+	if err == nil {
+		err = cmd.Start()
 	}
-	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
 		_ = os.RemoveAll(tmp)
 		return nil, err
 	}
@@ -69,6 +61,20 @@ func spawn[S, Q, R any](command, env []string, started func()) (*Process[S, Q, R
 		close(w.exited)
 	}()
 	return w, nil
+}
+
+// pipes are the worker's standard input, output and error.
+func pipes(cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, io.ReadCloser, error) {
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	stderr, err := cmd.StderrPipe()
+	return stdin, stdout, stderr, err
 }
 
 // begin sends a spawned worker its setup; a worker that cannot take it is
