@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -39,6 +40,13 @@ func hostileCases(schemaURL string) []hostileCase {
 		return map[string]string{dir + "/Chart.yaml": "apiVersion: v2\nname: " + filepath.Base(dir) + "\nversion: 0.1.0\n",
 			dir + "/values.yaml": values, dir + "/templates/x.yaml": tmpl}
 	}
+	spinning := func(n int) map[string]string {
+		files := map[string]string{}
+		for i := range n {
+			maps.Copy(files, chart(fmt.Sprintf("spin/c%d", i), "", "{{ range until 10000 }}{{ range until 10000 }}{{ range until 10000 }}{{ end }}{{ end }}{{ end }}\n"))
+		}
+		return files
+	}
 	schema := func(ref string) map[string]string {
 		f := chart("schema", "a: 1\n", "kind: ConfigMap\napiVersion: v1\nmetadata: {name: s}\n")
 		f["schema/values.schema.json"] = `{"$ref": "` + ref + `"}`
@@ -51,6 +59,10 @@ func hostileCases(schemaURL string) []hostileCase {
 			want: []string{"render-memory doubling"}},
 		{name: "endless-loop", files: chart("spin", "", "{{ range until 10000 }}{{ range until 10000 }}{{ range until 10000 }}{{ end }}{{ end }}{{ end }}\n"),
 			args: []string{"--render-timeout", "5s"}, want: []string{"render-timeout spin"}},
+		// Each stopped at the 1 s free time: 83 s on two workers. Past ten
+		// that used all of it, the free time halves down to 0.25 s.
+		{name: "160-charts-that-spin", files: spinning(160), args: []string{"--render-timeout", "5s"},
+			want: []string{"render-timeout spin/c159"}, maxTime: 45 * time.Second},
 		{name: "symlink-cycle-beside-a-chart", files: chart("cyc", "", "kind: ConfigMap\napiVersion: v1\nmetadata: {name: c}\n"),
 			links: map[string]string{"cyc/x": "../a", "a/l": "../b", "b/l": "../a"}, want: []string{"symlink-escape|render-failed|path-escape cyc"}},
 		{name: "annotations-past-their-range", files: map[string]string{"absurd.yaml": absurdAnnotations},

@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -71,5 +72,48 @@ func TestSlowTimeSharedAsItRuns(t *testing.T) {
 	}
 	if drewA < 20*ms || drewB < 20*ms {
 		t.Errorf("drew %s and %s: one source starved the other", drewA, drewB)
+	}
+}
+
+// TestFreeTimeShrinksAfterManySlowSources: once the allowance is spent,
+// the first fullFreeSources sources that spin each take all of free;
+// every further one halves it, down to the floor, and a source that
+// renders within its free time neither counts nor loses any.
+func TestFreeTimeShrinksAfterManySlowSources(t *testing.T) {
+	const ms = time.Millisecond
+	s := &Allowance{free: 40 * ms, floor: 8 * ms, left: 0, limit: 200 * ms, step: 10 * ms}
+	spin := func() time.Duration {
+		l := s.Begin(200 * ms)
+		<-l.Expired()
+		return l.End()
+	}
+	for i := range fullFreeSources {
+		if fast := s.Begin(200 * ms).End(); fast != 40*ms {
+			t.Fatalf("a fast source after %d slow ones was granted %s; want 40ms", i, fast)
+		}
+		if g := spin(); g != 40*ms {
+			t.Fatalf("slow source %d was granted %s; want all of free, 40ms", i+1, g)
+		}
+	}
+	var got []time.Duration
+	for range 4 {
+		got = append(got, spin())
+	}
+	want := []time.Duration{20 * ms, 10 * ms, 8 * ms, 8 * ms}
+	if !slices.Equal(got, want) {
+		t.Errorf("the slow sources after %d were granted %v; want %v (halved, down to the floor)", fullFreeSources, got, want)
+	}
+	if s.used != fullFreeSources+4 {
+		t.Errorf("%d sources counted as using all of their free time; want %d", s.used, fullFreeSources+4)
+	}
+	err := s.TimeoutError(8*ms, " and was stopped").Error()
+	if !strings.Contains(err, "10 sources had used all of theirs, so each further one has less (8ms at least)") {
+		t.Errorf("the finding of a source stopped at the floor does not say why its free time was short: %s", err)
+	}
+	if d := NewAllowance(60 * time.Second); d.floor != freeFloor {
+		t.Errorf("default floor %s; want %s", d.floor, freeFloor)
+	}
+	if d := NewAllowance(100 * ms); d.floor != 100*ms || d.free != 100*ms {
+		t.Errorf("a 100ms timeout: free %s, floor %s; want both 100ms (the floor is never above free)", d.free, d.floor)
 	}
 }
