@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capreport/capreport/analyze/inventory"
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
@@ -32,16 +33,16 @@ func parseAnnotations(ann map[string]string, o render.Origin, what string) (conf
 		if knownAnnotations[k] {
 			continue
 		}
-		at := annotationOrigin(o, k)
+		at := inventory.AnnotationOrigin(o, k)
 		key := config.Key(strings.TrimPrefix(k, AnnotationPrefix))
 		if !isAssumptionKey(key) {
-			fs = append(fs, findingAt(at, check.UnknownAnnotation, check.SeverityWarning,
+			fs = append(fs, inventory.FindingAt(at, check.UnknownAnnotation, check.SeverityWarning,
 				"use one of: "+strings.Join(annotationNames(), ", "),
 				"%s: annotation %s is not one capreport reads", what, k))
 			continue
 		}
 		if err := a.Set(key, ann[k], at.Line); err != nil {
-			fs = append(fs, findingAt(at, check.InvalidAnnotation, check.SeverityError,
+			fs = append(fs, inventory.FindingAt(at, check.InvalidAnnotation, check.SeverityError,
 				"fix the value; until then the next source (.capreport.yaml or the built-in default) is used",
 				"%s: %s: %v", what, k, err))
 		}
@@ -80,13 +81,13 @@ func parseIgnores(ann map[string]string, o render.Origin, what string, into map[
 	for _, k := range keys {
 		id := strings.TrimPrefix(k, IgnoreAnnotationPrefix)
 		reason := strings.TrimSpace(ann[k])
-		at := annotationOrigin(o, k)
+		at := inventory.AnnotationOrigin(o, k)
 		switch {
 		case id == "":
-			fs = append(fs, findingAt(at, check.IgnoreWithoutReason, check.SeverityError, "name the check: ignore-check.capreport.io/<check-id>",
+			fs = append(fs, inventory.FindingAt(at, check.IgnoreWithoutReason, check.SeverityError, "name the check: ignore-check.capreport.io/<check-id>",
 				"%s: annotation %s names no check", what, k))
 		case reason == "":
-			fs = append(fs, findingAt(at, check.IgnoreWithoutReason, check.SeverityError, "say why in the value, e.g. \"batch queue, latency irrelevant\"",
+			fs = append(fs, inventory.FindingAt(at, check.IgnoreWithoutReason, check.SeverityError, "say why in the value, e.g. \"batch queue, latency irrelevant\"",
 				"%s: %s has no reason; an ignore without a reason is not honoured", what, k))
 		default:
 			into[id] = reason

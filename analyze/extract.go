@@ -7,6 +7,8 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
+	"github.com/capreport/capreport/analyze/inventory"
+	"github.com/capreport/capreport/analyze/keda"
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
@@ -37,7 +39,7 @@ func Extract(objects []render.Object, cfg *config.Config) *Inventory {
 	markDuplicates(found, groups)
 
 	for i := range found {
-		finish(&found[i].a, found[i].target, ix, cfg)
+		finish(&found[i].a, found[i].target, found[i].doc, ix, cfg)
 		inv.Autoscalers = append(inv.Autoscalers, found[i].a)
 	}
 	sort.SliceStable(inv.Autoscalers, func(i, j int) bool { return inv.Autoscalers[i].ID < inv.Autoscalers[j].ID })
@@ -52,6 +54,7 @@ func Extract(objects []render.Object, cfg *config.Config) *Inventory {
 type pending struct {
 	a      Autoscaler
 	target *render.Object
+	doc    map[string]any // the autoscaler's manifest, for its annotations
 }
 
 // buildAutoscaler returns the autoscaler o declares, or nil when there is
@@ -75,7 +78,7 @@ func buildAutoscaler(o *render.Object, inv *Inventory) *Autoscaler {
 		inv.Skipped = append(inv.Skipped, skipped(o, reason))
 	case group == "keda.k8s.io":
 		inv.Skipped = append(inv.Skipped, skipped(o, "KEDA v1 schema (keda.k8s.io), which KEDA v2 does not read"))
-		inv.Findings = append(inv.Findings, findingAt(o.Origin, check.KEDAV1Schema, check.SeverityError,
+		inv.Findings = append(inv.Findings, inventory.FindingAt(o.Origin, check.KEDAV1Schema, check.SeverityError,
 			"migrate to keda.sh/v1alpha1 (scaleTargetRef.name instead of deploymentName)",
 			"%s %s uses the KEDA v1 schema (%s); KEDA v2 ignores it, so nothing autoscales", o.Kind, o.Name, o.APIVersion))
 	}
@@ -88,7 +91,7 @@ func buildAutoscaler(o *render.Object, inv *Inventory) *Autoscaler {
 // than matched against anything (building the autoscaler has already
 // reported it as invalid).
 func pendingFor(a *Autoscaler, o *render.Object, ix *targetIndex) pending {
-	p := pending{a: *a}
+	p := pending{a: *a, doc: o.Doc}
 	ref := a.HPA.ScaleTargetRef
 	p.a.Target.Ref = Ref{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name, Namespace: o.Namespace}
 	if ref.Name != "" {
@@ -132,7 +135,7 @@ func markDuplicates(found []pending, groups map[string][]int) {
 			}
 			sort.Strings(others)
 			a := &found[i].a
-			a.Findings = append(a.Findings, findingAt(a.Origin, check.DuplicateAutoscaler, check.SeverityError,
+			a.Findings = append(a.Findings, inventory.FindingAt(a.Origin, check.DuplicateAutoscaler, check.SeverityError,
 				"keep one autoscaler per workload (for KEDA, scalingModifiers or several triggers on one ScaledObject)",
 				"%s and %s both scale %s; the controllers fight over the replica count", a.ID, strings.Join(others, ", "), refString(a.Target.Kind, a.Target.Name)))
 		}
@@ -140,7 +143,7 @@ func markDuplicates(found []pending, groups map[string][]int) {
 }
 
 // finish resolves the target, signal and assumptions of one autoscaler.
-func finish(a *Autoscaler, target *render.Object, ix *targetIndex, cfg *config.Config) {
+func finish(a *Autoscaler, target *render.Object, doc map[string]any, ix *targetIndex, cfg *config.Config) {
 	unpriced := func(reason string) {
 		if a.Unpriced == "" {
 			a.Unpriced = reason
@@ -148,10 +151,10 @@ func finish(a *Autoscaler, target *render.Object, ix *targetIndex, cfg *config.C
 	}
 	if target != nil {
 		for _, p := range resolveTarget(&a.Target, target, ix) {
-			a.Findings = append(a.Findings, findingAt(target.Origin, check.DanglingTarget, check.SeverityWarning, "", "%s", p))
+			a.Findings = append(a.Findings, inventory.FindingAt(target.Origin, check.DanglingTarget, check.SeverityWarning, "", "%s", p))
 		}
 	} else if a.Target.Name != "" {
-		f := findingAt(a.Origin, check.DanglingTarget, check.SeverityError,
+		f := inventory.FindingAt(a.Origin, check.DanglingTarget, check.SeverityError,
 			"fix scaleTargetRef, or render the workload too (add its chart or overlay to sources in .capreport.yaml)",
 			"%s scales %s, which is not among the rendered objects", a.ID, refString(a.Target.Kind, a.Target.Name))
 		a.Findings = append(a.Findings, f)
@@ -165,7 +168,7 @@ func finish(a *Autoscaler, target *render.Object, ix *targetIndex, cfg *config.C
 				continue
 			}
 			if missing := missingRequests(a.Target, m.Name, m.Container); len(missing) > 0 {
-				f := findingAt(a.Target.Origin, check.MissingRequest, check.SeverityError,
+				f := inventory.FindingAt(a.Target.Origin, check.MissingRequest, check.SeverityError,
 					fmt.Sprintf("set resources.requests.%s on every container", m.Name),
 					"%s: %s utilization needs a %s request, and %s sets none on container(s) %s; the HPA cannot compute this metric",
 					a.ID, m.Name, m.Name, refString(a.Target.Kind, a.Target.Name), strings.Join(missing, ", "))
@@ -176,7 +179,7 @@ func finish(a *Autoscaler, target *render.Object, ix *targetIndex, cfg *config.C
 	}
 
 	// Assumptions: autoscaler annotations, then the target's, then config.
-	asAnn, fs := parseAnnotations(annotationsOf(docOf(a)), a.Origin, a.ID)
+	asAnn, fs := parseAnnotations(annotationsOf(doc), a.Origin, a.ID)
 	a.Findings = append(a.Findings, fs...)
 	var tgAnn config.Assumptions
 	if a.Target.Found {
@@ -198,7 +201,7 @@ func finish(a *Autoscaler, target *render.Object, ix *targetIndex, cfg *config.C
 	// A signal-unknown finding would only repeat why an already unpriced
 	// autoscaler (broken, paused, dangling) cannot be priced.
 	if a.Signal == SignalUnknown && a.Unpriced == "" {
-		f := findingAt(a.Origin, check.SignalUnknown, check.SeverityInfo,
+		f := inventory.FindingAt(a.Origin, check.SignalUnknown, check.SeverityInfo,
 			"annotate the autoscaler with capreport.io/signal: backlog, rate or saturating",
 			"%s cannot be priced: %s", a.ID, reason)
 		a.Findings = append(a.Findings, f)
@@ -209,23 +212,20 @@ func finish(a *Autoscaler, target *render.Object, ix *targetIndex, cfg *config.C
 	if a.Target.Found {
 		a.Findings = append(a.Findings, parseIgnores(a.Target.Annotations, a.Target.Origin, refString(a.Target.Kind, a.Target.Name), a.Ignores)...)
 	}
-	a.Findings = append(a.Findings, parseIgnores(annotationsOf(docOf(a)), a.Origin, a.ID, a.Ignores)...)
+	a.Findings = append(a.Findings, parseIgnores(annotationsOf(doc), a.Origin, a.ID, a.Ignores)...)
 	if len(a.Ignores) == 0 {
 		a.Ignores = nil
 	}
-	a.doc = nil
 }
 
 func originPtr(o render.Origin) *render.Origin { return &o }
-
-func docOf(a *Autoscaler) map[string]any { return a.doc }
 
 // buildHPA decodes an HPA; one that cannot be decoded is skipped.
 func buildHPA(o *render.Object, inv *Inventory) *Autoscaler {
 	spec, err := hpaSpecV2(o.APIVersion, o.Doc)
 	if err != nil {
 		inv.Skipped = append(inv.Skipped, skipped(o, "does not decode: "+err.Error()))
-		inv.Findings = append(inv.Findings, findingAt(o.Origin, check.InvalidAutoscaler, check.SeverityError,
+		inv.Findings = append(inv.Findings, inventory.FindingAt(o.Origin, check.InvalidAutoscaler, check.SeverityError,
 			"fix the manifest so the API server would accept it",
 			"HorizontalPodAutoscaler %s (%s) does not decode: %v", o.Name, o.APIVersion, err))
 		return nil
@@ -235,7 +235,7 @@ func buildHPA(o *render.Object, inv *Inventory) *Autoscaler {
 	metrics, problems := describeHPAMetrics(spec)
 	a.Metrics = metrics
 	invalid := func(format string, args ...any) {
-		f := findingAt(o.Origin, check.InvalidAutoscaler, check.SeverityError, "fix the manifest so the API server would accept it", format, args...)
+		f := inventory.FindingAt(o.Origin, check.InvalidAutoscaler, check.SeverityError, "fix the manifest so the API server would accept it", format, args...)
 		a.Findings = append(a.Findings, f)
 		if a.Unpriced == "" {
 			a.Unpriced = f.Message
@@ -261,18 +261,18 @@ func buildHPA(o *render.Object, inv *Inventory) *Autoscaler {
 // buildScaledObject translates a ScaledObject into its HPA.
 func buildScaledObject(o *render.Object, inv *Inventory) *Autoscaler {
 	ann := annotationsOf(o.Doc)
-	r, err := translateScaledObject(*o, ann)
+	r, err := keda.Translate(*o, ann)
 	if err != nil {
 		inv.Skipped = append(inv.Skipped, skipped(o, "does not decode: "+err.Error()))
-		inv.Findings = append(inv.Findings, findingAt(o.Origin, check.InvalidAutoscaler, check.SeverityError,
+		inv.Findings = append(inv.Findings, inventory.FindingAt(o.Origin, check.InvalidAutoscaler, check.SeverityError,
 			"fix the manifest so KEDA's CRD would accept it",
 			"ScaledObject %s does not decode: %v", o.Name, err))
 		return nil
 	}
 	a := newAutoscaler(o)
-	a.HPA, a.HPAName, a.Metrics, a.KEDA = r.spec, r.hpaName, r.metrics, r.keda
-	a.Findings = append(a.Findings, r.findings...)
-	a.Unpriced = r.unpriced
+	a.HPA, a.HPAName, a.Metrics, a.KEDA = r.Spec, r.HPAName, r.Metrics, r.KEDA
+	a.Findings = append(a.Findings, r.Findings...)
+	a.Unpriced = r.Unpriced
 	return a
 }
 
@@ -290,7 +290,6 @@ func newAutoscaler(o *render.Object) *Autoscaler {
 		Origin:     o.Origin,
 		Metrics:    []Metric{},
 		Findings:   []check.Finding{},
-		doc:        o.Doc,
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/analyze/keda"
 	"github.com/capreport/capreport/check"
 )
 
@@ -12,7 +13,7 @@ import (
 // (kedacore/keda apis/keda/v1alpha1/scaledobject_types_test.go), or one
 // derived from CheckReplicaCountBoundsAreValid in scaledobject_types.go
 // (named "derived: …"). upstreamErr is the error KEDA returns ("" when
-// it accepts the bounds); the case checks kedaBoundsError and then a whole
+// it accepts the bounds); the case checks keda.BoundsError and then a whole
 // ScaledObject through Extract.
 type kedaBoundsCase struct {
 	name           string
@@ -29,12 +30,12 @@ func i32(v int32) *int32 { return &v }
 
 func (c kedaBoundsCase) run(t *testing.T) {
 	t.Helper()
-	msg, remedy := kedaBoundsError(c.min, c.max, c.idle)
+	msg, remedy := keda.BoundsError(c.min, c.max, c.idle)
 	if (msg != "") != (c.upstreamErr != "") {
-		t.Fatalf("kedaBoundsError = %q, KEDA says %q", msg, c.upstreamErr)
+		t.Fatalf("keda.BoundsError = %q, KEDA says %q", msg, c.upstreamErr)
 	}
 	if c.upstreamErr != "" && (!strings.Contains(msg, c.text) || remedy == "") {
-		t.Errorf("kedaBoundsError = %q (remedy %q), want it to mention %q", msg, remedy, c.text)
+		t.Errorf("keda.BoundsError = %q (remedy %q), want it to mention %q", msg, remedy, c.text)
 	}
 	// The whole translation agrees: an invalid-autoscaler finding (and
 	// an unpriced autoscaler) exactly when KEDA rejects the bounds.

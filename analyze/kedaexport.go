@@ -3,6 +3,7 @@ package analyze
 import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
+	"github.com/capreport/capreport/analyze/keda"
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render"
 )
@@ -27,9 +28,9 @@ type KEDAConversion struct {
 func ConvertScaledObject(doc map[string]any) (KEDAConversion, error) {
 	meta, _ := doc["metadata"].(map[string]any)
 	name, _ := meta["name"].(string)
-	r, err := translateScaledObject(render.Object{APIVersion: "keda.sh/v1alpha1", Kind: "ScaledObject", Name: name, Doc: doc}, annotationsOf(doc))
+	r, err := keda.Translate(render.Object{APIVersion: "keda.sh/v1alpha1", Kind: "ScaledObject", Name: name, Doc: doc}, annotationsOf(doc))
 	if err != nil {
 		return KEDAConversion{}, err
 	}
-	return KEDAConversion{HPAName: r.hpaName, Spec: r.spec, Refused: r.unpriced, Findings: r.findings}, nil
+	return KEDAConversion{HPAName: r.HPAName, Spec: r.Spec, Refused: r.Unpriced, Findings: r.Findings}, nil
 }

@@ -7,28 +7,9 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
-)
 
-// metricFromTarget fills a Metric's target fields from an HPA target.
-func metricFromTarget(t autoscalingv2.MetricSourceType, name, container string, target autoscalingv2.MetricTarget) Metric {
-	m := Metric{Type: t, Name: name, Container: container, TargetType: target.Type}
-	switch target.Type {
-	case autoscalingv2.UtilizationMetricType:
-		if target.AverageUtilization != nil {
-			m.Utilization, m.TargetKnown = *target.AverageUtilization, true
-			m.Target = fmt.Sprintf("%d%%", m.Utilization)
-		}
-	case autoscalingv2.AverageValueMetricType:
-		if target.AverageValue != nil {
-			m.TargetMilli, m.TargetKnown, m.Target = target.AverageValue.MilliValue(), true, target.AverageValue.String()
-		}
-	case autoscalingv2.ValueMetricType:
-		if target.Value != nil {
-			m.TargetMilli, m.TargetKnown, m.Target = target.Value.MilliValue(), true, target.Value.String()
-		}
-	}
-	return m
-}
+	"github.com/capreport/capreport/analyze/inventory"
+)
 
 // describeHPAMetrics describes an HPA's metrics one for one and classifies
 // their signals. A metric whose type names a block it lacks is described
@@ -42,23 +23,23 @@ func describeHPAMetrics(spec autoscalingv2.HorizontalPodAutoscalerSpec) ([]Metri
 		switch ms.Type {
 		case autoscalingv2.ResourceMetricSourceType:
 			if ok = ms.Resource != nil; ok {
-				m = metricFromTarget(ms.Type, string(ms.Resource.Name), "", ms.Resource.Target)
+				m = inventory.MetricFor(ms.Type, string(ms.Resource.Name), "", ms.Resource.Target)
 			}
 		case autoscalingv2.ContainerResourceMetricSourceType:
 			if ok = ms.ContainerResource != nil; ok {
-				m = metricFromTarget(ms.Type, string(ms.ContainerResource.Name), ms.ContainerResource.Container, ms.ContainerResource.Target)
+				m = inventory.MetricFor(ms.Type, string(ms.ContainerResource.Name), ms.ContainerResource.Container, ms.ContainerResource.Target)
 			}
 		case autoscalingv2.PodsMetricSourceType:
 			if ok = ms.Pods != nil; ok {
-				m = metricFromTarget(ms.Type, ms.Pods.Metric.Name, "", ms.Pods.Target)
+				m = inventory.MetricFor(ms.Type, ms.Pods.Metric.Name, "", ms.Pods.Target)
 			}
 		case autoscalingv2.ObjectMetricSourceType:
 			if ok = ms.Object != nil; ok {
-				m = metricFromTarget(ms.Type, ms.Object.Metric.Name, "", ms.Object.Target)
+				m = inventory.MetricFor(ms.Type, ms.Object.Metric.Name, "", ms.Object.Target)
 			}
 		case autoscalingv2.ExternalMetricSourceType:
 			if ok = ms.External != nil; ok {
-				m = metricFromTarget(ms.Type, ms.External.Metric.Name, "", ms.External.Target)
+				m = inventory.MetricFor(ms.Type, ms.External.Metric.Name, "", ms.External.Target)
 			}
 		default:
 			ok = false

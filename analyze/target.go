@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/capreport/capreport/analyze/inventory"
 	"github.com/capreport/capreport/render"
 )
 
@@ -153,14 +154,7 @@ func missingRequests(t Target, resourceName, container string) []string {
 func annotationsOf(doc map[string]any) map[string]string {
 	md, _ := doc["metadata"].(map[string]any)
 	raw, _ := md["annotations"].(map[string]any)
-	if len(raw) == 0 {
-		return nil
-	}
-	out := make(map[string]string, len(raw))
-	for k, v := range raw {
-		out[k] = scalarString(v)
-	}
-	return out
+	return inventory.StringMap(raw)
 }
 
 func intValue(v any) (int64, bool) {

@@ -1,7 +1,6 @@
-package analyze
+package keda
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -11,7 +10,9 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
+	"github.com/capreport/capreport/analyze/inventory"
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
@@ -45,8 +46,8 @@ func kedaSettings(s scaledObjectSpec) *KEDA {
 	return &KEDA{
 		MinReplicaCount:  s.MinReplicaCount,
 		IdleReplicaCount: s.IdleReplicaCount,
-		PollingInterval:  secondsOr(s.PollingInterval, DefaultKEDAPollingInterval),
-		CooldownPeriod:   secondsOr(s.CooldownPeriod, DefaultKEDACooldownPeriod),
+		PollingInterval:  secondsOr(s.PollingInterval, inventory.DefaultKEDAPollingInterval),
+		CooldownPeriod:   secondsOr(s.CooldownPeriod, inventory.DefaultKEDACooldownPeriod),
 		// initialCooldownPeriod defaults to 0 s.
 		InitialCooldownPeriod: secondsOr(s.InitialCooldownPeriod, 0),
 		Fallback:              s.Fallback,
@@ -82,35 +83,35 @@ func (t *soTranslation) targetRef(s scaledObjectSpec) autoscalingv2.CrossVersion
 }
 
 // replicaBounds returns minReplicaCount and maxReplicaCount with KEDA's
-// defaults, after the webhook's bounds checks (kedaBoundsError), and warns
+// defaults, after the webhook's bounds checks (BoundsError), and warns
 // about an idleReplicaCount other than 0.
 func (t *soTranslation) replicaBounds(s scaledObjectSpec) (minRC, maxRC int32) {
 	minRC = 0
 	if s.MinReplicaCount != nil {
 		minRC = *s.MinReplicaCount
 	}
-	maxRC = int32(DefaultKEDAMaxReplicas)
+	maxRC = int32(inventory.DefaultKEDAMaxReplicas)
 	if s.MaxReplicaCount != nil {
 		maxRC = *s.MaxReplicaCount
 	}
-	if msg, remedy := kedaBoundsError(s.MinReplicaCount, s.MaxReplicaCount, s.IdleReplicaCount); msg != "" {
+	if msg, remedy := BoundsError(s.MinReplicaCount, s.MaxReplicaCount, s.IdleReplicaCount); msg != "" {
 		t.fail(check.InvalidAutoscaler, remedy, "ScaledObject %s: %s; KEDA's webhook rejects it", t.name, msg)
 	} else if s.IdleReplicaCount != nil && *s.IdleReplicaCount != 0 {
-		t.add(findingAt(t.origin, check.KEDAIdleReplicas, check.SeverityWarning,
+		t.add(inventory.FindingAt(t.origin, check.KEDAIdleReplicas, check.SeverityWarning,
 			"use idleReplicaCount: 0 or remove it",
 			"ScaledObject %s: idleReplicaCount %d flaps every polling interval (kedacore/keda#2314); only 0 works", t.name, *s.IdleReplicaCount))
 	}
 	return minRC, maxRC
 }
 
-// kedaBoundsError is KEDA's CheckReplicaCountBoundsAreValid
+// BoundsError is KEDA's CheckReplicaCountBoundsAreValid
 // (apis/keda/v1alpha1/scaledobject_types.go): the minimum it checks is 0
 // when minReplicaCount is unset and GetHPAMinReplicas() when it is set,
 // which is 1 for minReplicaCount 0. So minReplicaCount 0 with
 // idleReplicaCount 0 is valid, and minReplicaCount 0 with maxReplicaCount
 // 0 is not. It returns the problem and its remedy, or "" when the bounds
 // are valid.
-func kedaBoundsError(minRC, maxRC, idle *int32) (msg, remedy string) {
+func BoundsError(minRC, maxRC, idle *int32) (msg, remedy string) {
 	checked, what := int32(0), "minReplicaCount, which counts as 0 when unset"
 	if minRC != nil {
 		checked, what = hpaMinReplicas(*minRC), fmt.Sprintf("minReplicaCount %d", *minRC)
@@ -118,7 +119,7 @@ func kedaBoundsError(minRC, maxRC, idle *int32) (msg, remedy string) {
 			what = fmt.Sprintf("minReplicaCount %d, which counts as %d (the HPA minimum KEDA computes)", *minRC, checked)
 		}
 	}
-	maxChecked := int32(DefaultKEDAMaxReplicas)
+	maxChecked := int32(inventory.DefaultKEDAMaxReplicas)
 	if maxRC != nil {
 		maxChecked = *maxRC
 	}
@@ -159,15 +160,15 @@ func (t *soTranslation) hpaConfig(a *kedaAdvanced) *autoscalingv2.HorizontalPodA
 // is refused, and paused-scale-in/out disable one direction of behavior.
 func (t *soTranslation) pause(annotations map[string]string, behavior *autoscalingv2.HorizontalPodAutoscalerBehavior) *autoscalingv2.HorizontalPodAutoscalerBehavior {
 	t.pauseReplicas(annotations)
-	if v, ok := annotations[KEDAPausedScaleInAnnotation]; ok && kedaBool(v) {
+	if v, ok := annotations[inventory.KEDAPausedScaleInAnnotation]; ok && kedaBool(v) {
 		t.keda.PausedScaleIn = true
 		behavior = disableDirection(behavior, false)
 	}
-	if v, ok := annotations[KEDAPausedScaleOutAnnotation]; ok && kedaBool(v) {
+	if v, ok := annotations[inventory.KEDAPausedScaleOutAnnotation]; ok && kedaBool(v) {
 		t.keda.PausedScaleOut = true
 		behavior = disableDirection(behavior, true)
 	}
-	if v, ok := annotations[KEDAForceActivationAnnotation]; ok && kedaBool(v) {
+	if v, ok := annotations[inventory.KEDAForceActivationAnnotation]; ok && kedaBool(v) {
 		t.keda.ForceActivation = true
 	}
 	return behavior
@@ -177,13 +178,13 @@ func (t *soTranslation) pause(annotations map[string]string, behavior *autoscali
 // a paused ScaledObject at the annotation that paused it.
 func (t *soTranslation) pauseReplicas(annotations map[string]string) {
 	pausedBy := ""
-	if v, ok := annotations[KEDAPausedReplicasAnnotation]; ok {
-		t.keda.Paused, pausedBy = true, KEDAPausedReplicasAnnotation
+	if v, ok := annotations[inventory.KEDAPausedReplicasAnnotation]; ok {
+		t.keda.Paused, pausedBy = true, inventory.KEDAPausedReplicasAnnotation
 		if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32); err == nil {
-			t.keda.PausedReplicas = ptrTo(int32(n))
+			t.keda.PausedReplicas = ptr.To(int32(n))
 		}
-	} else if v, ok := annotations[KEDAPausedAnnotation]; ok && kedaBool(v) {
-		t.keda.Paused, pausedBy = true, KEDAPausedAnnotation
+	} else if v, ok := annotations[inventory.KEDAPausedAnnotation]; ok && kedaBool(v) {
+		t.keda.Paused, pausedBy = true, inventory.KEDAPausedAnnotation
 	}
 	if !t.keda.Paused {
 		return
@@ -192,7 +193,7 @@ func (t *soTranslation) pauseReplicas(annotations map[string]string) {
 	if t.keda.PausedReplicas != nil {
 		what = fmt.Sprintf("is held at %d replicas", *t.keda.PausedReplicas)
 	}
-	t.refuse(findingAt(annotationOrigin(t.origin, pausedBy), check.KEDAPaused, check.SeverityWarning, "remove the autoscaling.keda.sh/paused annotations to price this autoscaler",
+	t.refuse(inventory.FindingAt(inventory.AnnotationOrigin(t.origin, pausedBy), check.KEDAPaused, check.SeverityWarning, "remove the autoscaling.keda.sh/paused annotations to price this autoscaler",
 		"ScaledObject %s is paused: KEDA deletes its HPA and the target %s, so nothing scales", t.name, what))
 }
 
@@ -233,14 +234,14 @@ func (t *soTranslation) triggerMetrics(triggers []scaledObjectTrigger, minRC, ma
 // partitions reads the partitions annotation; ok is false when it is
 // absent or invalid (which is a finding).
 func (t *soTranslation) partitions(annotations map[string]string) (n int32, ok bool) {
-	v, ok := annotations[PartitionsAnnotation]
+	v, ok := annotations[inventory.PartitionsAnnotation]
 	if !ok {
 		return 0, false
 	}
 	p, err := config.ParsePartitions(v)
 	if err != nil {
-		t.add(findingAt(annotationOrigin(t.origin, PartitionsAnnotation), check.InvalidAnnotation, check.SeverityError, "write the topic's partition count, e.g. \"12\"",
-			"%s: %v", PartitionsAnnotation, err))
+		t.add(inventory.FindingAt(inventory.AnnotationOrigin(t.origin, inventory.PartitionsAnnotation), check.InvalidAnnotation, check.SeverityError, "write the topic's partition count, e.g. \"12\"",
+			"%s: %v", inventory.PartitionsAnnotation, err))
 		return 0, false
 	}
 	return p, true
@@ -272,7 +273,7 @@ func (t *soTranslation) uniqueMetricName(i int, name string, metricNames map[str
 // could not build the scaler.
 func (t *soTranslation) triggerMetric(i int, st scaledObjectTrigger) (p metricPair, ok bool) {
 	trig := Trigger{Index: i, Type: st.Type, Name: st.Name, MetricType: st.MetricType,
-		UseCachedMetrics: st.UseCachedMetrics, Metadata: stringMap(st.Metadata)}
+		UseCachedMetrics: st.UseCachedMetrics, Metadata: inventory.StringMap(st.Metadata)}
 	tr, err := translateKEDATrigger(trig)
 	trig.ActivationMilli, trig.ActivationParam = tr.activation, tr.activationParam
 	t.keda.Triggers = append(t.keda.Triggers, trig)
@@ -282,7 +283,7 @@ func (t *soTranslation) triggerMetric(i int, st scaledObjectTrigger) (p metricPa
 		return metricPair{}, false
 	}
 	for _, note := range tr.notes {
-		t.add(findingAt(t.origin, note.check, note.severity, note.remediation, "ScaledObject %s: trigger %d (%s): %s", t.name, i, st.Type, note.msg))
+		t.add(inventory.FindingAt(t.origin, note.check, note.severity, note.remediation, "ScaledObject %s: trigger %d (%s): %s", t.name, i, st.Type, note.msg))
 	}
 	// Its own copy: a pointer into t.keda.Triggers would dangle if the
 	// slice ever grew past its capacity.
@@ -305,9 +306,9 @@ func (t *soTranslation) selector() *metav1.LabelSelector {
 // capAtPartitions caps a Kafka trigger's replicas at the topic's
 // partitions, warning when maxReplicaCount goes beyond them.
 func (t *soTranslation) capAtPartitions(m *Metric, partitions, maxRC int32) {
-	m.ReplicaCap = ptrTo(partitions)
+	m.ReplicaCap = ptr.To(partitions)
 	if maxRC > partitions {
-		t.add(findingAt(t.origin, check.KafkaPartitions, check.SeverityWarning,
+		t.add(inventory.FindingAt(t.origin, check.KafkaPartitions, check.SeverityWarning,
 			fmt.Sprintf("lower maxReplicaCount to %d, or add partitions", partitions),
 			"ScaledObject %s: maxReplicaCount %d exceeds the topic's %d partitions; KEDA caps the lag at partitions × lagThreshold, so consumers beyond %d sit idle", t.name, maxRC, partitions, partitions))
 	}
@@ -344,7 +345,7 @@ func (t *soTranslation) scalingModifiers(a *kedaAdvanced, triggers []scaledObjec
 		Metric: autoscalingv2.MetricIdentifier{Name: "composite-metric", Selector: t.selector()},
 		Target: mt,
 	}}
-	m := metricFromTarget(autoscalingv2.ExternalMetricSourceType, "composite-metric", "", mt)
+	m := inventory.MetricFor(autoscalingv2.ExternalMetricSourceType, "composite-metric", "", mt)
 	m.Signal, m.Reason = sig, reason
 	return append(kept, metricPair{spec, m})
 }
@@ -387,7 +388,7 @@ func (t *soTranslation) activationTarget(v string) {
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e12 {
-		t.add(findingAt(t.origin, check.InvalidAutoscaler, check.SeverityError, "set advanced.scalingModifiers.activationTarget to a number, or remove it",
+		t.add(inventory.FindingAt(t.origin, check.InvalidAutoscaler, check.SeverityError, "set advanced.scalingModifiers.activationTarget to a number, or remove it",
 			"ScaledObject %s: scalingModifiers.activationTarget %q is not a number; KEDA fails to parse it on every poll, so the object never activates", t.name, v))
 		return
 	}
@@ -406,7 +407,7 @@ func (t *soTranslation) setHPA(ref autoscalingv2.CrossVersionObjectReference, mi
 	sort.SliceStable(all, func(i, j int) bool { return all[i].spec.Type < all[j].spec.Type })
 	t.spec = autoscalingv2.HorizontalPodAutoscalerSpec{
 		ScaleTargetRef: ref,
-		MinReplicas:    ptrTo(minReplicas),
+		MinReplicas:    ptr.To(minReplicas),
 		MaxReplicas:    maxReplicas,
 		Behavior:       behavior,
 	}
@@ -437,16 +438,16 @@ func pairMetrics(ps []metricPair) []Metric {
 // unknown, since a formula may divide or compare.
 func compositeSignal(ms []Metric, formula string) (Signal, string) {
 	if len(ms) == 0 {
-		return SignalUnknown, "scalingModifiers formula over no external triggers"
+		return inventory.SignalUnknown, "scalingModifiers formula over no external triggers"
 	}
 	sig := ms[0].Signal
 	for _, m := range ms[1:] {
 		if m.Signal != sig {
-			return SignalUnknown, fmt.Sprintf("scalingModifiers formula %q mixes signals; set capreport.io/signal", formula)
+			return inventory.SignalUnknown, fmt.Sprintf("scalingModifiers formula %q mixes signals; set capreport.io/signal", formula)
 		}
 	}
-	if sig == SignalUnknown {
-		return SignalUnknown, fmt.Sprintf("scalingModifiers formula %q over triggers of unknown signal", formula)
+	if sig == inventory.SignalUnknown {
+		return inventory.SignalUnknown, fmt.Sprintf("scalingModifiers formula %q over triggers of unknown signal", formula)
 	}
 	return sig, fmt.Sprintf("assumed from its triggers, which are all %s (formula %q)", sig, formula)
 }
@@ -487,42 +488,6 @@ func secondsOr(p *int32, def time.Duration) time.Duration {
 		return def
 	}
 	return time.Duration(*p) * time.Second
-}
-
-// stringMap renders trigger metadata values as the strings KEDA reads.
-func stringMap(m map[string]any) map[string]string {
-	if len(m) == 0 {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = scalarString(v)
-	}
-	return out
-}
-
-func scalarString(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case bool:
-		return strconv.FormatBool(x)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case int:
-		return strconv.Itoa(x)
-	case json.Number:
-		return x.String()
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }
 
 // normalizeKEDA is KEDA's NormalizeString (pkg/util/normalize_string.go).

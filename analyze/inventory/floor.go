@@ -1,4 +1,4 @@
-package analyze
+package inventory
 
 // KEDAForceActivationAnnotation makes KEDA treat a ScaledObject as active
 // whatever its triggers say (v2.18+): it never drops to its idle floor.

@@ -1,12 +1,14 @@
-package analyze
+package keda
 
 import (
+	"encoding/json"
 	"fmt"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/capreport/capreport/analyze/inventory"
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render"
 )
@@ -101,7 +103,7 @@ func (t *soTranslation) refuse(f check.Finding) {
 
 // fail refuses with an error at the ScaledObject.
 func (t *soTranslation) fail(id, remediation, format string, args ...any) {
-	t.refuse(findingAt(t.origin, id, check.SeverityError, remediation, format, args...))
+	t.refuse(inventory.FindingAt(t.origin, id, check.SeverityError, remediation, format, args...))
 }
 
 // onlyResourceTriggers reports whether there are triggers and every one
@@ -139,4 +141,16 @@ func resourceMetricSpec(name corev1.ResourceName, container string, target autos
 	}
 	return autoscalingv2.MetricSpec{Type: autoscalingv2.ResourceMetricSourceType,
 		Resource: &autoscalingv2.ResourceMetricSource{Name: name, Target: target}}
+}
+
+// decodeInto re-marshals a rendered document into a typed struct, as
+// analyze decodes an HPA: rendered documents hold JSON-compatible values,
+// so the round trip is exact, and a type mismatch (a string where a
+// number belongs) is an error the caller reports as a finding.
+func decodeInto(doc map[string]any, v any) error {
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
 }

@@ -1,4 +1,4 @@
-package analyze
+package keda
 
 import (
 	"fmt"
@@ -7,10 +7,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capreport/capreport/analyze/inventory"
 	"github.com/capreport/capreport/check"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/utils/ptr"
 )
 
 // triggerResult is one KEDA trigger's contribution to the HPA.
@@ -46,9 +48,9 @@ func translateTrigger(t Trigger) (triggerResult, error) {
 		r.name = name
 		r.spec = autoscalingv2.MetricSpec{Type: autoscalingv2.ExternalMetricSourceType,
 			External: &autoscalingv2.ExternalMetricSource{Target: mt}}
-		r.metric = metricFromTarget(autoscalingv2.ExternalMetricSourceType, "", "", mt)
+		r.metric = inventory.MetricFor(autoscalingv2.ExternalMetricSourceType, "", "", mt)
 		r.metric.Signal, r.metric.Reason = sig, reason
-		if mt.Type == autoscalingv2.ValueMetricType && sig == SignalBacklog {
+		if mt.Type == autoscalingv2.ValueMetricType && sig == inventory.SignalBacklog {
 			r.notes = append(r.notes, triggerNote{check.KEDAValueMetricType, check.SeverityWarning, "drop metricType: Value (AverageValue divides the backlog among pods)",
 				"metricType Value on a backlog trigger multiplies the desired replicas by the current count"})
 		}
@@ -68,7 +70,7 @@ func translateTrigger(t Trigger) (triggerResult, error) {
 			return err
 		}
 		r.activation, r.activationParam = a*1000, activationParam
-		return external(name, v*1000, SignalBacklog, "")
+		return external(name, v*1000, inventory.SignalBacklog, "")
 	}
 
 	switch t.Type {
@@ -134,13 +136,13 @@ func rabbitMQ(md map[string]string, r *triggerResult, external func(string, int6
 	reason := ""
 	switch mode {
 	case "QueueLength":
-		sig = SignalBacklog
+		sig = inventory.SignalBacklog
 	case "MessageRate", "DeliverGetRate":
-		sig = SignalRate
+		sig = inventory.SignalRate
 	case "PublishedToDeliveredRatio":
-		sig, reason = SignalUnknown, "rabbitmq mode PublishedToDeliveredRatio is a ratio, not a backlog or a rate"
+		sig, reason = inventory.SignalUnknown, "rabbitmq mode PublishedToDeliveredRatio is a ratio, not a backlog or a rate"
 	case "ExpectedQueueConsumptionTime":
-		sig, reason = SignalUnknown, "rabbitmq mode ExpectedQueueConsumptionTime is an estimated age, not a backlog or a rate"
+		sig, reason = inventory.SignalUnknown, "rabbitmq mode ExpectedQueueConsumptionTime is an estimated age, not a backlog or a rate"
 	default:
 		return fmt.Errorf("metadata.mode %q is not QueueLength, MessageRate, DeliverGetRate, PublishedToDeliveredRatio or ExpectedQueueConsumptionTime", mode)
 	}
@@ -179,13 +181,13 @@ func gcpPubSub(md map[string]string, r *triggerResult, external func(string, int
 	if name == "" {
 		name = md["topicName"]
 	}
-	sig, reason := SignalBacklog, ""
+	sig, reason := inventory.SignalBacklog, ""
 	switch {
 	case mode == "SubscriptionSize":
 	case strings.Contains(mode, "Age"):
-		sig, reason = SignalUnknown, "gcp-pubsub mode "+mode+" is an age, not a backlog or a rate"
+		sig, reason = inventory.SignalUnknown, "gcp-pubsub mode "+mode+" is an age, not a backlog or a rate"
 	default:
-		sig, reason = SignalUnknown, "gcp-pubsub mode "+mode+" is not one capreport classifies"
+		sig, reason = inventory.SignalUnknown, "gcp-pubsub mode "+mode+" is not one capreport classifies"
 	}
 	return external("gcp-ps-"+name, int64(value*1000), sig, reason)
 }
@@ -207,9 +209,9 @@ func prometheus(md map[string]string, r *triggerResult, external func(string, in
 		return err
 	}
 	r.activation, r.activationParam = int64(a*1000), "activationThreshold"
-	sig, reason := SignalUnknown, "the prometheus query is not recognizably a rate; set capreport.io/signal to backlog, rate or saturating"
+	sig, reason := inventory.SignalUnknown, "the prometheus query is not recognizably a rate; set capreport.io/signal to backlog, rate or saturating"
 	if rateQueryRE.MatchString(md["query"]) {
-		sig, reason = SignalRate, "the prometheus query takes a rate (rate, irate or increase)"
+		sig, reason = inventory.SignalRate, "the prometheus query takes a rate (rate, irate or increase)"
 	}
 	return external("prometheus", int64(v*1000), sig, reason)
 }
@@ -236,7 +238,7 @@ func resourceTrigger(t Trigger) (triggerResult, error) {
 		if err != nil || n <= 0 {
 			return r, fmt.Errorf("metadata.value %q is not a positive percentage", value)
 		}
-		target = autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType, AverageUtilization: ptrTo(int32(n))}
+		target = autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType, AverageUtilization: ptr.To(int32(n))}
 	case autoscalingv2.AverageValueMetricType:
 		q, err := resource.ParseQuantity(value)
 		if err != nil {
@@ -250,8 +252,8 @@ func resourceTrigger(t Trigger) (triggerResult, error) {
 	}
 	container := t.Metadata["containerName"]
 	r.spec = resourceMetricSpec(corev1.ResourceName(t.Type), container, target)
-	r.metric = metricFromTarget(r.spec.Type, t.Type, container, target)
-	r.metric.Signal = SignalSaturating
+	r.metric = inventory.MetricFor(r.spec.Type, t.Type, container, target)
+	r.metric.Signal = inventory.SignalSaturating
 	return r, nil
 }
 
@@ -277,7 +279,7 @@ func cronTrigger(t Trigger, r *triggerResult, external func(string, int64, Signa
 	clean := strings.NewReplacer(" ", "", "*", "x", "/", "Sl", "?", "Qm")
 	name := "cron-" + md["timezone"] + "-" + clean.Replace(md["start"]) + "-" + clean.Replace(md["end"])
 	reason := fmt.Sprintf("cron trigger: a schedule (a floor of %d replicas from %q to %q), not a load signal", n, md["start"], md["end"])
-	if err := external(name, 1000, SignalUnknown, reason); err != nil {
+	if err := external(name, 1000, inventory.SignalUnknown, reason); err != nil {
 		return err
 	}
 	if r.metric.TargetType == autoscalingv2.ValueMetricType {
@@ -309,7 +311,7 @@ func unknownTrigger(t Trigger, r *triggerResult, external func(string, int64, Si
 	if t.Type == "" {
 		return fmt.Errorf("type is required")
 	}
-	if err := external(t.Type, milli, SignalUnknown, reason); err != nil {
+	if err := external(t.Type, milli, inventory.SignalUnknown, reason); err != nil {
 		return err
 	}
 	r.metric.TargetKnown = known

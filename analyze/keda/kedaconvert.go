@@ -1,4 +1,4 @@
-package analyze
+package keda
 
 import (
 	"errors"
@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	"k8s.io/utils/ptr"
 
+	"github.com/capreport/capreport/analyze/inventory"
 	"github.com/capreport/capreport/check"
 )
 
@@ -60,7 +62,7 @@ func translateKEDATrigger(t Trigger) (triggerResult, error) {
 		}
 		tr.spec.External.Target = mt
 		sig, reason := tr.metric.Signal, tr.metric.Reason
-		tr.metric = metricFromTarget(autoscalingv2.ExternalMetricSourceType, "", "", mt)
+		tr.metric = inventory.MetricFor(autoscalingv2.ExternalMetricSourceType, "", "", mt)
 		tr.metric.Signal, tr.metric.Reason = sig, reason
 	}
 	return tr, nil
@@ -99,13 +101,13 @@ func restoreThreshold(metricType string, n int64, tr *triggerResult) error {
 		}
 		tr.spec.External.Target = mt
 		sig, reason := tr.metric.Signal, tr.metric.Reason
-		tr.metric = metricFromTarget(autoscalingv2.ExternalMetricSourceType, "", "", mt)
+		tr.metric = inventory.MetricFor(autoscalingv2.ExternalMetricSourceType, "", "", mt)
 		tr.metric.Signal, tr.metric.Reason = sig, reason
 	case tr.spec.Resource != nil:
-		tr.spec.Resource.Target.AverageUtilization = ptrTo(int32(n))
+		tr.spec.Resource.Target.AverageUtilization = ptr.To(int32(n))
 		tr.metric.Utilization, tr.metric.Target = int32(n), fmt.Sprintf("%d%%", n)
 	case tr.spec.ContainerResource != nil:
-		tr.spec.ContainerResource.Target.AverageUtilization = ptrTo(int32(n))
+		tr.spec.ContainerResource.Target.AverageUtilization = ptr.To(int32(n))
 		tr.metric.Utilization, tr.metric.Target = int32(n), fmt.Sprintf("%d%%", n)
 	}
 	return nil

@@ -1,4 +1,4 @@
-package analyze
+package keda
 
 import (
 	"encoding/json"
