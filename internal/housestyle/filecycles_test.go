@@ -31,9 +31,6 @@ var fileCycles = map[string][][]string{
 	"render/internal/appset": {
 		{"application.go", "appset.go", "budget.go", "combine.go", "engine.go", "funcs.go", "git.go", "list.go", "patch.go", "render.go", "selector.go", "spec.go", "transform.go"},
 	},
-	"render/internal/fetch": {
-		{"fetcher.go", "helmrepo.go", "oci.go", "transport.go"},
-	},
 	"rules": {
 		{"build.go", "cache.go", "checks.go", "price.go", "size.go", "time.go", "zero.go"},
 	},
