@@ -31,9 +31,6 @@ var fileCycles = map[string][][]string{
 	"render/internal/appset": {
 		{"application.go", "appset.go", "budget.go", "combine.go", "engine.go", "funcs.go", "git.go", "list.go", "patch.go", "render.go", "selector.go", "spec.go", "transform.go"},
 	},
-	"rules": {
-		{"build.go", "cache.go", "checks.go", "price.go", "size.go", "time.go", "zero.go"},
-	},
 }
 
 // TestFileCycles holds the files of each package to depend on each other
