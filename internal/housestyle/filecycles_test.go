@@ -25,9 +25,6 @@ var fileCycles = map[string][][]string{
 	"render": {
 		{"argo.go", "cacheglue.go", "discover.go", "fetch.go", "flux.go", "gitops.go", "gitopsremote.go", "helmoperator.go", "isolate.go", "kustomize.go", "nested.go", "options.go", "paths.go", "prefetch.go", "render.go", "resourceset.go", "selfmanaged.go", "sourcemap.go", "trace.go", "wire.go", "withhold.go", "workerset.go"},
 	},
-	"render/internal/appset": {
-		{"application.go", "appset.go", "budget.go", "combine.go", "engine.go", "funcs.go", "git.go", "list.go", "patch.go", "render.go", "selector.go", "spec.go", "transform.go"},
-	},
 }
 
 // TestFileCycles holds the files of each package to depend on each other
