@@ -14,7 +14,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -163,36 +162,6 @@ func (c *Counting) QueryRange(ctx context.Context, q string, r v1.Range, each Se
 // QueriesPerNamespace bounds the queries one namespace costs; a workload
 // with its own request or consumer query adds one each.
 const QueriesPerNamespace = 8
-
-// Run measures every workload, namespace by namespace; progress (may be
-// nil) is told after each namespace how many workloads are done. An error
-// is a query that failed (unreachable, refused, timed out): the run stops.
-// An answer over a bound (LimitError) is not: what needed it is reported
-// as findings, and the rest is measured.
-func Run(ctx context.Context, src Source, ws []Workload, o Options, progress func(done int)) ([]Result, error) {
-	o = o.Defaults()
-	byNS := map[string][]Workload{}
-	for _, w := range ws {
-		byNS[w.Namespace] = append(byNS[w.Namespace], w)
-	}
-	names := make([]string, 0, len(byNS))
-	for ns := range byNS {
-		names = append(names, ns)
-	}
-	sort.Strings(names)
-	var out []Result
-	for _, ns := range names {
-		rs, err := measureNamespace(ctx, src, ns, byNS[ns], o)
-		if err != nil {
-			return out, err
-		}
-		out = append(out, rs...)
-		if progress != nil {
-			progress(len(out))
-		}
-	}
-	return out, nil
-}
 
 func fmtNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 

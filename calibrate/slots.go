@@ -3,6 +3,7 @@ package calibrate
 import (
 	"math"
 	"sort"
+	"time"
 
 	"github.com/prometheus/common/model"
 )
@@ -89,4 +90,19 @@ func (b *slotsBuilder) done() perPod {
 		b.out[key] = out
 	}
 	return b.out
+}
+
+// grid is the range queries' time axis; slot i is start + i·step.
+type grid struct {
+	start time.Time
+	step  time.Duration
+	n     int
+}
+
+func (g grid) slot(t model.Time) int {
+	i := int(math.Round(float64(t.Time().Sub(g.start)) / float64(g.step)))
+	if i < 0 || i >= g.n {
+		return -1
+	}
+	return i
 }

@@ -144,52 +144,6 @@ type Opt[T any] struct {
 
 func (o *Opt[T]) set(v T, line int) { o.Value, o.Set, o.Line = v, true, line }
 
-// Key names an assumption; its string is the annotation suffix after
-// "capreport.io/".
-type Key string
-
-// The assumption keys of product.md, with their .capreport.yaml spelling in
-// YAMLName.
-const (
-	KeyDeadTime            Key = "dead-time"
-	KeyPodRate             Key = "pod-rate"
-	KeyLatencyTarget       Key = "latency-target"
-	KeyOverload            Key = "overload"
-	KeyDemand              Key = "demand"
-	KeyStep                Key = "step"
-	KeyMetricWindow        Key = "metric-window"
-	KeySaturatedEfficiency Key = "saturated-efficiency"
-	KeySignal              Key = "signal"
-)
-
-// AllKeys lists every assumption key in a fixed order (a new slice each
-// call: no caller can reorder or extend the list for the others).
-func AllKeys() []Key {
-	return []Key{KeyDeadTime, KeyPodRate, KeyLatencyTarget, KeyOverload, KeyDemand,
-		KeyStep, KeyMetricWindow, KeySaturatedEfficiency, KeySignal}
-}
-
-// YAMLName is the key's camelCase spelling in .capreport.yaml.
-func (k Key) YAMLName() string {
-	parts := strings.Split(string(k), "-")
-	for i := 1; i < len(parts); i++ {
-		if parts[i] != "" {
-			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
-		}
-	}
-	return strings.Join(parts, "")
-}
-
-// keyForYAML maps a camelCase name back to its Key.
-func keyForYAML(name string) (Key, bool) {
-	for _, k := range AllKeys() {
-		if k.YAMLName() == name {
-			return k, true
-		}
-	}
-	return "", false
-}
-
 // Assumptions holds the values a manifest cannot say. Unset fields (Set
 // false) fall through to the next layer: annotation, workload entry,
 // defaults, built-in default.
@@ -425,4 +379,29 @@ func Default() *Config {
 type SourceMapping struct {
 	Name, Path string
 	Line       int
+}
+
+// MeasuredOf is the record of key's value when calibrate measured it, nil
+// otherwise (a value written by hand, or a key calibrate does not measure).
+func (a Assumptions) MeasuredOf(k Key) *Measurement {
+	if m, _ := a.measuredOpt(k); m != nil {
+		return *m
+	}
+	return nil
+}
+
+// measuredOpt returns the Measured slot of key's field, and whether the
+// entry sets that key.
+func (a *Assumptions) measuredOpt(k Key) (**Measurement, bool) {
+	switch k {
+	case KeyDeadTime:
+		return &a.DeadTime.Measured, a.DeadTime.Set
+	case KeyPodRate:
+		return &a.PodRate.Measured, a.PodRate.Set
+	case KeyDemand:
+		return &a.Demand.Measured, a.Demand.Set
+	case KeyOverload:
+		return &a.Overload.Measured, a.Overload.Set
+	}
+	return nil, false
 }

@@ -678,3 +678,62 @@ func (p *parser) checkID(key string, v, e *yaml.Node, ch *Checks, listed map[str
 		ch.Lines[id] = e.Line
 	}
 }
+
+func measuredYAMLKeys() []string {
+	out := make([]string, len(MeasuredKeys()))
+	for i, k := range MeasuredKeys() {
+		out[i] = k.YAMLName()
+	}
+	return out
+}
+
+// measured parses a workloads entry's measured: block into w; each record
+// must belong to a value the same entry sets.
+func (p *parser) measured(n *yaml.Node, what string, w *Workload) {
+	p.mapping(n, what+".measured", measuredYAMLKeys(), func(key string, k, v *yaml.Node) {
+		rwhat := what + ".measured." + key
+		m := p.measurement(v, rwhat)
+		if m == nil {
+			return
+		}
+		ck, _ := keyForYAML(key)
+		slot, set := w.Assumptions.measuredOpt(ck)
+		if !set {
+			p.errf(k, "%s: the entry sets no %s; a measurement must sit beside the value it measured", rwhat, key)
+			return
+		}
+		*slot = m
+	})
+}
+
+// measurement parses one record; nil after an error.
+func (p *parser) measurement(n *yaml.Node, what string) *Measurement {
+	m := &Measurement{Line: n.Line}
+	seen := map[string]bool{}
+	before := len(p.errs)
+	p.mapping(n, what, []string{"query", "window", "quantile", "samples", "at"}, func(key string, k, v *yaml.Node) {
+		s, ok := p.scalar(v, what+"."+key)
+		if !ok {
+			return
+		}
+		seen[key] = true
+		if err := m.setField(key, s); err != nil {
+			p.errf(v, "%s.%s: %v", what, key, err)
+		}
+	})
+	if n.Kind != yaml.MappingNode {
+		if len(p.errs) == before {
+			p.errf(n, "%s must be a mapping with query, window, samples and at", what)
+		}
+		return nil
+	}
+	for _, req := range []string{"query", "window", "samples", "at"} {
+		if !seen[req] {
+			p.errf(n, "%s: %s is required", what, req)
+		}
+	}
+	if len(p.errs) > before {
+		return nil
+	}
+	return m
+}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/internal/units"
-	yaml "go.yaml.in/yaml/v3"
 )
 
 // Measurement records how `capreport calibrate` measured a value it wrote
@@ -78,90 +77,6 @@ func FormatWindow(d time.Duration) string {
 		return strconv.FormatInt(int64(d/day), 10) + "d"
 	}
 	return shortDuration(d)
-}
-
-// MeasuredOf is the record of key's value when calibrate measured it, nil
-// otherwise (a value written by hand, or a key calibrate does not measure).
-func (a Assumptions) MeasuredOf(k Key) *Measurement {
-	if m, _ := a.measuredOpt(k); m != nil {
-		return *m
-	}
-	return nil
-}
-
-// measuredOpt returns the Measured slot of key's field, and whether the
-// entry sets that key.
-func (a *Assumptions) measuredOpt(k Key) (**Measurement, bool) {
-	switch k {
-	case KeyDeadTime:
-		return &a.DeadTime.Measured, a.DeadTime.Set
-	case KeyPodRate:
-		return &a.PodRate.Measured, a.PodRate.Set
-	case KeyDemand:
-		return &a.Demand.Measured, a.Demand.Set
-	case KeyOverload:
-		return &a.Overload.Measured, a.Overload.Set
-	}
-	return nil, false
-}
-
-func measuredYAMLKeys() []string {
-	out := make([]string, len(MeasuredKeys()))
-	for i, k := range MeasuredKeys() {
-		out[i] = k.YAMLName()
-	}
-	return out
-}
-
-// measured parses a workloads entry's measured: block into w; each record
-// must belong to a value the same entry sets.
-func (p *parser) measured(n *yaml.Node, what string, w *Workload) {
-	p.mapping(n, what+".measured", measuredYAMLKeys(), func(key string, k, v *yaml.Node) {
-		rwhat := what + ".measured." + key
-		m := p.measurement(v, rwhat)
-		if m == nil {
-			return
-		}
-		ck, _ := keyForYAML(key)
-		slot, set := w.Assumptions.measuredOpt(ck)
-		if !set {
-			p.errf(k, "%s: the entry sets no %s; a measurement must sit beside the value it measured", rwhat, key)
-			return
-		}
-		*slot = m
-	})
-}
-
-// measurement parses one record; nil after an error.
-func (p *parser) measurement(n *yaml.Node, what string) *Measurement {
-	m := &Measurement{Line: n.Line}
-	seen := map[string]bool{}
-	before := len(p.errs)
-	p.mapping(n, what, []string{"query", "window", "quantile", "samples", "at"}, func(key string, k, v *yaml.Node) {
-		s, ok := p.scalar(v, what+"."+key)
-		if !ok {
-			return
-		}
-		seen[key] = true
-		if err := m.setField(key, s); err != nil {
-			p.errf(v, "%s.%s: %v", what, key, err)
-		}
-	})
-	if n.Kind != yaml.MappingNode {
-		if len(p.errs) == before {
-			p.errf(n, "%s must be a mapping with query, window, samples and at", what)
-		}
-		return nil
-	}
-	for _, req := range []string{"query", "window", "samples", "at"} {
-		if !seen[req] {
-			p.errf(n, "%s: %s is required", what, req)
-		}
-	}
-	if len(p.errs) > before {
-		return nil
-	}
-	return m
 }
 
 func (m *Measurement) setField(key, s string) error {

@@ -6,24 +6,14 @@ import (
 	"path"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/capreport/capreport/render"
 )
-
-type gitFunc = func(context.Context, string, ...string) (string, error)
 
 // commitName is what a commit's full name looks like (SHA-1 or SHA-256);
 // an earlier commit a memo names reaches git only when it is one, never
 // as an option.
 var commitName = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
-
-// keptCheckout is the kept worktree a BuildAtRef renders: its top and
-// what git says of it to the render cache.
-type keptCheckout struct {
-	top string
-	co  *render.Checkout
-}
 
 // checkoutOf is the render.Checkout of the kept worktree wt at sha, which
 // only capreport writes to: git says what changed between two commits
@@ -88,30 +78,9 @@ func parseRawDiff(out string) (paths []string, plain bool, err error) {
 // submodule's.
 func isLinkMode(mode string) bool { return mode == "120000" || mode == "160000" }
 
-// ChangedSince starts git comparing rev's tree with HEAD's in the
-// repository that holds its path, and returns what waits for the paths
-// that differ (nil when git cannot say): for a pull request's diff, the
-// changes whose sources the head checks first (render.Options.CheckFirst).
-// It is a hint: what is not committed is not in it, and the cache checks
-// every source whatever it says.
-func ChangedSince(ctx context.Context, rev *Revision) func() []string {
-	done := make(chan []string, 1)
-	go func() {
-		top, _, sha, err := rev.resolve(ctx)
-		var out string
-		if err == nil {
-			out, err = rev.git(ctx, top, "diff", "--name-only", "-z", "--no-renames", sha, "HEAD")
-		}
-		if err != nil || out == "" {
-			done <- nil
-			return
-		}
-		done <- strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
-	}()
-	var once sync.Once
-	var paths []string
-	return func() []string {
-		once.Do(func() { paths = <-done })
-		return paths
-	}
+// rawDiff is parseRawDiff's reading of the changes from commit since.
+type rawDiff struct {
+	since string
+	paths []string
+	plain bool
 }

@@ -1,15 +1,12 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
@@ -74,24 +71,4 @@ func BuildAtRevision(ctx context.Context, rev *Revision, s Settings) (*contract.
 	}
 	r.Root = display
 	return r, cfg, nil
-}
-
-// RunGit runs one git command in dir without a shell and returns its
-// trimmed stdout; the error carries git's stderr. Hooks are disabled: a
-// checkout must not run the repository's post-checkout hook on a pull
-// request's behalf.
-func RunGit(ctx context.Context, dir string, args ...string) (string, error) {
-	full := append([]string{"-C", dir, "-c", "core.hooksPath=" + os.DevNull}, args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	return strings.TrimSpace(stdout.String()), nil
 }

@@ -79,3 +79,31 @@ func resolveRef(ctx context.Context, git gitFunc, path, ref, flag string) (top, 
 	}
 	return top, rel, sha, nil
 }
+
+// ChangedSince starts git comparing rev's tree with HEAD's in the
+// repository that holds its path, and returns what waits for the paths
+// that differ (nil when git cannot say): for a pull request's diff, the
+// changes whose sources the head checks first (render.Options.CheckFirst).
+// It is a hint: what is not committed is not in it, and the cache checks
+// every source whatever it says.
+func ChangedSince(ctx context.Context, rev *Revision) func() []string {
+	done := make(chan []string, 1)
+	go func() {
+		top, _, sha, err := rev.resolve(ctx)
+		var out string
+		if err == nil {
+			out, err = rev.git(ctx, top, "diff", "--name-only", "-z", "--no-renames", sha, "HEAD")
+		}
+		if err != nil || out == "" {
+			done <- nil
+			return
+		}
+		done <- strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
+	}()
+	var once sync.Once
+	var paths []string
+	return func() []string {
+		once.Do(func() { paths = <-done })
+		return paths
+	}
+}

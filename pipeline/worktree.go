@@ -27,13 +27,6 @@ type baseTree struct {
 	done func()
 }
 
-// rawDiff is parseRawDiff's reading of the changes from commit since.
-type rawDiff struct {
-	since string
-	paths []string
-	plain bool
-}
-
 // checkoutAt checks sha out for BuildAtRef. Without the cache it is a
 // temporary worktree, removed by done. With it (Settings.Cache), it is
 // one worktree kept in the cache directory for the repository and moved

@@ -9,45 +9,12 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 )
 
 // The Git Data API: blobs, trees, commits and refs, enough to upload files
 // to a branch the way capreport publishes images. Objects are hashed as
 // Git hashes them (SHA-1 of "TYPE SIZE\0CONTENT"), so a blob's SHA is the
 // one `git hash-object` prints and identical content is stored once.
-
-// object is one Git object.
-type object struct {
-	kind   string // "blob", "tree" or "commit"
-	data   []byte // blob content
-	tree   []treeEntry
-	commit *commitObject
-}
-
-// treeEntry is one entry of a tree object: a name, not a path.
-type treeEntry struct {
-	name, mode, typ, sha string
-}
-
-type commitObject struct {
-	tree, message     string
-	parents           []string
-	author, committer signature
-}
-
-type signature struct {
-	Name  string    `json:"name"`
-	Email string    `json:"email"`
-	Date  time.Time `json:"date"`
-}
-
-func gitHash(kind string, payload []byte) string {
-	h := sha1.New()
-	fmt.Fprintf(h, "%s %d\x00", kind, len(payload))
-	h.Write(payload)
-	return hex.EncodeToString(h.Sum(nil))
-}
 
 // put stores an object under its hash and returns the hash.
 func (st *state) put(o *object) string {

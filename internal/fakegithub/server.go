@@ -28,127 +28,16 @@ package fakegithub
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
-
-// Config describes the one repository the server holds and who may use it.
-type Config struct {
-	Owner, Repo string // the one repository served, e.g. "o", "r"
-
-	// Enterprise selects the GitHub Enterprise Server layout: REST under
-	// /api/v3/ and GraphQL at /api/graphql. Otherwise REST is at / and
-	// GraphQL at /graphql, as on api.github.com.
-	Enterprise bool
-
-	// Tokens are the accepted tokens and what each may do. A request with
-	// any other token, or none, gets 401 Bad credentials; with no Tokens
-	// at all, every request does.
-	Tokens map[string]Permissions
-
-	// PullRequests exist from the start. They share the issue number space
-	// and appear in the issues listing, as on GitHub.
-	PullRequests []PullRequest
-
-	// MaxBodyChars is the longest comment or issue body accepted, in
-	// characters (runes); 0 means GitHub's 65536.
-	MaxBodyChars int
-}
-
-// Permissions are a token's fine-grained repository permissions, each "",
-// "read" or "write" (write implies read), as a GitHub App installation
-// token or GITHUB_TOKEN carries them.
-//
-// Login is whom the token acts as. Empty is an installation token
-// (GITHUB_TOKEN or a GitHub App's): it writes as App (default
-// github-actions[bot]) and GET /user answers 403 "Resource not accessible
-// by integration", as GitHub does. Set, it is a user's token: it writes as
-// Login and GET /user returns that user.
-type Permissions struct {
-	PullRequests, Issues, Contents string
-	Login, App                     string
-}
-
-// author is the login the token's writes carry.
-func (p Permissions) author() string {
-	if p.Login != "" {
-		return p.Login
-	}
-	return orDefault(p.App, botLogin)
-}
-
-// PullRequest is a pull request that exists when the server starts.
-type PullRequest struct {
-	Number              int
-	HeadOwner, HeadRepo string // default: Config.Owner, Config.Repo (not a fork)
-	HeadRef, HeadSHA    string // default: "pr-N" and a made-up SHA
-	BaseRef             string // default "main"
-	State               string // "open" (default), "closed" or "merged"
-}
-
-// Request is one request as the server received it, with the status it got.
-type Request struct {
-	Method, Path, RawQuery string
-	Header                 http.Header
-	Body                   []byte
-	Status                 int
-}
-
-// Comment is an issue or pull-request comment as the server holds it.
-type Comment struct {
-	ID              int64
-	NodeID, Body    string
-	User            string
-	Minimized       bool
-	MinimizedReason string // e.g. "outdated", as GraphQL reports it
-}
-
-// Issue is a plain issue (not a pull request) as the server holds it.
-type Issue struct {
-	Number      int
-	Title, Body string
-	State       string // "open" or "closed"
-	Labels      []string
-}
-
-// Server is a running fake. Its exported fields are fixed at New; its
-// methods may be called from any goroutine.
-type Server struct {
-	URL        string // REST API root with a trailing slash, e.g. http://127.0.0.1:1234/ or .../api/v3/
-	GraphQLURL string // e.g. http://127.0.0.1:1234/graphql or .../api/graphql
-	ServerURL  string // the web root html_url values start with, e.g. http://127.0.0.1:1234/
-
-	cfg         Config
-	restPrefix  string // path of URL: "/" or "/api/v3/"
-	graphqlPath string // path of GraphQLURL
-
-	// mu guards everything below, and is held for the whole of each
-	// request: the fake serves one request at a time, so the order of
-	// Requests is the order in which state changed.
-	mu       sync.Mutex
-	requests []Request
-	failures []failure
-	used     map[string]int // requests per rate-limit resource ("core", "graphql")
-	st       state
-}
-
-// failure is one FailNext injection, waiting for its request.
-type failure struct {
-	method, suffix string
-	status         int
-	header         http.Header
-	body           string
-}
 
 // New starts a fake serving cfg's repository; it is closed when the test
 // ends.
@@ -219,13 +108,6 @@ func (s *Server) FailNext(method, pathSuffix string, status int, header http.Hea
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.failures = append(s.failures, failure{method: method, suffix: pathSuffix, status: status, header: header.Clone(), body: body})
-}
-
-// response is what a handler decided to answer.
-type response struct {
-	status int
-	header http.Header
-	body   []byte // nil: no body (204)
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
@@ -346,15 +228,6 @@ func isJSON(contentType string) bool {
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
 }
 
-// call is one REST request being routed and handled.
-type call struct {
-	r      *http.Request
-	body   []byte
-	perms  Permissions
-	params map[string]string // the route's {wildcards}
-	doc    string            // the route's documentation_url, for errors
-}
-
 // route is one REST endpoint. pattern is relative to repos/{owner}/{repo}/;
 // "{name}" matches one segment and a final "{name...}" the rest.
 type route struct {
@@ -444,173 +317,6 @@ func match(pattern, seg []string) (map[string]string, bool) {
 		}
 	}
 	return params, len(seg) == len(pattern)
-}
-
-// intParam is a positive integer path parameter such as an issue number.
-func (c *call) intParam(name string) (int64, bool) {
-	n, err := strconv.ParseInt(c.params[name], 10, 64)
-	return n, err == nil && n > 0
-}
-
-// Permission scopes, spelled as in X-Accepted-GitHub-Permissions.
-const (
-	scopePullRequests = "pull_requests"
-	scopeIssues       = "issues"
-	scopeContents     = "contents"
-)
-
-func (p Permissions) level(scope string) int {
-	v := map[string]string{scopePullRequests: p.PullRequests, scopeIssues: p.Issues, scopeContents: p.Contents}[scope]
-	switch v {
-	case "write":
-		return 2
-	case "read":
-		return 1
-	}
-	return 0
-}
-
-// require answers 403 unless the token has access ("read" or "write") in
-// one of the scopes. The header lists each accepted alternative, separated
-// by "; ", as GitHub does.
-func (c *call) require(access string, scopes ...string) (response, bool) {
-	need := 1
-	if access == "write" {
-		need = 2
-	}
-	alts := make([]string, len(scopes))
-	for i, sc := range scopes {
-		if c.perms.level(sc) >= need {
-			return response{}, true
-		}
-		alts[i] = sc + "=" + access
-	}
-	resp := errorJSON(http.StatusForbidden, "Resource not accessible by integration", c.doc)
-	resp.header = http.Header{"X-Accepted-Github-Permissions": {strings.Join(alts, "; ")}}
-	return resp, false
-}
-
-// decode reads the JSON request body into v. A value of the wrong JSON
-// type is 422 with GitHub's wording; malformed JSON was refused earlier.
-func (c *call) decode(v any) (response, bool) {
-	err := json.Unmarshal(c.body, v)
-	if err == nil {
-		return response{}, true
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		field := te.Field
-		if field == "" {
-			return c.unprocessable("Invalid request.\n\nThe request body must be a JSON object."), false
-		}
-		return c.unprocessable(fmt.Sprintf("Invalid request.\n\nFor 'properties/%s', a JSON %s is not %s.", field, te.Value, jsonKind(te.Type.Kind().String()))), false
-	}
-	return errorJSON(http.StatusBadRequest, "Problems parsing JSON", c.doc), false
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "slice", "array":
-		return "an array"
-	case "struct", "map":
-		return "an object"
-	}
-	return "a number"
-}
-
-func (c *call) notFound() response { return notFound(c.doc) }
-
-// unprocessable is a 422 with only a message, as the Git Data API answers.
-func (c *call) unprocessable(msg string) response {
-	return errorJSON(http.StatusUnprocessableEntity, msg, c.doc)
-}
-
-// validation is GitHub's 422 "Validation Failed" with one error entry.
-func (c *call) validation(resource, field, code, msg string) response {
-	e := map[string]string{"resource": resource, "field": field, "code": code}
-	if msg != "" {
-		e["message"] = msg
-	}
-	return jsonResponse(http.StatusUnprocessableEntity, map[string]any{
-		"message":           "Validation Failed",
-		"errors":            []any{e},
-		"documentation_url": c.doc,
-	})
-}
-
-func notFound(doc string) response {
-	return errorJSON(http.StatusNotFound, "Not Found", doc)
-}
-
-func errorJSON(status int, msg, doc string) response {
-	return jsonResponse(status, map[string]string{"message": msg, "documentation_url": doc})
-}
-
-func jsonResponse(status int, v any) response {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // GitHub sends "<" and ">" in bodies as they are
-	if err := enc.Encode(v); err != nil {
-		panic("fakegithub: " + err.Error()) // only our own maps and slices are encoded
-	}
-	return response{status: status, body: bytes.TrimSuffix(buf.Bytes(), []byte("\n"))}
-}
-
-// page is the pagination of a listing: GitHub's per_page (default 30, at
-// most 100) and page (from 1).
-type page struct{ number, size int }
-
-func (c *call) page() page {
-	q := c.r.URL.Query()
-	p := page{number: 1, size: 30}
-	if n, err := strconv.Atoi(q.Get("per_page")); err == nil && n > 0 {
-		p.size = min(n, 100)
-	}
-	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 0 {
-		p.number = n
-	}
-	return p
-}
-
-// paginate answers one page of items with GitHub's Link header: prev,
-// next, last and first, each the request's own URL with page replaced;
-// only the relations that apply, and no header when everything fits on
-// one page.
-func paginate[T any](c *call, s *Server, items []T) response {
-	p := c.page()
-	last := max(1, (len(items)+p.size-1)/p.size)
-	from := min((p.number-1)*p.size, len(items))
-	to := min(from+p.size, len(items))
-	out := make([]any, 0, to-from)
-	for _, it := range items[from:to] {
-		out = append(out, it)
-	}
-	resp := jsonResponse(http.StatusOK, out)
-
-	link := func(n int, rel string) string {
-		q := c.r.URL.Query()
-		q.Set("page", strconv.Itoa(n))
-		u := url.URL{Path: c.r.URL.Path, RawQuery: q.Encode()}
-		return fmt.Sprintf("<%s%s>; rel=%q", strings.TrimSuffix(s.ServerURL, "/"), u.String(), rel)
-	}
-	var links []string
-	if p.number > 1 {
-		links = append(links, link(p.number-1, "prev"))
-	}
-	if p.number < last {
-		links = append(links, link(p.number+1, "next"), link(last, "last"))
-	}
-	if p.number > 1 {
-		links = append(links, link(1, "first"))
-	}
-	if len(links) > 0 {
-		resp.header = http.Header{"Link": {strings.Join(links, ", ")}}
-	}
-	return resp
 }
 
 // getUser answers GET /user: the token's user, or for an installation

@@ -13,44 +13,6 @@ import (
 	"unicode/utf8"
 )
 
-// botLogin is the author of everything created through the API: the
-// tokens stand for GITHUB_TOKEN.
-const botLogin = "github-actions[bot]"
-
-// epoch is the fake clock's start. Timestamps come from a clock that
-// advances one second per change, so they are deterministic and strictly
-// ordered, which sort=created and sort=updated rely on.
-var epoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// state is the repository's content; Server.mu guards it.
-type state struct {
-	ticks int
-
-	issues      map[int]*issueState // issues and pull requests, by number
-	commentOnly map[int]bool        // numbers known only from AddComment: treated as pull requests
-
-	comments      []*commentState // in creation order, deleted ones kept
-	nextCommentID int64
-
-	objects map[string]*object // Git objects by SHA (git.go)
-	refs    map[string]string  // "refs/heads/x" -> commit SHA
-}
-
-type issueState struct {
-	number                     int
-	title, body, state, user   string
-	labels                     []string
-	created, updated, closedAt time.Time
-	pr                         *PullRequest // nil for a plain issue
-}
-
-type commentState struct {
-	Comment
-	issue            int
-	created, updated time.Time
-	deleted          bool
-}
-
 func (st *state) init(s *Server) error {
 	st.issues = map[int]*issueState{}
 	st.commentOnly = map[int]bool{}
@@ -87,14 +49,6 @@ func (st *state) init(s *Server) error {
 		st.issues[pr.Number] = is
 	}
 	return nil
-}
-
-// orDefault returns v, or def when v is empty.
-func orDefault(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
 }
 
 // tick advances the fake clock.

@@ -32,16 +32,6 @@ import (
 	"runtime"
 )
 
-// settings are benchrepo's own flags.
-type settings struct {
-	capreport, helm, kustomize string
-	count                      int
-	jobs                       int
-	timeout                    int
-	warmup                     bool
-	keep                       string
-}
-
 func main() {
 	var s settings
 	flag.StringVar(&s.capreport, "capreport", "capreport", "capreport binary")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -280,4 +281,11 @@ func runCapreport(argv []string, out *os.File) (usage, string) {
 		u.failed++
 	}
 	return u, stderr
+}
+
+// median is the round of the median CPU.
+func median(runs []usage) usage {
+	s := slices.Clone(runs)
+	slices.SortFunc(s, func(a, b usage) int { return int(a.cpu - b.cpu) })
+	return s[len(s)/2]
 }

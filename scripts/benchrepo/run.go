@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -147,11 +146,4 @@ func commitOf(dir string) string {
 		return strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0])
 	}
 	return ""
-}
-
-// median is the round of the median CPU.
-func median(runs []usage) usage {
-	s := slices.Clone(runs)
-	slices.SortFunc(s, func(a, b usage) int { return int(a.cpu - b.cpu) })
-	return s[len(s)/2]
 }

@@ -218,3 +218,9 @@ func (e *expander) validate(apps []map[string]any) []map[string]any {
 	}
 	return kept
 }
+
+func appName(app map[string]any) string {
+	meta, _ := app["metadata"].(map[string]any)
+	name, _ := meta["name"].(string)
+	return name
+}

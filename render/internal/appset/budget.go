@@ -47,40 +47,6 @@ func NewRunWork(units int64) *RunWork {
 // several goroutines do not meet on one counter at every step.
 const runFlush = 1 << 14
 
-// spend charges units of work and fails once the budget of the Expand call, or the run's, is gone.
-func (e *expander) spend(units int) error {
-	if units < 0 {
-		units = 0
-	}
-	e.work -= units
-	if e.work < 0 {
-		return limitf(CheckTooMany, "expanding it takes more than capreport's %d units of work (generators, "+
-			"matrix products and templates together)", workBudget)
-	}
-	if e.opts.Run == nil {
-		return nil
-	}
-	e.unflushed += units
-	if e.unflushed < runFlush {
-		return nil
-	}
-	return e.flushRun()
-}
-
-// flushRun charges the run's budget with what the call spent since the last charge.
-func (e *expander) flushRun() error {
-	if e.opts.Run == nil {
-		return nil
-	}
-	left := e.opts.Run.left.Add(-int64(e.unflushed))
-	e.unflushed = 0
-	if left < 0 {
-		return limitf(CheckTooMany, "the ApplicationSets of this run together took more than capreport's %d "+
-			"units of work; this one and any after it are not expanded", RunWorkBudget)
-	}
-	return nil
-}
-
 // measure sizes v as serialising it would: one unit per value plus its depth (pretty printers indent by
 // depth), plus the bytes of strings and keys. It stops as soon as the size passes limit or the nesting
 // passes maxNesting, which is also how a cycle (made with sprig's set or merge) shows: ok is false. visited

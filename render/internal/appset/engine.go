@@ -7,25 +7,6 @@ import (
 	"text/template/parse"
 )
 
-// engine runs goTemplate strings as upstream's Render.Replace does (a clone of a "base" template holding
-// the function map, the goTemplateOptions, then Parse and Execute on the parameters), with parsed templates
-// cached and every execution bounded.
-type engine struct {
-	e     *expander
-	base  *template.Template
-	cache map[string]*template.Template
-
-	// per execution
-	calls int // template invocations
-	alloc int // bytes returned by functions
-}
-
-// Names of the functions instrument() inserts into parsed templates.
-const (
-	rangeFunc = "capreportRangeBudget"
-	tickFunc  = "capreportTick"
-)
-
 // engine builds the function map lazily: most ApplicationSets hold no Go template at all.
 func (e *expander) engine() *engine {
 	if e.eng == nil {

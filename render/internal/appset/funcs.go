@@ -28,6 +28,12 @@ var serializers = map[string]bool{"cat": true, "print": true, "println": true, "
 	"urlquery": true, "deepEqual": true, "b64enc": true, "b32enc": true, "sha1sum": true, "sha256sum": true,
 	"sha512sum": true, "adler32sum": true}
 
+// Names of the functions instrument() inserts into parsed templates.
+const (
+	rangeFunc = "capreportRangeBudget"
+	tickFunc  = "capreportTick"
+)
+
 // funcMap is upstream's: sprig's GenericFuncMap without env, expandenv and getHostByName, plus normalize,
 // slugify, toYaml, fromYaml and fromYamlArray (applicationset/utils/utils.go). text/template's builtins
 // that build strings (print, printf, println, html, js, urlquery) are overridden by the same functions so

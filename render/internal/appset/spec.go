@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"text/template"
 )
 
 // expander holds the state of one Expand call. It is used by one goroutine.
@@ -27,6 +28,19 @@ type expander struct {
 
 	problems []Problem
 	seen     map[Problem]bool
+}
+
+// engine runs goTemplate strings as upstream's Render.Replace does (a clone of a "base" template holding
+// the function map, the goTemplateOptions, then Parse and Execute on the parameters), with parsed templates
+// cached and every execution bounded.
+type engine struct {
+	e     *expander
+	base  *template.Template
+	cache map[string]*template.Template
+
+	// per execution
+	calls int // template invocations
+	alloc int // bytes returned by functions
 }
 
 // appSetSpec is the part of an ApplicationSet the expansion reads.
@@ -334,3 +348,55 @@ func kindOf(v any) string {
 	}
 	return strings.TrimSpace(fmt.Sprintf("a %T", v))
 }
+
+// find records a problem once; a matrix meets the same unsupported child once per parameter set of its
+// first child, and one problem says it all.
+func (e *expander) find(check, severity, format string, args ...any) {
+	f := Problem{Check: check, Severity: severity, Message: "ApplicationSet " + e.set + ": " + fmt.Sprintf(format, args...)}
+	if e.seen[f] {
+		return
+	}
+	e.seen[f] = true
+	e.problems = append(e.problems, f)
+}
+
+// spend charges units of work and fails once the budget of the Expand call, or the run's, is gone.
+func (e *expander) spend(units int) error {
+	if units < 0 {
+		units = 0
+	}
+	e.work -= units
+	if e.work < 0 {
+		return limitf(CheckTooMany, "expanding it takes more than capreport's %d units of work (generators, "+
+			"matrix products and templates together)", workBudget)
+	}
+	if e.opts.Run == nil {
+		return nil
+	}
+	e.unflushed += units
+	if e.unflushed < runFlush {
+		return nil
+	}
+	return e.flushRun()
+}
+
+// flushRun charges the run's budget with what the call spent since the last charge.
+func (e *expander) flushRun() error {
+	if e.opts.Run == nil {
+		return nil
+	}
+	left := e.opts.Run.left.Add(-int64(e.unflushed))
+	e.unflushed = 0
+	if left < 0 {
+		return limitf(CheckTooMany, "the ApplicationSets of this run together took more than capreport's %d "+
+			"units of work; this one and any after it are not expanded", RunWorkBudget)
+	}
+	return nil
+}
+
+// emitFunc receives one parameter set and the template merged for the generator kind that produced it
+// (nil inside matrix and merge, where templates are ignored). It returns false to stop the generation.
+type emitFunc func(tmpl, params map[string]any) bool
+
+// sink receives the parameter sets of one generator.
+type sink func(params map[string]any) bool

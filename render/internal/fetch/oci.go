@@ -3,6 +3,7 @@ package fetch
 import (
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"strings"
 
@@ -106,4 +107,18 @@ func (f *Fetcher) registryClient(o *op, name string) (*registry.Client, error) {
 		opts = append(opts, registry.ClientOptBasicAuth(c.username, c.password))
 	}
 	return registry.NewClient(opts...)
+}
+
+// isLoopback is a host on this machine: a registry there is spoken to in
+// plain HTTP, as Docker treats 127.0.0.0/8 as an insecure registry.
+func isLoopback(host string) bool {
+	h := host
+	if sh, _, err := net.SplitHostPort(host); err == nil {
+		h = sh
+	}
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }

@@ -12,24 +12,6 @@ import (
 	"time"
 )
 
-// Limits bound everything one fetcher downloads.
-type Limits struct {
-	// RequestTimeout bounds one HTTP request, body included.
-	RequestTimeout time.Duration
-	// Deadline ends every fetch of the run (zero: none).
-	Deadline time.Time
-	// MaxArchiveBytes bounds one downloaded archive (and one index file).
-	MaxArchiveBytes int64
-	// MaxIndexBytes bounds one repository index.yaml.
-	MaxIndexBytes int64
-	// Budget is the bytes this fetcher may still download in total; it is
-	// shared across a run's workers by the renderer (<= 0: nothing more).
-	Budget *atomic.Int64
-	// MaxUnpackedBytes and MaxFiles bound one archive's contents.
-	MaxUnpackedBytes int64
-	MaxFiles         int
-}
-
 // op is one fetch operation's HTTP state: the first limit breach or
 // refusal its transport saw, kept because the Helm SDK and oras wrap
 // errors in ways that lose their type.
