@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/capreport/capreport/render/internal/pathspec"
 	"sigs.k8s.io/yaml"
 )
 
@@ -223,7 +224,7 @@ func (e *expander) fileMatch(pattern, file string) bool {
 		ok, err := doublestar.Match(path.Clean(pattern), file)
 		return err == nil && ok
 	}
-	return lsFilesMatch(pattern, file)
+	return pathspec.LsFiles(pattern, file)
 }
 
 // readGitFile parses one file as upstream's generateParamsFromGitFile does with sigs.k8s.io/yaml: first

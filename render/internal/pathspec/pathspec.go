@@ -1,12 +1,16 @@
-package appset
+// Package pathspec is git's matching of a pathspec against a file path, as
+// `git ls-files -- PATTERN` does it without magic: Argo CD's repo server
+// lists a git files generator's files that way, so an ApplicationSet's
+// pattern selects here what it selects there.
+package pathspec
 
 import "strings"
 
-// lsFilesMatch reports whether `git ls-files -- pattern` lists file, which is how the repo server matches
+// LsFiles reports whether `git ls-files -- pattern` lists file, which is how the repo server matches
 // a git files generator path by default (util/git LsFiles without new globbing): a pathspec without magic.
 // It matches when it names the file or a leading directory of it, or as a wildmatch pattern without
 // WM_PATHNAME, where * and ? also match "/" (so "some-path/*.yaml" reaches into subdirectories).
-func lsFilesMatch(pattern, file string) bool {
+func LsFiles(pattern, file string) bool {
 	p := strings.TrimPrefix(pattern, "./")
 	if p == "" || p == "." {
 		return true
