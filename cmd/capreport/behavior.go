@@ -7,6 +7,8 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	"sigs.k8s.io/yaml"
+
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 // maxBehaviorBytes bounds a --behavior file; a behavior block is a few
@@ -23,12 +25,12 @@ func readBehavior(flag, path string) (*autoscalingv2.HorizontalPodAutoscalerBeha
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, flagErrorf(flag, "%v", err)
+		return nil, cmdutil.FlagErrorf(flag, "%v", err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxBehaviorBytes+1))
 	if err != nil || len(data) > maxBehaviorBytes {
-		return nil, flagErrorf(flag, "%s: unreadable or larger than 1 MiB", path)
+		return nil, cmdutil.FlagErrorf(flag, "%s: unreadable or larger than 1 MiB", path)
 	}
 	var shape struct {
 		Kind     string          `json:"kind"`
@@ -38,7 +40,7 @@ func readBehavior(flag, path string) (*autoscalingv2.HorizontalPodAutoscalerBeha
 		} `json:"spec"`
 	}
 	if err := yaml.Unmarshal(data, &shape); err != nil {
-		return nil, flagErrorf(flag, "%s: %v", path, err)
+		return nil, cmdutil.FlagErrorf(flag, "%s: %v", path, err)
 	}
 	block := data
 	switch {
@@ -49,10 +51,10 @@ func readBehavior(flag, path string) (*autoscalingv2.HorizontalPodAutoscalerBeha
 	}
 	var b autoscalingv2.HorizontalPodAutoscalerBehavior
 	if err := yaml.UnmarshalStrict(block, &b); err != nil {
-		return nil, flagErrorf(flag, "%s: %v", path, err)
+		return nil, cmdutil.FlagErrorf(flag, "%s: %v", path, err)
 	}
 	if err := validateBehavior(&b); err != nil {
-		return nil, flagErrorf(flag, "%s: %v", path, err)
+		return nil, cmdutil.FlagErrorf(flag, "%s: %v", path, err)
 	}
 	return &b, nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/calibrate"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/internal/atomicfile"
 	"github.com/capreport/capreport/internal/safefile"
@@ -25,9 +26,9 @@ import (
 // calibrateOptions are the flags of `capreport calibrate`, and what tests
 // inject (the environment, the clock, the client).
 type calibrateOptions struct {
-	ios        *streams
+	ios        *cmdutil.IOStreams
 	ctx        context.Context // the command's, set before runF
-	render     renderFlags
+	render     cmdutil.RenderFlags
 	path       string
 	prometheus string
 	since      string
@@ -48,8 +49,8 @@ type calibrateOptions struct {
 
 // newCalibrateCmd builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newCalibrateCmd(f *factory, runF func(*calibrateOptions) error) *cobra.Command {
-	o := &calibrateOptions{ios: f.ios, getenv: f.getenv, now: f.now, newSource: calibrate.NewClient}
+func newCalibrateCmd(f *cmdutil.Factory, runF func(*calibrateOptions) error) *cobra.Command {
+	o := &calibrateOptions{ios: f.IOStreams, getenv: f.Getenv, now: f.Now, newSource: calibrate.NewClient}
 	cmd := &cobra.Command{
 		Use: "calibrate --prometheus URL [PATH]",
 		Example: "  capreport calibrate --prometheus http://localhost:9090 ./deploy\n" +
@@ -65,14 +66,14 @@ func newCalibrateCmd(f *factory, runF func(*calibrateOptions) error) *cobra.Comm
 			"CAPREPORT_PROMETHEUS_USER and CAPREPORT_PROMETHEUS_PASSWORD (basic auth).",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.ctx, o.path = cmd.Context(), argPath(args)
+			o.ctx, o.path = cmd.Context(), cmdutil.ArgPath(args)
 			if runF != nil {
 				return runF(o)
 			}
 			return runCalibrate(o)
 		},
 	}
-	o.render.register(cmd)
+	o.render.Register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&o.prometheus, "prometheus", "", "base URL of the Prometheus HTTP API (required), e.g. http://prometheus.monitoring:9090")
 	fl.StringVar(&o.since, "since", "7d", "how far back to look: pods created in it, rates over it (e.g. 7d, 36h)")
@@ -90,21 +91,21 @@ func newCalibrateCmd(f *factory, runF func(*calibrateOptions) error) *cobra.Comm
 // check validates the flags; since is returned parsed.
 func (o *calibrateOptions) check() (time.Duration, error) {
 	if o.prometheus == "" {
-		return 0, flagErrorf("prometheus", "required: the base URL of the cluster's Prometheus")
+		return 0, cmdutil.FlagErrorf("prometheus", "required: the base URL of the cluster's Prometheus")
 	}
 	since, err := config.ParseWindow(o.since)
 	if err != nil {
-		return 0, flagErrorf("since", "%v", err)
+		return 0, cmdutil.FlagErrorf("since", "%v", err)
 	}
 	switch {
 	case o.quantile <= 0 || o.quantile > 1:
-		return 0, flagErrorf("quantile", "%g is not in (0, 1]", o.quantile)
+		return 0, cmdutil.FlagErrorf("quantile", "%g is not in (0, 1]", o.quantile)
 	case o.step <= 0 || o.step > since:
-		return 0, flagErrorf("step", "%s must be positive and at most --since", o.step)
+		return 0, cmdutil.FlagErrorf("step", "%s must be positive and at most --since", o.step)
 	case o.timeout < 0:
-		return 0, flagErrorf("timeout", "%s is negative", o.timeout)
+		return 0, cmdutil.FlagErrorf("timeout", "%s is negative", o.timeout)
 	case o.minPods < 1 || o.minSamples < 1:
-		return 0, flagErrorf("min-pods", "--min-pods and --min-samples must be at least 1")
+		return 0, cmdutil.FlagErrorf("min-pods", "--min-pods and --min-samples must be at least 1")
 	}
 	return since, nil
 }
@@ -119,9 +120,9 @@ func runCalibrate(o *calibrateOptions) error {
 		User: o.getenv("CAPREPORT_PROMETHEUS_USER"), Password: o.getenv("CAPREPORT_PROMETHEUS_PASSWORD"),
 		CAFile: o.caFile, Insecure: o.insecure, Timeout: o.timeout})
 	if err != nil {
-		return flagErrorf("prometheus", "%v", err)
+		return cmdutil.FlagErrorf("prometheus", "%v", err)
 	}
-	rp, err := pipeline.Load(ctx, []string{o.path}, o.render.loadSettings(ios.ErrOut))
+	rp, err := pipeline.Load(ctx, []string{o.path}, o.render.LoadSettings(ios.ErrOut))
 	if err != nil {
 		return err
 	}
@@ -197,7 +198,7 @@ func firstNonEmpty(a, b string) string {
 }
 
 // calibrateProgress draws a bar on a terminal's stderr; nil elsewhere.
-func calibrateProgress(ios *streams, total int) func(int) {
+func calibrateProgress(ios *cmdutil.IOStreams, total int) func(int) {
 	if !ios.IsStderrTTY() || total == 0 {
 		return nil
 	}
@@ -207,7 +208,7 @@ func calibrateProgress(ios *streams, total int) func(int) {
 }
 
 // reportCalibration prints each value, finding and note to stderr.
-func reportCalibration(ios *streams, results []calibrate.Result) {
+func reportCalibration(ios *cmdutil.IOStreams, results []calibrate.Result) {
 	for _, r := range results {
 		for _, v := range r.Values {
 			fmt.Fprintf(ios.ErrOut, "%s: %s %s (%s)\n", r.Workload.Ref(), v.Key.YAMLName(), v.Text,
@@ -223,7 +224,7 @@ func reportCalibration(ios *streams, results []calibrate.Result) {
 }
 
 // writeCalibration edits the configuration file, or prints the diff.
-func writeCalibration(ios *streams, o *calibrateOptions, rp *pipeline.Repo, results []calibrate.Result, workloads int) error {
+func writeCalibration(ios *cmdutil.IOStreams, o *calibrateOptions, rp *pipeline.Repo, results []calibrate.Result, workloads int) error {
 	file := rp.Config.File
 	if file == "" {
 		file = filepath.Join(o.path, config.FileName)
@@ -279,7 +280,7 @@ func readCalibrated(file string) ([]byte, fs.FileMode, error) {
 
 // overridden warns of a written value that a later entry (a glob) or an
 // annotation still overrides.
-func overridden(ios *streams, file string, data []byte, results []calibrate.Result) {
+func overridden(ios *cmdutil.IOStreams, file string, data []byte, results []calibrate.Result) {
 	cfg, err := config.Parse(file, data)
 	if err != nil {
 		return

@@ -5,21 +5,23 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/capreport/capreport/check"
 	"github.com/spf13/cobra"
+
+	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 // checksOptions are the inputs of `capreport checks`.
 type checksOptions struct {
-	ios    *streams
+	ios    *cmdutil.IOStreams
 	format string
 }
 
 // newChecksCmd prints the checks registry: the IDs to include, exclude or
 // ignore, with their default severity and what each one means. runF, when
 // set, receives the parsed options instead of running (flag-parsing tests).
-func newChecksCmd(f *factory, runF func(*checksOptions) error) *cobra.Command {
-	o := &checksOptions{ios: f.ios}
+func newChecksCmd(f *cmdutil.Factory, runF func(*checksOptions) error) *cobra.Command {
+	o := &checksOptions{ios: f.IOStreams}
 	cmd := &cobra.Command{
 		Use: "checks",
 		Example: "  capreport checks\n" +
@@ -39,13 +41,13 @@ func newChecksCmd(f *factory, runF func(*checksOptions) error) *cobra.Command {
 }
 
 func runChecks(o *checksOptions) error {
-	if err := checkFormat(o.format, "text", "json", "markdown"); err != nil {
+	if err := cmdutil.CheckFormat(o.format, "text", "json", "markdown"); err != nil {
 		return err
 	}
 	checks := check.All()
 	switch o.format {
 	case "json":
-		return writeJSON(o.ios.Out, checks)
+		return cmdutil.WriteJSON(o.ios.Out, checks)
 	case "markdown":
 		_, err := o.ios.Out.Write([]byte(checksMarkdown(checks)))
 		return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/report/diff"
@@ -27,7 +28,7 @@ type githubOptions struct {
 	graphqlURL string
 	dryRun     bool
 
-	ghDeps
+	cmdutil.GHDeps
 }
 
 func (o *githubOptions) register(cmd *cobra.Command) {
@@ -41,7 +42,7 @@ func (o *githubOptions) register(cmd *cobra.Command) {
 
 // commentOptions are the inputs of `capreport comment github`.
 type commentOptions struct {
-	ios *streams
+	ios *cmdutil.IOStreams
 	ctx context.Context // the command's, set before runF
 	postOptions
 	githubOptions
@@ -59,7 +60,7 @@ const (
 	whenUpdateOnly = "update-only" // never create; update an earlier comment
 )
 
-func newCommentCmd(f *factory) *cobra.Command {
+func newCommentCmd(f *cmdutil.Factory) *cobra.Command {
 	return platformCmd("comment", "Post the report as a pull request's sticky comment",
 		newCommentGitHubCmd(f, nil))
 }
@@ -80,8 +81,8 @@ func platformCmd(use, short string, platforms ...*cobra.Command) *cobra.Command 
 
 // newCommentGitHubCmd builds the command; runF, when set, receives the
 // parsed options instead of running (flag-parsing tests).
-func newCommentGitHubCmd(f *factory, runF func(*commentOptions) error) *cobra.Command {
-	o := &commentOptions{ios: f.ios, postOptions: postOptions{env: f.env}, githubOptions: githubOptions{ghDeps: f.ghDeps}}
+func newCommentGitHubCmd(f *cmdutil.Factory, runF func(*commentOptions) error) *cobra.Command {
+	o := &commentOptions{ios: f.IOStreams, postOptions: postOptions{env: f.Env}, githubOptions: githubOptions{GHDeps: f.GHDeps}}
 	cmd := &cobra.Command{
 		Use:   "github --report HEAD.json [--base BASE.json]",
 		Short: "Post or update the sticky pull-request comment on GitHub",
@@ -130,16 +131,16 @@ func runCommentGitHub(o *commentOptions) error {
 	ctx, s := o.ctx, o.ios
 	behavior, err := ghreport.ParseBehavior(o.behavior)
 	if err != nil {
-		return flagErrorf("behavior", "%w", err)
+		return cmdutil.FlagErrorf("behavior", "%w", err)
 	}
 	if o.images != "none" && o.images != "branch" {
-		return flagErrorf("images", "%q is not none or branch", o.images)
+		return cmdutil.FlagErrorf("images", "%q is not none or branch", o.images)
 	}
 	if o.when != whenChanged && o.when != whenAlways && o.when != whenUpdateOnly {
-		return flagErrorf("when", "%q is not changed, always or update-only", o.when)
+		return cmdutil.FlagErrorf("when", "%q is not changed, always or update-only", o.when)
 	}
 	if o.pr < 0 {
-		return flagErrorf("pr", "must be positive")
+		return cmdutil.FlagErrorf("pr", "must be positive")
 	}
 	p, err := prepare(&o.postOptions, &o.githubOptions)
 	if err != nil {
@@ -233,13 +234,13 @@ func prepare(po *postOptions, gh *githubOptions) (*posting, error) {
 	if err != nil {
 		return nil, err
 	}
-	ev, err := readEvent(gh.env)
+	ev, err := readEvent(gh.Env)
 	if err != nil {
 		return nil, err
 	}
 	repo := owner + "/" + name
 	return &posting{owner: owner, name: name, repo: repo, loaded: l, ev: ev,
-		note: artifactsNote(ev.runURL(gh.env, gh.serverURL(), repo))}, nil
+		note: artifactsNote(ev.runURL(gh.Env, gh.serverURL(), repo))}, nil
 }
 
 // pullRequest is --pr, else the pull request of the event: its number on
@@ -257,13 +258,13 @@ func (o *commentOptions) pullRequest(ctx context.Context, c *ghreport.Client, ev
 		}
 		return c.FindPullRequest(ctx, owner, name, wr.HeadRepository.Owner.Login, wr.HeadBranch, wr.HeadSHA)
 	}
-	return 0, flagErrorf("pr", "no pull request: pass --pr, or run on a pull_request or workflow_run event (GITHUB_EVENT_PATH)")
+	return 0, cmdutil.FlagErrorf("pr", "no pull request: pass --pr, or run on a pull_request or workflow_run event (GITHUB_EVENT_PATH)")
 }
 
 // publishImages commits the plots of the autoscalers the comment shows in
 // detail and returns their links; any failure leaves the comment with its
 // Mermaid charts and says why, since the comment matters more.
-func (o *commentOptions) publishImages(ctx context.Context, s *streams, c *ghreport.Client, ev *ghEvent, l *loaded, owner, name string, pr int) map[string][]report.Image {
+func (o *commentOptions) publishImages(ctx context.Context, s *cmdutil.IOStreams, c *ghreport.Client, ev *ghEvent, l *loaded, owner, name string, pr int) map[string][]report.Image {
 	if o.images != "branch" {
 		return nil
 	}
@@ -289,7 +290,7 @@ func (o *commentOptions) publishImages(ctx context.Context, s *streams, c *ghrep
 	}
 	sha := ev.headSHA()
 	if sha == "" {
-		sha, _ = o.githubOptions.env("GITHUB_SHA")
+		sha, _ = o.githubOptions.Env("GITHUB_SHA")
 	}
 	dir := "pr-" + strconv.Itoa(pr)
 	if sha = strings.ToLower(sha); len(sha) >= 12 && strings.Trim(sha, "0123456789abcdef") == "" {
@@ -351,14 +352,14 @@ func describe(a ghreport.Action) string {
 func (o *githubOptions) ownerRepo() (string, string, error) {
 	repo := o.repo
 	if repo == "" {
-		repo, _ = o.env("GITHUB_REPOSITORY")
+		repo, _ = o.Env("GITHUB_REPOSITORY")
 	}
 	if repo == "" {
-		return "", "", flagErrorf("repo", "the repository is required (OWNER/NAME, or set GITHUB_REPOSITORY)")
+		return "", "", cmdutil.FlagErrorf("repo", "the repository is required (OWNER/NAME, or set GITHUB_REPOSITORY)")
 	}
 	owner, name, ok := strings.Cut(repo, "/")
 	if !ok || owner == "" || name == "" || strings.ContainsAny(name, "/?#% ") || strings.ContainsAny(owner, "?#% ") {
-		return "", "", flagErrorf("repo", "%q is not OWNER/NAME", repo)
+		return "", "", cmdutil.FlagErrorf("repo", "%q is not OWNER/NAME", repo)
 	}
 	return owner, name, nil
 }
@@ -368,7 +369,7 @@ func (o *githubOptions) orEnv(flag, variable string) string {
 	if flag != "" {
 		return flag
 	}
-	v, _ := o.env(variable)
+	v, _ := o.Env(variable)
 	return v
 }
 
@@ -382,7 +383,7 @@ func (o *githubOptions) apiDisplay() string {
 // serverURL is the web root links point at: GITHUB_SERVER_URL, else the
 // one matching the API URL.
 func (o *githubOptions) serverURL() string {
-	if u, _ := o.env("GITHUB_SERVER_URL"); strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") {
+	if u, _ := o.Env("GITHUB_SERVER_URL"); strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") {
 		return strings.TrimSuffix(u, "/") + "/"
 	}
 	return ghreport.ServerURL(o.orEnv(o.apiURL, "GITHUB_API_URL"))
@@ -394,18 +395,18 @@ func (o *githubOptions) client() (*ghreport.Client, error) {
 	token := o.token
 	for _, v := range []string{"GITHUB_TOKEN", "GH_TOKEN"} {
 		if token == "" {
-			token, _ = o.env(v)
+			token, _ = o.Env(v)
 		}
 	}
 	if token == "" {
-		return nil, &usageError{msg: "no GitHub token: set GITHUB_TOKEN (or GH_TOKEN, or --github-token)"}
+		return nil, &cmdutil.UsageError{Msg: "no GitHub token: set GITHUB_TOKEN (or GH_TOKEN, or --github-token)"}
 	}
 	c, err := ghreport.New(ghreport.Config{
 		Token: token, BaseURL: o.orEnv(o.apiURL, "GITHUB_API_URL"), GraphQLURL: o.orEnv(o.graphqlURL, "GITHUB_GRAPHQL_URL"),
-		HTTPClient: o.httpClient, Retry: o.retry,
+		HTTPClient: o.HTTPClient, Retry: o.Retry,
 	})
 	if err != nil {
-		return nil, &usageError{msg: err.Error()}
+		return nil, &cmdutil.UsageError{Msg: err.Error()}
 	}
 	return c, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/report/diff"
@@ -16,12 +17,12 @@ import (
 
 // diffOptions are the inputs of `capreport diff`.
 type diffOptions struct {
-	ios      *streams
+	ios      *cmdutil.IOStreams
 	ctx      context.Context // the command's, set before runF
-	git      gitRunner
+	git      cmdutil.GitRunner
 	version  string // the build's, which the reports name
 	path     string
-	render   renderFlags
+	render   cmdutil.RenderFlags
 	baseRef  string
 	baseDir  string
 	baseJSON string
@@ -33,15 +34,15 @@ type diffOptions struct {
 	worse float64
 	// saved bounds --base-json and --head-json together, as a posting
 	// command's report and base are.
-	saved *reportBudget
+	saved *cmdutil.ReportBudget
 }
 
 var diffFormats = []string{"markdown", "json", "text"}
 
 // newDiffCmd builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newDiffCmd(f *factory, runF func(*diffOptions) error) *cobra.Command {
-	o := &diffOptions{ios: f.ios, git: f.git, version: f.version}
+func newDiffCmd(f *cmdutil.Factory, runF func(*diffOptions) error) *cobra.Command {
+	o := &diffOptions{ios: f.IOStreams, git: f.Git, version: f.Version}
 	cmd := &cobra.Command{
 		Use:   "diff [PATH] (--base-ref REF | --base-dir DIR | --base-json FILE)",
 		Short: "Compare the autoscalers' bills of a base and a head: the pull-request comment",
@@ -57,31 +58,31 @@ func newDiffCmd(f *factory, runF func(*diffOptions) error) *cobra.Command {
 			"  capreport diff --base-json main.json --head-json pr.json --format json",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.ctx, o.path = cmd.Context(), argPath(args)
+			o.ctx, o.path = cmd.Context(), cmdutil.ArgPath(args)
 			if runF != nil {
 				return runF(o)
 			}
 			return runDiff(o)
 		},
 	}
-	o.render.register(cmd)
+	o.render.Register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&o.baseRef, "base-ref", "", "git revision of the base: PATH as it was at REF (e.g. origin/main, HEAD~1)")
 	fl.StringVar(&o.baseDir, "base-dir", "", "directory holding the base (rendered with the same flags as PATH)")
 	fl.StringVar(&o.baseJSON, "base-json", "", "saved JSON report of the base (capreport --format json)")
 	fl.StringVar(&o.headJSON, "head-json", "", "saved JSON report of the head, instead of rendering PATH")
 	fl.StringVarP(&o.format, "format", "o", "markdown", "output format: markdown, json or text")
-	fl.StringVar(&o.scope, "fail-on-scope", failOnScopeNew, "which failing autoscalers make the exit code 1: new (failing in the head and not in the base) or all (any failing in the head)")
+	fl.StringVar(&o.scope, "fail-on-scope", cmdutil.FailOnScopeNew, "which failing autoscalers make the exit code 1: new (failing in the head and not in the base) or all (any failing in the head)")
 	fl.Float64Var(&o.worse, "fail-on-worse", 0, "also exit 1 when an autoscaler's bill (rounds, time to capacity, peak wait, peak pods, required standing delay, replica band) grew by more than this percent; 0 turns it off")
 	return cmd
 }
 
 func runDiff(o *diffOptions) error {
 	ctx, ios := o.ctx, o.ios
-	if err := checkFormat(o.format, diffFormats...); err != nil {
+	if err := cmdutil.CheckFormat(o.format, diffFormats...); err != nil {
 		return err
 	}
-	if err := checkGateFlags(o.scope, o.worse); err != nil {
+	if err := cmdutil.CheckGateFlags(o.scope, o.worse); err != nil {
 		return err
 	}
 	n := 0
@@ -91,12 +92,12 @@ func runDiff(o *diffOptions) error {
 		}
 	}
 	if n != 1 {
-		return &usageError{msg: "exactly one of --base-ref, --base-dir or --base-json is required"}
+		return &cmdutil.UsageError{Msg: "exactly one of --base-ref, --base-dir or --base-json is required"}
 	}
 
 	// Only the JSON diff carries the workloads whole, rounds curve included.
-	o.render.noPlotCurves = o.format != "json"
-	s := o.render.settings(ios, toolOf(o.version), o.git)
+	o.render.NoPlotCurves = o.format != "json"
+	s := o.render.Settings(ios, cmdutil.ToolOf(o.version), o.git)
 	head, base, err := o.buildBoth(ctx, s)
 	if err != nil {
 		return err
@@ -119,7 +120,7 @@ func runDiff(o *diffOptions) error {
 		return err
 	}
 	if n := gateFailures(res, head, o.scope, o.worse); n > 0 {
-		return &checksFailedError{failed: n}
+		return &cmdutil.ChecksFailedError{Failed: n}
 	}
 	return nil
 }
@@ -130,7 +131,7 @@ func runDiff(o *diffOptions) error {
 // grew past worse percent.
 func gateFailures(res diff.Result, head *contract.Report, scope string, worse float64) int {
 	n := res.Counts.NewFailures
-	if scope == failOnScopeAll {
+	if scope == cmdutil.FailOnScopeAll {
 		n = 0
 		for _, w := range head.Workloads {
 			if w.Verdict == contract.VerdictFail {
@@ -154,7 +155,7 @@ func (o *diffOptions) buildBoth(ctx context.Context, s pipeline.Settings) (head,
 	if o.baseRef != "" {
 		rev = pipeline.NewRevision(s.Git, o.path, o.baseRef, "base-ref")
 	}
-	if rev != nil && o.headJSON == "" && o.render.cache {
+	if rev != nil && o.headJSON == "" && o.render.Cache {
 		// The head checks first the sources the commits since the base
 		// changed: the ones it is likeliest to render.
 		s.CheckFirst = pipeline.ChangedSince(ctx, rev)
@@ -164,13 +165,13 @@ func (o *diffOptions) buildBoth(ctx context.Context, s pipeline.Settings) (head,
 		// head's, then the base's, so that a one-chart change starts one.
 		defer s.Prestart(1)()
 	}
-	o.saved = newReportBudget(defaultMaxReportBytes, fmt.Sprintf("the %d bytes capreport reads of two reports", int64(defaultMaxReportBytes)))
+	o.saved = cmdutil.NewReportBudget(cmdutil.DefaultMaxReportBytes, fmt.Sprintf("the %d bytes capreport reads of two reports", int64(cmdutil.DefaultMaxReportBytes)))
 	if o.headJSON != "" && o.baseJSON != "" { // nothing rendered: reports alone
-		tightenGCForReports(defaultMaxReportBytes)
+		cmdutil.TightenGCForReports(cmdutil.DefaultMaxReportBytes)
 	}
 	// The base's bytes first: a head over the rest is the one refused,
 	// and its error is the one reported (firstCause).
-	o.saved.reserve(o.baseJSON, o.headJSON)
+	o.saved.Reserve(o.baseJSON, o.headJSON)
 	var headErr, baseErr error
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
@@ -223,7 +224,7 @@ func (o *diffOptions) headReport(ctx context.Context, s pipeline.Settings) (*con
 // schema version checked; unlike merge's inputs and the posting commands'
 // it is not held to the whole schema.
 func (o *diffOptions) readJSON(path string) (*contract.Report, error) {
-	return o.saved.read(path, nil)
+	return o.saved.Read(path, nil)
 }
 
 // baseReport is the diff's base: a report, a directory or rev, the git

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/capreport/capreport/analyze/laws"
 	"io"
 	"sort"
 	"strings"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/analyze/laws"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/pipeline"
@@ -20,9 +22,9 @@ import (
 
 // explainOptions are the inputs of `capreport explain`.
 type explainOptions struct {
-	ios     *streams
+	ios     *cmdutil.IOStreams
 	ctx     context.Context // the command's, set before runF
-	render  renderFlags
+	render  cmdutil.RenderFlags
 	version string // the build's, which the report names
 	id      string
 	path    string
@@ -32,8 +34,8 @@ type explainOptions struct {
 // newExplainCmd prints one workload's whole bill with its timeline. runF,
 // when set, receives the parsed options instead of running (flag-parsing
 // tests).
-func newExplainCmd(f *factory, runF func(*explainOptions) error) *cobra.Command {
-	o := &explainOptions{ios: f.ios, version: f.version}
+func newExplainCmd(f *cmdutil.Factory, runF func(*explainOptions) error) *cobra.Command {
+	o := &explainOptions{ios: f.IOStreams, version: f.Version}
 	cmd := &cobra.Command{
 		Use: "explain ID [PATH]",
 		Example: "  capreport explain shop/HorizontalPodAutoscaler/web ./deploy\n" +
@@ -53,14 +55,14 @@ func newExplainCmd(f *factory, runF func(*explainOptions) error) *cobra.Command 
 			return runExplain(o)
 		},
 	}
-	o.render.register(cmd)
+	o.render.Register(cmd)
 	cmd.Flags().StringVarP(&o.format, "format", "o", "text", "output format: text or json")
 	return cmd
 }
 
 func runExplain(o *explainOptions) error {
 	ios := o.ios
-	if err := checkFormat(o.format, "text", "json"); err != nil {
+	if err := cmdutil.CheckFormat(o.format, "text", "json"); err != nil {
 		return err
 	}
 	path := "."
@@ -69,8 +71,8 @@ func runExplain(o *explainOptions) error {
 	}
 	// The text bill prints timelines, not the rounds curve; JSON is the
 	// workload whole.
-	o.render.noPlotCurves = o.format != "json"
-	r, _, err := pipeline.Build(o.ctx, []string{path}, o.render.settings(ios, toolOf(o.version), nil))
+	o.render.NoPlotCurves = o.format != "json"
+	r, _, err := pipeline.Build(o.ctx, []string{path}, o.render.Settings(ios, cmdutil.ToolOf(o.version), nil))
 	if err != nil {
 		return err
 	}
@@ -79,7 +81,7 @@ func runExplain(o *explainOptions) error {
 		return err
 	}
 	if o.format == "json" {
-		return writeJSON(ios.Out, w)
+		return cmdutil.WriteJSON(ios.Out, w)
 	}
 	// The ledger row and findings come from the text renderer on a report
 	// of one; the timeline follows.
@@ -123,13 +125,13 @@ func findWorkload(ws []contract.Workload, id string) (contract.Workload, error) 
 			ids = append(ids, w.ID)
 		}
 		sort.Strings(ids)
-		return contract.Workload{}, &usageError{msg: report.TerminalSafe(fmt.Sprintf("%v %q; the ledger has: %s", errNoWorkload, id, strings.Join(ids, ", ")))}
+		return contract.Workload{}, &cmdutil.UsageError{Msg: report.TerminalSafe(fmt.Sprintf("%v %q; the ledger has: %s", errNoWorkload, id, strings.Join(ids, ", ")))}
 	}
 	names := make([]string, len(matches))
 	for i, m := range matches {
 		names[i] = m.ID
 	}
-	return contract.Workload{}, &usageError{msg: report.TerminalSafe(fmt.Sprintf("%q is ambiguous: %s", id, strings.Join(names, ", ")))}
+	return contract.Workload{}, &cmdutil.UsageError{Msg: report.TerminalSafe(fmt.Sprintf("%q is ambiguous: %s", id, strings.Join(names, ", ")))}
 }
 
 // repositoryOf is the repository decision of the source with ID id (a
@@ -276,3 +278,5 @@ func atf(xs []float64, i int) float64 {
 	}
 	return 0
 }
+
+var errNoWorkload = errors.New("no such workload")

@@ -20,6 +20,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/render"
 )
@@ -128,7 +129,7 @@ func pointAt(t *testing.T, dir, url, version string) {
 func listJSON(t *testing.T, args ...string) listOutput {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	if code := run(append([]string{"list"}, args...), &streams{Out: &out, ErrOut: &errOut}); code == exitError {
+	if code := run(append([]string{"list"}, args...), &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code == cmdutil.ExitError {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	var got listOutput

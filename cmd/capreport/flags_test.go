@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
 	ghreport "github.com/capreport/capreport/report/github"
@@ -29,11 +30,11 @@ type flagCase[O any] struct {
 // captures the options, the way cli/cli tests flags. injected checks that
 // the factory's pieces reached the options and clears them, so that want
 // holds only what the command line decides.
-func testFlags[O any](t *testing.T, newCmd func(*factory, func(*O) error) *cobra.Command, injected func(*testing.T, *factory, *O), cases []flagCase[O]) {
+func testFlags[O any](t *testing.T, newCmd func(*cmdutil.Factory, func(*O) error) *cobra.Command, injected func(*testing.T, *cmdutil.Factory, *O), cases []flagCase[O]) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := newFactory(&streams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
+			f := newFactory(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
 			var got *O
 			cmd := newCmd(f, func(o *O) error { got = o; return nil })
 			cmd.SetArgs(append([]string{}, c.args...)) // never nil: cobra would read os.Args
@@ -64,54 +65,54 @@ func testFlags[O any](t *testing.T, newCmd func(*factory, func(*O) error) *cobra
 	}
 }
 
-// defaultRender is renderFlags as register leaves them with no flag given.
-var defaultRender = renderFlags{
-	gitops:        true,
-	renderTimeout: render.DefaultSourceTimeout,
-	renderMemory:  render.DefaultSourceMemory,
-	fetchTimeout:  render.DefaultFetchRunTimeout,
+// defaultRender is RenderFlags as register leaves them with no flag given.
+var defaultRender = cmdutil.RenderFlags{
+	GitOps:        true,
+	RenderTimeout: render.DefaultSourceTimeout,
+	RenderMemory:  render.DefaultSourceMemory,
+	FetchTimeout:  render.DefaultFetchRunTimeout,
 }
 
 // withRender is defaultRender changed by set.
-func withRender(set func(*renderFlags)) renderFlags {
+func withRender(set func(*cmdutil.RenderFlags)) cmdutil.RenderFlags {
 	r := defaultRender
 	set(&r)
 	return r
 }
 
-// clearRender drops what renderFlags hold that is not a flag's value.
-func clearRender(t *testing.T, r *renderFlags) {
+// clearRender drops what RenderFlags hold that is not a flag's value.
+func clearRender(t *testing.T, r *cmdutil.RenderFlags) {
 	t.Helper()
-	if r.fetchFlags == nil {
+	if r.FetchFlags == nil {
 		t.Error("renderFlags.fetchFlags not set by register")
 	}
-	r.fetchFlags, r.stdin = nil, nil
+	r.FetchFlags, r.Stdin = nil, nil
 }
 
 // sameVersion checks that the options got the factory's version, which
 // the reports they build name.
-func sameVersion(t *testing.T, f *factory, v string) {
+func sameVersion(t *testing.T, f *cmdutil.Factory, v string) {
 	t.Helper()
-	if v == "" || v != f.version {
-		t.Errorf("options hold version %q, the factory %q", v, f.version)
+	if v == "" || v != f.Version {
+		t.Errorf("options hold version %q, the factory %q", v, f.Version)
 	}
 }
 
 // sameStreams checks that the options got the factory's streams.
-func sameStreams(t *testing.T, f *factory, ios *streams) {
+func sameStreams(t *testing.T, f *cmdutil.Factory, ios *cmdutil.IOStreams) {
 	t.Helper()
-	if ios != f.ios {
+	if ios != f.IOStreams {
 		t.Error("options do not hold the factory's streams")
 	}
 }
 
 func TestRootFlags(t *testing.T) {
-	testFlags(t, newRootCmd, func(t *testing.T, f *factory, o *rootOptions) {
+	testFlags(t, newRootCmd, func(t *testing.T, f *cmdutil.Factory, o *rootOptions) {
 		sameStreams(t, f, o.ios)
 		if o.ctx == nil || o.git == nil {
 			t.Error("context or git runner missing")
 		}
-		if o.render.stdin != f.ios.In {
+		if o.render.Stdin != f.IOStreams.In {
 			t.Error("stdin is not the factory's")
 		}
 		clearRender(t, &o.render)
@@ -120,13 +121,13 @@ func TestRootFlags(t *testing.T) {
 	}, []flagCase[rootOptions]{
 		{name: "defaults", want: rootOptions{paths: []string{"."}, render: defaultRender, format: "text"}},
 		{name: "cache", args: []string{"--cache", "--cache-dir", "/c"}, want: rootOptions{paths: []string{"."}, format: "text",
-			render: withRender(func(r *renderFlags) { r.cache, r.cacheDir = true, "/c" })}},
+			render: withRender(func(r *cmdutil.RenderFlags) { r.Cache, r.CacheDir = true, "/c" })}},
 		{name: "flags", args: []string{"a", "b", "-o", "json", "--out", "rep", "--fail-on", "warning", "--pretty",
 			"-f", "v.yaml", "--set", "x=1", "-n", "shop", "--strict", "--include", "A,B", "--render-timeout", "5s"},
 			want: rootOptions{paths: []string{"a", "b"}, format: "json", out: "rep", failOn: "warning", pretty: true,
-				render: withRender(func(r *renderFlags) {
-					r.values, r.set, r.namespace, r.strict = []string{"v.yaml"}, []string{"x=1"}, "shop", true
-					r.include, r.renderTimeout = []string{"A", "B"}, 5*time.Second
+				render: withRender(func(r *cmdutil.RenderFlags) {
+					r.Values, r.Set, r.Namespace, r.Strict = []string{"v.yaml"}, []string{"x=1"}, "shop", true
+					r.Include, r.RenderTimeout = []string{"A", "B"}, 5*time.Second
 				})}},
 		{name: "ref", args: []string{"deploy", "--ref", "origin/main"},
 			want: rootOptions{paths: []string{"deploy"}, ref: "origin/main", render: defaultRender, format: "text"}},
@@ -140,7 +141,7 @@ func TestSimulateSizeFlags(t *testing.T) {
 		cipStr: "5m", tolerance: 0.1, format: "text"}
 	set := def
 	set.pods, set.request, set.limit, set.overload, set.behavior, set.tolerance, set.format = 4, "250m", "500m", "3x", "b.yaml", 0.2, "json"
-	testFlags(t, newSimulateSizeCmd, func(t *testing.T, f *factory, o *simulateSizeOptions) {
+	testFlags(t, newSimulateSizeCmd, func(t *testing.T, f *cmdutil.Factory, o *simulateSizeOptions) {
 		sameStreams(t, f, o.ios)
 		o.ios = nil
 	}, []flagCase[simulateSizeOptions]{
@@ -157,7 +158,7 @@ func TestSimulateTimeFlags(t *testing.T) {
 		minReplicas: 1, maxReplicas: 2000, syncPeriod: "15s", tolerance: 0.1, format: "text"}
 	set := def
 	set.podRate, set.window, set.step, set.events, set.maxReplicas = 20, "60s", "2x", true, 50
-	testFlags(t, newSimulateTimeCmd, func(t *testing.T, f *factory, o *simulateTimeOptions) {
+	testFlags(t, newSimulateTimeCmd, func(t *testing.T, f *cmdutil.Factory, o *simulateTimeOptions) {
 		sameStreams(t, f, o.ios)
 		o.ios = nil
 	}, []flagCase[simulateTimeOptions]{
@@ -168,7 +169,7 @@ func TestSimulateTimeFlags(t *testing.T) {
 }
 
 func TestPhiFlags(t *testing.T) {
-	testFlags(t, newPhiCmd, func(t *testing.T, f *factory, o *phiOptions) {
+	testFlags(t, newPhiCmd, func(t *testing.T, f *cmdutil.Factory, o *phiOptions) {
 		sameStreams(t, f, o.ios)
 		o.ios = nil
 	}, []flagCase[phiOptions]{
@@ -181,7 +182,7 @@ func TestPhiFlags(t *testing.T) {
 }
 
 func TestDiffFlags(t *testing.T) {
-	testFlags(t, newDiffCmd, func(t *testing.T, f *factory, o *diffOptions) {
+	testFlags(t, newDiffCmd, func(t *testing.T, f *cmdutil.Factory, o *diffOptions) {
 		sameStreams(t, f, o.ios)
 		if o.ctx == nil || o.git == nil {
 			t.Error("context or git runner missing")
@@ -192,7 +193,7 @@ func TestDiffFlags(t *testing.T) {
 	}, []flagCase[diffOptions]{
 		{name: "base ref", args: []string{"deploy/prod/", "--base-ref", "origin/main", "-f", "v.yaml", "--set", "a=b", "-o", "json", "--head-json", "h.json"},
 			want: diffOptions{path: "deploy/prod", baseRef: "origin/main", format: "json", headJSON: "h.json", scope: "new",
-				render: withRender(func(r *renderFlags) { r.values, r.set = []string{"v.yaml"}, []string{"a=b"} })}},
+				render: withRender(func(r *cmdutil.RenderFlags) { r.Values, r.Set = []string{"v.yaml"}, []string{"a=b"} })}},
 		{name: "defaults", args: []string{"--base-dir", "old"}, want: diffOptions{path: ".", baseDir: "old", format: "markdown", scope: "new", render: defaultRender}},
 		{name: "base json", args: []string{"--base-json", "b.json", "-o", "text"}, want: diffOptions{path: ".", baseJSON: "b.json", format: "text", scope: "new", render: defaultRender}},
 		{name: "gate", args: []string{"--base-json", "b.json", "--fail-on-scope", "all", "--fail-on-worse", "12.5"},
@@ -202,12 +203,12 @@ func TestDiffFlags(t *testing.T) {
 }
 
 func TestMergeFlags(t *testing.T) {
-	testFlags(t, newMergeCmd, func(t *testing.T, f *factory, o *mergeOptions) {
+	testFlags(t, newMergeCmd, func(t *testing.T, f *cmdutil.Factory, o *mergeOptions) {
 		sameStreams(t, f, o.ios)
 		o.ios = nil
 	}, []flagCase[mergeOptions]{
 		{name: "defaults", args: []string{"a.json", "b.json", "c.json", "-o", "markdown"},
-			want: mergeOptions{files: []string{"a.json", "b.json", "c.json"}, format: "markdown", failOn: config.FailOnError, maxReportBytes: defaultMaxReportBytes}},
+			want: mergeOptions{files: []string{"a.json", "b.json", "c.json"}, format: "markdown", failOn: config.FailOnError, maxReportBytes: cmdutil.DefaultMaxReportBytes}},
 		{name: "flags", args: []string{"a.json", "--prefer", "last", "--fail-on", "never", "--pretty", "--max-report-bytes", "1000"},
 			want: mergeOptions{files: []string{"a.json"}, format: "json", prefer: "last", failOn: "never", pretty: true, maxReportBytes: 1000}},
 		{name: "no report", wantErr: "requires at least 1 arg(s)"},
@@ -215,7 +216,7 @@ func TestMergeFlags(t *testing.T) {
 }
 
 func TestInitFlags(t *testing.T) {
-	testFlags(t, newInitCmd, func(t *testing.T, f *factory, o *initOptions) {
+	testFlags(t, newInitCmd, func(t *testing.T, f *cmdutil.Factory, o *initOptions) {
 		sameStreams(t, f, o.ios)
 		if o.ctx == nil {
 			t.Error("context missing")
@@ -225,13 +226,13 @@ func TestInitFlags(t *testing.T) {
 	}, []flagCase[initOptions]{
 		{name: "defaults", want: initOptions{path: ".", render: defaultRender}},
 		{name: "flags", args: []string{"deploy", "--force", "--stdout", "--release-name", "web"},
-			want: initOptions{path: "deploy", force: true, stdout: true, render: withRender(func(r *renderFlags) { r.releaseName = "web" })}},
+			want: initOptions{path: "deploy", force: true, stdout: true, render: withRender(func(r *cmdutil.RenderFlags) { r.ReleaseName = "web" })}},
 		{name: "bad bool", args: []string{"--force=maybe"}, wantErr: `invalid argument "maybe" for "--force"`},
 	})
 }
 
 func TestExplainFlags(t *testing.T) {
-	testFlags(t, newExplainCmd, func(t *testing.T, f *factory, o *explainOptions) {
+	testFlags(t, newExplainCmd, func(t *testing.T, f *cmdutil.Factory, o *explainOptions) {
 		sameStreams(t, f, o.ios)
 		if o.ctx == nil {
 			t.Error("context missing")
@@ -243,13 +244,13 @@ func TestExplainFlags(t *testing.T) {
 		{name: "id", args: []string{"web"}, want: explainOptions{id: "web", format: "text", render: defaultRender}},
 		{name: "id and path", args: []string{"shop/HorizontalPodAutoscaler/web", "deploy", "-o", "json", "--config", "c.yaml"},
 			want: explainOptions{id: "shop/HorizontalPodAutoscaler/web", path: "deploy", format: "json",
-				render: withRender(func(r *renderFlags) { r.configFile = "c.yaml" })}},
+				render: withRender(func(r *cmdutil.RenderFlags) { r.ConfigFile = "c.yaml" })}},
 		{name: "no id", wantErr: "accepts between 1 and 2 arg(s), received 0"},
 	})
 }
 
 func TestChecksFlags(t *testing.T) {
-	testFlags(t, newChecksCmd, func(t *testing.T, f *factory, o *checksOptions) {
+	testFlags(t, newChecksCmd, func(t *testing.T, f *cmdutil.Factory, o *checksOptions) {
 		sameStreams(t, f, o.ios)
 		o.ios = nil
 	}, []flagCase[checksOptions]{
@@ -260,7 +261,7 @@ func TestChecksFlags(t *testing.T) {
 }
 
 func TestListFlags(t *testing.T) {
-	testFlags(t, newListCmd, func(t *testing.T, f *factory, o *listOptions) {
+	testFlags(t, newListCmd, func(t *testing.T, f *cmdutil.Factory, o *listOptions) {
 		sameStreams(t, f, o.ios)
 		if o.ctx == nil {
 			t.Error("context missing")
@@ -271,8 +272,8 @@ func TestListFlags(t *testing.T) {
 		{name: "defaults", want: listOptions{path: ".", format: "text", render: defaultRender}},
 		{name: "flags", args: []string{"deploy", "-f", "a.yaml", "--values", "b.yaml", "--set", "x=1", "--release-name", "r",
 			"--namespace", "n", "--config", "c.yaml", "-o", "json"},
-			want: listOptions{path: "deploy", format: "json", render: withRender(func(r *renderFlags) {
-				r.values, r.set, r.releaseName, r.namespace, r.configFile = []string{"a.yaml", "b.yaml"}, []string{"x=1"}, "r", "n", "c.yaml"
+			want: listOptions{path: "deploy", format: "json", render: withRender(func(r *cmdutil.RenderFlags) {
+				r.Values, r.Set, r.ReleaseName, r.Namespace, r.ConfigFile = []string{"a.yaml", "b.yaml"}, []string{"x=1"}, "r", "n", "c.yaml"
 			})}},
 		{name: "bad format", args: []string{"-o", "yaml"}, wantErr: "--format"},
 	})
@@ -281,22 +282,22 @@ func TestListFlags(t *testing.T) {
 // clearGitHub checks and clears what the GitHub commands take from the
 // factory: the streams and the environment (and, but for summary, the
 // HTTP client and retry policy beside it).
-func clearGitHub(t *testing.T, f *factory, ios **streams, post *postOptions, gh *githubOptions) {
+func clearGitHub(t *testing.T, f *cmdutil.Factory, ios **cmdutil.IOStreams, post *postOptions, gh *githubOptions) {
 	t.Helper()
 	sameStreams(t, f, *ios)
-	if post.env == nil || (gh != nil && gh.env == nil) {
+	if post.env == nil || (gh != nil && gh.Env == nil) {
 		t.Error("environment missing")
 	}
 	*ios, post.env = nil, nil
 	if gh != nil {
-		gh.ghDeps = ghDeps{}
+		gh.GHDeps = cmdutil.GHDeps{}
 	}
 }
 
-var defaultPost = postOptions{maxReportBytes: defaultMaxReportBytes, title: "capreport", failOnScope: failOnScopeNew}
+var defaultPost = postOptions{maxReportBytes: cmdutil.DefaultMaxReportBytes, title: "capreport", failOnScope: cmdutil.FailOnScopeNew}
 
 func TestCommentGitHubFlags(t *testing.T) {
-	testFlags(t, newCommentGitHubCmd, func(t *testing.T, f *factory, o *commentOptions) {
+	testFlags(t, newCommentGitHubCmd, func(t *testing.T, f *cmdutil.Factory, o *commentOptions) {
 		if o.ctx == nil {
 			t.Error("context missing")
 		}
@@ -317,7 +318,7 @@ func TestCommentGitHubFlags(t *testing.T) {
 
 func TestIssueGitHubFlags(t *testing.T) {
 	issuePost := withPost(func(p *postOptions) { p.report, p.title, p.failOnScope = "r.json", "capreport: autoscaler report", "" })
-	testFlags(t, newIssueGitHubCmd, func(t *testing.T, f *factory, o *issueOptions) {
+	testFlags(t, newIssueGitHubCmd, func(t *testing.T, f *cmdutil.Factory, o *issueOptions) {
 		if o.ctx == nil {
 			t.Error("context missing")
 		}
@@ -332,7 +333,7 @@ func TestIssueGitHubFlags(t *testing.T) {
 }
 
 func TestSummaryFlags(t *testing.T) {
-	testFlags(t, newSummaryCmd, func(t *testing.T, f *factory, o *summaryOptions) {
+	testFlags(t, newSummaryCmd, func(t *testing.T, f *cmdutil.Factory, o *summaryOptions) {
 		clearGitHub(t, f, &o.ios, &o.postOptions, nil)
 	}, []flagCase[summaryOptions]{
 		{name: "defaults", args: []string{"--report", "r.json"}, want: summaryOptions{postOptions: withPost(func(p *postOptions) { p.report = "r.json" })}},
@@ -357,7 +358,7 @@ func TestCalibrateFlags(t *testing.T) {
 	set := def
 	set.path, set.prometheus, set.since, set.quantile, set.timeout, set.dryRun, set.insecure, set.caFile =
 		"deploy", "https://prom:9090", "36h", 0.95, 5*time.Second, true, true, "ca.pem"
-	testFlags(t, newCalibrateCmd, func(t *testing.T, f *factory, o *calibrateOptions) {
+	testFlags(t, newCalibrateCmd, func(t *testing.T, f *cmdutil.Factory, o *calibrateOptions) {
 		sameStreams(t, f, o.ios)
 		if o.ctx == nil || o.getenv == nil || o.now == nil || o.newSource == nil {
 			t.Error("context, environment, clock or client missing")
@@ -374,10 +375,10 @@ func TestCalibrateFlags(t *testing.T) {
 
 // The factory's clock and environment are what calibrate reads.
 func TestCalibrateUsesFactory(t *testing.T) {
-	f := newFactory(&streams{})
+	f := newFactory(&cmdutil.IOStreams{})
 	end := time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC)
-	f.now = func() time.Time { return end }
-	f.env = func(k string) (string, bool) { return "v-" + k, true }
+	f.Now = func() time.Time { return end }
+	f.Env = func(k string) (string, bool) { return "v-" + k, true }
 	var got *calibrateOptions
 	cmd := newCalibrateCmd(f, func(o *calibrateOptions) error { got = o; return nil })
 	cmd.SetArgs([]string{})

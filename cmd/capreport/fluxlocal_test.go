@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/internal/testutil"
 )
 
@@ -99,7 +100,7 @@ type fluxLocalRun struct {
 func runFluxLocal(t *testing.T, args []string) *fluxLocalRun {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	if code := run(args, &streams{Out: &out, ErrOut: &errOut}); code == exitError {
+	if code := run(args, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code == cmdutil.ExitError {
 		t.Fatalf("capreport %s: exit %d: %s", strings.Join(args, " "), code, errOut.String())
 	}
 	var got listOutput

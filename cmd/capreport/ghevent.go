@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 // maxEventBytes bounds the event payload read from GITHUB_EVENT_PATH;
@@ -54,14 +56,14 @@ type ghEvent struct {
 
 // readEvent loads GITHUB_EVENT_PATH; no variable means no event (a run
 // outside Actions), which is not an error.
-func readEvent(env lookupEnv) (*ghEvent, error) {
+func readEvent(env cmdutil.LookupEnv) (*ghEvent, error) {
 	path, _ := env("GITHUB_EVENT_PATH")
 	if path == "" {
 		return nil, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("GITHUB_EVENT_PATH %s: %w", path, unwrapPathError(err))
+		return nil, fmt.Errorf("GITHUB_EVENT_PATH %s: %w", path, cmdutil.UnwrapPathError(err))
 	}
 	defer f.Close()
 	b, err := readAtMost(f, maxEventBytes)
@@ -104,7 +106,7 @@ func (ev *ghEvent) fromFork() bool {
 
 // runURL is the page of the run whose artifacts hold the full report: the
 // analysing run of a workflow_run event, else this run.
-func (ev *ghEvent) runURL(env lookupEnv, serverURL, repo string) string {
+func (ev *ghEvent) runURL(env cmdutil.LookupEnv, serverURL, repo string) string {
 	if ev != nil && ev.WorkflowRun != nil && strings.HasPrefix(ev.WorkflowRun.HTMLURL, "https://") {
 		return ev.WorkflowRun.HTMLURL
 	}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 // FuzzReadEvent: an event payload, however malformed, is read or refused
@@ -36,7 +38,7 @@ func FuzzReadEvent(f *testing.F) {
 
 func TestEventAccessors(t *testing.T) {
 	dir := t.TempDir()
-	write := func(s string) lookupEnv {
+	write := func(s string) cmdutil.LookupEnv {
 		p := filepath.Join(dir, "e.json")
 		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
@@ -76,7 +78,7 @@ func TestEventAccessors(t *testing.T) {
 }
 
 // eventEnv is an Actions environment with the event payload at p and run 12.
-func eventEnv(p string) lookupEnv {
+func eventEnv(p string) cmdutil.LookupEnv {
 	return func(k string) (string, bool) {
 		switch k {
 		case "GITHUB_EVENT_PATH":

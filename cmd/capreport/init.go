@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/internal/atomicfile"
 	"github.com/capreport/capreport/internal/safefile"
@@ -20,9 +21,9 @@ import (
 
 // initOptions are the inputs of `capreport init`.
 type initOptions struct {
-	ios    *streams
+	ios    *cmdutil.IOStreams
 	ctx    context.Context // the command's, set before runF
-	render renderFlags
+	render cmdutil.RenderFlags
 	path   string
 	force  bool
 	stdout bool
@@ -31,8 +32,8 @@ type initOptions struct {
 // newInitCmd writes a commented .capreport.yaml naming every discovered
 // workload and the assumptions it lacks. runF, when set, receives the
 // parsed options instead of running (flag-parsing tests).
-func newInitCmd(f *factory, runF func(*initOptions) error) *cobra.Command {
-	o := &initOptions{ios: f.ios}
+func newInitCmd(f *cmdutil.Factory, runF func(*initOptions) error) *cobra.Command {
+	o := &initOptions{ios: f.IOStreams}
 	cmd := &cobra.Command{
 		Use: "init [PATH]",
 		Example: "  capreport init ./deploy\n" +
@@ -40,14 +41,14 @@ func newInitCmd(f *factory, runF func(*initOptions) error) *cobra.Command {
 		Short: "Write a commented .capreport.yaml naming every workload and the assumptions it lacks",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.ctx, o.path = cmd.Context(), argPath(args)
+			o.ctx, o.path = cmd.Context(), cmdutil.ArgPath(args)
 			if runF != nil {
 				return runF(o)
 			}
 			return runInit(o)
 		},
 	}
-	o.render.register(cmd)
+	o.render.Register(cmd)
 	cmd.Flags().BoolVar(&o.force, "force", false, "overwrite an existing .capreport.yaml")
 	cmd.Flags().BoolVar(&o.stdout, "stdout", false, "print the file instead of writing it")
 	return cmd
@@ -59,12 +60,12 @@ func runInit(o *initOptions) error {
 	if !o.stdout {
 		// Lstat: a dangling link exists too, and is never written through.
 		if fi, err := os.Lstat(target); err == nil && !fi.Mode().IsRegular() {
-			return &usageError{msg: fmt.Sprintf("%s %s; init writes only a regular file (remove it, or use --stdout)", target, safefile.Describe(fi.Mode()))}
+			return &cmdutil.UsageError{Msg: fmt.Sprintf("%s %s; init writes only a regular file (remove it, or use --stdout)", target, safefile.Describe(fi.Mode()))}
 		} else if err == nil && !o.force {
-			return &usageError{msg: fmt.Sprintf("%s exists; use --force to overwrite it or --stdout to print", target)}
+			return &cmdutil.UsageError{Msg: fmt.Sprintf("%s exists; use --force to overwrite it or --stdout to print", target)}
 		}
 	}
-	rp, err := pipeline.Load(ctx, []string{path}, o.render.loadSettings(ios.ErrOut))
+	rp, err := pipeline.Load(ctx, []string{path}, o.render.LoadSettings(ios.ErrOut))
 	if err != nil {
 		return err
 	}

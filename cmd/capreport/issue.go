@@ -7,27 +7,28 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/report"
 )
 
 // issueOptions are the inputs of `capreport issue github`.
 type issueOptions struct {
-	ios *streams
+	ios *cmdutil.IOStreams
 	ctx context.Context // the command's, set before runF
 	postOptions
 	githubOptions
 	labels []string
 }
 
-func newIssueCmd(f *factory) *cobra.Command {
+func newIssueCmd(f *cmdutil.Factory) *cobra.Command {
 	return platformCmd("issue", "Keep the repository-wide report as one living issue",
 		newIssueGitHubCmd(f, nil))
 }
 
 // newIssueGitHubCmd builds the command; runF, when set, receives the
 // parsed options instead of running (flag-parsing tests).
-func newIssueGitHubCmd(f *factory, runF func(*issueOptions) error) *cobra.Command {
-	o := &issueOptions{ios: f.ios, postOptions: postOptions{env: f.env}, githubOptions: githubOptions{ghDeps: f.ghDeps}}
+func newIssueGitHubCmd(f *cmdutil.Factory, runF func(*issueOptions) error) *cobra.Command {
+	o := &issueOptions{ios: f.IOStreams, postOptions: postOptions{env: f.Env}, githubOptions: githubOptions{GHDeps: f.GHDeps}}
 	cmd := &cobra.Command{
 		Use:   "github --report REPORT.json",
 		Short: "Create or update the report issue on GitHub",
@@ -58,11 +59,11 @@ func newIssueGitHubCmd(f *factory, runF func(*issueOptions) error) *cobra.Comman
 func runIssueGitHub(o *issueOptions) error {
 	ctx, s := o.ctx, o.ios
 	if strings.TrimSpace(o.title) == "" {
-		return flagErrorf("title", "the issue's title cannot be empty")
+		return cmdutil.FlagErrorf("title", "the issue's title cannot be empty")
 	}
 	for _, l := range o.labels {
 		if strings.TrimSpace(l) == "" {
-			return flagErrorf("label", "a label cannot be empty")
+			return cmdutil.FlagErrorf("label", "a label cannot be empty")
 		}
 	}
 	p, err := prepare(&o.postOptions, &o.githubOptions)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/capreport/capreport/analyze"
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/pipeline"
@@ -28,9 +29,9 @@ import (
 
 // listOptions are the flags of `capreport list`.
 type listOptions struct {
-	ios    *streams
+	ios    *cmdutil.IOStreams
 	ctx    context.Context // the command's, set before runF
-	render renderFlags
+	render cmdutil.RenderFlags
 	format string
 	path   string
 }
@@ -39,8 +40,8 @@ type listOptions struct {
 // autoscaler with its target, signal, bounds, metrics and assumptions (and
 // where each came from), then every source and how it rendered. runF, when
 // set, receives the parsed options instead of running (flag-parsing tests).
-func newListCmd(f *factory, runF func(*listOptions) error) *cobra.Command {
-	o := &listOptions{ios: f.ios}
+func newListCmd(f *cmdutil.Factory, runF func(*listOptions) error) *cobra.Command {
+	o := &listOptions{ios: f.IOStreams}
 	cmd := &cobra.Command{
 		Use: "list [PATH]",
 		Example: "  capreport list ./deploy\n" +
@@ -52,9 +53,9 @@ func newListCmd(f *factory, runF func(*listOptions) error) *cobra.Command {
 			"source with its status. Nothing is simulated.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.ctx, o.path = cmd.Context(), argPath(args)
-			o.render.stdin = o.ios.In // PATH "-", as the root command reads it
-			if err := checkFormat(o.format, "text", "json"); err != nil {
+			o.ctx, o.path = cmd.Context(), cmdutil.ArgPath(args)
+			o.render.Stdin = o.ios.In // PATH "-", as the root command reads it
+			if err := cmdutil.CheckFormat(o.format, "text", "json"); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -63,7 +64,7 @@ func newListCmd(f *factory, runF func(*listOptions) error) *cobra.Command {
 			return runList(o)
 		},
 	}
-	o.render.register(cmd)
+	o.render.Register(cmd)
 	cmd.Flags().StringVarP(&o.format, "format", "o", "text", "output format: text or json")
 	return cmd
 }
@@ -73,7 +74,7 @@ func runList(o *listOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	rp, err := pipeline.Load(ctx, []string{o.path}, o.render.loadSettings(ios.ErrOut))
+	rp, err := pipeline.Load(ctx, []string{o.path}, o.render.LoadSettings(ios.ErrOut))
 	if err != nil {
 		return err
 	}
@@ -89,7 +90,7 @@ func runList(o *listOptions) error {
 		return err
 	}
 	if n := failedSources(rp.Rendered); n > 0 {
-		return &sourcesFailedError{failed: n}
+		return &cmdutil.SourcesFailedError{Failed: n}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/safefile"
@@ -18,7 +19,7 @@ import (
 
 // mergeOptions are the inputs of `capreport merge`.
 type mergeOptions struct {
-	ios    *streams
+	ios    *cmdutil.IOStreams
 	files  []string
 	format string
 	pretty bool
@@ -32,8 +33,8 @@ var mergeFormats = []string{"json", "text", "markdown"}
 
 // newMergeCmd builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newMergeCmd(f *factory, runF func(*mergeOptions) error) *cobra.Command {
-	o := &mergeOptions{ios: f.ios}
+func newMergeCmd(f *cmdutil.Factory, runF func(*mergeOptions) error) *cobra.Command {
+	o := &mergeOptions{ios: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "merge REPORT.json...",
 		Short: "Merge the JSON reports of a matrix of jobs into one",
@@ -63,23 +64,23 @@ func newMergeCmd(f *factory, runF func(*mergeOptions) error) *cobra.Command {
 	fl.BoolVar(&o.pretty, "pretty", false, "indent JSON for people; by default it is compact")
 	fl.StringVar(&o.prefer, "prefer", "", "settle a conflict (one root and id, two different workloads) by keeping the first or the last report's: first or last")
 	fl.StringVar(&o.failOn, "fail-on", config.FailOnError, "exit 1 when a check of the merged report fails at this severity: error, warning or never")
-	fl.Int64Var(&o.maxReportBytes, "max-report-bytes", defaultMaxReportBytes, "refuse reports larger than this, each or together (a report may come from an untrusted artifact)")
+	fl.Int64Var(&o.maxReportBytes, "max-report-bytes", cmdutil.DefaultMaxReportBytes, "refuse reports larger than this, each or together (a report may come from an untrusted artifact)")
 	return cmd
 }
 
 func runMerge(o *mergeOptions) error {
 	ios := o.ios
-	if err := checkFormat(o.format, mergeFormats...); err != nil {
+	if err := cmdutil.CheckFormat(o.format, mergeFormats...); err != nil {
 		return err
 	}
 	if !slices.Contains([]string{merge.PreferNone, merge.PreferFirst, merge.PreferLast}, o.prefer) {
-		return flagErrorf("prefer", "%q is not one of first, last", o.prefer)
+		return cmdutil.FlagErrorf("prefer", "%q is not one of first, last", o.prefer)
 	}
 	if !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, o.failOn) {
-		return flagErrorf("fail-on", "%q is not one of error, warning, never", o.failOn)
+		return cmdutil.FlagErrorf("fail-on", "%q is not one of error, warning, never", o.failOn)
 	}
 	if o.maxReportBytes <= 0 {
-		return flagErrorf("max-report-bytes", "must be positive")
+		return cmdutil.FlagErrorf("max-report-bytes", "must be positive")
 	}
 	reports, err := readMergeInputs(o.files, o.maxReportBytes)
 	if err != nil {
@@ -87,7 +88,7 @@ func runMerge(o *mergeOptions) error {
 	}
 	merged, warnings, err := merge.Reports(reports, o.files, o.prefer)
 	if ce := (*merge.ConflictError)(nil); errors.As(err, &ce) {
-		return &usageError{msg: ce.Error()}
+		return &cmdutil.UsageError{Msg: ce.Error()}
 	}
 	if err != nil {
 		return err
@@ -100,8 +101,8 @@ func runMerge(o *mergeOptions) error {
 	}
 	// The merged report is written either way; its worst verdict decides
 	// the exit code, as for one run.
-	if n := failing(&merged, o.failOn); n > 0 {
-		return &checksFailedError{failed: n}
+	if n := cmdutil.Failing(&merged, o.failOn); n > 0 {
+		return &cmdutil.ChecksFailedError{Failed: n}
 	}
 	return nil
 }
@@ -112,7 +113,7 @@ func writeMerged(w io.Writer, merged contract.Report, o *mergeOptions, color boo
 	if o.format == "json" {
 		return report.WriteJSON(w, merged, report.Options{Pretty: o.pretty})
 	}
-	out, err := renderFormat(merged, o.format, formatOptions{color: color, pretty: o.pretty})
+	out, err := cmdutil.RenderFormat(merged, o.format, cmdutil.FormatOptions{Color: color, Pretty: o.pretty})
 	if err != nil {
 		return err
 	}
@@ -130,17 +131,17 @@ func readMergeInputs(files []string, limit int64) ([]contract.Report, error) {
 	for _, f := range files {
 		fi, err := os.Stat(f)
 		if err != nil {
-			return nil, &usageError{msg: fmt.Sprintf("%s: %v", f, unwrapPathError(err))}
+			return nil, &cmdutil.UsageError{Msg: fmt.Sprintf("%s: %v", f, cmdutil.UnwrapPathError(err))}
 		}
 		if !fi.Mode().IsRegular() {
-			return nil, &usageError{msg: (&safefile.NotRegularError{Path: f, Mode: fi.Mode()}).Error()}
+			return nil, &cmdutil.UsageError{Msg: (&safefile.NotRegularError{Path: f, Mode: fi.Mode()}).Error()}
 		}
 		if total += fi.Size(); total > limit {
-			return nil, &usageError{msg: fmt.Sprintf("%s: the reports up to it hold %d bytes, more than --max-report-bytes (%d) allows together "+
+			return nil, &cmdutil.UsageError{Msg: fmt.Sprintf("%s: the reports up to it hold %d bytes, more than --max-report-bytes (%d) allows together "+
 				"(the merged report is read by comment, summary and diff under that bound); merge fewer, or raise it", f, total, limit)}
 		}
 	}
-	tightenGCForReports(limit)
+	cmdutil.TightenGCForReports(limit)
 	v, err := report.NewValidator()
 	if err != nil {
 		return nil, err
@@ -148,7 +149,7 @@ func readMergeInputs(files []string, limit int64) ([]contract.Report, error) {
 	var out []contract.Report
 	left := limit
 	for _, f := range files {
-		r, n, err := readReportCounted(f, left, v)
+		r, n, err := cmdutil.ReadReportCounted(f, left, v)
 		if err != nil {
 			return nil, err
 		}

@@ -12,13 +12,14 @@ import (
 
 	"github.com/capreport/capreport/analyze/laws"
 	"github.com/capreport/capreport/analyze/phi"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/internal/units"
 )
 
 // phiOptions are the raw flags of `capreport phi`; numbers stay strings so
 // that a bad value is reported in our words, naming the flag.
 type phiOptions struct {
-	ios                 *streams
+	ios                 *cmdutil.IOStreams
 	w, deadTime, window string
 	format              string
 	// Which of the exclusive flags were given (cobra's Changed), filled in
@@ -45,8 +46,8 @@ type phiOutput struct {
 
 // newPhiCmd builds the command; runF, when set, receives the parsed options
 // instead of running (flag-parsing tests).
-func newPhiCmd(f *factory, runF func(*phiOptions) error) *cobra.Command {
-	o := &phiOptions{ios: f.ios}
+func newPhiCmd(f *cmdutil.Factory, runF func(*phiOptions) error) *cobra.Command {
+	o := &phiOptions{ios: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "phi",
 		Short: "Read Φ, the standing delay a backlog-scaled loop needs to rest",
@@ -85,27 +86,27 @@ type phiInput struct {
 }
 
 func parsePhiFlags(o *phiOptions) (phiInput, error) {
-	if err := checkFormat(o.format, "text", "json"); err != nil {
+	if err := cmdutil.CheckFormat(o.format, "text", "json"); err != nil {
 		return phiInput{}, err
 	}
 	switch {
 	case o.wSet && o.deadTimeSet:
-		return phiInput{}, flagErrorf("w", "cannot be combined with --dead-time: give w = W/τ, or the dead time and window")
+		return phiInput{}, cmdutil.FlagErrorf("w", "cannot be combined with --dead-time: give w = W/τ, or the dead time and window")
 	case o.wSet && o.windowSet:
-		return phiInput{}, flagErrorf("window", "goes with --dead-time, not --w")
+		return phiInput{}, cmdutil.FlagErrorf("window", "goes with --dead-time, not --w")
 	case !o.wSet && !o.deadTimeSet:
 		if o.windowSet {
-			return phiInput{}, flagErrorf("dead-time", "needed with --window: Φ measures the window in dead times")
+			return phiInput{}, cmdutil.FlagErrorf("dead-time", "needed with --window: Φ measures the window in dead times")
 		}
-		return phiInput{}, flagErrorf("w", "give --w (the window in dead times) or --dead-time [--window]")
+		return phiInput{}, cmdutil.FlagErrorf("w", "give --w (the window in dead times) or --dead-time [--window]")
 	}
 	if o.wSet {
 		w, err := strconv.ParseFloat(strings.TrimSpace(o.w), 64)
 		if err != nil || math.IsNaN(w) || math.IsInf(w, 0) {
-			return phiInput{}, flagErrorf("w", "%q is not a number, expected e.g. 3.33", o.w)
+			return phiInput{}, cmdutil.FlagErrorf("w", "%q is not a number, expected e.g. 3.33", o.w)
 		}
 		if w < 0 {
-			return phiInput{}, flagErrorf("w", "%q must be 0 or more (a window in dead times)", o.w)
+			return phiInput{}, cmdutil.FlagErrorf("w", "%q must be 0 or more (a window in dead times)", o.w)
 		}
 		return phiInput{w: w}, nil
 	}
@@ -114,7 +115,7 @@ func parsePhiFlags(o *phiOptions) (phiInput, error) {
 		return phiInput{}, err
 	}
 	if tau == 0 {
-		return phiInput{}, flagErrorf("dead-time", "%q must be positive: Φ measures the window in dead times", o.deadTime)
+		return phiInput{}, cmdutil.FlagErrorf("dead-time", "%q must be positive: Φ measures the window in dead times", o.deadTime)
 	}
 	win, err := parsePhiSeconds("window", o.window)
 	if err != nil {
@@ -131,15 +132,15 @@ func parsePhiSeconds(flag, s string) (float64, error) {
 	if err != nil {
 		d, derr := time.ParseDuration(v)
 		if derr != nil {
-			return 0, flagErrorf(flag, "%q is not a duration, expected e.g. 90s or 5m", s)
+			return 0, cmdutil.FlagErrorf(flag, "%q is not a duration, expected e.g. 90s or 5m", s)
 		}
 		sec = d.Seconds()
 	}
 	if math.IsNaN(sec) || math.IsInf(sec, 0) {
-		return 0, flagErrorf(flag, "%q is not a duration, expected e.g. 90s or 5m", s)
+		return 0, cmdutil.FlagErrorf(flag, "%q is not a duration, expected e.g. 90s or 5m", s)
 	}
 	if sec < 0 {
-		return 0, flagErrorf(flag, "%q must not be negative", s)
+		return 0, cmdutil.FlagErrorf(flag, "%q must not be negative", s)
 	}
 	return sec, nil
 }
@@ -152,7 +153,7 @@ func runPhi(o *phiOptions) error {
 	}
 	out := phiAnswer(in)
 	if o.format == "json" {
-		return writeJSON(ios.Out, out)
+		return cmdutil.WriteJSON(ios.Out, out)
 	}
 	printPhi(ios.Out, out)
 	return nil

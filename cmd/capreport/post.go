@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report"
@@ -29,20 +30,6 @@ const (
 	summaryMargin = 8 << 10
 	// summaryCharts is how many workloads get a Mermaid chart in a summary.
 	summaryCharts = 10
-	// defaultMaxReportBytes caps a JSON report read by comment, issue,
-	// summary, merge (each input, and all together) and diff, and a
-	// report and its --base together. A compact report (the default) takes
-	// about 15.6 KB per autoscaler: 10,000 autoscalers are 156 MB, and
-	// 256 MiB holds some 17,000, while a hostile artifact still cannot
-	// make capreport read more. A report is decoded as it is read, a
-	// workload at a time (artifact.Read), and its decoded form takes about
-	// 1.5 bytes a byte (one decoding to more than twice the bound is
-	// refused, maxDecodedFor); the collector runs at GOGC 50 meanwhile,
-	// held near what the reports may decode to (tightenGCForReports): at
-	// the bound, summary took 0.69 GB, merge 0.71 GB, a summary --base of
-	// two reports with nothing in common 0.94 GB, 24-31 s on a 2-core
-	// machine (docs/security.md).
-	defaultMaxReportBytes = 256 << 20
 )
 
 // summaryLimitName names the job summary's budget in "cut" notices.
@@ -65,7 +52,7 @@ type postOptions struct {
 	// grew by more than this percent (diff.BillsWorse) with --base.
 	failOnWorse float64
 
-	env lookupEnv
+	env cmdutil.LookupEnv
 }
 
 func (o *postOptions) register(cmd *cobra.Command, withBase bool, title string) {
@@ -73,10 +60,10 @@ func (o *postOptions) register(cmd *cobra.Command, withBase bool, title string) 
 	fl.StringVar(&o.report, "report", "", "JSON report to post (capreport --format json, or report.json of --out); required")
 	if withBase {
 		fl.StringVar(&o.base, "base", "", "JSON report of the base: the body is then the diff, base → head")
-		fl.StringVar(&o.failOnScope, "fail-on-scope", failOnScopeNew, "which failing checks failed=N counts with --base: new (failing in the head and not in the base: what the pull request makes worse) or all")
+		fl.StringVar(&o.failOnScope, "fail-on-scope", cmdutil.FailOnScopeNew, "which failing checks failed=N counts with --base: new (failing in the head and not in the base: what the pull request makes worse) or all")
 		fl.Float64Var(&o.failOnWorse, "fail-on-worse", 0, "with --base, failed=N also counts each autoscaler whose bill (rounds, time to capacity, peak wait, peak pods, required standing delay, replica band) grew by more than this percent; 0 turns it off")
 	}
-	fl.Int64Var(&o.maxReportBytes, "max-report-bytes", defaultMaxReportBytes, "refuse a report file larger than this, or a report and its --base larger together (either may come from an untrusted artifact)")
+	fl.Int64Var(&o.maxReportBytes, "max-report-bytes", cmdutil.DefaultMaxReportBytes, "refuse a report file larger than this, or a report and its --base larger together (either may come from an untrusted artifact)")
 	fl.StringVar(&o.summary, "summary", "", "append the full report to this file (default $GITHUB_STEP_SUMMARY; - for stdout)")
 	fl.StringVar(&o.githubOutput, "github-output", "", "append step outputs (verdict=, report=, …) to this file, e.g. \"$GITHUB_OUTPUT\"")
 	fl.StringVar(&o.title, "title", title, "title heading the body")
@@ -97,15 +84,15 @@ type loaded struct {
 // artifact the pull request's code produced.
 func (o *postOptions) load() (*loaded, error) {
 	if o.report == "" {
-		return nil, flagErrorf("report", "a JSON report is required (capreport PATH --format json > report.json)")
+		return nil, cmdutil.FlagErrorf("report", "a JSON report is required (capreport PATH --format json > report.json)")
 	}
 	if o.maxReportBytes <= 0 {
-		return nil, flagErrorf("max-report-bytes", "must be positive")
+		return nil, cmdutil.FlagErrorf("max-report-bytes", "must be positive")
 	}
 	if o.failOn != "" && !slices.Contains([]string{config.FailOnError, config.FailOnWarning, config.FailOnNever}, o.failOn) {
-		return nil, flagErrorf("fail-on", "%q is not one of error, warning, never", o.failOn)
+		return nil, cmdutil.FlagErrorf("fail-on", "%q is not one of error, warning, never", o.failOn)
 	}
-	if err := checkGateFlags(o.failOnScope, o.failOnWorse); err != nil {
+	if err := cmdutil.CheckGateFlags(o.failOnScope, o.failOnWorse); err != nil {
 		return nil, err
 	}
 	v, err := report.NewValidator()
@@ -114,15 +101,15 @@ func (o *postOptions) load() (*loaded, error) {
 	}
 	// Head and base are held in memory together, about 1.5 bytes a byte
 	// of report each: one bound for both.
-	budget := newReportBudget(o.maxReportBytes, fmt.Sprintf("--max-report-bytes (%d); raise it", o.maxReportBytes))
-	tightenGCForReports(o.maxReportBytes)
-	head, err := budget.read(o.report, v)
+	budget := cmdutil.NewReportBudget(o.maxReportBytes, fmt.Sprintf("--max-report-bytes (%d); raise it", o.maxReportBytes))
+	cmdutil.TightenGCForReports(o.maxReportBytes)
+	head, err := budget.Read(o.report, v)
 	if err != nil {
 		return nil, err
 	}
 	l := &loaded{head: head, headPath: o.report, worsePercent: o.failOnWorse}
 	if o.base != "" {
-		if l.base, err = budget.read(o.base, v); err != nil {
+		if l.base, err = budget.Read(o.base, v); err != nil {
 			return nil, err
 		}
 	}
@@ -177,7 +164,7 @@ func (l *loaded) summaryBody(title string, budget int, note string) []byte {
 // writeSummary appends the report to the job summary (--summary, else
 // $GITHUB_STEP_SUMMARY; "-" is stdout). It runs before anything is posted,
 // so a failed comment still leaves the report where the run shows it.
-func (o *postOptions) writeSummary(s *streams, l *loaded, note string) error {
+func (o *postOptions) writeSummary(s *cmdutil.IOStreams, l *loaded, note string) error {
 	path := o.summary
 	if path == "" {
 		path, _ = o.env("GITHUB_STEP_SUMMARY")
@@ -202,7 +189,7 @@ func (o *postOptions) writeSummary(s *streams, l *loaded, note string) error {
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return fmt.Errorf("--summary %s: %w", path, unwrapPathError(err))
+		return fmt.Errorf("--summary %s: %w", path, cmdutil.UnwrapPathError(err))
 	}
 	if _, err := f.Write(body); err != nil {
 		f.Close()
@@ -214,7 +201,7 @@ func (o *postOptions) writeSummary(s *streams, l *loaded, note string) error {
 // record writes what a run keeps whatever happens next: the job summary
 // (a failure to write it is a warning, the post matters more) and the step
 // outputs verdict, report and, with --fail-on, failed.
-func (o *postOptions) record(s *streams, l *loaded, note string) error {
+func (o *postOptions) record(s *cmdutil.IOStreams, l *loaded, note string) error {
 	if err := o.writeSummary(s, l, note); err != nil {
 		fmt.Fprintf(s.ErrOut, "capreport: warning: job summary not written: %v\n", err)
 	}
@@ -225,13 +212,13 @@ func (o *postOptions) record(s *streams, l *loaded, note string) error {
 func (o *postOptions) outputs(l *loaded) []string {
 	kv := []string{"verdict", verdict(l.head), "report", l.headPath}
 	if o.failOn != "" {
-		n := failing(l.head, o.failOn)
-		if o.failOnScope == failOnScopeNew && l.base != nil {
-			n = newlyFailing(l.base, l.head, o.failOn)
+		n := cmdutil.Failing(l.head, o.failOn)
+		if o.failOnScope == cmdutil.FailOnScopeNew && l.base != nil {
+			n = cmdutil.NewlyFailing(l.base, l.head, o.failOn)
 		}
 		worse := 0
 		if l.base != nil {
-			worse = worseBills(l.base, l.head, o.failOnWorse)
+			worse = cmdutil.WorseBills(l.base, l.head, o.failOnWorse)
 		}
 		kv = append(kv, "failed", strconv.Itoa(n+worse), "worse", strconv.Itoa(worse))
 	}
@@ -258,7 +245,7 @@ func (o *postOptions) writeOutputs(kv ...string) error {
 	}
 	f, err := os.OpenFile(o.githubOutput, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return fmt.Errorf("--github-output %s: %w", o.githubOutput, unwrapPathError(err))
+		return fmt.Errorf("--github-output %s: %w", o.githubOutput, cmdutil.UnwrapPathError(err))
 	}
 	if _, err := io.Copy(f, &b); err != nil {
 		f.Close()

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/pipeline"
@@ -33,11 +34,11 @@ func TestRoundsCurveOnlyWhereShown(t *testing.T) {
 	}
 	with, without := price(false), price(true)
 	for _, f := range reportFormats {
-		a, err := renderFormat(with, f, formatOptions{})
+		a, err := cmdutil.RenderFormat(with, f, cmdutil.FormatOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := renderFormat(without, f, formatOptions{})
+		b, err := cmdutil.RenderFormat(without, f, cmdutil.FormatOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

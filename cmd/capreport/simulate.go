@@ -2,11 +2,13 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 // newSimulateCmd is the what-if calculator: one Size or Time run from flags,
 // the way to check the core from outside.
-func newSimulateCmd(f *factory) *cobra.Command {
+func newSimulateCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use: "simulate",
 		Example: "  capreport simulate size --pods 10 --request 1 --limit 1 --target 50 --overload 10\n" +

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/analyze/hpa"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 // The controller-manager flags simulate size and simulate time share, and
@@ -29,24 +30,24 @@ func addControllerFlags(cmd *cobra.Command, sync, window, cip *string, tolerance
 // controllerConfig reads the controller-manager flags.
 func controllerConfig(sync, window, cip string, tolerance float64) (hpa.Config, error) {
 	cfg := hpa.DefaultConfig()
-	s, err := parseSeconds("sync-period", sync, false)
+	s, err := cmdutil.ParseSeconds("sync-period", sync, false)
 	if err != nil {
 		return cfg, err
 	}
 	cfg.SyncPeriod = time.Duration(s) * time.Second
 	if tolerance < 0 || tolerance >= 1 {
-		return cfg, flagErrorf("tolerance", "%v must be in [0, 1)", tolerance)
+		return cfg, cmdutil.FlagErrorf("tolerance", "%v must be in [0, 1)", tolerance)
 	}
 	cfg.Tolerance = tolerance
 	if window != "" {
-		w, err := parseSeconds("downscale-window", window, true)
+		w, err := cmdutil.ParseSeconds("downscale-window", window, true)
 		if err != nil {
 			return cfg, err
 		}
 		cfg.DownscaleStabilizationWindow = time.Duration(w) * time.Second
 	}
 	if cip != "" {
-		c, err := parseSeconds("cpu-initialization-period", cip, true)
+		c, err := cmdutil.ParseSeconds("cpu-initialization-period", cip, true)
 		if err != nil {
 			return cfg, err
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/analyze/sim"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/rules"
@@ -14,7 +15,7 @@ import (
 
 // simulateSizeOptions are the raw flags of `capreport simulate size`.
 type simulateSizeOptions struct {
-	ios                                 *streams
+	ios                                 *cmdutil.IOStreams
 	pods                                int32
 	request, limit                      string
 	target                              int
@@ -30,8 +31,8 @@ type simulateSizeOptions struct {
 
 // newSimulateSizeCmd builds the command; runF, when set, receives the
 // parsed options instead of running (flag-parsing tests).
-func newSimulateSizeCmd(f *factory, runF func(*simulateSizeOptions) error) *cobra.Command {
-	o := &simulateSizeOptions{ios: f.ios}
+func newSimulateSizeCmd(f *cmdutil.Factory, runF func(*simulateSizeOptions) error) *cobra.Command {
+	o := &simulateSizeOptions{ios: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "size",
 		Short: "Price a k-fold overload on a saturating CPU metric (the Size row)",
@@ -74,7 +75,7 @@ type sizeOutput struct {
 
 func runSimulateSize(o *simulateSizeOptions) error {
 	ios := o.ios
-	if err := checkFormat(o.format, "text", "json"); err != nil {
+	if err := cmdutil.CheckFormat(o.format, "text", "json"); err != nil {
 		return err
 	}
 	model, err := o.model()
@@ -87,7 +88,7 @@ func runSimulateSize(o *simulateSizeOptions) error {
 	}
 	out := sizeOutput{GrowthFactor: bill.GrowthFactor, DeadBand: bill.DeadBand, RoundSeconds: bill.RoundSeconds, SizeOverload: bill.Overloads[0]}
 	if o.format == "json" {
-		return writeJSON(ios.Out, out)
+		return cmdutil.WriteJSON(ios.Out, out)
 	}
 	printSize(ios.Out, out)
 	return nil
@@ -103,15 +104,15 @@ func (o *simulateSizeOptions) model() (rules.SizeModel, error) {
 	if err := o.checkCounts(); err != nil {
 		return m, err
 	}
-	deadTime, err := parseSeconds("dead-time", o.deadTime, false)
+	deadTime, err := cmdutil.ParseSeconds("dead-time", o.deadTime, false)
 	if err != nil {
 		return m, err
 	}
-	window, err := parseSeconds("metric-window", o.metricWindow, false)
+	window, err := cmdutil.ParseSeconds("metric-window", o.metricWindow, false)
 	if err != nil {
 		return m, err
 	}
-	k, err := parseMultiple("overload", o.overload)
+	k, err := cmdutil.ParseMultiple("overload", o.overload)
 	if err != nil {
 		return m, err
 	}
@@ -141,17 +142,17 @@ func (o *simulateSizeOptions) model() (rules.SizeModel, error) {
 
 // cpu reads --request and --limit, in millicores.
 func (o *simulateSizeOptions) cpu() (request, limit int64, err error) {
-	if request, err = parseCPU("request", o.request); err != nil {
+	if request, err = cmdutil.ParseCPU("request", o.request); err != nil {
 		return 0, 0, err
 	}
 	limit = request
 	if o.limit != "" {
-		if limit, err = parseCPU("limit", o.limit); err != nil {
+		if limit, err = cmdutil.ParseCPU("limit", o.limit); err != nil {
 			return 0, 0, err
 		}
 	}
 	if limit < request {
-		return 0, 0, flagErrorf("limit", "%s is below the request %s", o.limit, o.request)
+		return 0, 0, cmdutil.FlagErrorf("limit", "%s is below the request %s", o.limit, o.request)
 	}
 	return request, limit, nil
 }
@@ -161,19 +162,19 @@ func (o *simulateSizeOptions) cpu() (request, limit int64, err error) {
 func (o *simulateSizeOptions) checkCounts() error {
 	switch {
 	case o.target <= 0 || o.target > 100:
-		return flagErrorf("target", "%d must be a percentage in 1..100", o.target)
+		return cmdutil.FlagErrorf("target", "%d must be a percentage in 1..100", o.target)
 	case o.pods <= 0:
-		return flagErrorf("pods", "%d must be positive", o.pods)
+		return cmdutil.FlagErrorf("pods", "%d must be positive", o.pods)
 	case o.minReplicas < 1:
-		return flagErrorf("min-replicas", "%d must be at least 1", o.minReplicas)
+		return cmdutil.FlagErrorf("min-replicas", "%d must be at least 1", o.minReplicas)
 	case o.maxReplicas < o.pods:
-		return flagErrorf("max-replicas", "%d is below --pods %d", o.maxReplicas, o.pods)
+		return cmdutil.FlagErrorf("max-replicas", "%d is below --pods %d", o.maxReplicas, o.pods)
 	case o.maxReplicas < o.minReplicas:
-		return flagErrorf("max-replicas", "%d is below --min-replicas %d", o.maxReplicas, o.minReplicas)
+		return cmdutil.FlagErrorf("max-replicas", "%d is below --min-replicas %d", o.maxReplicas, o.minReplicas)
 	case !(o.efficiency > 0 && o.efficiency <= 1):
-		return flagErrorf("efficiency", "%v must be in (0, 1]", o.efficiency)
+		return cmdutil.FlagErrorf("efficiency", "%v must be in (0, 1]", o.efficiency)
 	}
-	return positive("pod-rate", o.podRate)
+	return cmdutil.Positive("pod-rate", o.podRate)
 }
 
 func printSize(w io.Writer, o sizeOutput) {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/analyze/sim"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/units"
 	"github.com/capreport/capreport/rules"
@@ -16,7 +17,7 @@ import (
 
 // simulateTimeOptions are the raw flags of `capreport simulate time`.
 type simulateTimeOptions struct {
-	ios                        *streams
+	ios                        *cmdutil.IOStreams
 	podRate, threshold, demand float64
 	deadTime, window, step     string
 	minReplicas, maxReplicas   int32
@@ -29,8 +30,8 @@ type simulateTimeOptions struct {
 
 // newSimulateTimeCmd builds the command; runF, when set, receives the
 // parsed options instead of running (flag-parsing tests).
-func newSimulateTimeCmd(f *factory, runF func(*simulateTimeOptions) error) *cobra.Command {
-	o := &simulateTimeOptions{ios: f.ios}
+func newSimulateTimeCmd(f *cmdutil.Factory, runF func(*simulateTimeOptions) error) *cobra.Command {
+	o := &simulateTimeOptions{ios: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "time",
 		Short: "Run a backlog-driven loop for 20 hours after a demand step (the Time row)",
@@ -66,7 +67,7 @@ func newSimulateTimeCmd(f *factory, runF func(*simulateTimeOptions) error) *cobr
 
 func runSimulateTime(o *simulateTimeOptions) error {
 	ios := o.ios
-	if err := checkFormat(o.format, "text", "json"); err != nil {
+	if err := cmdutil.CheckFormat(o.format, "text", "json"); err != nil {
 		return err
 	}
 	model, err := o.model()
@@ -83,9 +84,9 @@ func runSimulateTime(o *simulateTimeOptions) error {
 	}
 	if o.format == "json" {
 		if o.events {
-			return writeJSON(ios.Out, timeOutput{TimeBill: bill, ScaleEvents: scaleEventsOf(syncs), Syncs: syncLog(syncs)})
+			return cmdutil.WriteJSON(ios.Out, timeOutput{TimeBill: bill, ScaleEvents: scaleEventsOf(syncs), Syncs: syncLog(syncs)})
 		}
-		return writeJSON(ios.Out, bill)
+		return cmdutil.WriteJSON(ios.Out, bill)
 	}
 	printTime(ios.Out, bill)
 	if o.events {
@@ -100,15 +101,15 @@ func (o *simulateTimeOptions) model() (rules.TimeModel, error) {
 	if err := o.checkCounts(); err != nil {
 		return m, err
 	}
-	deadTime, err := parseSeconds("dead-time", o.deadTime, false)
+	deadTime, err := cmdutil.ParseSeconds("dead-time", o.deadTime, false)
 	if err != nil {
 		return m, err
 	}
-	window, err := parseSeconds("window", o.window, true)
+	window, err := cmdutil.ParseSeconds("window", o.window, true)
 	if err != nil {
 		return m, err
 	}
-	step, err := parseMultiple("step", o.step)
+	step, err := cmdutil.ParseMultiple("step", o.step)
 	if err != nil {
 		return m, err
 	}
@@ -142,18 +143,18 @@ func (o *simulateTimeOptions) checkCounts() error {
 		flag string
 		v    float64
 	}{{"pod-rate", o.podRate}, {"threshold", o.threshold}, {"demand", o.demand}} {
-		if err := positive(p.flag, p.v); err != nil {
+		if err := cmdutil.Positive(p.flag, p.v); err != nil {
 			return err
 		}
 	}
 	if o.minReplicas < 1 {
-		return flagErrorf("min-replicas", "%d must be at least 1", o.minReplicas)
+		return cmdutil.FlagErrorf("min-replicas", "%d must be at least 1", o.minReplicas)
 	}
 	if o.maxReplicas < o.minReplicas {
-		return flagErrorf("max-replicas", "%d is below --min-replicas %d", o.maxReplicas, o.minReplicas)
+		return cmdutil.FlagErrorf("max-replicas", "%d is below --min-replicas %d", o.maxReplicas, o.minReplicas)
 	}
 	if need := o.demand / o.podRate; need > float64(o.maxReplicas) {
-		return flagErrorf("demand", "%v/s needs %.0f pods at --pod-rate %v before the step, above --max-replicas %d", o.demand, need, o.podRate, o.maxReplicas)
+		return cmdutil.FlagErrorf("demand", "%v/s needs %.0f pods at --pod-rate %v before the step, above --max-replicas %d", o.demand, need, o.podRate, o.maxReplicas)
 	}
 	return nil
 }

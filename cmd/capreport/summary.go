@@ -2,18 +2,20 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 // summaryOptions are the inputs of `capreport summary`.
 type summaryOptions struct {
-	ios *streams
+	ios *cmdutil.IOStreams
 	postOptions
 }
 
 // newSummaryCmd builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newSummaryCmd(f *factory, runF func(*summaryOptions) error) *cobra.Command {
-	o := &summaryOptions{ios: f.ios, postOptions: postOptions{env: f.env}}
+func newSummaryCmd(f *cmdutil.Factory, runF func(*summaryOptions) error) *cobra.Command {
+	o := &summaryOptions{ios: f.IOStreams, postOptions: postOptions{env: f.Env}}
 	cmd := &cobra.Command{
 		Use:   "summary --report REPORT.json [--base BASE.json]",
 		Short: "Write the report to the GitHub Actions job summary",
@@ -51,7 +53,7 @@ func runSummary(o *summaryOptions) error {
 		return err
 	}
 	repo, _ := o.env("GITHUB_REPOSITORY")
-	gh := githubOptions{ghDeps: ghDeps{env: o.env}}
+	gh := githubOptions{GHDeps: cmdutil.GHDeps{Env: o.env}}
 	note := artifactsNote(ev.runURL(o.env, gh.serverURL(), repo))
 	// The summary is this command's whole job: failing to write it fails.
 	if err := o.writeSummary(s, l, note); err != nil {

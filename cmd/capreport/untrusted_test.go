@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/inert"
 	"github.com/capreport/capreport/internal/testutil"
@@ -15,7 +16,7 @@ import (
 // The untrusted-report property (report/artifact's tests and fuzz
 // targets) is held on the bodies inert.Bodies renders; comment github
 // renders these very bodies from what artifact.Decode returns (as
-// readReportLimited reads it), for every hostile string in every field.
+// ReadReportLimited reads it), for every hostile string in every field.
 func TestCommentBodiesAreInertBodies(t *testing.T) {
 	v := inert.NewValidator(t)
 	for _, s := range inert.Hostile() {
@@ -53,7 +54,7 @@ func TestSchemaErrorsBounded(t *testing.T) {
 "sources": [], "findings": [], "workloads": [` + strings.TrimSuffix(strings.Repeat(`{"id": 1},`, 140000), ",") + `]}`
 	env := map[string]string{}
 	r := runGitHub(t, env, "summary", "--report", writeTemp(t, "big.json", doc), "--summary", "-")
-	if r.code != exitError {
+	if r.code != cmdutil.ExitError {
 		t.Fatalf("exit %d", r.code)
 	}
 	if n := strings.Count(r.errOut, "\n"); n > 25 || !strings.Contains(r.errOut, "more") || !strings.Contains(r.errOut, "/workloads/0") {

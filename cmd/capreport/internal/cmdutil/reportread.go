@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"errors"
@@ -18,7 +18,22 @@ import (
 // anyone wrote, so each is a regular file read within a bound, decoded as
 // it is read, and held to the schema.
 
-// tightenGCForReports lets the heap grow by half of what is live between
+// DefaultMaxReportBytes caps a JSON report read by comment, issue,
+// summary, merge (each input, and all together) and diff, and a
+// report and its --base together. A compact report (the default) takes
+// about 15.6 KB per autoscaler: 10,000 autoscalers are 156 MB, and
+// 256 MiB holds some 17,000, while a hostile artifact still cannot
+// make capreport read more. A report is decoded as it is read, a
+// workload at a time (artifact.Read), and its decoded form takes about
+// 1.5 bytes a byte (one decoding to more than twice the bound is
+// refused, maxDecodedFor); the collector runs at GOGC 50 meanwhile,
+// held near what the reports may decode to (TightenGCForReports): at
+// the bound, summary took 0.69 GB, merge 0.71 GB, a summary --base of
+// two reports with nothing in common 0.94 GB, 24-31 s on a 2-core
+// machine (docs/security.md).
+const DefaultMaxReportBytes = 256 << 20
+
+// TightenGCForReports lets the heap grow by half of what is live between
 // collections, not by all of it, in a command that reads reports within
 // limit bytes together and little else: reading one, the live heap grows
 // steadily (the decoded workloads) under much short-lived garbage (the
@@ -30,18 +45,18 @@ import (
 // walk): a report written to inflate to just under that bound took
 // 0.90 GB at GOGC 50 alone, 0.67 GB with the limit, 16 s against 15 s.
 // A GOGC or GOMEMLIMIT of the runner's wins (gcpace).
-func tightenGCForReports(limit int64) {
+func TightenGCForReports(limit int64) {
 	gcpace.SetPercent(50)
 	gcpace.SetLimit(maxDecodedFor(limit) + 80<<20)
 }
 
-// reportBudget bounds the reports one command reads together (a report
+// ReportBudget bounds the reports one command reads together (a report
 // and its base, read side by side by diff): each file's size is taken
 // from what is left before a byte of it is read, so that a second report
 // over the rest is refused unread. Files read side by side are reserved
 // first, in a fixed order, so that which one is refused does not depend
 // on which goroutine ran first.
-type reportBudget struct {
+type ReportBudget struct {
 	mu       sync.Mutex
 	left     int64
 	limit    int64
@@ -50,15 +65,16 @@ type reportBudget struct {
 	refused  map[string]error // what reserve refused, returned by read
 }
 
-func newReportBudget(limit int64, bound string) *reportBudget {
-	return &reportBudget{left: limit, limit: limit, bound: bound,
+// NewReportBudget is a budget of limit bytes; bound names it in messages.
+func NewReportBudget(limit int64, bound string) *ReportBudget {
+	return &ReportBudget{left: limit, limit: limit, bound: bound,
 		reserved: map[string]int64{}, refused: map[string]error{}}
 }
 
-// reserve takes the sizes of the reports at paths, in order, from what
+// Reserve takes the sizes of the reports at paths, in order, from what
 // is left; read then reads each within its reservation, or returns why
 // it was refused. An empty path is skipped.
-func (b *reportBudget) reserve(paths ...string) {
+func (b *ReportBudget) Reserve(paths ...string) {
 	for _, path := range paths {
 		if path == "" {
 			continue
@@ -74,9 +90,9 @@ func (b *reportBudget) reserve(paths ...string) {
 	}
 }
 
-// read reads the report at path within what is left, or within what
+// Read reads the report at path within what is left, or within what
 // reserve took for it.
-func (b *reportBudget) read(path string, v *report.Validator) (*contract.Report, error) {
+func (b *ReportBudget) Read(path string, v *report.Validator) (*contract.Report, error) {
 	b.mu.Lock()
 	size, ok := b.reserved[path]
 	err := b.refused[path]
@@ -89,13 +105,13 @@ func (b *reportBudget) read(path string, v *report.Validator) (*contract.Report,
 			return nil, err
 		}
 	}
-	return readReportLimited(path, size, v)
+	return ReadReportLimited(path, size, v)
 }
 
 // take takes the size of the file at path from what is left: the bound
 // a reader holds it to. A path that is not a regular file takes nothing
 // (the reader's error names what it is) and is held to the whole bound.
-func (b *reportBudget) take(path string) (int64, error) {
+func (b *ReportBudget) take(path string) (int64, error) {
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() {
 		return b.limit, nil
@@ -107,30 +123,30 @@ func (b *reportBudget) take(path string) (int64, error) {
 		if used == 0 {
 			return 0, reportFileError(path, b.limit, &safefile.TooLargeError{Path: path, Limit: b.limit})
 		}
-		return 0, &usageError{msg: fmt.Sprintf("%s: with the other report's %d bytes, more than %s allows together", path, used, b.bound)}
+		return 0, &UsageError{Msg: fmt.Sprintf("%s: with the other report's %d bytes, more than %s allows together", path, used, b.bound)}
 	}
 	b.left -= fi.Size()
 	return fi.Size(), nil
 }
 
-// readReportLimited reads a report of at most limit bytes and, given a
+// ReadReportLimited reads a report of at most limit bytes and, given a
 // validator, checks it against the JSON schema as it decodes: a report
 // may come from an artifact anyone wrote, and one without workloads or
 // sources would be merged or posted as if it had none. A file that is not one, or
 // carries another schema version, is a usage error naming the file,
 // because the fix is on the command line (another file, or a capreport of
 // the same version).
-func readReportLimited(path string, limit int64, v *report.Validator) (*contract.Report, error) {
-	r, _, err := readReportCounted(path, limit, v)
+func ReadReportLimited(path string, limit int64, v *report.Validator) (*contract.Report, error) {
+	r, _, err := ReadReportCounted(path, limit, v)
 	return r, err
 }
 
-// readReportCounted is readReportLimited that also says how many bytes
+// ReadReportCounted is ReadReportLimited that also says how many bytes
 // it read. The file is a regular file (a symlink to one is followed, the
 // user named it), checked before it is opened and on the open file,
 // opened without waiting, and decoded as it is read (artifact.Read):
 // memory holds the decoded report, never the file's text.
-func readReportCounted(path string, limit int64, v *report.Validator) (*contract.Report, int64, error) {
+func ReadReportCounted(path string, limit int64, v *report.Validator) (*contract.Report, int64, error) {
 	f, err := safefile.OpenLimited(path, limit, true)
 	if err != nil {
 		return nil, 0, reportFileError(path, limit, err)
@@ -142,7 +158,7 @@ func readReportCounted(path string, limit int64, v *report.Validator) (*contract
 		return nil, 0, reportFileError(path, limit, &safefile.TooLargeError{Path: path, Limit: limit})
 	}
 	if err != nil {
-		return nil, 0, &usageError{msg: err.Error()}
+		return nil, 0, &UsageError{Msg: err.Error()}
 	}
 	return r, f.N(), nil
 }
@@ -160,17 +176,17 @@ func reportFileError(path string, limit int64, err error) error {
 	var tl *safefile.TooLargeError
 	switch {
 	case errors.As(err, &nr):
-		return &usageError{msg: nr.Error()}
+		return &UsageError{Msg: nr.Error()}
 	case errors.As(err, &tl):
-		return &usageError{msg: fmt.Sprintf("%s: larger than %d bytes (--max-report-bytes)", path, limit), err: tl}
+		return &UsageError{Msg: fmt.Sprintf("%s: larger than %d bytes (--max-report-bytes)", path, limit), Err: tl}
 	default:
-		return &usageError{msg: fmt.Sprintf("%s: %v", path, unwrapPathError(err))}
+		return &UsageError{Msg: fmt.Sprintf("%s: %v", path, UnwrapPathError(err))}
 	}
 }
 
-// unwrapPathError drops the path os.ReadFile repeats, since the message
+// UnwrapPathError drops the path os.ReadFile repeats, since the message
 // already starts with it.
-func unwrapPathError(err error) error {
+func UnwrapPathError(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err

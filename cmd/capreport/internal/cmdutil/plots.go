@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"fmt"
@@ -6,10 +6,11 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/report"
 	"github.com/capreport/capreport/report/plot"
-	"golang.org/x/sync/errgroup"
 )
 
 // workloadPlots are the figures of one workload: the SVG documents the HTML
@@ -39,7 +40,7 @@ func (p workloadPlots) svgBytes() int {
 // depend on which finished first; the first error in that order wins.
 // With dir set, the kept figures are written to dir/plots. p (nil: none)
 // is told as workloads are done.
-func drawPlots(r contract.Report, formats []string, dir string, p *progress) (map[string]workloadPlots, error) {
+func drawPlots(r contract.Report, formats []string, dir string, p *Progress) (map[string]workloadPlots, error) {
 	ws := report.WorstFirst(r.Workloads)
 	out := map[string]workloadPlots{}
 	used, batch := 0, runtime.GOMAXPROCS(0)
@@ -50,7 +51,7 @@ func drawPlots(r contract.Report, formats []string, dir string, p *progress) (ma
 		}
 		for i, d := range drawn {
 			if used+d.svgBytes() > report.PagePlotBudget {
-				p.update(phasePlots, len(ws), len(ws))
+				p.Update(phasePlots, len(ws), len(ws))
 				return out, nil
 			}
 			used += d.svgBytes()
@@ -60,7 +61,7 @@ func drawPlots(r contract.Report, formats []string, dir string, p *progress) (ma
 			d.figs = nil
 			out[ws[from+i].ID] = d
 		}
-		p.update(phasePlots, min(from+batch, len(ws)), len(ws))
+		p.Update(phasePlots, min(from+batch, len(ws)), len(ws))
 	}
 	return out, nil
 }

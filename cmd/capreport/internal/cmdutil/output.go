@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"errors"
@@ -13,23 +13,23 @@ import (
 	"github.com/capreport/capreport/report/plot"
 )
 
-// formatOptions are the command-line choices every format reads.
-type formatOptions struct {
-	color  bool // ANSI colour in text
-	pretty bool // indented JSON
+// FormatOptions are the command-line choices every format reads.
+type FormatOptions struct {
+	Color  bool // ANSI colour in text
+	Pretty bool // indented JSON
 }
 
-// renderFormat renders the report in one format.
-func renderFormat(r contract.Report, format string, fo formatOptions) ([]byte, error) {
+// RenderFormat renders the report in one format.
+func RenderFormat(r contract.Report, format string, fo FormatOptions) ([]byte, error) {
 	o := report.DefaultOptions()
-	o.Color, o.Pretty = fo.color, fo.pretty
+	o.Color, o.Pretty = fo.Color, fo.Pretty
 	switch format {
 	case "json":
 		return report.JSON(r, o)
 	case "markdown":
 		return report.Markdown(r, o)
 	case "html":
-		svgs, err := svgPlots(r)
+		svgs, err := SVGPlots(r)
 		if err != nil {
 			return nil, err
 		}
@@ -38,13 +38,13 @@ func renderFormat(r contract.Report, format string, fo formatOptions) ([]byte, e
 	case "sarif":
 		// Code scanning resolves paths against the repository, not the
 		// scanned directory.
-		return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(contract.PathBase(r))})
+		return report.SARIF(r, report.SARIFOptions{BaseDir: RepoBaseDir(contract.PathBase(r))})
 	}
 	return report.Text(r, o)
 }
 
-// svgPlots draws the figures the HTML page shows (drawPlots).
-func svgPlots(r contract.Report) (map[string][][]byte, error) {
+// SVGPlots draws the figures the HTML page shows (drawPlots).
+func SVGPlots(r contract.Report) (map[string][][]byte, error) {
 	plots, err := drawPlots(r, []string{plot.FormatSVG}, "", nil)
 	if err != nil {
 		return nil, err
@@ -58,13 +58,13 @@ func svgPlots(r contract.Report) (map[string][][]byte, error) {
 	return out, nil
 }
 
-// writeOutDir writes every format and the plot files of the workloads the
+// WriteOutDir writes every format and the plot files of the workloads the
 // reports show (drawPlots; telling p, nil for none, how far it is);
 // report.md links the plots relatively and report.html inlines the same
 // SVGs, drawn once.
 // report.json is compact unless pretty: it is the artifact the later jobs
 // read.
-func writeOutDir(dir string, r contract.Report, pretty bool, p *progress) error {
+func WriteOutDir(dir string, r contract.Report, pretty bool, p *Progress) error {
 	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func writeFormats(dir string, r contract.Report, o report.Options) error {
 		{"report.html", report.HTML},
 		{"report.txt", report.Text},
 		{"report.sarif", func(r contract.Report, _ report.Options) ([]byte, error) {
-			return report.SARIF(r, report.SARIFOptions{BaseDir: repoBaseDir(contract.PathBase(r))})
+			return report.SARIF(r, report.SARIFOptions{BaseDir: RepoBaseDir(contract.PathBase(r))})
 		}},
 	}
 	errs := make([]error, len(outs))
@@ -120,9 +120,9 @@ func writeFormats(dir string, r contract.Report, o report.Options) error {
 	return errors.Join(errs...)
 }
 
-// repoBaseDir is the scanned directory relative to the top of the git
+// RepoBaseDir is the scanned directory relative to the top of the git
 // repository holding it ("" when it is the top or not in a repository).
-func repoBaseDir(root string) string {
+func RepoBaseDir(root string) string {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return ""
@@ -141,9 +141,9 @@ func repoBaseDir(root string) string {
 	}
 }
 
-// failing counts the findings of r that fail a run under failOn
+// Failing counts the findings of r that fail a run under failOn
 // ("error", "warning" or "never").
-func failing(r *contract.Report, failOn string) int {
+func Failing(r *contract.Report, failOn string) int {
 	n := 0
 	switch failOn {
 	case config.FailOnNever:

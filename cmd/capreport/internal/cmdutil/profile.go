@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"fmt"
@@ -13,28 +13,28 @@ import (
 // name: a CPU profile over the whole command, or the heap at its end.
 var profileModes = []string{"none", "cpu", "heap"}
 
-// profiler records the profile --profile asks for into --profile-output.
-type profiler struct {
-	mode, output string
+// Profiler records the profile --profile asks for into --profile-output.
+type Profiler struct {
+	Mode, Output string
 	cpuFile      *os.File
 }
 
-// start begins a CPU profile; the heap is written by stop.
-func (p *profiler) start() error {
-	if err := checkValue("profile", p.mode, profileModes...); err != nil {
+// Start begins a CPU profile; the heap is written by stop.
+func (p *Profiler) Start() error {
+	if err := CheckValue("profile", p.Mode, profileModes...); err != nil {
 		return err
 	}
-	if p.mode == "none" {
+	if p.Mode == "none" {
 		return nil
 	}
 	// The renders run in worker processes, which inherit this.
-	if err := os.Setenv(render.WorkerProfileEnv, p.mode+":"+p.output+".worker"); err != nil {
+	if err := os.Setenv(render.WorkerProfileEnv, p.Mode+":"+p.Output+".worker"); err != nil {
 		return err
 	}
-	if p.mode != "cpu" {
+	if p.Mode != "cpu" {
 		return nil
 	}
-	f, err := os.Create(p.output)
+	f, err := os.Create(p.Output)
 	if err != nil {
 		return fmt.Errorf("--profile-output: %w", err)
 	}
@@ -46,10 +46,10 @@ func (p *profiler) start() error {
 	return nil
 }
 
-// stop ends the CPU profile or writes the heap profile (after a GC, so it
+// Stop ends the CPU profile or writes the heap profile (after a GC, so it
 // shows what is live at the end of the command).
-func (p *profiler) stop() error {
-	if p.mode != "none" {
+func (p *Profiler) Stop() error {
+	if p.Mode != "none" {
 		_ = os.Unsetenv(render.WorkerProfileEnv) // workers started later are not profiled
 	}
 	switch {
@@ -58,8 +58,8 @@ func (p *profiler) stop() error {
 		err := p.cpuFile.Close()
 		p.cpuFile = nil
 		return err
-	case p.mode == "heap":
-		f, err := os.Create(p.output)
+	case p.Mode == "heap":
+		f, err := os.Create(p.Output)
 		if err != nil {
 			return fmt.Errorf("--profile-output: %w", err)
 		}

@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"math"
@@ -11,22 +11,22 @@ import (
 
 // Values of --fail-on-scope.
 const (
-	failOnScopeNew = "new"
-	failOnScopeAll = "all"
+	FailOnScopeNew = "new"
+	FailOnScopeAll = "all"
 )
 
-// newlyFailing counts the findings of head that fail at failOn and did not
+// NewlyFailing counts the findings of head that fail at failOn and did not
 // fail in base: what a pull request makes worse. A repository with one
 // autoscaler failing before the change gets 0 for a change that leaves it
 // as it was, and 1 for one that makes another fail. Findings are matched by
-// what they are about (failingKeys), each as often as it occurs.
-func newlyFailing(base, head *contract.Report, failOn string) int {
+// what they are about (FailingKeys), each as often as it occurs.
+func NewlyFailing(base, head *contract.Report, failOn string) int {
 	before := map[string]int{}
-	for _, k := range failingKeys(base, failOn) {
+	for _, k := range FailingKeys(base, failOn) {
 		before[k]++
 	}
 	n := 0
-	for _, k := range failingKeys(head, failOn) {
+	for _, k := range FailingKeys(head, failOn) {
 		if before[k] > 0 {
 			before[k]--
 			continue
@@ -36,11 +36,11 @@ func newlyFailing(base, head *contract.Report, failOn string) int {
 	return n
 }
 
-// failingKeys keys the findings of r that fail at failOn (not ignored, at
+// FailingKeys keys the findings of r that fail at failOn (not ignored, at
 // or above its severity): an autoscaler's by its id and check, one of no
 // autoscaler by its check and the file it points at. Messages are left
 // out: they carry figures that move with any change.
-func failingKeys(r *contract.Report, failOn string) []string {
+func FailingKeys(r *contract.Report, failOn string) []string {
 	fails := func(f check.Finding) bool {
 		switch {
 		case f.Ignored || failOn == config.FailOnNever:
@@ -66,22 +66,22 @@ func failingKeys(r *contract.Report, failOn string) []string {
 	return keys
 }
 
-// checkGateFlags checks --fail-on-scope and --fail-on-worse before
+// CheckGateFlags checks --fail-on-scope and --fail-on-worse before
 // anything is read or rendered.
-func checkGateFlags(scope string, worse float64) error {
-	if scope != "" && scope != failOnScopeNew && scope != failOnScopeAll {
-		return flagErrorf("fail-on-scope", "%q is not one of new, all", scope)
+func CheckGateFlags(scope string, worse float64) error {
+	if scope != "" && scope != FailOnScopeNew && scope != FailOnScopeAll {
+		return FlagErrorf("fail-on-scope", "%q is not one of new, all", scope)
 	}
 	if worse < 0 || math.IsNaN(worse) || math.IsInf(worse, 0) {
-		return flagErrorf("fail-on-worse", "%v is not a percentage of 0 or more", worse)
+		return FlagErrorf("fail-on-worse", "%v is not a percentage of 0 or more", worse)
 	}
 	return nil
 }
 
-// worseBills counts the autoscalers of both reports whose bill grew by
+// WorseBills counts the autoscalers of both reports whose bill grew by
 // more than percent (0 when the gate is off): a bill that doubles without
 // crossing a latency target fails the gate the team set.
-func worseBills(base, head *contract.Report, percent float64) int {
+func WorseBills(base, head *contract.Report, percent float64) int {
 	if percent <= 0 {
 		return 0
 	}

@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"fmt"
@@ -11,21 +11,21 @@ import (
 // Phases of a run's progress besides the pipeline's.
 const phasePlots = "writing plots"
 
-// progressInterval is how often a run without a terminal says how far it
+// ProgressInterval is how often a run without a terminal says how far it
 // is; tests shorten it.
-var progressInterval = 5 * time.Second
+var ProgressInterval = 5 * time.Second
 
-// barDelay is how long a run on a terminal stays quiet before it draws a
+// BarDelay is how long a run on a terminal stays quiet before it draws a
 // bar: a run that ends sooner prints none; tests shorten it.
-var barDelay = time.Second
+var BarDelay = time.Second
 
-// progress says on standard error how far a long run is, phase by phase
+// Progress says on standard error how far a long run is, phase by phase
 // (sources rendered N/M, autoscalers priced N/M, plots written N/M): a bar
 // on a terminal once the run has taken a second, else (every CI log) a
-// plain line at most every progressInterval and when a phase that printed
+// plain line at most every ProgressInterval and when a phase that printed
 // ends. Its update is called from several goroutines at once.
-type progress struct {
-	ios   *streams
+type Progress struct {
+	ios   *IOStreams
 	now   func() time.Time
 	start time.Time
 
@@ -36,17 +36,17 @@ type progress struct {
 	said  bool      // the phase printed a plain line
 }
 
-// newProgress is the run's progress reporter; nil (report nothing) with
+// NewProgress is the run's progress reporter; nil (report nothing) with
 // --quiet.
-func newProgress(ios *streams, quiet bool, now func() time.Time) *progress {
+func NewProgress(ios *IOStreams, quiet bool, now func() time.Time) *Progress {
 	if quiet || ios == nil || ios.ErrOut == nil {
 		return nil
 	}
-	return &progress{ios: ios, now: now, start: now(), last: now()}
+	return &Progress{ios: ios, now: now, start: now(), last: now()}
 }
 
-// update records that done of total are through phase.
-func (p *progress) update(phase string, done, total int) {
+// Update records that done of total are through phase.
+func (p *Progress) Update(phase string, done, total int) {
 	if p == nil {
 		return
 	}
@@ -61,15 +61,15 @@ func (p *progress) update(phase string, done, total int) {
 		return
 	}
 	now := p.now()
-	if now.Sub(p.last) >= progressInterval || (done == total && p.said) {
+	if now.Sub(p.last) >= ProgressInterval || (done == total && p.said) {
 		fmt.Fprintf(p.ios.ErrOut, "capreport: %s %d/%d\n", phase, done, total)
 		p.last, p.said = now, true
 	}
 }
 
-func (p *progress) drawBar(done, total int) {
+func (p *Progress) drawBar(done, total int) {
 	if p.bar == nil {
-		if p.now().Sub(p.start) < barDelay {
+		if p.now().Sub(p.start) < BarDelay {
 			return
 		}
 		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(p.ios.ErrOut),
@@ -78,17 +78,17 @@ func (p *progress) drawBar(done, total int) {
 	_ = p.bar.Set(done)
 }
 
-func (p *progress) finishBar() {
+func (p *Progress) finishBar() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 		p.bar = nil
 	}
 }
 
-// fn is the reporter as the pipeline takes it; nil without one.
-func (p *progress) fn() func(phase string, done, total int) {
+// Fn is the reporter as the pipeline takes it; nil without one.
+func (p *Progress) Fn() func(phase string, done, total int) {
 	if p == nil {
 		return nil
 	}
-	return p.update
+	return p.Update
 }
