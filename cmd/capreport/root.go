@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -20,6 +21,11 @@ import (
 // code; it never panics on user input.
 func run(args []string, ios *cmdutil.IOStreams) int {
 	return execute(args, newFactory(ios))
+}
+
+// newFactory is the process's factory on ios, of this build.
+func newFactory(ios *cmdutil.IOStreams) *cmdutil.Factory {
+	return cmdutil.NewFactory(ios, readBuildInfo(debug.ReadBuildInfo))
 }
 
 // execute is run on a factory of the caller's (tests pin its clock).

@@ -9,8 +9,10 @@ package cmdutil
 import (
 	"context"
 	"net/http"
+	"os"
 	"time"
 
+	"github.com/capreport/capreport/pipeline"
 	ghreport "github.com/capreport/capreport/report/github"
 )
 
@@ -37,6 +39,21 @@ type Factory struct {
 
 // GitRunner runs one git command in dir and returns its trimmed stdout.
 type GitRunner func(ctx context.Context, dir string, args ...string) (string, error)
+
+// NewFactory is the process's factory on ios, of the build b: the wall
+// clock, the process environment, the library's HTTP client, the git
+// binary.
+func NewFactory(ios *IOStreams, b BuildInfo) *Factory {
+	return &Factory{
+		IOStreams: ios,
+		Now:       time.Now,
+		GHDeps:    GHDeps{Env: os.LookupEnv},
+		Git:       pipeline.RunGit,
+		Version:   b.Version,
+		Build:     b,
+		Prof:      &Profiler{},
+	}
+}
 
 // Getenv reads the factory's environment, empty when unset.
 func (f *Factory) Getenv(k string) string {
