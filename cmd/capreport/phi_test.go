@@ -135,28 +135,6 @@ func TestPhiBadInput(t *testing.T) {
 	}
 }
 
-// The flags reach the run as given: which exclusive flags were set is
-// recorded before runF, so the checks above see the user's choice, not
-// the defaults.
-func TestPhiFlagsParse(t *testing.T) {
-	var got *phiOptions
-	cmd := newPhiCmd(newFactory(&cmdutil.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), func(o *phiOptions) error {
-		got = o
-		return nil
-	})
-	cmd.SetArgs([]string{"--dead-time", "90s"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	if got == nil || !got.deadTimeSet || got.wSet || got.windowSet || got.window != "300s" || got.format != "text" {
-		t.Errorf("flags = %+v", got)
-	}
-	in, err := parsePhiFlags(got)
-	if err != nil || in.deadTime != 90 || in.window != 300 || !in.byTime {
-		t.Errorf("parsed = %+v, %v", in, err)
-	}
-}
-
 // The command reads the table and never bisects: the fastest of a few
 // in-process runs (cobra tree included) stays far under 50 ms, where one
 // bisection alone costs about 200 ms.

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
+	"github.com/capreport/capreport/cmd/capreport/internal/simulate"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/pipeline"
@@ -98,8 +99,8 @@ func newRootCmd(f *cmdutil.Factory, runF func(*rootOptions) error) *cobra.Comman
 		return &cmdutil.UsageError{Msg: err.Error()}
 	})
 	root.AddCommand(
-		newSimulateCmd(f),
-		newPhiCmd(f, nil),
+		simulate.NewCmdSimulate(f),
+		simulate.NewCmdPhi(f, nil),
 		newDiffCmd(f, nil),
 		newMergeCmd(f, nil),
 		newInitCmd(f, nil),

@@ -1,4 +1,4 @@
-package main
+package simulate
 
 import (
 	"fmt"
@@ -44,9 +44,9 @@ type phiOutput struct {
 	RequiredStandingDelaySeconds *float64 `json:"requiredStandingDelaySeconds,omitempty"`
 }
 
-// newPhiCmd builds the command; runF, when set, receives the parsed options
+// NewCmdPhi builds the command; runF, when set, receives the parsed options
 // instead of running (flag-parsing tests).
-func newPhiCmd(f *cmdutil.Factory, runF func(*phiOptions) error) *cobra.Command {
+func NewCmdPhi(f *cmdutil.Factory, runF func(*phiOptions) error) *cobra.Command {
 	o := &phiOptions{ios: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "phi",

@@ -1,4 +1,9 @@
-package main
+// Package simulate holds the what-if calculators, whose inputs are flags
+// instead of a repository: `capreport simulate size` and `simulate time`
+// (one run of the v1.34 HPA controller against a fluid model) and
+// `capreport phi` (the Φ bound of a window and dead time); they check the
+// core from outside.
+package simulate
 
 import (
 	"github.com/spf13/cobra"
@@ -6,9 +11,9 @@ import (
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
-// newSimulateCmd is the what-if calculator: one Size or Time run from flags,
+// NewCmdSimulate is the what-if calculator: one Size or Time run from flags,
 // the way to check the core from outside.
-func newSimulateCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmdSimulate(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use: "simulate",
 		Example: "  capreport simulate size --pods 10 --request 1 --limit 1 --target 50 --overload 10\n" +
