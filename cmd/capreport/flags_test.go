@@ -73,22 +73,6 @@ func TestMergeFlags(t *testing.T) {
 	})
 }
 
-func TestInitFlags(t *testing.T) {
-	cmdtest.Flags(t, newInitCmd, func(t *testing.T, f *cmdutil.Factory, o *initOptions) {
-		cmdtest.SameStreams(t, f, o.ios)
-		if o.ctx == nil {
-			t.Error("context missing")
-		}
-		cmdtest.ClearRender(t, &o.render)
-		o.ios, o.ctx = nil, nil
-	}, []cmdtest.FlagCase[initOptions]{
-		{Name: "defaults", Want: initOptions{path: ".", render: cmdtest.DefaultRender}},
-		{Name: "flags", Args: []string{"deploy", "--force", "--stdout", "--release-name", "web"},
-			Want: initOptions{path: "deploy", force: true, stdout: true, render: cmdtest.WithRender(func(r *cmdutil.RenderFlags) { r.ReleaseName = "web" })}},
-		{Name: "bad bool", Args: []string{"--force=maybe"}, WantErr: `invalid argument "maybe" for "--force"`},
-	})
-}
-
 func TestExplainFlags(t *testing.T) {
 	cmdtest.Flags(t, newExplainCmd, func(t *testing.T, f *cmdutil.Factory, o *explainOptions) {
 		cmdtest.SameStreams(t, f, o.ios)

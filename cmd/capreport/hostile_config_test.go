@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/capreport/capreport/calibrate"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdtest"
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
@@ -383,17 +384,6 @@ func TestRepositoryConfigCannotFetch(t *testing.T) {
 	}
 }
 
-// hostileNames are object names and namespaces a manifest may hold that
-// YAML would read as something else: indicators, nulls, booleans,
-// numbers, quotes, comments, globs, line breaks of every kind.
-var hostileNames = []string{
-	"- item", "? key", "~", "null", "Null", "true", "no", "1e3", "0x10", ".inf", "<<", "=",
-	"#x", "x #y", "a: b", "a:b", "'q'", "\"dq\"", "|", ">", "&a", "*a", "!tag", "%x", "@x", "`x",
-	"[", "]", "{a,b}", "api-*", "a?c", "[ab]", "**", "\\", "a\\*", "{", "}", ",", "x,y",
-	" lead", "trail ", "\ttab", "a\nb", "a\r\nb", "a\u0085b", "a\u2028b", "a\u2029b",
-	"x\n  - deadTime: 1s\n    podRate: 1000", "x\n  - deadTime: 1s\n    podRate: 1000\n#", "é", "\u00a0", "a\x7fb", "\ufeffbom",
-}
-
 // yamlEscaped is s as a YAML double-quoted scalar with every rune outside
 // printable ASCII escaped, so that any text survives a manifest.
 func yamlEscaped(s string) string {
@@ -463,7 +453,7 @@ func checkOnlyEntry(t *testing.T, cfg *config.Config, body, ns, name string) {
 // live (a manifest named with a newline and a workloads entry once set
 // deadTime: 1s, podRate: 1000 for every workload).
 func TestInitWritesNamesAsData(t *testing.T) {
-	for _, s := range hostileNames {
+	for _, s := range cmdtest.HostileNames {
 		t.Run("name "+strconv.Quote(s), func(t *testing.T) {
 			repo := t.TempDir()
 			testutil.WriteTree(t, repo, map[string]string{"hpa.yaml": hpaManifest("shop", s)})
@@ -477,7 +467,7 @@ func TestInitWritesNamesAsData(t *testing.T) {
 			checkOnlyEntry(t, cfg, body, s, "web")
 		})
 	}
-	for _, s := range hostileNames {
+	for _, s := range cmdtest.HostileNames {
 		if strings.ContainsAny(s, "/\x00") {
 			continue
 		}

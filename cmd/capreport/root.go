@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
+	"github.com/capreport/capreport/cmd/capreport/internal/initcmd"
 	"github.com/capreport/capreport/cmd/capreport/internal/simulate"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
@@ -103,7 +104,7 @@ func newRootCmd(f *cmdutil.Factory, runF func(*rootOptions) error) *cobra.Comman
 		simulate.NewCmdPhi(f, nil),
 		newDiffCmd(f, nil),
 		newMergeCmd(f, nil),
-		newInitCmd(f, nil),
+		initcmd.NewCmdInit(f, nil),
 		newExplainCmd(f, nil),
 		newChecksCmd(f, nil),
 		newListCmd(f, nil),

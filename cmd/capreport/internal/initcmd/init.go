@@ -1,4 +1,9 @@
-package main
+// Package initcmd is `capreport init`: it writes a starting .capreport.yaml
+// for a repository, with the assumptions each autoscaler found still needs
+// (assume.go), the value sets CI renders with (sets.go), and YAML that
+// reads back as written (yaml.go). The name is initcmd because a package
+// cannot be imported as init.
+package initcmd
 
 import (
 	"context"
@@ -29,10 +34,10 @@ type initOptions struct {
 	stdout bool
 }
 
-// newInitCmd writes a commented .capreport.yaml naming every discovered
+// NewCmdInit writes a commented .capreport.yaml naming every discovered
 // workload and the assumptions it lacks. runF, when set, receives the
 // parsed options instead of running (flag-parsing tests).
-func newInitCmd(f *cmdutil.Factory, runF func(*initOptions) error) *cobra.Command {
+func NewCmdInit(f *cmdutil.Factory, runF func(*initOptions) error) *cobra.Command {
 	o := &initOptions{ios: f.IOStreams}
 	cmd := &cobra.Command{
 		Use: "init [PATH]",

@@ -1,4 +1,4 @@
-package main
+package initcmd
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/capreport/capreport/analyze"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdtest"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/render"
 )
@@ -18,7 +19,7 @@ import (
 // chart with that value set. What YAML cannot hold (text that is not
 // UTF-8) and an empty name are left out, never written otherwise.
 func FuzzInitConfig(f *testing.F) {
-	for _, s := range hostileNames {
+	for _, s := range cmdtest.HostileNames {
 		f.Add("shop", s, "hpa.yaml", "charts/web", "hpa")
 		f.Add(s, "web", s+".yaml", "charts/"+s, s)
 	}
