@@ -15,8 +15,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/spf13/cobra"
-
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/fakegithub"
@@ -139,17 +137,9 @@ func runGitHub(t *testing.T, env map[string]string, args ...string) ghRun {
 	s := &cmdutil.IOStreams{Out: &o, ErrOut: &e}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	deps := cmdutil.GHDeps{Env: lookup, Retry: ghreport.Retry{Sleep: func(context.Context, time.Duration) error { return nil }}}
-	root := &cobra.Command{Use: "capreport", SilenceUsage: true, SilenceErrors: true}
-	root.SetOut(&o)
-	root.SetErr(&e)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &cmdutil.UsageError{Msg: err.Error()} })
-	comment := &cobra.Command{Use: "comment"}
 	f := newFactory(s)
 	f.GHDeps = deps
-	comment.AddCommand(newCommentGitHubCmd(f, nil))
-	issue := &cobra.Command{Use: "issue"}
-	issue.AddCommand(newIssueGitHubCmd(f, nil))
-	root.AddCommand(comment, issue, newSummaryCmd(f, nil))
+	root := newRootCmd(f, nil)
 	root.SetArgs(args)
 	err := root.ExecuteContext(context.Background())
 	if err != nil {
@@ -614,10 +604,8 @@ func TestSummaryCommand(t *testing.T) {
 	if err := os.WriteFile(sum, bytes.Repeat([]byte("x"), 1<<20-10<<10), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := &summaryOptions{ios: &cmdutil.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, postOptions: postOptions{report: rep["head"], maxReportBytes: cmdutil.DefaultMaxReportBytes, summary: sum, title: "capreport",
-		env: func(string) (string, bool) { return "", false }}}
-	if err := runSummary(o); err != nil {
-		t.Fatal(err)
+	if r = runGitHub(t, map[string]string{}, "summary", "--report", rep["head"], "--summary", sum); r.code != cmdutil.ExitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.errOut)
 	}
 	if fi, _ := os.Stat(sum); fi.Size() > 1<<20 {
 		t.Errorf("summary grew to %d bytes", fi.Size())

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/action"
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/cmd/capreport/internal/initcmd"
 	"github.com/capreport/capreport/cmd/capreport/internal/simulate"
@@ -108,9 +109,9 @@ func newRootCmd(f *cmdutil.Factory, runF func(*rootOptions) error) *cobra.Comman
 		newExplainCmd(f, nil),
 		newChecksCmd(f, nil),
 		newListCmd(f, nil),
-		newCommentCmd(f),
-		newIssueCmd(f),
-		newSummaryCmd(f, nil),
+		action.NewCmdComment(f),
+		action.NewCmdIssue(f),
+		action.NewCmdSummary(f, nil),
 		newCalibrateCmd(f, nil),
 	)
 	return root

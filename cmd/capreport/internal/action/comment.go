@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"context"
@@ -60,7 +60,7 @@ const (
 	whenUpdateOnly = "update-only" // never create; update an earlier comment
 )
 
-func newCommentCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmdComment(f *cmdutil.Factory) *cobra.Command {
 	return platformCmd("comment", "Post the report as a pull request's sticky comment",
 		newCommentGitHubCmd(f, nil))
 }

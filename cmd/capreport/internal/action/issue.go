@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"context"
@@ -20,7 +20,7 @@ type issueOptions struct {
 	labels []string
 }
 
-func newIssueCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmdIssue(f *cmdutil.Factory) *cobra.Command {
 	return platformCmd("issue", "Keep the repository-wide report as one living issue",
 		newIssueGitHubCmd(f, nil))
 }

@@ -1,4 +1,10 @@
-package main
+// Package action holds the commands of the GitHub Action, which publish a
+// saved report: `capreport comment github` (a pull request's comment),
+// `issue github` (an issue kept for a default branch) and `summary` (the
+// job summary), with what they share: the reports they read and the
+// bodies, outputs and gate they write (post.go), and the workflow event
+// they answer (ghevent.go).
+package action
 
 import (
 	"bytes"

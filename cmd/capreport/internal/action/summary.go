@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"github.com/spf13/cobra"
@@ -12,9 +12,9 @@ type summaryOptions struct {
 	postOptions
 }
 
-// newSummaryCmd builds the command; runF, when set, receives the parsed
+// NewCmdSummary builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newSummaryCmd(f *cmdutil.Factory, runF func(*summaryOptions) error) *cobra.Command {
+func NewCmdSummary(f *cmdutil.Factory, runF func(*summaryOptions) error) *cobra.Command {
 	o := &summaryOptions{ios: f.IOStreams, postOptions: postOptions{env: f.Env}}
 	cmd := &cobra.Command{
 		Use:   "summary --report REPORT.json [--base BASE.json]",
