@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capreport/capreport/cmd/capreport/internal/action"
+	"github.com/capreport/capreport/cmd/capreport/internal/calibratecmd"
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/cmd/capreport/internal/initcmd"
 	"github.com/capreport/capreport/cmd/capreport/internal/simulate"
@@ -112,7 +113,7 @@ func newRootCmd(f *cmdutil.Factory, runF func(*rootOptions) error) *cobra.Comman
 		action.NewCmdComment(f),
 		action.NewCmdIssue(f),
 		action.NewCmdSummary(f, nil),
-		newCalibrateCmd(f, nil),
+		calibratecmd.NewCmdCalibrate(f, nil),
 	)
 	return root
 }

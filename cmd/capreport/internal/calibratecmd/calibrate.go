@@ -1,4 +1,8 @@
-package main
+// Package calibratecmd is `capreport calibrate`: it measures the dead time
+// and pod rate of each autoscaled workload in Prometheus and writes them
+// into .capreport.yaml (or prints the change with --dry-run). The name is
+// calibratecmd because the measuring itself is the calibrate package.
+package calibratecmd
 
 import (
 	"context"
@@ -47,9 +51,9 @@ type calibrateOptions struct {
 	queries   int // issued by the last run, for tests
 }
 
-// newCalibrateCmd builds the command; runF, when set, receives the parsed
+// NewCmdCalibrate builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newCalibrateCmd(f *cmdutil.Factory, runF func(*calibrateOptions) error) *cobra.Command {
+func NewCmdCalibrate(f *cmdutil.Factory, runF func(*calibrateOptions) error) *cobra.Command {
 	o := &calibrateOptions{ios: f.IOStreams, getenv: f.Getenv, now: f.Now, newSource: calibrate.NewClient}
 	cmd := &cobra.Command{
 		Use: "calibrate --prometheus URL [PATH]",
