@@ -6,7 +6,6 @@ import (
 
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdtest"
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
-	"github.com/capreport/capreport/config"
 )
 
 func TestRootFlags(t *testing.T) {
@@ -59,19 +58,6 @@ func TestDiffFlags(t *testing.T) {
 	})
 }
 
-func TestMergeFlags(t *testing.T) {
-	cmdtest.Flags(t, newMergeCmd, func(t *testing.T, f *cmdutil.Factory, o *mergeOptions) {
-		cmdtest.SameStreams(t, f, o.ios)
-		o.ios = nil
-	}, []cmdtest.FlagCase[mergeOptions]{
-		{Name: "defaults", Args: []string{"a.json", "b.json", "c.json", "-o", "markdown"},
-			Want: mergeOptions{files: []string{"a.json", "b.json", "c.json"}, format: "markdown", failOn: config.FailOnError, maxReportBytes: cmdutil.DefaultMaxReportBytes}},
-		{Name: "flags", Args: []string{"a.json", "--prefer", "last", "--fail-on", "never", "--pretty", "--max-report-bytes", "1000"},
-			Want: mergeOptions{files: []string{"a.json"}, format: "json", prefer: "last", failOn: "never", pretty: true, maxReportBytes: 1000}},
-		{Name: "no report", WantErr: "requires at least 1 arg(s)"},
-	})
-}
-
 func TestExplainFlags(t *testing.T) {
 	cmdtest.Flags(t, newExplainCmd, func(t *testing.T, f *cmdutil.Factory, o *explainOptions) {
 		cmdtest.SameStreams(t, f, o.ios)
@@ -87,17 +73,6 @@ func TestExplainFlags(t *testing.T) {
 			Want: explainOptions{id: "shop/HorizontalPodAutoscaler/web", path: "deploy", format: "json",
 				render: cmdtest.WithRender(func(r *cmdutil.RenderFlags) { r.ConfigFile = "c.yaml" })}},
 		{Name: "no id", WantErr: "accepts between 1 and 2 arg(s), received 0"},
-	})
-}
-
-func TestChecksFlags(t *testing.T) {
-	cmdtest.Flags(t, newChecksCmd, func(t *testing.T, f *cmdutil.Factory, o *checksOptions) {
-		cmdtest.SameStreams(t, f, o.ios)
-		o.ios = nil
-	}, []cmdtest.FlagCase[checksOptions]{
-		{Name: "defaults", Want: checksOptions{format: "text"}},
-		{Name: "markdown", Args: []string{"-o", "markdown"}, Want: checksOptions{format: "markdown"}},
-		{Name: "argument", Args: []string{"CR001"}, WantErr: `unknown command "CR001"`},
 	})
 }
 

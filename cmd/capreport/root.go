@@ -13,8 +13,10 @@ import (
 
 	"github.com/capreport/capreport/cmd/capreport/internal/action"
 	"github.com/capreport/capreport/cmd/capreport/internal/calibratecmd"
+	"github.com/capreport/capreport/cmd/capreport/internal/checks"
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/cmd/capreport/internal/initcmd"
+	"github.com/capreport/capreport/cmd/capreport/internal/mergecmd"
 	"github.com/capreport/capreport/cmd/capreport/internal/simulate"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
@@ -105,10 +107,10 @@ func newRootCmd(f *cmdutil.Factory, runF func(*rootOptions) error) *cobra.Comman
 		simulate.NewCmdSimulate(f),
 		simulate.NewCmdPhi(f, nil),
 		newDiffCmd(f, nil),
-		newMergeCmd(f, nil),
+		mergecmd.NewCmdMerge(f, nil),
 		initcmd.NewCmdInit(f, nil),
 		newExplainCmd(f, nil),
-		newChecksCmd(f, nil),
+		checks.NewCmdChecks(f, nil),
 		newListCmd(f, nil),
 		action.NewCmdComment(f),
 		action.NewCmdIssue(f),

@@ -1,4 +1,7 @@
-package main
+// Package mergecmd is `capreport merge`: the JSON reports of a matrix of
+// jobs, each read within a bound, merged into one report in any format.
+// The name is mergecmd because the merging is the report/merge package.
+package mergecmd
 
 import (
 	"errors"
@@ -31,9 +34,9 @@ type mergeOptions struct {
 
 var mergeFormats = []string{"json", "text", "markdown"}
 
-// newMergeCmd builds the command; runF, when set, receives the parsed
+// NewCmdMerge builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newMergeCmd(f *cmdutil.Factory, runF func(*mergeOptions) error) *cobra.Command {
+func NewCmdMerge(f *cmdutil.Factory, runF func(*mergeOptions) error) *cobra.Command {
 	o := &mergeOptions{ios: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "merge REPORT.json...",

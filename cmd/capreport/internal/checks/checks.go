@@ -1,4 +1,6 @@
-package main
+// Package checks is `capreport checks`: every check of the registry with
+// its ID, default severity and remedy.
+package checks
 
 import (
 	"fmt"
@@ -17,10 +19,10 @@ type checksOptions struct {
 	format string
 }
 
-// newChecksCmd prints the checks registry: the IDs to include, exclude or
+// NewCmdChecks prints the checks registry: the IDs to include, exclude or
 // ignore, with their default severity and what each one means. runF, when
 // set, receives the parsed options instead of running (flag-parsing tests).
-func newChecksCmd(f *cmdutil.Factory, runF func(*checksOptions) error) *cobra.Command {
+func NewCmdChecks(f *cmdutil.Factory, runF func(*checksOptions) error) *cobra.Command {
 	o := &checksOptions{ios: f.IOStreams}
 	cmd := &cobra.Command{
 		Use: "checks",
