@@ -15,6 +15,7 @@ import (
 	"github.com/capreport/capreport/cmd/capreport/internal/calibratecmd"
 	"github.com/capreport/capreport/cmd/capreport/internal/checks"
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
+	"github.com/capreport/capreport/cmd/capreport/internal/diffcmd"
 	"github.com/capreport/capreport/cmd/capreport/internal/initcmd"
 	"github.com/capreport/capreport/cmd/capreport/internal/mergecmd"
 	"github.com/capreport/capreport/cmd/capreport/internal/simulate"
@@ -106,7 +107,7 @@ func newRootCmd(f *cmdutil.Factory, runF func(*rootOptions) error) *cobra.Comman
 	root.AddCommand(
 		simulate.NewCmdSimulate(f),
 		simulate.NewCmdPhi(f, nil),
-		newDiffCmd(f, nil),
+		diffcmd.NewCmdDiff(f, nil),
 		mergecmd.NewCmdMerge(f, nil),
 		initcmd.NewCmdInit(f, nil),
 		newExplainCmd(f, nil),

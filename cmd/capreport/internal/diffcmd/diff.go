@@ -1,4 +1,8 @@
-package main
+// Package diffcmd is `capreport diff`: the autoscalers' bills of a base
+// (a git revision, a directory or a saved report) and a head, built side by
+// side and compared, gated as the Action's comment is. The name is diffcmd
+// because the comparing is the report/diff package.
+package diffcmd
 
 import (
 	"context"
@@ -39,9 +43,9 @@ type diffOptions struct {
 
 var diffFormats = []string{"markdown", "json", "text"}
 
-// newDiffCmd builds the command; runF, when set, receives the parsed
+// NewCmdDiff builds the command; runF, when set, receives the parsed
 // options instead of running (flag-parsing tests).
-func newDiffCmd(f *cmdutil.Factory, runF func(*diffOptions) error) *cobra.Command {
+func NewCmdDiff(f *cmdutil.Factory, runF func(*diffOptions) error) *cobra.Command {
 	o := &diffOptions{ios: f.IOStreams, git: f.Git, version: f.Version}
 	cmd := &cobra.Command{
 		Use:   "diff [PATH] (--base-ref REF | --base-dir DIR | --base-json FILE)",
