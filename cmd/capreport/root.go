@@ -16,6 +16,7 @@ import (
 	"github.com/capreport/capreport/cmd/capreport/internal/checks"
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/cmd/capreport/internal/diffcmd"
+	"github.com/capreport/capreport/cmd/capreport/internal/explain"
 	"github.com/capreport/capreport/cmd/capreport/internal/initcmd"
 	"github.com/capreport/capreport/cmd/capreport/internal/mergecmd"
 	"github.com/capreport/capreport/cmd/capreport/internal/simulate"
@@ -110,7 +111,7 @@ func newRootCmd(f *cmdutil.Factory, runF func(*rootOptions) error) *cobra.Comman
 		diffcmd.NewCmdDiff(f, nil),
 		mergecmd.NewCmdMerge(f, nil),
 		initcmd.NewCmdInit(f, nil),
-		newExplainCmd(f, nil),
+		explain.NewCmdExplain(f, nil),
 		checks.NewCmdChecks(f, nil),
 		newListCmd(f, nil),
 		action.NewCmdComment(f),

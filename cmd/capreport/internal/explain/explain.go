@@ -1,4 +1,6 @@
-package main
+// Package explain is `capreport explain ID [PATH]`: one workload's whole
+// bill, with its checks and its timeline, as text or JSON.
+package explain
 
 import (
 	"context"
@@ -31,10 +33,10 @@ type explainOptions struct {
 	format  string
 }
 
-// newExplainCmd prints one workload's whole bill with its timeline. runF,
+// NewCmdExplain prints one workload's whole bill with its timeline. runF,
 // when set, receives the parsed options instead of running (flag-parsing
 // tests).
-func newExplainCmd(f *cmdutil.Factory, runF func(*explainOptions) error) *cobra.Command {
+func NewCmdExplain(f *cmdutil.Factory, runF func(*explainOptions) error) *cobra.Command {
 	o := &explainOptions{ios: f.IOStreams, version: f.Version}
 	cmd := &cobra.Command{
 		Use: "explain ID [PATH]",
