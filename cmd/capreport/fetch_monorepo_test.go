@@ -126,13 +126,13 @@ func pointAt(t *testing.T, dir, url, version string) {
 	}
 }
 
-func listJSON(t *testing.T, args ...string) listOutput {
+func listJSON(t *testing.T, args ...string) contract.Inventory {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	if code := run(append([]string{"list"}, args...), &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code == cmdutil.ExitError {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	var got listOutput
+	var got contract.Inventory
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out.String())
 	}

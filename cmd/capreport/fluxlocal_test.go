@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 )
 
@@ -103,7 +104,7 @@ func runFluxLocal(t *testing.T, args []string) *fluxLocalRun {
 	if code := run(args, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code == cmdutil.ExitError {
 		t.Fatalf("capreport %s: exit %d: %s", strings.Join(args, " "), code, errOut.String())
 	}
-	var got listOutput
+	var got contract.Inventory
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out.String())
 	}

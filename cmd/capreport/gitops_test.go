@@ -61,7 +61,7 @@ func (c gitopsCase) run(t *testing.T) {
 	if (code == cmdutil.ExitFail) != c.failing {
 		t.Errorf("exit %d, want a failing source %v: %s", code, c.failing, errOut.String())
 	}
-	var got listOutput
+	var got contract.Inventory
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out.String())
 	}

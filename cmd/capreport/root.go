@@ -18,6 +18,7 @@ import (
 	"github.com/capreport/capreport/cmd/capreport/internal/diffcmd"
 	"github.com/capreport/capreport/cmd/capreport/internal/explain"
 	"github.com/capreport/capreport/cmd/capreport/internal/initcmd"
+	"github.com/capreport/capreport/cmd/capreport/internal/list"
 	"github.com/capreport/capreport/cmd/capreport/internal/mergecmd"
 	"github.com/capreport/capreport/cmd/capreport/internal/simulate"
 	"github.com/capreport/capreport/config"
@@ -113,7 +114,7 @@ func newRootCmd(f *cmdutil.Factory, runF func(*rootOptions) error) *cobra.Comman
 		initcmd.NewCmdInit(f, nil),
 		explain.NewCmdExplain(f, nil),
 		checks.NewCmdChecks(f, nil),
-		newListCmd(f, nil),
+		list.NewCmdList(f, nil),
 		action.NewCmdComment(f),
 		action.NewCmdIssue(f),
 		action.NewCmdSummary(f, nil),

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 )
 
@@ -30,7 +31,7 @@ func TestOverlayInsideCheckout(t *testing.T) {
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	var got listOutput
+	var got contract.Inventory
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}

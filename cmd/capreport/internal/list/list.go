@@ -1,4 +1,7 @@
-package main
+// Package list is `capreport list`: the inventory of a repository, every
+// autoscaler found with its target, metrics, behavior and assumptions, and
+// every source rendered, as text or JSON (contract.Inventory), unpriced.
+package list
 
 import (
 	"bytes"
@@ -36,11 +39,11 @@ type listOptions struct {
 	path   string
 }
 
-// newListCmd prints what capreport would price, without pricing it: every
+// NewCmdList prints what capreport would price, without pricing it: every
 // autoscaler with its target, signal, bounds, metrics and assumptions (and
 // where each came from), then every source and how it rendered. runF, when
 // set, receives the parsed options instead of running (flag-parsing tests).
-func newListCmd(f *cmdutil.Factory, runF func(*listOptions) error) *cobra.Command {
+func NewCmdList(f *cmdutil.Factory, runF func(*listOptions) error) *cobra.Command {
 	o := &listOptions{ios: f.IOStreams}
 	cmd := &cobra.Command{
 		Use: "list [PATH]",
