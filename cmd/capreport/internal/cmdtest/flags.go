@@ -1,6 +1,7 @@
 // Package cmdtest holds what the tests of several commands share: the
 // flag-parsing table of the GitHub CLI's tests (a runF that only captures
-// the options), and the render flags as they are when no flag is given.
+// the options), the render flags as they are when no flag is given, and
+// the hostile names YAML writers are tested with.
 package cmdtest
 
 import (
@@ -27,7 +28,7 @@ type FlagCase[O any] struct {
 	WantErr string
 }
 
-// Flags parses each case through newXCmd(f, runF) with a runF that only
+// Flags parses each case through NewCmdX(f, runF) with a runF that only
 // captures the options, the way cli/cli tests flags. injected checks that
 // the factory's pieces reached the options and clears them, so that want
 // holds only what the command line decides.

@@ -19,7 +19,7 @@ import (
 // Factory is what the commands take from the process: the streams, the
 // clock, the environment and HTTP client of the GitHub commands, the git
 // runner, the version and the profiler of --profile. run builds it once
-// and passes it to every newXCmd; tests build their own.
+// and passes it to every NewCmdX; tests build their own.
 type Factory struct {
 	IOStreams *IOStreams
 	// Now is the clock: calibrate's window ends at it.
