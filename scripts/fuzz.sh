@@ -53,7 +53,7 @@ targets=(
   "./render/internal/kustread FuzzRewrite"
   "./render/internal/repofs FuzzCheckTree"
   "./config FuzzRanges"
-  "./cmd/capreport FuzzInitConfig"
+  "./cmd/capreport/internal/initcmd FuzzInitConfig"
   "./calibrate FuzzApplyNames"
   "./calibrate FuzzReadAnswer"
   "./analyze FuzzAnnotations"

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/internal/testutil"
 )
@@ -187,7 +188,7 @@ func loadAction(t *testing.T) (actionFile, []byte) {
 }
 
 func newTestRoot() *cobra.Command {
-	return newRootCmd(newFactory(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), nil)
+	return newRootCmd(newFactory(&cmdutil.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), nil)
 }
 
 // TestActionMatchesCLI: the action cannot drift from the command tree.

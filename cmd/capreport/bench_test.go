@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/genrepo"
 	"github.com/capreport/capreport/internal/testutil"
@@ -112,7 +113,7 @@ func BenchmarkPlotsVsSimulations(b *testing.B) {
 			b.Fatal(err)
 		}
 		c1 := testutil.CPUTime()
-		if _, err := svgPlots(*r); err != nil {
+		if _, err := cmdutil.SVGPlots(*r); err != nil {
 			b.Fatal(err)
 		}
 		simCPU += c1 - c0
@@ -159,13 +160,13 @@ func BenchmarkFormats(b *testing.B) {
 			for _, f := range reportFormats {
 				b.Run(f, func(b *testing.B) {
 					benchPerAutoscaler(b, n, func() error {
-						_, err := renderFormat(r, f, formatOptions{})
+						_, err := cmdutil.RenderFormat(r, f, cmdutil.FormatOptions{})
 						return err
 					})
 				})
 			}
 			b.Run("out", func(b *testing.B) {
-				benchPerAutoscaler(b, n, func() error { return writeOutDir(b.TempDir(), r, false, nil) })
+				benchPerAutoscaler(b, n, func() error { return cmdutil.WriteOutDir(b.TempDir(), r, false, nil) })
 			})
 		})
 	}

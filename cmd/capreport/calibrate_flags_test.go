@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 // Bad flag values name the flag (their parsing is TestCalibrateFlags).
@@ -18,7 +20,7 @@ func TestCalibrateFlagErrors(t *testing.T) {
 		{[]string{"calibrate", ".", "--prometheus", "prom:9090"}, `--prometheus: "prom:9090" is not an http or https URL`},
 	} {
 		var out, errOut bytes.Buffer
-		if code := run(tc.args, &streams{Out: &out, ErrOut: &errOut}); code != exitError || !strings.Contains(errOut.String(), tc.want) {
+		if code := run(tc.args, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code != cmdutil.ExitError || !strings.Contains(errOut.String(), tc.want) {
 			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", tc.args, code, errOut.String(), tc.want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/internal/promtest"
 	"github.com/capreport/capreport/internal/testutil"
@@ -144,9 +145,9 @@ func TestCalibrateAgainstPrometheus(t *testing.T) {
 	runCal := func(extra ...string) (string, string) {
 		t.Helper()
 		var out, errOut bytes.Buffer
-		f := newFactory(&streams{Out: &out, ErrOut: &errOut})
-		f.now = func() time.Time { return end }
-		if code := execute(append(args, extra...), f); code != exitOK {
+		f := newFactory(&cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
+		f.Now = func() time.Time { return end }
+		if code := execute(append(args, extra...), f); code != cmdutil.ExitOK {
 			t.Fatalf("calibrate exit %d:\n%s", code, errOut.String())
 		}
 		return out.String(), errOut.String()
@@ -182,7 +183,7 @@ func TestCalibrateAgainstPrometheus(t *testing.T) {
 	}
 
 	var out, errOut bytes.Buffer
-	run([]string{"list", dir, "--root", dir}, &streams{Out: &out, ErrOut: &errOut})
+	run([]string{"list", dir, "--root", dir}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
 	if !strings.Contains(out.String()+errOut.String(), "measured p90 over 1d, 36 pods") {
 		t.Errorf("list does not show the measurement:\n%s", out.String()+errOut.String())
 	}

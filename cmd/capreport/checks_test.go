@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 // The README's table of checks is `capreport checks -o markdown`, byte for
@@ -15,7 +16,7 @@ import (
 // here until the README is regenerated.
 func TestREADMEChecksTable(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run([]string{"checks", "-o", "markdown"}, &streams{Out: &out, ErrOut: &errOut}); code != exitOK {
+	if code := run([]string{"checks", "-o", "markdown"}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/internal/testutil"
 )
 
@@ -20,7 +19,7 @@ import (
 func runArgs(t *testing.T, args ...string) (code int, out, errOut string) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code = run(args, &streams{Out: &o, ErrOut: &e})
+	code = run(args, &cmdutil.IOStreams{Out: &o, ErrOut: &e})
 	return code, o.String(), e.String()
 }
 
@@ -235,9 +234,9 @@ func checkAcceptance(t *testing.T, code int, out, errOut string) diffDoc {
 	if d.Counts.Base != 3 || d.Counts.Head != 3 || d.Counts.Changed != 2 || d.Counts.Unchanged != 1 {
 		t.Errorf("counts %+v, want 3 → 3 autoscalers, 2 changed, 1 unchanged", d.Counts)
 	}
-	wantCode := exitOK
+	wantCode := cmdutil.ExitOK
 	if d.Counts.NewFailures > 0 {
-		wantCode = exitFail
+		wantCode = cmdutil.ExitFail
 	}
 	if code != wantCode {
 		t.Errorf("exit %d with %d new failures; stderr %q", code, d.Counts.NewFailures, errOut)
@@ -293,7 +292,7 @@ func TestDiffAcceptance(t *testing.T) {
 
 	// The base report as the first commit renders it, saved for --base-json.
 	code, baseJSON, errOut := runArgs(t, filepath.Join(repo, "deploy"), "--format", "json")
-	if code == exitError {
+	if code == cmdutil.ExitError {
 		t.Fatalf("capreport on the base: exit %d: %s", code, errOut)
 	}
 	saved := filepath.Join(t.TempDir(), "base.json")
@@ -411,35 +410,35 @@ func TestDiffExitCodes(t *testing.T) {
 		code   int
 		stderr string // substring
 	}{
-		{"pass → fail newly fails", []string{"--base-json", pass, "--head-json", fail}, exitFail, ""},
-		{"a new autoscaler that fails newly fails", []string{"--base-json", empty, "--head-json", fail}, exitFail, ""},
-		{"still failing is not new", []string{"--base-json", fail, "--head-json", fail}, exitOK, ""},
-		{"still failing with a change is not new", []string{"--base-json", fail, "--head-json", failWider}, exitOK, ""},
-		{"fixed", []string{"--base-json", fail, "--head-json", pass}, exitOK, ""},
-		{"removed", []string{"--base-json", fail, "--head-json", empty}, exitOK, ""},
-		{"still failing fails the gate with scope all", []string{"--base-json", fail, "--head-json", fail, "--fail-on-scope", "all"}, exitFail, ""},
-		{"passing passes with scope all", []string{"--base-json", fail, "--head-json", pass, "--fail-on-scope", "all"}, exitOK, ""},
-		{"a bill 50 % dearer fails a 20 % gate", []string{"--base-json", cheap, "--head-json", dear, "--fail-on-worse", "20"}, exitFail, ""},
-		{"a bill 50 % dearer passes a 60 % gate", []string{"--base-json", cheap, "--head-json", dear, "--fail-on-worse", "60"}, exitOK, ""},
-		{"a bill 50 % dearer passes without the gate", []string{"--base-json", cheap, "--head-json", dear}, exitOK, ""},
-		{"a cheaper bill passes the gate", []string{"--base-json", dear, "--head-json", cheap, "--fail-on-worse", "1"}, exitOK, ""},
-		{"bad scope", []string{"--base-json", pass, "--head-json", pass, "--fail-on-scope", "some"}, exitError, `--fail-on-scope: "some" is not one of new, all`},
-		{"negative worse", []string{"--base-json", pass, "--head-json", pass, "--fail-on-worse", "-5"}, exitError, "--fail-on-worse: -5 is not a percentage"},
-		{"no base", []string{"--head-json", pass}, exitError, "exactly one of --base-ref, --base-dir or --base-json is required"},
-		{"two bases", []string{"--base-json", pass, "--base-dir", ".", "--head-json", pass}, exitError, "exactly one of"},
-		{"bad format", []string{"--base-json", pass, "--head-json", pass, "--format", "html"}, exitError, `--format: "html" is not one of markdown, json, text`},
-		{"other schema version", []string{"--base-json", old, "--head-json", pass}, exitError, old + `: schemaVersion "capreport.io/report/v0"`},
-		{"not a report", []string{"--base-json", notJSON, "--head-json", pass}, exitError, notJSON + ": not a capreport JSON report"},
-		{"missing file", []string{"--base-json", pass, "--head-json", "/nonexistent/h.json"}, exitError, "/nonexistent/h.json: no such file"},
-		{"unknown flag", []string{"--base", pass}, exitError, "unknown flag: --base"},
-		{"option-like ref", []string{"--base-ref", "--output=/tmp/x", "--head-json", pass}, exitError, "--base-ref"},
-		{"not a repository", []string{t.TempDir(), "--base-ref", "HEAD", "--head-json", pass}, exitError, "is not inside a git repository"},
+		{"pass → fail newly fails", []string{"--base-json", pass, "--head-json", fail}, cmdutil.ExitFail, ""},
+		{"a new autoscaler that fails newly fails", []string{"--base-json", empty, "--head-json", fail}, cmdutil.ExitFail, ""},
+		{"still failing is not new", []string{"--base-json", fail, "--head-json", fail}, cmdutil.ExitOK, ""},
+		{"still failing with a change is not new", []string{"--base-json", fail, "--head-json", failWider}, cmdutil.ExitOK, ""},
+		{"fixed", []string{"--base-json", fail, "--head-json", pass}, cmdutil.ExitOK, ""},
+		{"removed", []string{"--base-json", fail, "--head-json", empty}, cmdutil.ExitOK, ""},
+		{"still failing fails the gate with scope all", []string{"--base-json", fail, "--head-json", fail, "--fail-on-scope", "all"}, cmdutil.ExitFail, ""},
+		{"passing passes with scope all", []string{"--base-json", fail, "--head-json", pass, "--fail-on-scope", "all"}, cmdutil.ExitOK, ""},
+		{"a bill 50 % dearer fails a 20 % gate", []string{"--base-json", cheap, "--head-json", dear, "--fail-on-worse", "20"}, cmdutil.ExitFail, ""},
+		{"a bill 50 % dearer passes a 60 % gate", []string{"--base-json", cheap, "--head-json", dear, "--fail-on-worse", "60"}, cmdutil.ExitOK, ""},
+		{"a bill 50 % dearer passes without the gate", []string{"--base-json", cheap, "--head-json", dear}, cmdutil.ExitOK, ""},
+		{"a cheaper bill passes the gate", []string{"--base-json", dear, "--head-json", cheap, "--fail-on-worse", "1"}, cmdutil.ExitOK, ""},
+		{"bad scope", []string{"--base-json", pass, "--head-json", pass, "--fail-on-scope", "some"}, cmdutil.ExitError, `--fail-on-scope: "some" is not one of new, all`},
+		{"negative worse", []string{"--base-json", pass, "--head-json", pass, "--fail-on-worse", "-5"}, cmdutil.ExitError, "--fail-on-worse: -5 is not a percentage"},
+		{"no base", []string{"--head-json", pass}, cmdutil.ExitError, "exactly one of --base-ref, --base-dir or --base-json is required"},
+		{"two bases", []string{"--base-json", pass, "--base-dir", ".", "--head-json", pass}, cmdutil.ExitError, "exactly one of"},
+		{"bad format", []string{"--base-json", pass, "--head-json", pass, "--format", "html"}, cmdutil.ExitError, `--format: "html" is not one of markdown, json, text`},
+		{"other schema version", []string{"--base-json", old, "--head-json", pass}, cmdutil.ExitError, old + `: schemaVersion "capreport.io/report/v0"`},
+		{"not a report", []string{"--base-json", notJSON, "--head-json", pass}, cmdutil.ExitError, notJSON + ": not a capreport JSON report"},
+		{"missing file", []string{"--base-json", pass, "--head-json", "/nonexistent/h.json"}, cmdutil.ExitError, "/nonexistent/h.json: no such file"},
+		{"unknown flag", []string{"--base", pass}, cmdutil.ExitError, "unknown flag: --base"},
+		{"option-like ref", []string{"--base-ref", "--output=/tmp/x", "--head-json", pass}, cmdutil.ExitError, "--base-ref"},
+		{"not a repository", []string{t.TempDir(), "--base-ref", "HEAD", "--head-json", pass}, cmdutil.ExitError, "is not inside a git repository"},
 	} {
 		code, out, errOut := runArgs(t, append([]string{"diff"}, c.args...)...)
 		if code != c.code || !strings.Contains(errOut, c.stderr) {
 			t.Errorf("%s: exit %d, stderr %q; want exit %d, stderr with %q\n%s", c.name, code, errOut, c.code, c.stderr, out)
 		}
-		if c.code != exitError && !strings.HasPrefix(out, "<!-- capreport -->") {
+		if c.code != cmdutil.ExitError && !strings.HasPrefix(out, "<!-- capreport -->") {
 			t.Errorf("%s: no comment on stdout:\n%s", c.name, out)
 		}
 	}
@@ -455,7 +454,7 @@ func TestDiffBadRef(t *testing.T) {
 	gitT(t, repo, "add", ".")
 	gitT(t, repo, "commit", "--quiet", "-m", "one")
 	code, _, errOut := runArgs(t, "diff", repo, "--base-ref", "no-such-branch")
-	if code != exitError || !strings.Contains(errOut, `--base-ref: "no-such-branch" is not a commit of`) {
+	if code != cmdutil.ExitError || !strings.Contains(errOut, `--base-ref: "no-such-branch" is not a commit of`) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
@@ -478,7 +477,7 @@ func TestDiffRendersBothSidesInOneWorker(t *testing.T) {
 		t.Helper()
 		args := append([]string{"diff", filepath.Join(repo, "deploy"), "--base-ref", "HEAD~1", "--format", "json", "--cache", "--cache-dir", cache}, extra...)
 		code, out, errOut := runArgs(t, args...)
-		if code == exitError {
+		if code == cmdutil.ExitError {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		return decodeDiff(t, out)
@@ -500,35 +499,5 @@ func TestDiffRendersBothSidesInOneWorker(t *testing.T) {
 	workers, err := filepath.Glob(prof + ".worker.*")
 	if err != nil || len(workers) != 1 {
 		t.Errorf("%d render workers ran (%v), want one for both sides", len(workers), err)
-	}
-}
-
-// The base's bad ref cancels the head's build: the report names the bad
-// ref, not the head's "context canceled"; a Ctrl-C is reported as such.
-func TestFirstCause(t *testing.T) {
-	bad := errors.New(`--base-ref: "no-such-branch" is not a commit`)
-	head := errors.New("head: render failed")
-	canceled := fmt.Errorf("render: %w", context.Canceled)
-	live := context.Background()
-	stopped, stop := context.WithCancel(context.Background())
-	stop()
-	for _, tc := range []struct {
-		name string
-		ctx  context.Context
-		errs []error
-		want error
-	}{
-		{"none", live, []error{nil, nil}, nil},
-		{"the head's own", live, []error{bad, canceled}, bad},
-		{"the base's, under the head's cancellation", live, []error{canceled, bad}, bad},
-		{"both real: the head's", live, []error{head, bad}, head},
-		{"only cancelled", live, []error{canceled, nil}, canceled},
-		{"interrupted: the head's", stopped, []error{canceled, bad}, canceled},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := firstCause(tc.ctx, tc.errs...); got != tc.want {
-				t.Errorf("firstCause = %v, want %v", got, tc.want)
-			}
-		})
 	}
 }

@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 // TestEveryCommandHasWorkingExamples walks the command tree: every
 // command a user runs has --help examples, and every flag an example
 // uses exists on that command and takes the value shown.
 func TestEveryCommandHasWorkingExamples(t *testing.T) {
-	root := newRootCmd(newFactory(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), nil)
+	root := newRootCmd(newFactory(&cmdutil.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), nil)
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for _, sub := range c.Commands() {

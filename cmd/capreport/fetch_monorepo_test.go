@@ -20,6 +20,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/render"
 )
@@ -125,13 +126,13 @@ func pointAt(t *testing.T, dir, url, version string) {
 	}
 }
 
-func listJSON(t *testing.T, args ...string) listOutput {
+func listJSON(t *testing.T, args ...string) contract.Inventory {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	if code := run(append([]string{"list"}, args...), &streams{Out: &out, ErrOut: &errOut}); code == exitError {
+	if code := run(append([]string{"list"}, args...), &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code == cmdutil.ExitError {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	var got listOutput
+	var got contract.Inventory
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out.String())
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 )
 
@@ -99,10 +101,10 @@ type fluxLocalRun struct {
 func runFluxLocal(t *testing.T, args []string) *fluxLocalRun {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	if code := run(args, &streams{Out: &out, ErrOut: &errOut}); code == exitError {
+	if code := run(args, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code == cmdutil.ExitError {
 		t.Fatalf("capreport %s: exit %d: %s", strings.Join(args, " "), code, errOut.String())
 	}
-	var got listOutput
+	var got contract.Inventory
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out.String())
 	}

@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 )
 
-// newlyFailing counts what fails in the head and did not in the base,
+// NewlyFailing counts what fails in the head and did not in the base,
 // finding by finding: a failure already there is not the change's, a
 // second copy of it is, and a finding that stopped failing is not counted.
 func TestNewlyFailing(t *testing.T) {
@@ -42,23 +43,23 @@ func TestNewlyFailing(t *testing.T) {
 		{"never", &contract.Report{Workloads: []contract.Workload{w("b", f("dead-band", "error"))}}, "never", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := newlyFailing(base, tc.head, tc.failOn); got != tc.want {
+			if got := cmdutil.NewlyFailing(base, tc.head, tc.failOn); got != tc.want {
 				t.Errorf("newlyFailing = %d, want %d", got, tc.want)
 			}
 		})
 	}
 }
 
-// The findings failingKeys counts are the ones the summary counts: with no
+// The findings FailingKeys counts are the ones the summary counts: with no
 // base, scope new is all.
 func TestFailingKeysMatchSummary(t *testing.T) {
 	for _, name := range []string{"base", "head"} {
-		r, err := readReportLimited(reports(t)[name], defaultMaxReportBytes, nil)
+		r, err := cmdutil.ReadReportLimited(reports(t)[name], cmdutil.DefaultMaxReportBytes, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, failOn := range []string{"error", "warning"} {
-			if got, want := len(failingKeys(r, failOn)), failing(r, failOn); got != want {
+			if got, want := len(cmdutil.FailingKeys(r, failOn)), cmdutil.Failing(r, failOn); got != want {
 				t.Errorf("%s at %s: %d keys, summary counts %d", name, failOn, got, want)
 			}
 		}
@@ -84,11 +85,11 @@ func TestFailOnScope(t *testing.T) {
 	} {
 		_ = os.Remove(out)
 		args := append([]string{"summary", "--report", rep["head"], "--fail-on", "error", "--github-output", out}, tc.args...)
-		if r := runGitHub(t, env, args...); r.code != exitOK || !tc.want.MatchString(r.outs) {
+		if r := runGitHub(t, env, args...); r.code != cmdutil.ExitOK || !tc.want.MatchString(r.outs) {
 			t.Errorf("%v: exit %d, outputs\n%s%s", tc.args, r.code, r.outs, r.errOut)
 		}
 	}
-	if r := runGitHub(t, env, "summary", "--report", rep["head"], "--fail-on-scope", "some"); r.code != exitError || !regexp.MustCompile(`--fail-on-scope: "some" is not one of new, all`).MatchString(r.errOut) {
+	if r := runGitHub(t, env, "summary", "--report", rep["head"], "--fail-on-scope", "some"); r.code != cmdutil.ExitError || !regexp.MustCompile(`--fail-on-scope: "some" is not one of new, all`).MatchString(r.errOut) {
 		t.Errorf("bad --fail-on-scope: exit %d\n%s", r.code, r.errOut)
 	}
 }

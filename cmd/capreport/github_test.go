@@ -15,8 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/spf13/cobra"
-
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/fakegithub"
 	"github.com/capreport/capreport/internal/genrepo"
@@ -46,8 +45,8 @@ var reportFiles = sync.OnceValues(func() (map[string]string, error) {
 			return nil, err
 		}
 		var o, e bytes.Buffer
-		if code := run([]string{filepath.Join(repo, "deploy"), "--format", "json"}, &streams{Out: &o, ErrOut: &e}); code == exitError {
-			return nil, &usageError{msg: "capreport " + name + ": " + e.String()}
+		if code := run([]string{filepath.Join(repo, "deploy"), "--format", "json"}, &cmdutil.IOStreams{Out: &o, ErrOut: &e}); code == cmdutil.ExitError {
+			return nil, &cmdutil.UsageError{Msg: "capreport " + name + ": " + e.String()}
 		}
 		f := filepath.Join(dir, name+".json")
 		if err := os.WriteFile(f, o.Bytes(), 0o644); err != nil {
@@ -135,26 +134,18 @@ func runGitHub(t *testing.T, env map[string]string, args ...string) ghRun {
 		}
 	}
 	var o, e bytes.Buffer
-	s := &streams{Out: &o, ErrOut: &e}
+	s := &cmdutil.IOStreams{Out: &o, ErrOut: &e}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	deps := ghDeps{env: lookup, retry: ghreport.Retry{Sleep: func(context.Context, time.Duration) error { return nil }}}
-	root := &cobra.Command{Use: "capreport", SilenceUsage: true, SilenceErrors: true}
-	root.SetOut(&o)
-	root.SetErr(&e)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
-	comment := &cobra.Command{Use: "comment"}
+	deps := cmdutil.GHDeps{Env: lookup, Retry: ghreport.Retry{Sleep: func(context.Context, time.Duration) error { return nil }}}
 	f := newFactory(s)
-	f.ghDeps = deps
-	comment.AddCommand(newCommentGitHubCmd(f, nil))
-	issue := &cobra.Command{Use: "issue"}
-	issue.AddCommand(newIssueGitHubCmd(f, nil))
-	root.AddCommand(comment, issue, newSummaryCmd(f, nil))
+	f.GHDeps = deps
+	root := newRootCmd(f, nil)
 	root.SetArgs(args)
 	err := root.ExecuteContext(context.Background())
 	if err != nil {
 		e.WriteString("capreport: " + err.Error() + "\n")
 	}
-	r := ghRun{code: exitCode(err), out: o.String(), errOut: e.String()}
+	r := ghRun{code: cmdutil.ExitCode(err), out: o.String(), errOut: e.String()}
 	if b, err := os.ReadFile(env["GITHUB_STEP_SUMMARY"]); err == nil {
 		r.summary = string(b)
 	}
@@ -249,7 +240,7 @@ func TestCommentLifecycle(t *testing.T) {
 	// 1. Created, through a 502 on the write.
 	fake.FailNext("POST", "/issues/7/comments", http.StatusBadGateway, nil, `{"message":"Server Error"}`)
 	r := post(rep["head"])
-	if r.code != exitOK {
+	if r.code != cmdutil.ExitOK {
 		t.Fatalf("first run: exit %d\n%s", r.code, r.errOut)
 	}
 	cs := marked(fake.Comments(7))
@@ -279,7 +270,7 @@ func TestCommentLifecycle(t *testing.T) {
 
 	// 2. The same report again: nothing written.
 	writes := len(fake.Writes())
-	if r = post(rep["head"]); r.code != exitOK || !strings.Contains(r.errOut, "unchanged: comment") {
+	if r = post(rep["head"]); r.code != cmdutil.ExitOK || !strings.Contains(r.errOut, "unchanged: comment") {
 		t.Fatalf("second run: exit %d\n%s", r.code, r.errOut)
 	}
 	if n := len(fake.Writes()); n != writes {
@@ -287,7 +278,7 @@ func TestCommentLifecycle(t *testing.T) {
 	}
 
 	// 3. A new push: the same comment, edited.
-	if r = post(rep["head2"]); r.code != exitOK {
+	if r = post(rep["head2"]); r.code != cmdutil.ExitOK {
 		t.Fatalf("third run: exit %d\n%s", r.code, r.errOut)
 	}
 	cs = marked(fake.Comments(7))
@@ -296,7 +287,7 @@ func TestCommentLifecycle(t *testing.T) {
 	}
 
 	// 4. hide-and-new: the old one minimized as outdated, a new one below.
-	if r = post(rep["head"], "--behavior", "hide-and-new"); r.code != exitOK {
+	if r = post(rep["head"], "--behavior", "hide-and-new"); r.code != cmdutil.ExitOK {
 		t.Fatalf("hide-and-new: exit %d\n%s", r.code, r.errOut)
 	}
 	cs = marked(fake.Comments(7))
@@ -305,7 +296,7 @@ func TestCommentLifecycle(t *testing.T) {
 	}
 
 	// 5. delete-and-new: both gone, one new.
-	if r = post(rep["head"], "--behavior", "delete-and-new"); r.code != exitOK {
+	if r = post(rep["head"], "--behavior", "delete-and-new"); r.code != cmdutil.ExitOK {
 		t.Fatalf("delete-and-new: exit %d\n%s", r.code, r.errOut)
 	}
 	cs = marked(fake.Comments(7))
@@ -331,7 +322,7 @@ func TestCommentWhen(t *testing.T) {
 		t.Helper()
 		r := runGitHub(t, env, append([]string{"comment", "github", "--report", head, "--base", rep["base"],
 			"--github-output", env["GITHUB_OUTPUT"]}, extra...)...)
-		if r.code != exitOK {
+		if r.code != cmdutil.ExitOK {
 			t.Fatalf("%v: exit %d\n%s", extra, r.code, r.errOut)
 		}
 		return r
@@ -367,7 +358,7 @@ func TestCommentWhen(t *testing.T) {
 	if cs := marked(fake.Comments(7)); len(cs) != 1 || !strings.Contains(cs[0].Body, webID) {
 		t.Errorf("update-only with a comment: %+v", cs)
 	}
-	if r := runGitHub(t, env, "comment", "github", "--report", rep["head"], "--when", "sometimes"); r.code != exitError ||
+	if r := runGitHub(t, env, "comment", "github", "--report", rep["head"], "--when", "sometimes"); r.code != cmdutil.ExitError ||
 		!strings.Contains(r.errOut, `--when: "sometimes" is not changed, always or update-only`) {
 		t.Errorf("bad --when: exit %d\n%s", r.code, r.errOut)
 	}
@@ -382,7 +373,7 @@ func TestCommentReadOnlyToken(t *testing.T) {
 	fake := newFakeGitHub(t, "read")
 	env := ghEnv(t, fake, readToken, prEvent("o/r"))
 	r := runGitHub(t, env, "comment", "github", "--report", rep["head"], "--base", rep["base"], "--github-output", env["GITHUB_OUTPUT"])
-	if r.code != exitError || !strings.Contains(r.errOut, "create comment on o/r#7: the token lacks the permission pull-requests: write") {
+	if r.code != cmdutil.ExitError || !strings.Contains(r.errOut, "create comment on o/r#7: the token lacks the permission pull-requests: write") {
 		t.Errorf("exit %d\n%s", r.code, r.errOut)
 	}
 	if !strings.Contains(r.summary, webID) || !strings.Contains(r.outs, "verdict=fail") {
@@ -404,7 +395,7 @@ func TestCommentRefusedByServerLimit(t *testing.T) {
 		PullRequests: []fakegithub.PullRequest{{Number: 7, HeadOwner: "o", HeadRepo: "r", HeadRef: "f", HeadSHA: "abc", BaseRef: "main"}}})
 	env := ghEnv(t, fake, writeToken, nil)
 	r := runGitHub(t, env, "comment", "github", "--report", rep["head"], "--pr", "7")
-	if r.code != exitError || !strings.Contains(r.errOut, "GitHub answered 422: Validation Failed; body is too long (maximum is 500 characters)") {
+	if r.code != cmdutil.ExitError || !strings.Contains(r.errOut, "GitHub answered 422: Validation Failed; body is too long (maximum is 500 characters)") {
 		t.Errorf("exit %d\n%s", r.code, r.errOut)
 	}
 }
@@ -419,7 +410,7 @@ func TestCommentThreeHundredAutoscalers(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, js, errOut := runArgs(t, repo, "--format", "json")
-	if code == exitError {
+	if code == cmdutil.ExitError {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	head := writeTemp(t, "head.json", js)
@@ -435,7 +426,7 @@ func TestCommentThreeHundredAutoscalers(t *testing.T) {
 	} {
 		env := ghEnv(t, fake, writeToken, prEvent("o/r"))
 		r := runGitHub(t, env, append([]string{"comment", "github", "--behavior", "new"}, args...)...)
-		if r.code != exitOK {
+		if r.code != cmdutil.ExitOK {
 			t.Fatalf("%v: exit %d\n%s", args, r.code, r.errOut)
 		}
 		cs := fake.Comments(7)
@@ -469,7 +460,7 @@ func TestCommentFromWorkflowRun(t *testing.T) {
 	}}
 	env := ghEnv(t, fake, writeToken, ev)
 	r := runGitHub(t, env, "comment", "github", "--report", rep["head"], "--base", rep["base"], "--images", "branch")
-	if r.code != exitOK {
+	if r.code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s", r.code, r.errOut)
 	}
 	cs := marked(fake.Comments(8))
@@ -487,7 +478,7 @@ func TestCommentFromWorkflowRun(t *testing.T) {
 	ev["workflow_run"].(map[string]any)["head_sha"] = "ffffffffffffffffffffffffffffffffffffffff"
 	env = ghEnv(t, fake, writeToken, ev)
 	r = runGitHub(t, env, "comment", "github", "--report", rep["head"])
-	if r.code != exitError || !strings.Contains(r.errOut, "no open pull request of o/r has the head fork:main") {
+	if r.code != cmdutil.ExitError || !strings.Contains(r.errOut, "no open pull request of o/r has the head fork:main") {
 		t.Errorf("exit %d\n%s", r.code, r.errOut)
 	}
 	checkTokenOnlyInAuthorization(t, fake)
@@ -500,7 +491,7 @@ func TestCommentImagesBranch(t *testing.T) {
 	fake := newFakeGitHub(t, "write")
 	env := ghEnv(t, fake, writeToken, prEvent("o/r"))
 	r := runGitHub(t, env, "comment", "github", "--report", rep["head"], "--base", rep["base"], "--images", "branch")
-	if r.code != exitOK {
+	if r.code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s", r.code, r.errOut)
 	}
 	tip, ok := fake.Ref("capreport-images")
@@ -522,7 +513,7 @@ func TestCommentImagesBranch(t *testing.T) {
 		}
 	}
 	// A second push adds a commit on top; the first one's files stay.
-	if r = runGitHub(t, env, "comment", "github", "--report", rep["head2"], "--base", rep["base"], "--images", "branch"); r.code != exitOK {
+	if r = runGitHub(t, env, "comment", "github", "--report", rep["head2"], "--base", rep["base"], "--images", "branch"); r.code != cmdutil.ExitOK {
 		t.Fatalf("second run: exit %d\n%s", r.code, r.errOut)
 	}
 	if tip2, _ := fake.Ref("capreport-images"); tip2 == tip {
@@ -535,7 +526,7 @@ func TestCommentImagesBranch(t *testing.T) {
 	fake2 := newFakeGitHub(t, "read")
 	env2 := ghEnv(t, fake2, writeToken, prEvent("o/r"))
 	r = runGitHub(t, env2, "comment", "github", "--report", rep["head"], "--base", rep["base"], "--images", "branch")
-	if r.code != exitOK || !strings.Contains(r.errOut, "plots not published") || !strings.Contains(r.errOut, "contents: write") {
+	if r.code != cmdutil.ExitOK || !strings.Contains(r.errOut, "plots not published") || !strings.Contains(r.errOut, "contents: write") {
 		t.Errorf("exit %d\n%s", r.code, r.errOut)
 	}
 	if cs := marked(fake2.Comments(7)); len(cs) != 1 || strings.Contains(cs[0].Body, "![") {
@@ -554,7 +545,7 @@ func TestIssueLifecycle(t *testing.T) {
 	env := ghEnv(t, fake, writeToken, map[string]any{"schedule": "0 6 * * 1"})
 	args := []string{"issue", "github", "--report", rep["head"], "--github-output", env["GITHUB_OUTPUT"]}
 	r := runGitHub(t, env, args...)
-	if r.code != exitOK || !strings.Contains(r.errOut, "created issue o/r#") || !strings.Contains(r.outs, "issue-url=") {
+	if r.code != cmdutil.ExitOK || !strings.Contains(r.errOut, "created issue o/r#") || !strings.Contains(r.outs, "issue-url=") {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.errOut, r.outs)
 	}
 	var ours []fakegithub.Issue
@@ -567,11 +558,11 @@ func TestIssueLifecycle(t *testing.T) {
 		t.Fatalf("issues %+v", fake.Issues())
 	}
 	writes := len(fake.Writes())
-	if r = runGitHub(t, env, args...); r.code != exitOK || !strings.Contains(r.errOut, "unchanged: issue") || len(fake.Writes()) != writes {
+	if r = runGitHub(t, env, args...); r.code != cmdutil.ExitOK || !strings.Contains(r.errOut, "unchanged: issue") || len(fake.Writes()) != writes {
 		t.Errorf("second run: exit %d\n%s", r.code, r.errOut)
 	}
 	args[3] = rep["head2"]
-	if r = runGitHub(t, env, args...); r.code != exitOK || !strings.Contains(r.errOut, "updated issue o/r#"+strconv.Itoa(ours[0].Number)) {
+	if r = runGitHub(t, env, args...); r.code != cmdutil.ExitOK || !strings.Contains(r.errOut, "updated issue o/r#"+strconv.Itoa(ours[0].Number)) {
 		t.Errorf("third run: exit %d\n%s", r.code, r.errOut)
 	}
 	if len(fake.Issues()) != 2 {
@@ -581,7 +572,7 @@ func TestIssueLifecycle(t *testing.T) {
 	// A read-only token: named permission, summary written.
 	env = ghEnv(t, fake, readToken, nil)
 	r = runGitHub(t, env, "issue", "github", "--report", rep["head"], "--title", "other")
-	if r.code != exitError || !strings.Contains(r.errOut, "the token lacks the permission issues: write") || !strings.Contains(r.summary, webID) {
+	if r.code != cmdutil.ExitError || !strings.Contains(r.errOut, "the token lacks the permission issues: write") || !strings.Contains(r.summary, webID) {
 		t.Errorf("read-only: exit %d\n%s", r.code, r.errOut)
 	}
 	checkTokenOnlyInAuthorization(t, fake)
@@ -595,34 +586,32 @@ func TestSummaryCommand(t *testing.T) {
 	sum := filepath.Join(dir, "summary.md")
 	env := map[string]string{"GITHUB_STEP_SUMMARY": sum, "GITHUB_OUTPUT": filepath.Join(dir, "out")}
 	r := runGitHub(t, env, "summary", "--report", rep["head"], "--base", rep["base"], "--github-output", env["GITHUB_OUTPUT"])
-	if r.code != exitOK || !strings.Contains(r.summary, webID) || !strings.Contains(r.outs, "verdict=fail") || strings.Contains(r.outs, "failed=") {
+	if r.code != cmdutil.ExitOK || !strings.Contains(r.summary, webID) || !strings.Contains(r.outs, "verdict=fail") || strings.Contains(r.outs, "failed=") {
 		t.Errorf("exit %d\n%s\n%s", r.code, r.errOut, r.outs)
 	}
 	// --fail-on counts the checks failing at that severity, for a job that
 	// gates on a report made elsewhere.
 	for failOn, want := range map[string]*regexp.Regexp{"error": regexp.MustCompile(`(?m)^failed=[1-9]\d*$`), "never": regexp.MustCompile(`(?m)^failed=0$`)} {
 		r = runGitHub(t, env, "summary", "--report", rep["head"], "--fail-on", failOn, "--github-output", env["GITHUB_OUTPUT"])
-		if r.code != exitOK || !want.MatchString(r.outs) {
+		if r.code != cmdutil.ExitOK || !want.MatchString(r.outs) {
 			t.Errorf("--fail-on %s: exit %d\n%s", failOn, r.code, r.outs)
 		}
 	}
-	if r = runGitHub(t, env, "summary", "--report", rep["head"], "--fail-on", "sometimes"); r.code != exitError || !strings.Contains(r.errOut, `--fail-on: "sometimes" is not one of error, warning, never`) {
+	if r = runGitHub(t, env, "summary", "--report", rep["head"], "--fail-on", "sometimes"); r.code != cmdutil.ExitError || !strings.Contains(r.errOut, `--fail-on: "sometimes" is not one of error, warning, never`) {
 		t.Errorf("bad --fail-on: exit %d\n%s", r.code, r.errOut)
 	}
 	// An almost full summary gets a one-line pointer, never more than fits.
 	if err := os.WriteFile(sum, bytes.Repeat([]byte("x"), 1<<20-10<<10), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := &summaryOptions{ios: &streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, postOptions: postOptions{report: rep["head"], maxReportBytes: defaultMaxReportBytes, summary: sum, title: "capreport",
-		env: func(string) (string, bool) { return "", false }}}
-	if err := runSummary(o); err != nil {
-		t.Fatal(err)
+	if r = runGitHub(t, map[string]string{}, "summary", "--report", rep["head"], "--summary", sum); r.code != cmdutil.ExitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.errOut)
 	}
 	if fi, _ := os.Stat(sum); fi.Size() > 1<<20 {
 		t.Errorf("summary grew to %d bytes", fi.Size())
 	}
 	r = runGitHub(t, map[string]string{}, "summary", "--report", rep["head"])
-	if r.code != exitOK || !strings.HasPrefix(r.out, report.Marker) || !strings.Contains(r.out, staticID) {
+	if r.code != cmdutil.ExitOK || !strings.HasPrefix(r.out, report.Marker) || !strings.Contains(r.out, staticID) {
 		t.Errorf("stdout summary: exit %d\n%.300s\n%s", r.code, r.out, r.errOut)
 	}
 }
@@ -662,7 +651,7 @@ func TestPostingUsageErrors(t *testing.T) {
 		{"positional", full, []string{"comment", "github", "--report", rep["head"], "extra"}, `unknown command "extra"`},
 	} {
 		r := runGitHub(t, c.env, c.args...)
-		if r.code != exitError || !strings.Contains(r.errOut, c.want) {
+		if r.code != cmdutil.ExitError || !strings.Contains(r.errOut, c.want) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q", c.name, r.code, r.errOut, c.want)
 		}
 	}
@@ -682,7 +671,7 @@ func TestCommentDryRun(t *testing.T) {
 	fake := newFakeGitHub(t, "read")
 	env := ghEnv(t, fake, "", nil)
 	r := runGitHub(t, env, "comment", "github", "--report", rep["head"], "--base", rep["base"], "--pr", "7", "--dry-run")
-	if r.code != exitOK || !strings.HasPrefix(r.out, report.Marker+"\n") || !strings.Contains(r.errOut, "dry run: would post a comment on o/r#7") || r.summary != "" {
+	if r.code != cmdutil.ExitOK || !strings.HasPrefix(r.out, report.Marker+"\n") || !strings.Contains(r.errOut, "dry run: would post a comment on o/r#7") || r.summary != "" {
 		t.Errorf("exit %d\n%.300s\n%s", r.code, r.out, r.errOut)
 	}
 	if len(fake.Requests()) != 0 {
@@ -704,10 +693,10 @@ func TestCommentOnEnterpriseServer(t *testing.T) {
 	env := map[string]string{}
 	args := []string{"comment", "github", "--report", rep["head"], "--repo", "o/r", "--pr", "7",
 		"--github-api-url", strings.TrimSuffix(fake.URL, "/"), "--github-token", writeToken}
-	if r := runGitHub(t, env, args...); r.code != exitOK {
+	if r := runGitHub(t, env, args...); r.code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s", r.code, r.errOut)
 	}
-	if r := runGitHub(t, env, append(args, "--behavior", "hide-and-new")...); r.code != exitOK {
+	if r := runGitHub(t, env, append(args, "--behavior", "hide-and-new")...); r.code != cmdutil.ExitOK {
 		t.Fatalf("hide-and-new: exit %d\n%s", r.code, r.errOut)
 	}
 	cs := marked(fake.Comments(7))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 	"github.com/capreport/capreport/render"
@@ -53,14 +54,14 @@ func (c gitopsCase) run(t *testing.T) {
 	}
 	args = append(args, c.flags...)
 	var out, errOut bytes.Buffer
-	code := run(args, &streams{Out: &out, ErrOut: &errOut})
-	if code == exitError {
+	code := run(args, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
+	if code == cmdutil.ExitError {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	if (code == exitFail) != c.failing {
+	if (code == cmdutil.ExitFail) != c.failing {
 		t.Errorf("exit %d, want a failing source %v: %s", code, c.failing, errOut.String())
 	}
-	var got listOutput
+	var got contract.Inventory
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out.String())
 	}
@@ -291,9 +292,9 @@ func TestGitOpsFailedBuildWithholds(t *testing.T) {
 		absent:   []string{"prod/HorizontalPodAutoscaler/web"},
 	}.run(t)
 	var out, errOut bytes.Buffer
-	code := run([]string{root, "--root", root}, &streams{Out: &out, ErrOut: &errOut})
-	if code != exitFail {
-		t.Errorf("ledger exit %d, want %d: %s", code, exitFail, errOut.String())
+	code := run([]string{root, "--root", root}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
+	if code != cmdutil.ExitFail {
+		t.Errorf("ledger exit %d, want %d: %s", code, cmdutil.ExitFail, errOut.String())
 	}
 	for _, want := range []string{"1 source beneath a failed build is withheld", "gitops-withheld", "withheld  apps "} {
 		if !strings.Contains(out.String(), want) {
@@ -309,8 +310,8 @@ func TestExplainSaysWhichRepository(t *testing.T) {
 	root := filepath.Join(fixtures, "argo-features")
 	var out, errOut bytes.Buffer
 	code := run([]string{"explain", "apps/HorizontalPodAutoscaler/files", root, "--root", root, "--repo-url", "git@github.com/example/argo-features"},
-		&streams{Out: &out, ErrOut: &errOut})
-	if code == exitError {
+		&cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
+	if code == cmdutil.ExitError {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	want := "repository: https://github.com/example/argo-features.git (Argo CD normal form https://github.com/example/argo-features, identity github.com/example/argo-features) is this repository: " +
@@ -351,8 +352,8 @@ func TestGitOpsSourceMaps(t *testing.T) {
 	// A mapped directory must be inside the root: capreport reads nothing outside it.
 	var out, errOut bytes.Buffer
 	outside := t.TempDir()
-	code := run([]string{"list", filepath.Join(root, "fleet"), "--root", filepath.Join(root, "fleet"), "--source", "platform=" + outside}, &streams{Out: &out, ErrOut: &errOut})
-	if code != exitError || !strings.Contains(errOut.String(), "is outside the repository root") {
+	code := run([]string{"list", filepath.Join(root, "fleet"), "--root", filepath.Join(root, "fleet"), "--source", "platform=" + outside}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
+	if code != cmdutil.ExitError || !strings.Contains(errOut.String(), "is outside the repository root") {
 		t.Errorf("a --source outside the root: exit %d, %s", code, errOut.String())
 	}
 }

@@ -21,11 +21,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capreport/capreport/calibrate"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdtest"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
-	"github.com/capreport/capreport/pipeline"
 )
 
 // Hostile input for the commands that read and write .capreport.yaml
@@ -155,75 +155,75 @@ func listArgs(repo string, more ...string) []string {
 // there is followed, a FIFO or device is still refused.
 func TestHostileConfigRead(t *testing.T) {
 	cases := []configCase{
-		{name: "config-symlink-to-a-runner-file", code: exitError, stderr: []string{".capreport.yaml", "is a symlink"},
+		{name: "config-symlink-to-a-runner-file", code: cmdutil.ExitError, stderr: []string{".capreport.yaml", "is a symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.Symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, config.FileName))
 				return listArgs(repo), ""
 			}},
-		{name: "yml-symlink-scanned", code: exitError, stderr: []string{".capreport.yml", "is a symlink"},
+		{name: "yml-symlink-scanned", code: cmdutil.ExitError, stderr: []string{".capreport.yml", "is a symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.Symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, ".capreport.yml"))
 				return []string{repo, "--root", repo, "--format", "json"}, ""
 			}},
-		{name: "relative-symlink-in-path", code: exitError, stderr: []string{"is a symlink"},
+		{name: "relative-symlink-in-path", code: cmdutil.ExitError, stderr: []string{"is a symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.WriteTree(t, repo, map[string]string{"sub/app.yaml": rootTestHPA})
 				rel, _ := filepath.Rel(filepath.Join(repo, "sub"), filepath.Join(outside, "secret.yaml"))
 				testutil.Symlink(t, rel, filepath.Join(repo, "sub", config.FileName))
 				return listArgs(filepath.Join(repo, "sub"), "--root", repo), ""
 			}},
-		{name: "config-flag-symlink-inside", code: exitError, stderr: []string{"cfg.yaml", "is a symlink"},
+		{name: "config-flag-symlink-inside", code: cmdutil.ExitError, stderr: []string{"cfg.yaml", "is a symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.Symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, "cfg.yaml"))
 				return listArgs(repo, "--config", "cfg.yaml"), ""
 			}},
-		{name: "config-flag-through-symlinked-dir", code: exitError, stderr: []string{"conf", "symlink"},
+		{name: "config-flag-through-symlinked-dir", code: cmdutil.ExitError, stderr: []string{"conf", "symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.Symlink(t, outside, filepath.Join(repo, "conf"))
 				return listArgs(repo, "--config", filepath.Join(repo, "conf", "secret.yaml")), ""
 			}},
-		{name: "config-fifo", code: exitError, stderr: []string{".capreport.yaml", "is not a regular file"},
+		{name: "config-fifo", code: cmdutil.ExitError, stderr: []string{".capreport.yaml", "is not a regular file"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				mkfifo(t, filepath.Join(repo, config.FileName))
 				return listArgs(repo), ""
 			}},
-		{name: "config-directory", code: exitError, stderr: []string{".capreport.yaml", "is not a regular file"},
+		{name: "config-directory", code: cmdutil.ExitError, stderr: []string{".capreport.yaml", "is not a regular file"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.WriteTree(t, repo, map[string]string{".capreport.yaml/x": "failOn: never\n"})
 				return listArgs(repo), ""
 			}},
-		{name: "config-symlink-to-dev-zero", code: exitError, stderr: []string{"is a symlink"},
+		{name: "config-symlink-to-dev-zero", code: cmdutil.ExitError, stderr: []string{"is a symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.Symlink(t, "/dev/zero", filepath.Join(repo, config.FileName))
 				return listArgs(repo), ""
 			}},
-		{name: "config-too-large", code: exitError, stderr: []string{".capreport.yaml", "larger than"},
+		{name: "config-too-large", code: cmdutil.ExitError, stderr: []string{".capreport.yaml", "larger than"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.WriteTree(t, repo, map[string]string{config.FileName: "#" + strings.Repeat("x", config.MaxFileBytes) + "\n"})
 				return listArgs(repo), ""
 			}},
-		{name: "stdin-with-symlinked-config", code: exitError, stdin: rootTestHPA, stderr: []string{"is a symlink"},
+		{name: "stdin-with-symlinked-config", code: cmdutil.ExitError, stdin: rootTestHPA, stderr: []string{"is a symlink"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.Symlink(t, filepath.Join(outside, "secret.yaml"), filepath.Join(repo, config.FileName))
 				return []string{"list", "-"}, repo
 			}},
 		// The user's own file, named on the command line outside the
 		// repository: read (its error quotes its value), through a link too.
-		{name: "config-flag-outside", code: exitError, ownFile: true, stderr: []string{`"sometimes" is not one of`},
+		{name: "config-flag-outside", code: cmdutil.ExitError, ownFile: true, stderr: []string{`"sometimes" is not one of`},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				return listArgs(repo, "--config", filepath.Join(outside, "own.yaml")), ""
 			}},
-		{name: "config-flag-outside-symlink", code: exitError, ownFile: true, stderr: []string{`"sometimes" is not one of`},
+		{name: "config-flag-outside-symlink", code: cmdutil.ExitError, ownFile: true, stderr: []string{`"sometimes" is not one of`},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.Symlink(t, filepath.Join(outside, "own.yaml"), filepath.Join(outside, "link.yaml"))
 				return listArgs(repo, "--config", filepath.Join(outside, "link.yaml")), ""
 			}},
-		{name: "config-flag-outside-fifo", code: exitError, ownFile: true, stderr: []string{"is not a regular file"},
+		{name: "config-flag-outside-fifo", code: cmdutil.ExitError, ownFile: true, stderr: []string{"is not a regular file"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				mkfifo(t, filepath.Join(outside, "pipe.yaml"))
 				return listArgs(repo, "--config", filepath.Join(outside, "pipe.yaml")), ""
 			}},
-		{name: "config-flag-dev-zero", code: exitError, ownFile: true, stderr: []string{"is not a regular file"},
+		{name: "config-flag-dev-zero", code: cmdutil.ExitError, ownFile: true, stderr: []string{"is not a regular file"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				return listArgs(repo, "--config", "/dev/zero"), ""
 			}},
@@ -239,32 +239,32 @@ func TestHostileConfigRead(t *testing.T) {
 func TestHostileConfigWrite(t *testing.T) {
 	prom := emptyPrometheus(t)
 	cases := []configCase{
-		{name: "init-through-dangling-symlink", code: exitError, stderr: []string{"is a symlink"}, untouched: map[string]string{"new.yaml": ""},
+		{name: "init-through-dangling-symlink", code: cmdutil.ExitError, stderr: []string{"is a symlink"}, untouched: map[string]string{"new.yaml": ""},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.Symlink(t, filepath.Join(outside, "new.yaml"), filepath.Join(repo, config.FileName))
 				return []string{"init", repo, "--root", repo}, ""
 			}},
-		{name: "init-force-over-symlink", code: exitError, stderr: []string{"is a symlink"}, untouched: map[string]string{"victim.yaml": "# " + configSecret + "\n"},
+		{name: "init-force-over-symlink", code: cmdutil.ExitError, stderr: []string{"is a symlink"}, untouched: map[string]string{"victim.yaml": "# " + configSecret + "\n"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.Symlink(t, filepath.Join(outside, "victim.yaml"), filepath.Join(repo, config.FileName))
 				return []string{"init", repo, "--root", repo, "--force"}, ""
 			}},
-		{name: "init-force-over-fifo", code: exitError, stderr: []string{"is not a regular file"},
+		{name: "init-force-over-fifo", code: cmdutil.ExitError, stderr: []string{"is not a regular file"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				mkfifo(t, filepath.Join(repo, config.FileName))
 				return []string{"init", repo, "--root", repo, "--force"}, ""
 			}},
-		{name: "init-stdout-with-fifo", code: exitError, stderr: []string{"is not a regular file"},
+		{name: "init-stdout-with-fifo", code: cmdutil.ExitError, stderr: []string{"is not a regular file"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				mkfifo(t, filepath.Join(repo, config.FileName))
 				return []string{"init", repo, "--root", repo, "--stdout"}, ""
 			}},
-		{name: "calibrate-fifo", code: exitError, stderr: []string{"is not a regular file"},
+		{name: "calibrate-fifo", code: cmdutil.ExitError, stderr: []string{"is not a regular file"},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				mkfifo(t, filepath.Join(repo, config.FileName))
 				return []string{"calibrate", repo, "--root", repo, "--prometheus", prom}, ""
 			}},
-		{name: "calibrate-dangling-symlink", code: exitError, stderr: []string{"is a symlink"}, untouched: map[string]string{"new.yaml": ""},
+		{name: "calibrate-dangling-symlink", code: cmdutil.ExitError, stderr: []string{"is a symlink"}, untouched: map[string]string{"new.yaml": ""},
 			setup: func(t *testing.T, repo, outside string) ([]string, string) {
 				testutil.Symlink(t, filepath.Join(outside, "new.yaml"), filepath.Join(repo, config.FileName))
 				return []string{"calibrate", repo, "--root", repo, "--prometheus", prom}, ""
@@ -288,39 +288,6 @@ func emptyPrometheus(t *testing.T) string {
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
-}
-
-// TestCalibrateWritesNoLink: calibrate's write itself refuses a
-// .capreport.yaml that is a link, dangling or not, even when the file was
-// a regular one when it was loaded (swapped in between).
-func TestCalibrateWritesNoLink(t *testing.T) {
-	results := []calibrate.Result{{Workload: calibrate.Workload{Namespace: "shop", Kind: "Deployment", Name: "web"},
-		Values: []calibrate.Value{{Key: config.KeyDeadTime, Text: "47s", Number: 47,
-			Record: config.Measurement{Query: "q", Window: "1d", Samples: 9, At: time.Unix(0, 0)}}}}}
-	for _, loaded := range []bool{false, true} {
-		for _, exists := range []bool{false, true} {
-			repo, outside := t.TempDir(), t.TempDir()
-			victim := filepath.Join(outside, "victim.yaml")
-			if exists {
-				testutil.WriteTree(t, outside, map[string]string{"victim.yaml": "# keep\n"})
-			}
-			link := filepath.Join(repo, config.FileName)
-			testutil.Symlink(t, victim, link)
-			cfg := config.Default()
-			if loaded {
-				cfg.File = link
-			}
-			var out, errOut bytes.Buffer
-			err := writeCalibration(&streams{Out: &out, ErrOut: &errOut}, &calibrateOptions{path: repo}, &pipeline.Repo{Config: cfg}, results, 1)
-			if err == nil || !strings.Contains(err.Error(), "is a symlink") || strings.Contains(err.Error(), outside) {
-				t.Errorf("loaded %v, target exists %v: err = %v, want a refusal naming the link only", loaded, exists, err)
-			}
-			got, rerr := os.ReadFile(victim)
-			if exists && string(got) != "# keep\n" || !exists && !errors.Is(rerr, os.ErrNotExist) {
-				t.Errorf("loaded %v, target exists %v: written through the link: %q", loaded, exists, got)
-			}
-		}
-	}
 }
 
 // TestRepositoryConfigCannotFetch: a repository's fetch: true does not
@@ -368,7 +335,7 @@ func TestRepositoryConfigCannotFetch(t *testing.T) {
 			}
 			before := requests.Load()
 			var out, errOut bytes.Buffer
-			run(args, &streams{Out: &out, ErrOut: &errOut})
+			run(args, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
 			if got := requests.Load() > before; got != c.fetch {
 				t.Errorf("fetched: %v, want %v; stderr:\n%s", got, c.fetch, errOut.String())
 			}
@@ -380,17 +347,6 @@ func TestRepositoryConfigCannotFetch(t *testing.T) {
 			}
 		})
 	}
-}
-
-// hostileNames are object names and namespaces a manifest may hold that
-// YAML would read as something else: indicators, nulls, booleans,
-// numbers, quotes, comments, globs, line breaks of every kind.
-var hostileNames = []string{
-	"- item", "? key", "~", "null", "Null", "true", "no", "1e3", "0x10", ".inf", "<<", "=",
-	"#x", "x #y", "a: b", "a:b", "'q'", "\"dq\"", "|", ">", "&a", "*a", "!tag", "%x", "@x", "`x",
-	"[", "]", "{a,b}", "api-*", "a?c", "[ab]", "**", "\\", "a\\*", "{", "}", ",", "x,y",
-	" lead", "trail ", "\ttab", "a\nb", "a\r\nb", "a\u0085b", "a\u2028b", "a\u2029b",
-	"x\n  - deadTime: 1s\n    podRate: 1000", "x\n  - deadTime: 1s\n    podRate: 1000\n#", "é", "\u00a0", "a\x7fb", "\ufeffbom",
 }
 
 // yamlEscaped is s as a YAML double-quoted scalar with every rune outside
@@ -424,7 +380,7 @@ func hpaManifest(namespace, name string) string {
 func initEntries(t *testing.T, repo string) (*config.Config, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	if code := run([]string{"init", repo, "--root", repo, "--stdout"}, &streams{Out: &out, ErrOut: &errOut}); code != exitOK {
+	if code := run([]string{"init", repo, "--root", repo, "--stdout"}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code != cmdutil.ExitOK {
 		t.Fatalf("init: exit %d: %s", code, errOut.String())
 	}
 	cfg, err := config.Parse(config.FileName, out.Bytes())
@@ -462,7 +418,7 @@ func checkOnlyEntry(t *testing.T, cfg *config.Config, body, ns, name string) {
 // live (a manifest named with a newline and a workloads entry once set
 // deadTime: 1s, podRate: 1000 for every workload).
 func TestInitWritesNamesAsData(t *testing.T) {
-	for _, s := range hostileNames {
+	for _, s := range cmdtest.HostileNames {
 		t.Run("name "+strconv.Quote(s), func(t *testing.T) {
 			repo := t.TempDir()
 			testutil.WriteTree(t, repo, map[string]string{"hpa.yaml": hpaManifest("shop", s)})
@@ -476,7 +432,7 @@ func TestInitWritesNamesAsData(t *testing.T) {
 			checkOnlyEntry(t, cfg, body, s, "web")
 		})
 	}
-	for _, s := range hostileNames {
+	for _, s := range cmdtest.HostileNames {
 		if strings.ContainsAny(s, "/\x00") {
 			continue
 		}
@@ -588,33 +544,33 @@ func TestHostileMergeInputs(t *testing.T) {
 		return p
 	}
 	cases := []mergeCase{
-		{name: "report-without-workloads", code: exitError, stderr: []string{"b.json", "does not match the capreport report schema", "workloads"},
+		{name: "report-without-workloads", code: cmdutil.ExitError, stderr: []string{"b.json", "does not match the capreport report schema", "workloads"},
 			setup: func(t *testing.T, dir string) []string {
 				return []string{"merge", write(t, dir, "a.json", goodReport(t)), write(t, dir, "b.json", withoutKey(t, goodReport(t), "workloads"))}
 			}},
-		{name: "report-without-sources", code: exitError, stderr: []string{"a.json", "does not match", "sources"},
+		{name: "report-without-sources", code: cmdutil.ExitError, stderr: []string{"a.json", "does not match", "sources"},
 			setup: func(t *testing.T, dir string) []string {
 				return []string{"merge", write(t, dir, "a.json", withoutKey(t, goodReport(t), "sources"))}
 			}},
-		{name: "report-with-workloads-null", code: exitError, stderr: []string{"a.json", "does not match"},
+		{name: "report-with-workloads-null", code: cmdutil.ExitError, stderr: []string{"a.json", "does not match"},
 			setup: func(t *testing.T, dir string) []string {
 				return []string{"merge", write(t, dir, "a.json", strings.Replace(goodReport(t), `"workloads":[`, `"workloads":null,"x":[`, 1))}
 			}},
-		{name: "fifo", code: exitError, stderr: []string{"pipe.json", "is not a regular file"},
+		{name: "fifo", code: cmdutil.ExitError, stderr: []string{"pipe.json", "is not a regular file"},
 			setup: func(t *testing.T, dir string) []string {
 				mkfifo(t, filepath.Join(dir, "pipe.json"))
 				return []string{"merge", write(t, dir, "a.json", goodReport(t)), filepath.Join(dir, "pipe.json")}
 			}},
-		{name: "fifo-first", code: exitError, stderr: []string{"pipe.json", "is not a regular file"},
+		{name: "fifo-first", code: cmdutil.ExitError, stderr: []string{"pipe.json", "is not a regular file"},
 			setup: func(t *testing.T, dir string) []string {
 				mkfifo(t, filepath.Join(dir, "pipe.json"))
 				return []string{"merge", filepath.Join(dir, "pipe.json"), write(t, dir, "a.json", goodReport(t))}
 			}},
-		{name: "dev-zero", code: exitError, stderr: []string{"/dev/zero", "is not a regular file"},
+		{name: "dev-zero", code: cmdutil.ExitError, stderr: []string{"/dev/zero", "is not a regular file"},
 			setup: func(t *testing.T, dir string) []string { return []string{"merge", "/dev/zero"} }},
-		{name: "directory", code: exitError, stderr: []string{"is not a regular file"},
+		{name: "directory", code: cmdutil.ExitError, stderr: []string{"is not a regular file"},
 			setup: func(t *testing.T, dir string) []string { return []string{"merge", dir} }},
-		{name: "four-240MB-reports", code: exitError, stderr: []string{"--max-report-bytes"},
+		{name: "four-240MB-reports", code: cmdutil.ExitError, stderr: []string{"--max-report-bytes"},
 			setup: func(t *testing.T, dir string) []string {
 				args := []string{"merge"}
 				for _, n := range []string{"a", "b", "c", "d"} {
@@ -623,11 +579,11 @@ func TestHostileMergeInputs(t *testing.T) {
 				}
 				return args
 			}},
-		{name: "one-report-over-the-bound", code: exitError, stderr: []string{"a.json", "--max-report-bytes"},
+		{name: "one-report-over-the-bound", code: cmdutil.ExitError, stderr: []string{"a.json", "--max-report-bytes"},
 			setup: func(t *testing.T, dir string) []string {
 				return []string{"merge", "--max-report-bytes", "1000", write(t, dir, "a.json", goodReport(t)+strings.Repeat(" ", 1000))}
 			}},
-		{name: "diff-fifo", code: exitError, stderr: []string{"pipe.json", "is not a regular file"},
+		{name: "diff-fifo", code: cmdutil.ExitError, stderr: []string{"pipe.json", "is not a regular file"},
 			setup: func(t *testing.T, dir string) []string {
 				mkfifo(t, filepath.Join(dir, "pipe.json"))
 				return []string{"diff", "--base-json", filepath.Join(dir, "pipe.json"), "--head-json", write(t, dir, "head.json", goodReport(t))}
@@ -635,7 +591,7 @@ func TestHostileMergeInputs(t *testing.T) {
 		// Each saved report within the bound, the two together over it: the
 		// one read first (a report and 130 MiB of white space) is streamed,
 		// the other refused by its size before a byte of it is read.
-		{name: "diff-two-reports-over-the-bound-together", code: exitError, stderr: []string{"with the other report's"},
+		{name: "diff-two-reports-over-the-bound-together", code: cmdutil.ExitError, stderr: []string{"with the other report's"},
 			setup: func(t *testing.T, dir string) []string {
 				padded := write(t, dir, "padded.json", goodReport(t))
 				f, err := os.OpenFile(padded, os.O_APPEND|os.O_WRONLY, 0)
@@ -653,7 +609,7 @@ func TestHostileMergeInputs(t *testing.T) {
 				return []string{"diff", "--base-json", padded, "--head-json", filepath.Join(dir, "sparse.json")}
 			}},
 		// What merge did and does: a report named through a link is read.
-		{name: "symlink-to-a-report", code: exitOK,
+		{name: "symlink-to-a-report", code: cmdutil.ExitOK,
 			setup: func(t *testing.T, dir string) []string {
 				testutil.Symlink(t, write(t, dir, "a.json", goodReport(t)), filepath.Join(dir, "link.json"))
 				return []string{"merge", filepath.Join(dir, "link.json")}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/config"
 	"github.com/capreport/capreport/internal/testutil"
 )
@@ -26,7 +27,7 @@ func TestInitWritesCIValueSets(t *testing.T) {
 		"apps/hpa.yaml":                     rootTestHPA,
 	})
 	var out, errOut bytes.Buffer
-	if code := run([]string{"init", dir, "--stdout"}, &streams{Out: &out, ErrOut: &errOut}); code != exitOK {
+	if code := run([]string{"init", dir, "--stdout"}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	body := out.String()
@@ -47,7 +48,7 @@ func TestInitWritesCIValueSets(t *testing.T) {
 		t.Fatalf("the written file does not load as one source: %v", err)
 	}
 	errOut.Reset()
-	if code := run([]string{"init", dir}, &streams{Out: &out, ErrOut: &errOut}); code != exitOK {
+	if code := run([]string{"init", dir}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code != cmdutil.ExitOK {
 		t.Fatalf("init: exit %d: %s", code, errOut.String())
 	}
 	if !strings.Contains(errOut.String(), "capreport calibrate --prometheus URL can measure: deadTime (1), podRate (1)") ||

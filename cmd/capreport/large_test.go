@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 )
@@ -38,7 +39,7 @@ func TestOutOfAThousandAutoscalers(t *testing.T) {
 		r.Workloads = append(r.Workloads, w)
 	}
 	dir := t.TempDir()
-	if err := writeOutDir(dir, r, false, nil); err != nil {
+	if err := cmdutil.WriteOutDir(dir, r, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	page, err := os.ReadFile(filepath.Join(dir, "report.html"))

@@ -9,16 +9,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func TestListJSON(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "extract", "repo")
 	var out, errOut bytes.Buffer
-	code := run([]string{"list", dir, "--root", dir, "--format", "json"}, &streams{Out: &out, ErrOut: &errOut})
-	if code != exitOK {
+	code := run([]string{"list", dir, "--root", dir, "--format", "json"}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	var got struct {
@@ -90,7 +92,7 @@ func TestListJSON(t *testing.T) {
 func TestListText(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "extract", "repo")
 	var out, errOut bytes.Buffer
-	if code := run([]string{"list", dir, "--root", dir}, &streams{Out: &out, ErrOut: &errOut}); code != exitOK {
+	if code := run([]string{"list", dir, "--root", dir}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	for _, s := range []string{
@@ -121,8 +123,8 @@ func TestListErrors(t *testing.T) {
 		{[]string{"list", "a", "b"}, "accepts at most 1 arg"},
 	} {
 		var out, errOut bytes.Buffer
-		if code := run(c.args, &streams{Out: &out, ErrOut: &errOut}); code != exitError {
-			t.Errorf("%v: exit %d, want %d", c.args, code, exitError)
+		if code := run(c.args, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code != cmdutil.ExitError {
+			t.Errorf("%v: exit %d, want %d", c.args, code, cmdutil.ExitError)
 		}
 		if !strings.Contains(errOut.String(), c.want) {
 			t.Errorf("%v: stderr %q lacks %q", c.args, errOut.String(), c.want)
@@ -168,7 +170,7 @@ func TestListJSONMatchesInventorySchema(t *testing.T) {
 	}
 	for _, dir := range dirs {
 		var out, errOut bytes.Buffer
-		if code := run([]string{"list", dir, "--format", "json"}, &streams{Out: &out, ErrOut: &errOut}); code == exitError {
+		if code := run([]string{"list", dir, "--format", "json"}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code == cmdutil.ExitError {
 			t.Fatalf("%s: exit %d: %s", dir, code, errOut.String())
 		}
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))

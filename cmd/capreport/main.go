@@ -7,6 +7,7 @@ package main
 import (
 	"os"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/internal/gcpace"
 	"github.com/capreport/capreport/render"
 )
@@ -22,5 +23,5 @@ func main() {
 	// Most commands end before their heap reaches a few tens of megabytes:
 	// collect only past parentHeapLimit, as the run grows large.
 	gcpace.Start(parentHeapLimit)
-	os.Exit(run(os.Args[1:], systemStreams()))
+	os.Exit(run(os.Args[1:], cmdutil.SystemStreams()))
 }

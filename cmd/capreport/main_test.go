@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/render"
 )
 
@@ -14,7 +15,7 @@ func TestMain(m *testing.M) {
 		os.Exit(render.ServeWorker())
 	}
 	if os.Getenv(runAsCapreport) == "1" {
-		os.Exit(run(os.Args[1:], systemStreams()))
+		os.Exit(run(os.Args[1:], cmdutil.SystemStreams()))
 	}
 	os.Exit(m.Run())
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/internal/testutil"
 )
 
@@ -31,7 +32,7 @@ func TestMeasuredOriginShown(t *testing.T) {
 		{dir, "--root", dir, "--format", "markdown", "--fail-on", "never"},
 	} {
 		var out, errOut bytes.Buffer
-		run(args, &streams{Out: &out, ErrOut: &errOut})
+		run(args, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
 		text := out.String() + errOut.String()
 		if !strings.Contains(text, want) {
 			t.Errorf("%v: output lacks %q:\n%s", args, want, text)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/inert"
 	"github.com/capreport/capreport/internal/testutil"
@@ -67,7 +68,7 @@ func TestMerge(t *testing.T) {
 
 	// web fails, so the merge exits 1, as one run over both would.
 	code, out, errOut := runArgs(t, "merge", a, b)
-	if code != exitFail || errOut != "" {
+	if code != cmdutil.ExitFail || errOut != "" {
 		t.Fatalf("exit %d, stderr %q; want exit 1 and nothing on stderr", code, errOut)
 	}
 	var m contract.Report
@@ -113,17 +114,17 @@ func TestMerge(t *testing.T) {
 
 	// The merged report renders in the other formats from the same data.
 	code, md, _ := runArgs(t, "merge", a, b, "--format", "markdown")
-	if code != exitFail || !strings.HasPrefix(md, "<!-- capreport -->") || !strings.Contains(md, "shop/HorizontalPodAutoscaler/web") {
+	if code != cmdutil.ExitFail || !strings.HasPrefix(md, "<!-- capreport -->") || !strings.Contains(md, "shop/HorizontalPodAutoscaler/web") {
 		t.Errorf("markdown: exit %d\n%s", code, md)
 	}
 	code, txt, _ := runArgs(t, "merge", a, b, "--format", "text", "--fail-on", "never")
-	if code != exitOK || !strings.Contains(txt, "pay/ScaledObject/ledger") {
+	if code != cmdutil.ExitOK || !strings.Contains(txt, "pay/ScaledObject/ledger") {
 		t.Errorf("text: exit %d\n%s", code, txt)
 	}
 
 	// A file merged with itself is all identical duplicates: no warning.
 	code, self, errOut := runArgs(t, "merge", a, a, "--pretty")
-	if code != exitFail || errOut != "" || strings.Count(self, `"id": `) != 3 {
+	if code != cmdutil.ExitFail || errOut != "" || strings.Count(self, `"id": `) != 3 {
 		t.Errorf("self-merge: exit %d, stderr %q, %d workloads", code, errOut, strings.Count(self, `"id": `))
 	}
 }
@@ -146,7 +147,7 @@ func TestMergeErrors(t *testing.T) {
 		{"bad fail-on", []string{ok, "--fail-on", "info"}, `--fail-on: "info" is not one of error, warning, never`},
 	} {
 		code, out, errOut := runArgs(t, append([]string{"merge"}, c.args...)...)
-		if code != exitError || !strings.Contains(errOut, c.stderr) || out != "" {
+		if code != cmdutil.ExitError || !strings.Contains(errOut, c.stderr) || out != "" {
 			t.Errorf("%s: exit %d, stderr %q, stdout %q; want exit 2 and %q", c.name, code, errOut, out, c.stderr)
 		}
 	}
@@ -168,7 +169,7 @@ func TestMergeTwoRootsOneID(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errOut := runArgs(t, c.args...)
-			if code != exitFail || errOut != "" {
+			if code != cmdutil.ExitFail || errOut != "" {
 				t.Errorf("exit %d, stderr %q; want 1 (search's web fails) and no warning", code, errOut)
 			}
 			testutil.Golden(t, filepath.Join("testdata", "merge", c.golden), []byte(out), *update)
@@ -187,17 +188,17 @@ func TestMergeTwoRootsOneID(t *testing.T) {
 		"services/payments/deploy:default/HorizontalPodAutoscaler/capreport-web pass services/payments/deploy/charts/web/templates/hpa.yaml",
 		"services/search/deploy:default/HorizontalPodAutoscaler/capreport-web fail services/search/deploy/charts/web/templates/hpa.yaml",
 	}
-	if code != exitFail || !slices.Equal(rows, want) || m.Summary.Fail != 1 || m.Summary.Pass != 1 {
+	if code != cmdutil.ExitFail || !slices.Equal(rows, want) || m.Summary.Fail != 1 || m.Summary.Pass != 1 {
 		t.Errorf("exit %d, rows\n got %q\nwant %q\nsummary %+v", code, rows, want, m.Summary)
 	}
 	if err := inert.NewValidator(t).Validate([]byte(out)); err != nil {
 		t.Errorf("merged report does not match the schema: %v", err)
 	}
 	// The worse verdict decides even when the failing report comes first.
-	if code, _, _ := runArgs(t, "merge", s, p); code != exitFail {
+	if code, _, _ := runArgs(t, "merge", s, p); code != cmdutil.ExitFail {
 		t.Errorf("merge search payments: exit %d, want 1", code)
 	}
-	if code, _, _ := runArgs(t, "merge", p, s, "--fail-on", "never"); code != exitOK {
+	if code, _, _ := runArgs(t, "merge", p, s, "--fail-on", "never"); code != cmdutil.ExitOK {
 		t.Errorf("--fail-on never: exit %d, want 0", code)
 	}
 }
@@ -221,7 +222,7 @@ func TestMergeConflict(t *testing.T) {
 	code, out, errOut := runArgs(t, "merge", s, rerun)
 	want := "capreport: workload " + id + " of root services/search/deploy is in " + s + " and, different, in " + rerun +
 		": the same root priced twice; merge one of them, or keep one with --prefer first or --prefer last\n"
-	if code != exitError || out != "" || errOut != want {
+	if code != cmdutil.ExitError || out != "" || errOut != want {
 		t.Errorf("conflict: exit %d, stdout %q\nstderr %q\nwant   %q", code, out, errOut, want)
 	}
 	for _, c := range []struct {
@@ -234,12 +235,12 @@ func TestMergeConflict(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &m); err != nil {
 			t.Fatalf("--prefer %s: %v", c.prefer, err)
 		}
-		if code != exitFail || errOut != warn || len(m.Workloads) != 1 || m.Workloads[0].ID != id || m.Workloads[0].MaxReplicas != c.max {
+		if code != cmdutil.ExitFail || errOut != warn || len(m.Workloads) != 1 || m.Workloads[0].ID != id || m.Workloads[0].MaxReplicas != c.max {
 			t.Errorf("--prefer %s: exit %d, stderr %q, workloads %d (max %v); want 1, %q, the one with max %d",
 				c.prefer, code, errOut, len(m.Workloads), m.Workloads, warn, c.max)
 		}
 	}
-	if code, _, errOut := runArgs(t, "merge", s, s); code != exitFail || errOut != "" {
+	if code, _, errOut := runArgs(t, "merge", s, s); code != cmdutil.ExitFail || errOut != "" {
 		t.Errorf("same report twice: exit %d, stderr %q; want 1 and no warning", code, errOut)
 	}
 }

@@ -7,13 +7,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 // runPhiArgs runs `capreport phi args...` in-process.
 func runPhiArgs(t *testing.T, args ...string) (code int, out, errOut string) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code = run(append([]string{"phi"}, args...), &streams{Out: &o, ErrOut: &e})
+	code = run(append([]string{"phi"}, args...), &cmdutil.IOStreams{Out: &o, ErrOut: &e})
 	return code, o.String(), e.String()
 }
 
@@ -39,7 +41,7 @@ func TestPhiText(t *testing.T) {
 			[]string{"required standing delay 11.9 s", "Φ_hb(w)                 n/a"}},
 	} {
 		code, out, errOut := runPhiArgs(t, c.args...)
-		if code != exitOK || errOut != "" {
+		if code != cmdutil.ExitOK || errOut != "" {
 			t.Errorf("%s: exit %d, stderr %q", c.name, code, errOut)
 			continue
 		}
@@ -53,7 +55,7 @@ func TestPhiText(t *testing.T) {
 
 func TestPhiJSON(t *testing.T) {
 	code, out, errOut := runPhiArgs(t, "--dead-time", "90s", "--window", "300s", "--format", "json")
-	if code != exitOK || errOut != "" {
+	if code != cmdutil.ExitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	var got map[string]any
@@ -82,7 +84,7 @@ func TestPhiJSON(t *testing.T) {
 	// Below w = 1 the closed form is null, and without --dead-time the
 	// deployed fields are absent.
 	code, out, _ = runPhiArgs(t, "--w", "0.05", "-o", "json")
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("--w 0.05: exit %d", code)
 	}
 	got = nil
@@ -121,8 +123,8 @@ func TestPhiBadInput(t *testing.T) {
 		{[]string{"--w", "1", "--format", "yaml"}, `--format: "yaml" is not one of text, json`},
 	} {
 		code, out, errOut := runPhiArgs(t, c.args...)
-		if code != exitError {
-			t.Errorf("%v: exit %d, want %d", c.args, code, exitError)
+		if code != cmdutil.ExitError {
+			t.Errorf("%v: exit %d, want %d", c.args, code, cmdutil.ExitError)
 		}
 		if out != "" {
 			t.Errorf("%v: stdout %q, want nothing", c.args, out)
@@ -133,28 +135,6 @@ func TestPhiBadInput(t *testing.T) {
 	}
 }
 
-// The flags reach the run as given: which exclusive flags were set is
-// recorded before runF, so the checks above see the user's choice, not
-// the defaults.
-func TestPhiFlagsParse(t *testing.T) {
-	var got *phiOptions
-	cmd := newPhiCmd(newFactory(&streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}), func(o *phiOptions) error {
-		got = o
-		return nil
-	})
-	cmd.SetArgs([]string{"--dead-time", "90s"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	if got == nil || !got.deadTimeSet || got.wSet || got.windowSet || got.window != "300s" || got.format != "text" {
-		t.Errorf("flags = %+v", got)
-	}
-	in, err := parsePhiFlags(got)
-	if err != nil || in.deadTime != 90 || in.window != 300 || !in.byTime {
-		t.Errorf("parsed = %+v, %v", in, err)
-	}
-}
-
 // The command reads the table and never bisects: the fastest of a few
 // in-process runs (cobra tree included) stays far under 50 ms, where one
 // bisection alone costs about 200 ms.
@@ -162,7 +142,7 @@ func TestPhiAnswersFast(t *testing.T) {
 	best := time.Hour
 	for range 5 {
 		start := time.Now()
-		if code, _, errOut := runPhiArgs(t, "--dead-time", "90s", "--window", "300s", "-o", "json"); code != exitOK {
+		if code, _, errOut := runPhiArgs(t, "--dead-time", "90s", "--window", "300s", "-o", "json"); code != cmdutil.ExitOK {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		best = min(best, time.Since(start))

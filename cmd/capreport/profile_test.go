@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capreport/capreport/render"
 	"github.com/google/pprof/profile"
+
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
+	"github.com/capreport/capreport/render"
 )
 
 // --profile writes a profile go tool pprof reads, for the whole command;
@@ -17,7 +19,7 @@ func TestProfileFlag(t *testing.T) {
 	for _, mode := range []string{"cpu", "heap"} {
 		out := filepath.Join(t.TempDir(), mode+".pprof")
 		var o, e bytes.Buffer
-		if code := run([]string{"simulate", "size", "--profile", mode, "--profile-output", out}, &streams{Out: &o, ErrOut: &e}); code != exitOK {
+		if code := run([]string{"simulate", "size", "--profile", mode, "--profile-output", out}, &cmdutil.IOStreams{Out: &o, ErrOut: &e}); code != cmdutil.ExitOK {
 			t.Fatalf("%s: exit %d: %s", mode, code, e.String())
 		}
 		f, err := os.Open(out)
@@ -34,7 +36,7 @@ func TestProfileFlag(t *testing.T) {
 		}
 	}
 	var o, e bytes.Buffer
-	if code := run([]string{"simulate", "size", "--profile", "trace"}, &streams{Out: &o, ErrOut: &e}); code != exitError || !strings.Contains(e.String(), "--profile") {
+	if code := run([]string{"simulate", "size", "--profile", "trace"}, &cmdutil.IOStreams{Out: &o, ErrOut: &e}); code != cmdutil.ExitError || !strings.Contains(e.String(), "--profile") {
 		t.Errorf("--profile trace: exit %d, stderr %q; want a usage error naming the flag", code, e.String())
 	}
 }
@@ -44,7 +46,7 @@ func TestProfileFlag(t *testing.T) {
 func TestProfileCoversRenderWorkers(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "cpu.pprof")
 	var o, e bytes.Buffer
-	if code := run([]string{"../../testdata/specimen", "--format", "json", "--profile", "cpu", "--profile-output", out}, &streams{Out: &o, ErrOut: &e}); code == exitError {
+	if code := run([]string{"../../testdata/specimen", "--format", "json", "--profile", "cpu", "--profile-output", out}, &cmdutil.IOStreams{Out: &o, ErrOut: &e}); code == cmdutil.ExitError {
 		t.Fatalf("exit %d: %s", code, e.String())
 	}
 	if v, set := os.LookupEnv(render.WorkerProfileEnv); set {

@@ -8,44 +8,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/internal/genrepo"
 	"github.com/capreport/capreport/internal/testutil"
 )
-
-// Without a terminal, progress is a plain line at most every interval and
-// one when a phase that printed ends; a phase faster than the interval
-// prints nothing; with --quiet nothing at all.
-func TestProgressLines(t *testing.T) {
-	var errOut bytes.Buffer
-	clock := time.Unix(0, 0)
-	p := newProgress(&streams{ErrOut: &errOut}, false, func() time.Time { return clock })
-	step := func(d time.Duration, phase string, done, total int) {
-		clock = clock.Add(d)
-		p.update(phase, done, total)
-	}
-	step(time.Second, "rendering sources", 1, 3)
-	step(time.Second, "rendering sources", 3, 3) // 2 s in: quiet
-	step(4*time.Second, "pricing autoscalers", 10, 120)
-	step(time.Second, "pricing autoscalers", 20, 120)
-	step(5*time.Second, "pricing autoscalers", 90, 120)
-	step(time.Second, "pricing autoscalers", 120, 120)
-	want := "capreport: pricing autoscalers 10/120\ncapreport: pricing autoscalers 90/120\ncapreport: pricing autoscalers 120/120\n"
-	if got := errOut.String(); got != want {
-		t.Errorf("printed\n%s\nwant\n%s", got, want)
-	}
-	if q := newProgress(&streams{ErrOut: &errOut}, true, time.Now); q != nil || q.fn() != nil {
-		t.Error("--quiet made a reporter")
-	}
-	q := (*progress)(nil)
-	q.update("any", 1, 1) // a nil reporter reports nothing, and does not panic
-}
 
 // A 120-autoscaler run with --out says how far each phase is, with and
 // without a terminal, and nothing with --quiet (issue 30, point 4).
 func TestProgressOfARun(t *testing.T) {
 	testutil.SkipIfShort(t)
-	defer func(i, d time.Duration) { progressInterval, barDelay = i, d }(progressInterval, barDelay)
-	progressInterval, barDelay = 0, 0
+	defer func(i, d time.Duration) { cmdutil.ProgressInterval, cmdutil.BarDelay = i, d }(cmdutil.ProgressInterval, cmdutil.BarDelay)
+	cmdutil.ProgressInterval, cmdutil.BarDelay = 0, 0
 	repo := filepath.Join(t.TempDir(), "repo")
 	if err := genrepo.Write(repo, 120); err != nil {
 		t.Fatal(err)
@@ -54,7 +27,7 @@ func TestProgressOfARun(t *testing.T) {
 		t.Helper()
 		var out, errOut bytes.Buffer
 		args := append([]string{repo, "--out", filepath.Join(t.TempDir(), "out"), "--fail-on", "never", "--format", "json"}, extra...)
-		if code := run(args, &streams{Out: &out, ErrOut: &errOut, stderrTTY: tty}); code != exitOK {
+		if code := run(args, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut, StderrTTY: tty}); code != cmdutil.ExitOK {
 			t.Fatalf("exit %d: %s", code, errOut.String())
 		}
 		return errOut.String()

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 // smallWorkloads writes a report of n copies of the specimen's
@@ -69,7 +71,7 @@ func TestReportCommandsAtTheBound(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := runBounded(t, dir, "", c.args...)
-			if r.code != exitOK && r.code != exitFail {
+			if r.code != cmdutil.ExitOK && r.code != cmdutil.ExitFail {
 				t.Fatalf("exit %d: %s", r.code, r.errOut)
 			}
 			peak := peakHeap(t, r.errOut)

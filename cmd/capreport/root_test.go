@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
+	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 )
 
@@ -25,11 +27,11 @@ func TestOverlayInsideCheckout(t *testing.T) {
 		"overlays/dev/kustomization.yaml":  "namespace: dev\nresources:\n  - ../../base\n",
 	})
 	var out, errOut bytes.Buffer
-	code := run([]string{"list", filepath.Join(top, "overlays", "prod"), "--format", "json"}, &streams{Out: &out, ErrOut: &errOut})
-	if code != exitOK {
+	code := run([]string{"list", filepath.Join(top, "overlays", "prod"), "--format", "json"}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	var got listOutput
+	var got contract.Inventory
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -52,17 +54,17 @@ func TestOverlayRootFlag(t *testing.T) {
 		"overlays/prod/kustomization.yaml": "namespace: prod\nresources:\n  - ../../base\n",
 	})
 	var out, errOut bytes.Buffer
-	run([]string{"list", filepath.Join(top, "overlays", "prod")}, &streams{Out: &out, ErrOut: &errOut})
+	run([]string{"list", filepath.Join(top, "overlays", "prod")}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
 	if !strings.Contains(out.String(), `partial-render: kustomization.yaml: resources entry "../../base" leaves the repository root "prod" (pass --root`) {
 		t.Errorf("no partial-render finding naming the entry:\n%s", out.String())
 	}
 	out.Reset()
-	code := run([]string{"list", filepath.Join(top, "overlays", "prod"), "--root", top}, &streams{Out: &out, ErrOut: &errOut})
-	if code != exitOK || !strings.Contains(out.String(), "prod/HorizontalPodAutoscaler/web") {
+	code := run([]string{"list", filepath.Join(top, "overlays", "prod"), "--root", top}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
+	if code != cmdutil.ExitOK || !strings.Contains(out.String(), "prod/HorizontalPodAutoscaler/web") {
 		t.Errorf("with --root: exit %d:\n%s%s", code, out.String(), errOut.String())
 	}
-	if code := run([]string{"list", top, "--root", filepath.Join(top, "nope")}, &streams{Out: &out, ErrOut: &errOut}); code != exitError {
-		t.Errorf("--root to a missing directory: exit %d, want %d", code, exitError)
+	if code := run([]string{"list", top, "--root", filepath.Join(top, "nope")}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code != cmdutil.ExitError {
+		t.Errorf("--root to a missing directory: exit %d, want %d", code, cmdutil.ExitError)
 	}
 }
 
@@ -75,8 +77,8 @@ func TestListExitsOnFailedSource(t *testing.T) {
 		"ok/hpa.yaml":        rootTestHPA,
 	})
 	var out, errOut bytes.Buffer
-	if code := run([]string{"list", top}, &streams{Out: &out, ErrOut: &errOut}); code != exitFail {
-		t.Errorf("exit %d, want %d; stderr %s", code, exitFail, errOut.String())
+	if code := run([]string{"list", top}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code != cmdutil.ExitFail {
+		t.Errorf("exit %d, want %d; stderr %s", code, cmdutil.ExitFail, errOut.String())
 	}
 	if !strings.Contains(errOut.String(), "1 source(s) failed to render") {
 		t.Errorf("stderr %q does not say a source failed", errOut.String())

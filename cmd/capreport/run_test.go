@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/inert"
 	"github.com/capreport/capreport/internal/testutil"
@@ -19,14 +20,14 @@ import (
 // capture runs the CLI with buffers for streams.
 func capture(args ...string) (stdout, stderr string, code int) {
 	var out, errOut bytes.Buffer
-	code = run(args, &streams{Out: &out, ErrOut: &errOut})
+	code = run(args, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
 	return out.String(), errOut.String(), code
 }
 
 func TestRunExampleFailsByDesign(t *testing.T) {
 	example := filepath.Join(testutil.RepoRoot(t), "examples", "shop")
 	out, stderr, code := capture(example)
-	if code != exitFail {
+	if code != cmdutil.ExitFail {
 		t.Fatalf("exit %d, want 1 (the example fails by design); stderr %s", code, stderr)
 	}
 	for _, want := range []string{"pass", "fail", "hunting", "recovery-too-slow", "shop/ScaledObject/orders-consumer"} {
@@ -38,14 +39,14 @@ func TestRunExampleFailsByDesign(t *testing.T) {
 		t.Error("colour escapes written to a non-terminal")
 	}
 	// --fail-on never turns the same run green.
-	if _, _, code := capture(example, "--fail-on", "never"); code != exitOK {
+	if _, _, code := capture(example, "--fail-on", "never"); code != cmdutil.ExitOK {
 		t.Errorf("--fail-on never: exit %d", code)
 	}
 }
 
 func TestRunJSONValidatesAgainstSchema(t *testing.T) {
 	out, stderr, code := capture(filepath.Join(testutil.RepoRoot(t), "examples", "shop"), "--format", "json")
-	if code != exitFail {
+	if code != cmdutil.ExitFail {
 		t.Fatalf("exit %d; stderr %s", code, stderr)
 	}
 	if err := inert.NewValidator(t).Validate([]byte(out)); err != nil {
@@ -76,12 +77,12 @@ func TestRunFormatsAndOutDir(t *testing.T) {
 	example := filepath.Join(testutil.RepoRoot(t), "examples", "shop")
 	for _, format := range []string{"markdown", "html", "sarif"} {
 		out, stderr, code := capture(example, "--format", format)
-		if code != exitFail || len(out) == 0 {
+		if code != cmdutil.ExitFail || len(out) == 0 {
 			t.Errorf("--format %s: exit %d, %d bytes; stderr %s", format, code, len(out), stderr)
 		}
 	}
 	dir := t.TempDir()
-	if _, stderr, code := capture(example, "--out", dir, "--format", "json"); code != exitFail {
+	if _, stderr, code := capture(example, "--out", dir, "--format", "json"); code != cmdutil.ExitFail {
 		t.Fatalf("--out: exit %d: %s", code, stderr)
 	}
 	for _, name := range []string{"report.json", "report.md", "report.html", "report.sarif", "report.txt"} {
@@ -103,7 +104,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{".", "--fail-on", "sometimes"},
 		{"a", "b"},
 	} {
-		if _, stderr, code := capture(args...); code != exitError || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+		if _, stderr, code := capture(args...); code != cmdutil.ExitError || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, code, stderr)
 		}
 	}
@@ -112,7 +113,7 @@ func TestRunUsageErrors(t *testing.T) {
 func TestExplainAndInit(t *testing.T) {
 	example := filepath.Join(testutil.RepoRoot(t), "examples", "shop")
 	out, stderr, code := capture("explain", "ScaledObject/orders-consumer", example)
-	if code != exitOK || !strings.Contains(out, "hunting") || !strings.Contains(out, "Last two hours") {
+	if code != cmdutil.ExitOK || !strings.Contains(out, "hunting") || !strings.Contains(out, "Last two hours") {
 		t.Errorf("explain: exit %d, stderr %s\n%s", code, stderr, out)
 	}
 	// Each law the bill rests on names the checks behind it (issue 33).
@@ -132,19 +133,19 @@ func TestExplainAndInit(t *testing.T) {
 	if strings.Contains(out, "KEDA's HPA") {
 		t.Errorf("explain of an HPA names KEDA's checks:\n%s", out)
 	}
-	if _, stderr, code := capture("explain", "nope", example); code != exitError || !strings.Contains(stderr, "orders-consumer") {
+	if _, stderr, code := capture("explain", "nope", example); code != cmdutil.ExitError || !strings.Contains(stderr, "orders-consumer") {
 		t.Errorf("explain of an unknown id: exit %d, %s", code, stderr)
 	}
 	out, stderr, code = capture("init", example, "--stdout")
-	if code != exitOK || !strings.Contains(out, "name: api") || !strings.Contains(out, "# latencyTarget") {
+	if code != cmdutil.ExitOK || !strings.Contains(out, "name: api") || !strings.Contains(out, "# latencyTarget") {
 		t.Errorf("init --stdout: exit %d, %s\n%s", code, stderr, out)
 	}
 	// init refuses to overwrite without --force.
 	dir := t.TempDir()
-	if _, _, code := capture("init", dir); code != exitOK {
+	if _, _, code := capture("init", dir); code != cmdutil.ExitOK {
 		t.Fatalf("init on an empty repository: exit %d", code)
 	}
-	if _, _, code := capture("init", dir); code != exitError {
+	if _, _, code := capture("init", dir); code != cmdutil.ExitError {
 		t.Errorf("second init without --force: exit %d", code)
 	}
 }
@@ -158,7 +159,7 @@ func TestRunCorpus(t *testing.T) {
 	for _, dir := range corpusCases(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			out, stderr, code := capture(corpusArgs(dir)...)
-			if code != exitOK {
+			if code != cmdutil.ExitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			if err := inert.NewValidator(t).Validate([]byte(out)); err != nil {
@@ -248,12 +249,12 @@ func hasWarning(w contract.Workload) bool {
 
 func TestChecksCommand(t *testing.T) {
 	out, _, code := capture("checks")
-	if code != exitOK || !strings.Contains(out, "dead-band") || !strings.Contains(out, "remote-base") {
+	if code != cmdutil.ExitOK || !strings.Contains(out, "dead-band") || !strings.Contains(out, "remote-base") {
 		t.Errorf("checks: exit %d\n%s", code, out)
 	}
 	out, _, code = capture("checks", "--format", "json")
 	var checks []check.Info
-	if code != exitOK || json.Unmarshal([]byte(out), &checks) != nil || len(checks) != len(check.All()) {
+	if code != cmdutil.ExitOK || json.Unmarshal([]byte(out), &checks) != nil || len(checks) != len(check.All()) {
 		t.Errorf("checks --format json: exit %d, %d entries", code, len(checks))
 	}
 	// camelCase like the report: Unmarshal matches keys case-insensitively,
@@ -270,7 +271,7 @@ func TestSARIFPathsFromRepositoryTop(t *testing.T) {
 	if !strings.Contains(out, `"uri": "examples/shop/base/api/hpa.yaml"`) {
 		t.Errorf("SARIF uri not from the repository top:\n%.600s", out)
 	}
-	if got := repoBaseDir(t.TempDir()); got != "" {
+	if got := cmdutil.RepoBaseDir(t.TempDir()); got != "" {
 		t.Errorf("outside a repository: base %q, want none", got)
 	}
 }
@@ -302,7 +303,7 @@ func TestRunAtRef(t *testing.T) {
 
 	dir := filepath.Join(repo, "deploy")
 	code, atRef, errOut := runArgs(t, dir, "--ref", "HEAD", "--format", "json", "--fail-on", "never")
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	_, now, _ := runArgs(t, dir, "--format", "json", "--fail-on", "never")
@@ -335,10 +336,10 @@ func TestRunAtRef(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := runArgs(t, filepath.Join(repo, "new"), "--ref", "HEAD", "--format", "json")
-	if code != exitOK || !strings.Contains(errOut, "does not exist at HEAD; its report there is empty") || !strings.Contains(out, `"workloads":[]`) { // compact by default
+	if code != cmdutil.ExitOK || !strings.Contains(errOut, "does not exist at HEAD; its report there is empty") || !strings.Contains(out, `"workloads":[]`) { // compact by default
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	if code, _, errOut := runArgs(t, dir, "--ref", "no-such-rev"); code != exitError || !strings.Contains(errOut, `--ref: "no-such-rev" is not a commit`) {
+	if code, _, errOut := runArgs(t, dir, "--ref", "no-such-rev"); code != cmdutil.ExitError || !strings.Contains(errOut, `--ref: "no-such-rev" is not a commit`) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }

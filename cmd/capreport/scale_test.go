@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/internal/genrepo"
 	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/rules"
@@ -30,16 +31,16 @@ func TestMaxReportBytesHolds10000Autoscalers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := renderFormat(*r, "json", formatOptions{})
+	b, err := cmdutil.RenderFormat(*r, "json", cmdutil.FormatOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	perAutoscaler := len(b) / n
-	if need := 10000 * perAutoscaler * 5 / 4; need > defaultMaxReportBytes {
+	if need := 10000 * perAutoscaler * 5 / 4; need > cmdutil.DefaultMaxReportBytes {
 		t.Errorf("a compact report takes %d bytes per autoscaler: 10,000 (+25 %%) need %d, over the default --max-report-bytes %d",
-			perAutoscaler, need, defaultMaxReportBytes)
+			perAutoscaler, need, cmdutil.DefaultMaxReportBytes)
 	}
-	pretty, err := renderFormat(*r, "json", formatOptions{pretty: true})
+	pretty, err := cmdutil.RenderFormat(*r, "json", cmdutil.FormatOptions{Pretty: true})
 	if err != nil {
 		t.Fatal(err)
 	}

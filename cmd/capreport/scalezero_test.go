@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/inert"
 	"github.com/capreport/capreport/internal/testutil"
@@ -24,8 +25,8 @@ func scaleToZeroDir(t *testing.T) string {
 // the check of its own.
 func TestScaleToZeroReport(t *testing.T) {
 	out, stderr, code := capture(scaleToZeroDir(t), "--format", "json")
-	if code != exitFail {
-		t.Fatalf("exit %d, want %d (mailer fails); stderr %s", code, exitFail, stderr)
+	if code != cmdutil.ExitFail {
+		t.Fatalf("exit %d, want %d (mailer fails); stderr %s", code, cmdutil.ExitFail, stderr)
 	}
 	if err := inert.NewValidator(t).Validate([]byte(out)); err != nil {
 		t.Fatalf("the report does not validate against report.v1.json: %v", err)
@@ -80,7 +81,7 @@ func hasLiveFinding(w contract.Workload, id, severity string) bool {
 // scale to and from it.
 func TestScaleToZeroInventory(t *testing.T) {
 	out, stderr, code := capture("list", scaleToZeroDir(t), "--format", "json")
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("list: exit %d: %s", code, stderr)
 	}
 	var inv contract.Inventory
@@ -116,7 +117,7 @@ func TestScaleToZeroInventory(t *testing.T) {
 // explain spells the law out term by term.
 func TestScaleToZeroExplain(t *testing.T) {
 	out, stderr, code := capture("explain", "thumbnailer", scaleToZeroDir(t))
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("explain: exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 func TestSimulateSizeJSON(t *testing.T) {
 	out, stderr, code := capture("simulate", "size", "--pods", "10", "--request", "1", "--limit", "1", "--target", "50",
 		"--pod-rate", "100", "--dead-time", "90s", "--overload", "10x", "--format", "json")
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var got map[string]any
@@ -37,7 +39,7 @@ func TestSimulateSizeJSON(t *testing.T) {
 
 func TestSimulateSizeNeverScales(t *testing.T) {
 	out, _, code := capture("simulate", "size", "--pods", "4", "--request", "250m", "--target", "93", "--overload", "3x", "--format", "json")
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d", code)
 	}
 	var got map[string]any
@@ -50,7 +52,7 @@ func TestSimulateSizeNeverScales(t *testing.T) {
 func TestSimulateTimeJSON(t *testing.T) {
 	out, stderr, code := capture("simulate", "time", "--pod-rate", "10", "--threshold", "10", "--dead-time", "90s",
 		"--window", "300s", "--demand", "500", "--step", "4x", "--format", "json")
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var got map[string]any
@@ -100,7 +102,7 @@ func TestSimulateBadInput(t *testing.T) {
 	} {
 		_, stderr, code := capture(append([]string{"simulate"}, c.args...)...)
 		line := strings.TrimSpace(stderr)
-		if code != exitError || strings.Contains(line, "\n") || !strings.Contains(line, c.flag) {
+		if code != cmdutil.ExitError || strings.Contains(line, "\n") || !strings.Contains(line, c.flag) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line naming %s", c.args, code, stderr, c.flag)
 		}
 	}
@@ -113,8 +115,8 @@ func FuzzSimulateFlags(f *testing.F) {
 	f.Fuzz(func(t *testing.T, overload, request, deadTime string) {
 		// Must return an exit code, never panic; a valid run is fine too.
 		code := run([]string{"simulate", "size", "--overload", overload, "--request", request,
-			"--dead-time", deadTime, "--pods", "2", "--max-replicas", "50"}, &streams{Out: discard{}, ErrOut: discard{}})
-		if code != exitOK && code != exitError {
+			"--dead-time", deadTime, "--pods", "2", "--max-replicas", "50"}, &cmdutil.IOStreams{Out: discard{}, ErrOut: discard{}})
+		if code != cmdutil.ExitOK && code != cmdutil.ExitError {
 			t.Fatalf("exit %d", code)
 		}
 	})
@@ -132,7 +134,7 @@ func TestSimulateKnobs(t *testing.T) {
 		t.Helper()
 		args := append([]string{"simulate", "size", "--pods", "10", "--overload", "10x", "-o", "json"}, extra...)
 		out, stderr, code := capture(args...)
-		if code != exitOK {
+		if code != cmdutil.ExitOK {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
 		}
 		var got map[string]any
@@ -162,7 +164,7 @@ func TestSimulateKnobs(t *testing.T) {
 // the count.
 func TestSimulateTimeEvents(t *testing.T) {
 	out, stderr, code := capture("simulate", "time", "--events", "--behavior", "testdata/behavior/down-60s.yaml", "-o", "json")
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var got struct {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 )
@@ -33,7 +34,7 @@ func TestVerdictsGolden(t *testing.T) {
 func writeVerdicts(t *testing.T, b *strings.Builder, name string, args []string) {
 	t.Helper()
 	out, stderr, code := capture(args...)
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("%s: exit %d: %s", name, code, stderr)
 	}
 	var r contract.Report
@@ -68,11 +69,11 @@ func writeVerdicts(t *testing.T, b *strings.Builder, name string, args []string)
 // --strict (failOnDefaults) restores failing on defaults.
 func TestStrictFailsOnDefaults(t *testing.T) {
 	dir := filepath.Join(testutil.Corpus(t), "podinfo-kustomize")
-	if _, stderr, code := capture(dir); code != exitOK {
-		t.Errorf("without --strict: exit %d, want %d (the failure rests on the default overload): %s", code, exitOK, stderr)
+	if _, stderr, code := capture(dir); code != cmdutil.ExitOK {
+		t.Errorf("without --strict: exit %d, want %d (the failure rests on the default overload): %s", code, cmdutil.ExitOK, stderr)
 	}
 	out, _, code := capture(dir, "--strict")
-	if code != exitFail || !strings.Contains(out, "fail") {
-		t.Errorf("--strict: exit %d, want %d:\n%s", code, exitFail, out)
+	if code != cmdutil.ExitFail || !strings.Contains(out, "fail") {
+		t.Errorf("--strict: exit %d, want %d:\n%s", code, cmdutil.ExitFail, out)
 	}
 }

@@ -1,81 +1,23 @@
 package main
 
 import (
-	"fmt"
-	"runtime"
 	"runtime/debug"
-	"strings"
+
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
 )
 
 // version, commit and date are stamped by the release build
 // (GoReleaser's default -ldflags "-X main.version=... -X main.commit=...
 // -X main.date=..."); a build without them reads what the Go toolchain
-// recorded (buildVersion).
+// recorded (readBuildInfo).
 var (
 	version = ""
 	commit  = ""
 	date    = ""
 )
 
-// buildInfo is what --version prints and what a report says made it.
-type buildInfo struct {
-	Version  string // a release tag (v1.2.0), a module pseudo-version, or "dev"
-	Commit   string // the git revision built, "" when unknown
-	Date     string // when that revision was committed (or the release built)
-	Modified bool   // the work tree had changes the revision does not hold
-	Go       string // the toolchain and platform
-}
-
-// readBuildInfo combines the stamped variables with the toolchain's
-// record: `go install github.com/capreport/capreport/cmd/capreport@v1.2.0`
-// records v1.2.0, a build in a git checkout records a pseudo-version and
-// the revision (Go 1.24 and later), a test binary records neither.
-func readBuildInfo(read func() (*debug.BuildInfo, bool)) buildInfo {
-	b := buildInfo{Version: version, Commit: commit, Date: date, Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
-	info, ok := read()
-	if !ok {
-		return b.orDev()
-	}
-	if b.Version == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		b.Version = info.Main.Version
-	}
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			if b.Commit == "" {
-				b.Commit = s.Value
-			}
-		case "vcs.time":
-			if b.Date == "" {
-				b.Date = s.Value
-			}
-		case "vcs.modified":
-			b.Modified = s.Value == "true"
-		}
-	}
-	return b.orDev()
-}
-
-func (b buildInfo) orDev() buildInfo {
-	if b.Version == "" {
-		b.Version = "dev"
-	}
-	return b
-}
-
-// String is what --version prints after "capreport version ".
-func (b buildInfo) String() string {
-	var sb strings.Builder
-	sb.WriteString(b.Version)
-	if b.Commit != "" {
-		fmt.Fprintf(&sb, "\ncommit: %s", b.Commit)
-		if b.Modified {
-			sb.WriteString(" (modified)")
-		}
-	}
-	if b.Date != "" {
-		fmt.Fprintf(&sb, "\ndate: %s", b.Date)
-	}
-	fmt.Fprintf(&sb, "\ngo: %s", b.Go)
-	return sb.String()
+// readBuildInfo is the build's: the stamped variables over what the
+// toolchain recorded (read).
+func readBuildInfo(read func() (*debug.BuildInfo, bool)) cmdutil.BuildInfo {
+	return cmdutil.StampBuildInfo(cmdutil.BuildInfo{Version: version, Commit: commit, Date: date}, read)
 }

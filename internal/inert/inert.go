@@ -77,9 +77,9 @@ func Report(s string, mask uint16) contract.Report {
 	}
 }
 
-// Bodies renders r as comment github does (cmd/capreport holds its bodies
-// to these): the report, and the diff from a base where its first workload
-// passed (from an empty base when it has none).
+// Bodies renders r as comment github does (cmd/capreport/internal/action
+// holds its bodies to these): the report, and the diff from a base where
+// its first workload passed (from an empty base when it has none).
 func Bodies(r *contract.Report) [][]byte {
 	base := *r
 	base.Workloads = []contract.Workload{}
