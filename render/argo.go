@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gobwas/glob"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
@@ -92,7 +91,7 @@ func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs m
 	if n > 1 {
 		name = fmt.Sprintf("%s#%d", name, i)
 	}
-	spec := SourceSpec{Path: rel, Name: name, explicit: true, delivery: &deliverySpec{namespace: destNS}}
+	spec := SourceSpec{Path: rel, Name: name, Explicit: true, Delivery: &deliverySpec{Namespace: destNS}}
 	var findings []check.Finding
 	switch tool {
 	case "helm":
@@ -104,19 +103,19 @@ func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs m
 		if doc == nil {
 			return nil, f
 		}
-		spec.delivery.kustDoc = doc
+		spec.Delivery.KustDoc = doc
 	default:
 		spec.Type = SourcePlain
 		d := mapAt(s, "directory")
 		rec, _ := d["recurse"].(bool)
-		spec.delivery.dir = &dirOptions{recurse: rec, include: str(d, "include"), exclude: str(d, "exclude")}
+		spec.Delivery.Dir = &dirOptions{Recurse: rec, Include: str(d, "include"), Exclude: str(d, "exclude")}
 		if mapAt(d, "jsonnet") != nil || g.hasJsonnet(rel, rec) {
 			findings = append(findings, notFollowed(o, "its directory source holds Jsonnet, which capreport does not evaluate; only its YAML and JSON files are read"))
 		}
 	}
 	out := g.rd.renderWithLimits(g.ctx, spec)
-	out.result.Findings = append(out.result.Findings, findings...)
-	out.result.Repository, out.via = root.note, root.via
+	out.Result.Findings = append(out.Result.Findings, findings...)
+	out.Result.Repository, out.Via = root.note, root.via
 	return &out, nil
 }
 
@@ -187,13 +186,13 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 	if vo := mapAt(h, "valuesObject"); vo != nil {
 		over = vo // valuesObject takes precedence over values
 	}
-	spec.delivery.helmOverFiles = over
+	spec.Delivery.HelmOverFiles = over
 	params, _ := h["parameters"].([]any)
 	for _, p := range params {
 		pm, _ := p.(map[string]any)
 		kv := str(pm, "name") + "=" + fmt.Sprint(pm["value"])
 		if force, _ := pm["forceString"].(bool); force {
-			spec.delivery.helmSetString = append(spec.delivery.helmSetString, kv)
+			spec.Delivery.HelmSetString = append(spec.Delivery.HelmSetString, kv)
 		} else {
 			hv.Set = append(hv.Set, kv)
 		}
@@ -202,7 +201,7 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 		findings = append(findings, object.Finding(o, check.GitOpsNotFollowed, check.SeverityWarning, "helm.fileParameters are not applied"))
 	}
 	spec.Helm = hv
-	spec.delivery.namespace = hv.Namespace
+	spec.Delivery.Namespace = hv.Namespace
 	return findings
 }
 
@@ -334,31 +333,6 @@ func (g *gitops) hasJsonnet(rel string, recurse bool) bool {
 		return nil
 	})
 	return found
-}
-
-// selects is Argo CD's manifest file test for directory sources: a YAML or
-// JSON file, not excluded, and included when an include pattern is set
-// (patterns match the path relative to the source, braces allowed).
-func (d *dirOptions) selects(rel, name string) bool {
-	low := strings.ToLower(name)
-	if !(strings.HasSuffix(low, ".yaml") || strings.HasSuffix(low, ".yml") || strings.HasSuffix(low, ".json")) {
-		return false
-	}
-	if d.exclude != "" && globMatch(d.exclude, rel) {
-		return false
-	}
-	if d.include != "" && !globMatch(d.include, rel) {
-		return false
-	}
-	return true
-}
-
-func globMatch(pattern, s string) bool {
-	g, err := glob.Compile(pattern)
-	if err != nil {
-		return false
-	}
-	return g.Match(s)
 }
 
 // expandApplicationSet generates the Applications of an ApplicationSet;

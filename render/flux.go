@@ -214,15 +214,15 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 	if pb := mapAt(o.Doc, "spec", "postBuild"); pb != nil {
 		vars, fs, miss := g.fluxVars(o, pb)
 		e.lookupMiss = e.lookupMiss || miss
-		out.result.Findings = append(out.result.Findings, fs...)
-		out.result.Findings = append(out.result.Findings, fluxsubst.All(o, out.objects, vars)...)
+		out.Result.Findings = append(out.Result.Findings, fs...)
+		out.Result.Findings = append(out.Result.Findings, fluxsubst.All(o, out.Objects, vars)...)
 	}
 	if cm := mapAt(o.Doc, "spec", "commonMetadata"); cm != nil {
-		for i := range out.objects {
-			setCommonMetadata(&out.objects[i], mapAt(cm, "labels"), mapAt(cm, "annotations"))
+		for i := range out.Objects {
+			setCommonMetadata(&out.Objects[i], mapAt(cm, "labels"), mapAt(cm, "annotations"))
 		}
 	}
-	out.result.Repository, out.via = root.note, root.via
+	out.Result.Repository, out.Via = root.note, root.via
 	e.outs = append(e.outs, out)
 	return e
 }
@@ -232,7 +232,7 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 // restrictions. The error is the generator's (the spec then names the
 // source that failed).
 func (g *gitops) fluxBuildSpec(o *Object, rel string) (SourceSpec, error) {
-	spec := SourceSpec{Path: rel, Type: SourceKustomize, Name: object.Ref(o), explicit: true}
+	spec := SourceSpec{Path: rel, Type: SourceKustomize, Name: object.Ref(o), Explicit: true}
 	data, err := g.fluxManifest(o, rel)
 	if err != nil {
 		return spec, fmt.Errorf("generating the kustomization Flux builds for %s: %w", rel, err)
@@ -241,7 +241,7 @@ func (g *gitops) fluxBuildSpec(o *Object, rel string) (SourceSpec, error) {
 	if err != nil || len(raws) != 1 {
 		return spec, fmt.Errorf("the kustomization Flux generates for %s does not decode", rel)
 	}
-	spec.delivery = &deliverySpec{kustDoc: raws[0].Doc, loadAnywhere: true}
+	spec.Delivery = &deliverySpec{KustDoc: raws[0].Doc, LoadAnywhere: true}
 	return spec, nil
 }
 
@@ -400,10 +400,10 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 	}
 	out := g.renderRelease(o, rel, hv, vals, fs, partial)
 	if pr, _ := dig(o.Doc, "spec", "postRenderers").([]any); len(pr) > 0 {
-		out.result.Findings = append(out.result.Findings, object.Finding(o, check.GitOpsNotFollowed, check.SeverityWarning,
+		out.Result.Findings = append(out.Result.Findings, object.Finding(o, check.GitOpsNotFollowed, check.SeverityWarning,
 			"spec.postRenderers are not applied: the objects are reported as the chart renders them"))
 	}
-	out.result.Repository, out.via = root.note, root.via
+	out.Result.Repository, out.Via = root.note, root.via
 	e.outs = append(e.outs, out)
 	return e
 }
@@ -412,14 +412,14 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 // name, namespace and value files, vals over them; fs are the release's
 // findings, and partial marks a render that left a values reference out.
 func (g *gitops) renderRelease(o *Object, rel string, hv HelmValues, vals map[string]any, fs []check.Finding, partial bool) sourceOut {
-	spec := SourceSpec{Path: rel, Type: SourceHelm, Name: object.Ref(o), explicit: true, Helm: hv,
-		delivery: &deliverySpec{helmOverFiles: vals, namespace: hv.Namespace}}
+	spec := SourceSpec{Path: rel, Type: SourceHelm, Name: object.Ref(o), Explicit: true, Helm: hv,
+		Delivery: &deliverySpec{HelmOverFiles: vals, Namespace: hv.Namespace}}
 	out := g.rd.renderWithLimits(g.ctx, spec)
-	out.result.Findings = append(out.result.Findings, fs...)
+	out.Result.Findings = append(out.Result.Findings, fs...)
 	if partial {
-		out.result.Partial = true
-		for i := range out.objects {
-			out.objects[i].Origin.Partial = true
+		out.Result.Partial = true
+		for i := range out.Objects {
+			out.Objects[i].Origin.Partial = true
 		}
 	}
 	return out

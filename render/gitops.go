@@ -119,7 +119,7 @@ type expansion struct {
 func (e *expansion) covered() map[string]bool {
 	c := map[string]bool{}
 	for _, o := range e.outs {
-		for _, p := range o.covered {
+		for _, p := range o.Covered {
 			c[p] = true
 		}
 	}
@@ -178,7 +178,7 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 		valuesFrom: valuesfrom.NewWork(),
 		failedBy:   map[string]*Object{}, failedInRun: map[string]bool{}}
 	for _, o := range outs {
-		g.know(o.objects)
+		g.know(o.Objects)
 	}
 	g.prefetchStandalone(outs)
 	g.configureFromRoots(outs)
@@ -192,14 +192,14 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 		}
 		if suppressed[i] != "" {
 			stash[i] = outs[i]
-			outs[i].result.Status = StatusDelivered
-			outs[i].result.Reason = "rendered through " + suppressed[i]
-			outs[i].result.Objects = 0
-			outs[i].result.Findings = nil
-			outs[i].objects = nil
+			outs[i].Result.Status = StatusDelivered
+			outs[i].Result.Reason = "rendered through " + suppressed[i]
+			outs[i].Result.Objects = 0
+			outs[i].Result.Findings = nil
+			outs[i].Objects = nil
 			continue
 		}
-		for _, o := range outs[i].objects {
+		for _, o := range outs[i].Objects {
 			if kindOfGitOps(&o) != notGitOps {
 				queue = append(queue, pending{obj: o, chain: []Link{linkOf(&o)}})
 			}
@@ -216,8 +216,8 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 
 func hasGitOps(outs []sourceOut) bool {
 	for i := range outs {
-		for j := range outs[i].objects {
-			if kindOfGitOps(&outs[i].objects[j]) != notGitOps {
+		for j := range outs[i].Objects {
+			if kindOfGitOps(&outs[i].Objects[j]) != notGitOps {
 				return true
 			}
 		}
@@ -297,18 +297,18 @@ func (g *gitops) run(queue []pending) []sourceOut {
 		}
 		for _, o := range e.outs {
 			chain := p.chain
-			if o.via != nil {
-				chain = appendLink(chain, *o.via)
+			if o.Via != nil {
+				chain = appendLink(chain, *o.Via)
 			}
 			o = stampChain(o, chain)
 			nameDelivery(&o, p.chain[len(p.chain)-1])
-			if failed && o.result.Status != StatusFailed {
+			if failed && o.Result.Status != StatusFailed {
 				// Another source of the same Application rendered, but
 				// Argo CD syncs none of a failed manifest generation.
 				g.withhold(&o, object.Ref(&p.obj))
 			}
-			g.know(o.objects)
-			for _, obj := range o.objects {
+			g.know(o.Objects)
+			for _, obj := range o.Objects {
 				if kindOfGitOps(&obj) != notGitOps {
 					queue = append(queue, pending{obj: obj, chain: appendLink(chain, linkOf(&obj))})
 				}
@@ -368,8 +368,8 @@ func appendLink(chain []Link, l Link) []Link {
 // of no place (a failed render) at that object.
 func nameDelivery(o *sourceOut, by Link) {
 	name := fmt.Sprintf("%s:%d %s %s", by.File, by.Line, by.Kind, object.NSName(by.Namespace, by.Name))
-	for i := range o.result.Findings {
-		f := &o.result.Findings[i]
+	for i := range o.Result.Findings {
+		f := &o.Result.Findings[i]
 		if f.Location == nil {
 			f.Location = check.At(by.File, by.Line)
 		}
@@ -381,9 +381,9 @@ func nameDelivery(o *sourceOut, by Link) {
 
 // stampChain gives every object and the source result of a delivery its chain.
 func stampChain(o sourceOut, chain []Link) sourceOut {
-	o.result.Chain = chain
-	for i := range o.objects {
-		o.objects[i].Origin.Chain = chain
+	o.Result.Chain = chain
+	for i := range o.Objects {
+		o.Objects[i].Origin.Chain = chain
 	}
 	return o
 }
@@ -503,14 +503,14 @@ type delivery struct {
 func (g *gitops) deliveryEdges(outs []sourceOut) (live, failed map[int][]delivery) {
 	index := map[string]int{}
 	for i, o := range outs {
-		index[o.result.Path] = i
+		index[o.Result.Path] = i
 	}
 	live, failed = map[int][]delivery{}, map[int][]delivery{}
 	nested := g.nestedSources(outs)
 	planned := 0
 	for i := range outs {
-		for j := range outs[i].objects {
-			obj := &outs[i].objects[j]
+		for j := range outs[i].Objects {
+			obj := &outs[i].Objects[j]
 			if kindOfGitOps(obj) == notGitOps {
 				continue
 			}
@@ -604,15 +604,15 @@ func dedupeDeliveries(outs []sourceOut, res *Result) []sourceOut {
 	first := map[string]*Object{}
 	reported := map[string]bool{}
 	for i := range outs {
-		for _, key := range outs[i].dropped {
+		for _, key := range outs[i].Dropped {
 			if _, ok := first[key]; ok {
-				outs[i].result.Objects--
+				outs[i].Result.Objects--
 			} else {
 				first[key] = nil
 			}
 		}
-		kept := outs[i].objects[:0]
-		for _, o := range outs[i].objects {
+		kept := outs[i].Objects[:0]
+		for _, o := range outs[i].Objects {
 			if len(o.Origin.Chain) == 0 {
 				kept = append(kept, o)
 				continue
@@ -632,8 +632,8 @@ func dedupeDeliveries(outs []sourceOut, res *Result) []sourceOut {
 						o.Kind, object.NSName(o.Namespace, o.Name), prev.Origin.ChainString(), o.Origin.ChainString())})
 			}
 		}
-		outs[i].result.Objects -= len(outs[i].objects) - len(kept)
-		outs[i].objects = kept
+		outs[i].Result.Objects -= len(outs[i].Objects) - len(kept)
+		outs[i].Objects = kept
 	}
 	return outs
 }

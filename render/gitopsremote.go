@@ -36,11 +36,11 @@ func (g *gitops) expandRemoteHelmRelease(o *Object) (*expansion, bool) {
 	}
 	hv, vals, fs, partial := g.releaseInputs(o, e)
 	out := g.renderRemote(object.Ref(o), rc, hv, vals, hv.Namespace)
-	out.result.Findings = append(out.result.Findings, fs...)
+	out.Result.Findings = append(out.Result.Findings, fs...)
 	if partial {
-		out.result.Partial = true
-		for i := range out.objects {
-			out.objects[i].Origin.Partial = true
+		out.Result.Partial = true
+		for i := range out.Objects {
+			out.Objects[i].Origin.Partial = true
 		}
 	}
 	e.outs = append(e.outs, out)
@@ -49,8 +49,8 @@ func (g *gitops) expandRemoteHelmRelease(o *Object) (*expansion, bool) {
 
 // renderRemote renders a remote chart as a delivered source.
 func (g *gitops) renderRemote(name string, rc remoteChart, hv HelmValues, over map[string]any, ns string) sourceOut {
-	spec := SourceSpec{Path: rc.Label(), Type: SourceHelm, Name: name, explicit: true, Helm: hv,
-		delivery: &deliverySpec{helmOverFiles: over, namespace: ns, remote: &rc}}
+	spec := SourceSpec{Path: rc.Label(), Type: SourceHelm, Name: name, Explicit: true, Helm: hv,
+		Delivery: &deliverySpec{HelmOverFiles: over, Namespace: ns, Remote: &rc}}
 	return g.rd.renderWithLimits(g.ctx, spec)
 }
 
@@ -149,10 +149,10 @@ func (g *gitops) argoRemoteChart(o *Object, s map[string]any, i, n int, refs map
 	if n > 1 {
 		name = fmt.Sprintf("%s#%d", name, i)
 	}
-	spec := SourceSpec{Path: rc.Label(), Type: SourceHelm, Name: name, explicit: true,
-		delivery: &deliverySpec{namespace: destNS, remote: &rc}}
+	spec := SourceSpec{Path: rc.Label(), Type: SourceHelm, Name: name, Explicit: true,
+		Delivery: &deliverySpec{Namespace: destNS, Remote: &rc}}
 	findings := g.argoHelm(o, s, "", refs, destNS, &spec)
 	out := g.rd.renderWithLimits(g.ctx, spec)
-	out.result.Findings = append(out.result.Findings, findings...)
+	out.Result.Findings = append(out.Result.Findings, findings...)
 	return &out, nil
 }

@@ -23,8 +23,8 @@ import (
 func (g *gitops) nestedSources(outs []sourceOut) map[int]bool {
 	paths := map[string]int{}
 	for i := range outs {
-		for j := range outs[i].objects {
-			o := &outs[i].objects[j]
+		for j := range outs[i].Objects {
+			o := &outs[i].Objects[j]
 			if kindOfGitOps(o) != fluxKustomization || appliesItsOwnDir(o) {
 				continue
 			}
@@ -35,7 +35,7 @@ func (g *gitops) nestedSources(outs []sourceOut) map[int]bool {
 	}
 	nested := map[int]bool{}
 	for i, o := range outs {
-		for p := o.result.Path; ; p = path.Dir(p) {
+		for p := o.Result.Path; ; p = path.Dir(p) {
 			if from, ok := paths[p]; ok && from != i {
 				nested[i] = true
 				break

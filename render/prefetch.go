@@ -41,7 +41,7 @@ func specKey(spec SourceSpec) (string, bool) {
 
 // take returns a copy of the build of spec, if the run made it.
 func (m *renderMemo) take(spec SourceSpec) (sourceOut, bool) {
-	if m == nil || spec.delivery == nil {
+	if m == nil || spec.Delivery == nil {
 		return sourceOut{}, false
 	}
 	key, ok := specKey(spec)
@@ -54,18 +54,18 @@ func (m *renderMemo) take(spec SourceSpec) (sourceOut, bool) {
 	if !ok {
 		return sourceOut{}, false
 	}
-	return out.clone().relabel(spec), true
+	return out.Clone().Relabel(spec), true
 }
 
 // keep remembers a delivered build an expansion made (a copy: the caller
 // goes on to own out).
 func (m *renderMemo) keep(spec SourceSpec, out sourceOut) {
-	if m == nil || spec.delivery == nil {
+	if m == nil || spec.Delivery == nil {
 		return
 	}
 	if key, ok := specKey(spec); ok {
-		out.spec = spec
-		m.put(key, out.clone())
+		out.Spec = spec
+		m.put(key, out.Clone())
 	}
 }
 
@@ -113,7 +113,7 @@ func (g *gitops) prefetch(pending []pending) {
 		spec := keys[key]
 		eg.Go(func() error {
 			out := g.rd.renderCached(g.ctx, spec)
-			out.spec = spec
+			out.Spec = spec
 			g.rd.delivered.put(key, out)
 			return nil
 		})
@@ -131,7 +131,7 @@ func (g *gitops) prefetchStandalone(outs []sourceOut) {
 		if nested[i] {
 			continue
 		}
-		for _, o := range outs[i].objects {
+		for _, o := range outs[i].Objects {
 			if kindOfGitOps(&o) == fluxKustomization {
 				top = append(top, pending{obj: o})
 			}

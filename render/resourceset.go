@@ -55,20 +55,20 @@ func (g *gitops) expandResourceSet(o *Object) *expansion {
 	}
 	inputs := resourceSetInputs(o, spec)
 	objs, err := buildResourceSet(spec, inputs)
-	src := SourceSpec{Path: o.Origin.File, Type: SourcePlain, Name: object.Ref(o), explicit: true}
+	src := SourceSpec{Path: o.Origin.File, Type: SourcePlain, Name: object.Ref(o), Explicit: true}
 	if err != nil {
 		e.outs = append(e.outs, g.rd.failedOut(src, check.RenderFailed, fmt.Errorf("the Flux Operator cannot build it: %w", err)))
 		return e
 	}
-	out := sourceOut{result: SourceResult{Path: src.Path, Type: src.Type, ValueSet: src.Name, Status: StatusRendered, Objects: len(objs)},
-		covered: []string{o.Origin.File}}
+	out := sourceOut{Result: SourceResult{Path: src.Path, Type: src.Type, ValueSet: src.Name, Status: StatusRendered, Objects: len(objs)},
+		Covered: []string{o.Origin.File}}
 	for _, doc := range objs {
 		obj, ok := object.FromDoc(doc)
 		if !ok {
 			continue
 		}
 		obj.Origin = Origin{Source: src.ID(), SourceType: SourcePlain, File: o.Origin.File, Line: o.Origin.Line}
-		out.objects = append(out.objects, obj)
+		out.Objects = append(out.Objects, obj)
 	}
 	e.outs = append(e.outs, out)
 	return e

@@ -36,7 +36,7 @@ func (g *gitops) configureFromRoots(outs []sourceOut) {
 	}
 	g.known, g.byKindNS = nil, map[string][]int{}
 	for _, o := range outs {
-		g.know(o.objects)
+		g.know(o.Objects)
 	}
 }
 
@@ -45,8 +45,8 @@ func (g *gitops) configureFromRoots(outs []sourceOut) {
 func (g *gitops) rootBuilds(outs []sourceOut) map[string]*Object {
 	built := map[string]*Object{}
 	for i := range outs {
-		for j := range outs[i].objects {
-			root := &outs[i].objects[j]
+		for j := range outs[i].Objects {
+			root := &outs[i].Objects[j]
 			if kindOfGitOps(root) != fluxKustomization || !appliesItsOwnDir(root) {
 				continue
 			}
@@ -55,8 +55,8 @@ func (g *gitops) rootBuilds(outs []sourceOut) map[string]*Object {
 				continue // not self-managing, or delivers nothing
 			}
 			for _, out := range e.outs {
-				for k := range out.objects {
-					if o := &out.objects[k]; o.Origin.Line > 0 {
+				for k := range out.Objects {
+					if o := &out.Objects[k]; o.Origin.Line > 0 {
 						built[placeKey(o)] = o
 					}
 				}
@@ -71,8 +71,8 @@ func (g *gitops) rootBuilds(outs []sourceOut) map[string]*Object {
 func takeRootBuilds(outs []sourceOut, built map[string]*Object) bool {
 	changed := false
 	for i := range outs {
-		for j := range outs[i].objects {
-			o := &outs[i].objects[j]
+		for j := range outs[i].Objects {
+			o := &outs[i].Objects[j]
 			b := built[placeKey(o)]
 			if b == nil || reflect.DeepEqual(b.Doc, o.Doc) {
 				continue

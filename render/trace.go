@@ -95,8 +95,8 @@ func declaresKind(data, kind []byte) bool {
 func (rd *renderer) traceTargets(ctx context.Context, outs []sourceOut) {
 	targets := map[string]bool{}
 	for i := range outs {
-		for j := range outs[i].objects {
-			if kind, name, ok := scaleTarget(&outs[i].objects[j]); ok {
+		for j := range outs[i].Objects {
+			if kind, name, ok := scaleTarget(&outs[i].Objects[j]); ok {
 				targets[kind+"/"+name] = true
 			}
 		}
@@ -106,18 +106,18 @@ func (rd *renderer) traceTargets(ctx context.Context, outs []sourceOut) {
 	}
 	for i := range outs {
 		out := &outs[i]
-		if !out.result.Untraced || !slices.ContainsFunc(out.objects, func(o Object) bool { return targets[o.Kind+"/"+o.Name] }) {
+		if !out.Result.Untraced || !slices.ContainsFunc(out.Objects, func(o Object) bool { return targets[o.Kind+"/"+o.Name] }) {
 			continue
 		}
-		spec := out.spec
-		spec.traced = true
+		spec := out.Spec
+		spec.Traced = true
 		traced := rd.renderWithLimits(ctx, spec)
 		byID := map[string]*Object{}
-		for j := range traced.objects {
-			byID[identityKey(&traced.objects[j])] = &traced.objects[j]
+		for j := range traced.Objects {
+			byID[identityKey(&traced.Objects[j])] = &traced.Objects[j]
 		}
-		for j := range out.objects {
-			o := &out.objects[j]
+		for j := range out.Objects {
+			o := &out.Objects[j]
 			if t, ok := byID[identityKey(o)]; ok && targets[o.Kind+"/"+o.Name] {
 				// The chain is stamped on the delivered objects after their render.
 				o.Origin.File, o.Origin.Line, o.Origin.AnnotationLines, o.Origin.Via = t.Origin.File, t.Origin.Line, t.Origin.AnnotationLines, t.Origin.Via

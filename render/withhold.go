@@ -24,8 +24,8 @@ import (
 // reason of its first render that failed.
 func (e *expansion) failure() string {
 	for _, o := range e.outs {
-		if o.result.Status == StatusFailed {
-			return o.result.Reason
+		if o.Result.Status == StatusFailed {
+			return o.Result.Reason
 		}
 	}
 	return ""
@@ -36,7 +36,7 @@ func (e *expansion) failure() string {
 func (e *expansion) reach() map[string]bool {
 	r := e.covered()
 	for _, o := range e.outs {
-		r[o.result.Path] = true
+		r[o.Result.Path] = true
 	}
 	return r
 }
@@ -45,7 +45,7 @@ func (e *expansion) reach() map[string]bool {
 func sourcesBeneath(outs []sourceOut, paths map[string]bool) []int {
 	var out []int
 	for i, o := range outs {
-		for p := o.result.Path; ; p = path.Dir(p) {
+		for p := o.Result.Path; ; p = path.Dir(p) {
 			if paths[p] {
 				out = append(out, i)
 				break
@@ -108,20 +108,20 @@ func withheldSources(live, failed map[int][]delivery) map[int]string {
 // that failed the GitOps build) holds no objects, so its files are read as
 // plain manifests to find the autoscalers written there.
 func (g *gitops) withhold(o *sourceOut, by string) {
-	objs := o.objects
-	if o.result.Status == StatusFailed && o.result.ValueSet == "" {
-		objs = g.rd.renderWithLimits(g.ctx, SourceSpec{Path: o.result.Path, Type: SourcePlain, explicit: true}).objects
+	objs := o.Objects
+	if o.Result.Status == StatusFailed && o.Result.ValueSet == "" {
+		objs = g.rd.renderWithLimits(g.ctx, SourceSpec{Path: o.Result.Path, Type: SourcePlain, Explicit: true}).Objects
 	}
 	for _, obj := range objs {
 		if isAutoscalerKind(&obj) {
 			g.withheld = append(g.withheld, WithheldObject{Object: obj, By: by})
 		}
 	}
-	o.result.Status = StatusWithheld
-	o.result.Reason = by + " failed to build, so nothing beneath it reaches the cluster"
-	o.result.Objects = 0
-	o.result.Findings = nil
-	o.objects = nil
+	o.Result.Status = StatusWithheld
+	o.Result.Reason = by + " failed to build, so nothing beneath it reaches the cluster"
+	o.Result.Objects = 0
+	o.Result.Findings = nil
+	o.Objects = nil
 }
 
 // withheldFindings are one gitops-withheld finding per failed object that
