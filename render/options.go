@@ -8,6 +8,7 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/digestmemo"
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/source"
 )
 
@@ -32,7 +33,7 @@ type (
 // Defaults of the safe mode.
 const (
 	DefaultReleaseName  = "capreport"
-	DefaultNamespace    = "default"
+	DefaultNamespace    = object.DefaultNamespace
 	DefaultKubeVersion  = "1.34.0"
 	DefaultMaxFileBytes = 10 << 20
 	DefaultMaxObjects   = 10000

@@ -87,7 +87,7 @@ func TestSharedBodyIsolatesBuilds(t *testing.T) {
 		t.Fatal("the builds do not each get their own slice of the entry's objects")
 	}
 	head.Objects = head.Objects[:1] // a build's keep filters in place
-	setCommonMetadata(&head.Objects[0], map[string]any{"a": "2", "b": "3"}, nil)
+	object.MergeMetadata(&head.Objects[0], map[string]any{"a": "2", "b": "3"}, nil)
 	object.SetDefaultNamespace(&head.Objects[0], "team")
 	want := doc("x")
 	if !reflect.DeepEqual(base.Objects[0].Doc, want) || base.Objects[1].Name != "y" {

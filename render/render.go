@@ -15,6 +15,7 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/cache"
+	"github.com/capreport/capreport/render/gitops"
 	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/fetch"
 	"github.com/capreport/capreport/render/internal/kustscan"
@@ -45,8 +46,6 @@ type renderer struct {
 	// krustyTraced traces every traced Kustomize build with krusty's own
 	// origin annotations, never with kustread's (the tests compare them).
 	krustyTraced bool
-	// delivered holds the builds GitOps expansion prefetched; nil: none.
-	delivered *renderMemo
 	// slow is the run's allowance of slow render time, shared by the
 	// per-source copies; nil: each source has the source timeout.
 	slow *proc.Allowance
@@ -111,9 +110,7 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 	outs := rd.renderAll(ctx, specs)
 	res := &Result{Findings: findings}
 	if !rd.opts.NoGitOps {
-		rd.delivered = &renderMemo{outs: map[string]sourceOut{}}
 		outs = rd.followGitOps(ctx, outs, res)
-		rd.delivered = nil
 	}
 	rd.traceTargets(ctx, outs)
 	for _, o := range outs {
@@ -284,15 +281,11 @@ func skippedOut(spec SourceSpec, reason string) sourceOut {
 // a finding. With a worker pool the render runs in a worker process, which
 // is stopped when it outlives its time or memory. In-process, Helm's engine
 // and krusty cannot be interrupted: a source that times out is reported
-// failed and its goroutine is left to finish alone. A GitOps object's build
-// that the run made already is not made again (renderMemo).
+// failed and its goroutine is left to finish alone. (The GitOps engine
+// makes each of its builds once per run: render/gitops's renderMemo.)
 func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourceOut {
-	if out, ok := rd.delivered.take(spec); ok {
-		return out
-	}
 	out := rd.renderCached(ctx, spec)
 	out.Spec = spec
-	rd.delivered.keep(spec, out)
 	return out
 }
 
@@ -308,10 +301,10 @@ func (rd *renderer) keep(objs []Object, forGitOps, delivered bool) ([]Object, []
 	kept := objs[:0]
 	for i := range objs {
 		switch {
-		case rd.opts.Keep(&objs[i]) || forGitOps && gitopsInput(&objs[i]):
+		case rd.opts.Keep(&objs[i]) || forGitOps && gitops.Input(&objs[i]):
 			kept = append(kept, objs[i])
 		case delivered:
-			dropped = append(dropped, identityKey(&objs[i]))
+			dropped = append(dropped, gitops.IdentityKey(&objs[i]))
 		}
 	}
 	clear(objs[len(kept):]) // let the dropped documents go

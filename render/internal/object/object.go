@@ -187,6 +187,24 @@ var clusterScopedKinds = map[string]bool{
 	"ClusterPolicy": true, "ComponentStatus": true,
 }
 
+// DefaultNamespace is the namespace of a namespaced object that names
+// none, as the API server reads it (and Helm's default release namespace).
+const DefaultNamespace = "default"
+
+// Group is an apiVersion's group ("" for the core group, "v1").
+func Group(apiVersion string) string {
+	if i := strings.Index(apiVersion, "/"); i >= 0 {
+		return apiVersion[:i]
+	}
+	return ""
+}
+
+// IsAutoscaler reports whether o is an autoscaler: an HPA or a KEDA
+// ScaledObject.
+func IsAutoscaler(o *Object) bool {
+	return o.Kind == "HorizontalPodAutoscaler" || (o.Kind == "ScaledObject" && strings.HasPrefix(o.APIVersion, "keda.sh/"))
+}
+
 // ClusterScoped reports whether kind is one of clusterScopedKinds.
 func ClusterScoped(kind string) bool { return clusterScopedKinds[kind] }
 
@@ -216,6 +234,30 @@ func OwnMetadata(o *Object) map[string]any {
 	}
 	o.Doc["metadata"] = md
 	return md
+}
+
+// MergeMetadata sets labels and annotations on o over its own (Flux's
+// commonMetadata). The maps it writes into are copies: a cached render's
+// documents are shared by the builds that load it.
+func MergeMetadata(o *Object, labels, annotations map[string]any) {
+	if _, ok := o.Doc["metadata"].(map[string]any); ok && len(labels) == 0 && len(annotations) == 0 {
+		return
+	}
+	md := OwnMetadata(o)
+	for field, add := range map[string]map[string]any{"labels": labels, "annotations": annotations} {
+		if len(add) == 0 {
+			continue
+		}
+		cur, _ := md[field].(map[string]any)
+		cur = maps.Clone(cur)
+		if cur == nil {
+			cur = map[string]any{}
+		}
+		md[field] = cur
+		for k, v := range add {
+			cur[k] = v
+		}
+	}
 }
 
 // Ref names a GitOps object in messages and source IDs: Kind/ns/name.

@@ -1,4 +1,4 @@
-package render
+package gitops
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/fluxsubst"
 	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/source"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -44,7 +45,7 @@ func init() {
 
 // expandResourceSet renders a ResourceSet's objects as one delivered
 // source, at the ResourceSet's own place.
-func (g *gitops) expandResourceSet(o *Object) *expansion {
+func (g *engine) expandResourceSet(o *object.Object) *expansion {
 	e := &expansion{}
 	spec := mapAt(o.Doc, "spec")
 	if from, _ := spec["inputsFrom"].([]any); len(from) > 0 {
@@ -55,19 +56,19 @@ func (g *gitops) expandResourceSet(o *Object) *expansion {
 	}
 	inputs := resourceSetInputs(o, spec)
 	objs, err := buildResourceSet(spec, inputs)
-	src := SourceSpec{Path: o.Origin.File, Type: SourcePlain, Name: object.Ref(o), Explicit: true}
+	src := source.Spec{Path: o.Origin.File, Type: object.SourcePlain, Name: object.Ref(o), Explicit: true}
 	if err != nil {
-		e.outs = append(e.outs, g.rd.failedOut(src, check.RenderFailed, fmt.Errorf("the Flux Operator cannot build it: %w", err)))
+		e.outs = append(e.outs, g.src.Failed(src, check.RenderFailed, fmt.Errorf("the Flux Operator cannot build it: %w", err)))
 		return e
 	}
-	out := sourceOut{Result: SourceResult{Path: src.Path, Type: src.Type, ValueSet: src.Name, Status: StatusRendered, Objects: len(objs)},
+	out := source.Out{Result: object.SourceResult{Path: src.Path, Type: src.Type, ValueSet: src.Name, Status: object.StatusRendered, Objects: len(objs)},
 		Covered: []string{o.Origin.File}}
 	for _, doc := range objs {
 		obj, ok := object.FromDoc(doc)
 		if !ok {
 			continue
 		}
-		obj.Origin = Origin{Source: src.ID(), SourceType: SourcePlain, File: o.Origin.File, Line: o.Origin.Line}
+		obj.Origin = object.Origin{Source: src.ID(), SourceType: object.SourcePlain, File: o.Origin.File, Line: o.Origin.Line}
 		out.Objects = append(out.Objects, obj)
 	}
 	e.outs = append(e.outs, out)
@@ -76,7 +77,7 @@ func (g *gitops) expandResourceSet(o *Object) *expansion {
 
 // resourceSetInputs are the in-line input sets, each with the provider
 // key the operator adds.
-func resourceSetInputs(o *Object, spec map[string]any) []map[string]any {
+func resourceSetInputs(o *object.Object, spec map[string]any) []map[string]any {
 	var out []map[string]any
 	for _, in := range yamldoc.MapList(spec["inputs"]) {
 		set := make(map[string]any, len(in)+1)
@@ -207,7 +208,7 @@ func executeResourceSetTemplate(text string, set map[string]any) ([]map[string]a
 
 // resourceSetKey is the operator's dedupe key: group, kind, namespace, name.
 func resourceSetKey(doc map[string]any) string {
-	return strings.Join([]string{groupOf(str(doc, "apiVersion")), str(doc, "kind"), str(doc, "metadata", "namespace"), str(doc, "metadata", "name")}, "/")
+	return strings.Join([]string{object.Group(str(doc, "apiVersion")), str(doc, "kind"), str(doc, "metadata", "namespace"), str(doc, "metadata", "name")}, "/")
 }
 
 // limitedBuilder stops a template whose output grows past max bytes.

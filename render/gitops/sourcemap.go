@@ -1,10 +1,11 @@
-package render
+package gitops
 
 import (
 	"fmt"
 	"path"
 	"strings"
 
+	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/repourl"
 )
 
@@ -19,16 +20,16 @@ import (
 // sourceRoot is where a GitOps source's files are read from: this
 // repository's root (prefix "", via nil), or a mapped directory.
 type sourceRoot struct {
-	prefix string // root-relative directory the source's paths are relative to
-	via    *Link  // the chain link naming the mapped source
+	prefix string       // root-relative directory the source's paths are relative to
+	via    *object.Link // the chain link naming the mapped source
 	// note says why the source is read from there (SourceResult.Repository).
 	note string
 }
 
 // mappedFlux finds the mapping of a Flux source by kind, namespace and
 // name; a mapping's name may leave out the kind, or the kind and namespace.
-func (g *gitops) mappedFlux(kind, ns, name string) (sourceRoot, bool) {
-	for _, m := range g.rd.opts.SourceMaps {
+func (g *engine) mappedFlux(kind, ns, name string) (sourceRoot, bool) {
+	for _, m := range g.sourceMaps {
 		if repourl.Identity(m.Name) != "" {
 			continue // an Argo CD repoURL
 		}
@@ -43,7 +44,7 @@ func (g *gitops) mappedFlux(kind, ns, name string) (sourceRoot, bool) {
 			ok = strings.EqualFold(parts[0], kind) && parts[1] == ns && parts[2] == name
 		}
 		if ok {
-			return sourceRoot{prefix: m.Path, via: &Link{File: m.Path, Kind: kind, Namespace: ns, Name: name},
+			return sourceRoot{prefix: m.Path, via: &object.Link{File: m.Path, Kind: kind, Namespace: ns, Name: name},
 				note: fmt.Sprintf("%s %s/%s is read from %s, which --source %s maps it to", kind, ns, name, m.Path, m.Name)}, true
 		}
 	}
@@ -52,14 +53,14 @@ func (g *gitops) mappedFlux(kind, ns, name string) (sourceRoot, bool) {
 
 // mappedRepo finds the mapping of an Argo CD repoURL: a mapping named by a
 // URL of the same repository identity.
-func (g *gitops) mappedRepo(repoURL string) (sourceRoot, bool) {
+func (g *engine) mappedRepo(repoURL string) (sourceRoot, bool) {
 	id := repourl.Identity(repoURL)
 	if id == "" {
 		return sourceRoot{}, false
 	}
-	for _, m := range g.rd.opts.SourceMaps {
+	for _, m := range g.sourceMaps {
 		if repourl.Identity(m.Name) == id {
-			return sourceRoot{prefix: m.Path, via: &Link{File: m.Path, Kind: "Repository", Name: repoURL},
+			return sourceRoot{prefix: m.Path, via: &object.Link{File: m.Path, Kind: "Repository", Name: repoURL},
 				note: fmt.Sprintf("%s is read from %s, which --source %s maps it to (identity %s)", repoURL, m.Path, m.Name, id)}, true
 		}
 	}
@@ -68,7 +69,7 @@ func (g *gitops) mappedRepo(repoURL string) (sourceRoot, bool) {
 
 // argoSourceRoot is where an Argo CD source's repoURL is read: this
 // repository, or a mapped clone; ok is false for another repository.
-func (g *gitops) argoSourceRoot(repoURL string) (sourceRoot, bool) {
+func (g *engine) argoSourceRoot(repoURL string) (sourceRoot, bool) {
 	if m, ok := g.mappedRepo(repoURL); ok {
 		return m, true
 	}

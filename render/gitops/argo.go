@@ -1,4 +1,4 @@
-package render
+package gitops
 
 import (
 	"fmt"
@@ -14,6 +14,8 @@ import (
 	"github.com/capreport/capreport/render/internal/appset"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/source"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -25,7 +27,7 @@ import (
 // every namespaced object without one.
 
 // expandApplication renders every source of an Application.
-func (g *gitops) expandApplication(o *Object) *expansion {
+func (g *engine) expandApplication(o *object.Object) *expansion {
 	e := &expansion{}
 	spec := mapAt(o.Doc, "spec")
 	var sources []map[string]any
@@ -63,9 +65,9 @@ func (g *gitops) expandApplication(o *Object) *expansion {
 }
 
 // applicationSource renders one source of an Application.
-func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*sourceOut, []check.Finding) {
+func (g *engine) applicationSource(o *object.Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*source.Out, []check.Finding) {
 	repoURL := str(s, "repoURL")
-	if c := str(s, "chart"); c != "" && g.rd.fetchOn() {
+	if c := str(s, "chart"); c != "" && g.fetch {
 		return g.argoRemoteChart(o, s, i, n, refs, destNS)
 	}
 	if c := str(s, "chart"); c != "" {
@@ -83,7 +85,7 @@ func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs m
 	if bad != "" {
 		return nil, []check.Finding{object.Finding(o, check.GitOpsReference, check.SeverityError, bad)}
 	}
-	tool, err := argoTool(g.rd.repo, s, g.rd.repo.Abs(rel))
+	tool, err := argoTool(g.repo, s, g.repo.Abs(rel))
 	if err != "" {
 		return nil, []check.Finding{notFollowed(o, err)}
 	}
@@ -91,29 +93,29 @@ func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs m
 	if n > 1 {
 		name = fmt.Sprintf("%s#%d", name, i)
 	}
-	spec := SourceSpec{Path: rel, Name: name, Explicit: true, Delivery: &deliverySpec{Namespace: destNS}}
+	spec := source.Spec{Path: rel, Name: name, Explicit: true, Delivery: &source.Delivery{Namespace: destNS}}
 	var findings []check.Finding
 	switch tool {
 	case "helm":
-		spec.Type = SourceHelm
+		spec.Type = object.SourceHelm
 		findings = g.argoHelm(o, s, rel, refs, destNS, &spec)
 	case "kustomize":
-		spec.Type = SourceKustomize
+		spec.Type = object.SourceKustomize
 		doc, f := g.argoKustomize(o, s, rel)
 		if doc == nil {
 			return nil, f
 		}
 		spec.Delivery.KustDoc = doc
 	default:
-		spec.Type = SourcePlain
+		spec.Type = object.SourcePlain
 		d := mapAt(s, "directory")
 		rec, _ := d["recurse"].(bool)
-		spec.Delivery.Dir = &dirOptions{Recurse: rec, Include: str(d, "include"), Exclude: str(d, "exclude")}
+		spec.Delivery.Dir = &source.Dir{Recurse: rec, Include: str(d, "include"), Exclude: str(d, "exclude")}
 		if mapAt(d, "jsonnet") != nil || g.hasJsonnet(rel, rec) {
 			findings = append(findings, notFollowed(o, "its directory source holds Jsonnet, which capreport does not evaluate; only its YAML and JSON files are read"))
 		}
 	}
-	out := g.rd.renderWithLimits(g.ctx, spec)
+	out := g.render(spec)
 	out.Result.Findings = append(out.Result.Findings, findings...)
 	out.Result.Repository, out.Via = root.note, root.via
 	return &out, nil
@@ -122,7 +124,7 @@ func (g *gitops) applicationSource(o *Object, s map[string]any, i, n int, refs m
 // argoTool chooses the source's tool as the repo-server does: the one the
 // source names, else Kustomize when the directory has a kustomization,
 // Helm when it has Chart.yaml, else a plain directory.
-func argoTool(r *repo, s map[string]any, dir string) (string, string) {
+func argoTool(r *repofs.Repo, s map[string]any, dir string) (string, string) {
 	var named []string
 	for _, t := range []string{"kustomize", "helm", "directory", "plugin"} {
 		if _, ok := s[t]; ok && s[t] != nil {
@@ -147,10 +149,10 @@ func argoTool(r *repo, s map[string]any, dir string) (string, string) {
 // argoHelm fills a chart render: release name (the Application's name by
 // default), namespace, value files ($ref/... from another source), values
 // or valuesObject over them, parameters last.
-func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[string]map[string]any, destNS string, spec *SourceSpec) []check.Finding {
+func (g *engine) argoHelm(o *object.Object, s map[string]any, rel string, refs map[string]map[string]any, destNS string, spec *source.Spec) []check.Finding {
 	h := mapAt(s, "helm")
 	var findings []check.Finding
-	hv := HelmValues{ReleaseName: str(h, "releaseName"), Namespace: str(h, "namespace")}
+	hv := helm.Values{ReleaseName: str(h, "releaseName"), Namespace: str(h, "namespace")}
 	if hv.ReleaseName == "" {
 		hv.ReleaseName = o.Name
 	}
@@ -158,13 +160,13 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 		hv.Namespace = destNS
 	}
 	if hv.Namespace == "" {
-		hv.Namespace = DefaultNamespace
+		hv.Namespace = object.DefaultNamespace
 	}
 	ignoreMissing, _ := h["ignoreMissingValueFiles"].(bool)
 	for _, f := range yamldoc.StrList(h["valueFiles"]) {
 		p, why := g.argoValueFile(f, rel, refs)
 		if why == "" {
-			if _, err := g.rd.repo.Stat(g.rd.repo.Abs(p)); err != nil {
+			if _, err := g.repo.Stat(g.repo.Abs(p)); err != nil {
 				why = fmt.Sprintf("value file %q does not exist", f)
 				if ignoreMissing {
 					continue
@@ -207,7 +209,7 @@ func (g *gitops) argoHelm(o *Object, s map[string]any, rel string, refs map[stri
 
 // argoValueFile resolves a value file: "$ref/path" through the source
 // named ref (this repository's root), else relative to the chart.
-func (g *gitops) argoValueFile(f, rel string, refs map[string]map[string]any) (string, string) {
+func (g *engine) argoValueFile(f, rel string, refs map[string]map[string]any) (string, string) {
 	if strings.Contains(f, "://") {
 		return "", fmt.Sprintf("value file %q is remote; capreport does not fetch it", f)
 	}
@@ -240,18 +242,18 @@ func (g *gitops) argoValueFile(f, rel string, refs map[string]map[string]any) (s
 
 // argoKustomize amends the source's kustomization with the Application's
 // overrides, as the repo-server's kustomize edit calls do.
-func (g *gitops) argoKustomize(o *Object, s map[string]any, rel string) (map[string]any, []check.Finding) {
-	kf := kustscan.KustomizationFile(g.rd.repo, g.rd.repo.Abs(rel))
+func (g *engine) argoKustomize(o *object.Object, s map[string]any, rel string) (map[string]any, []check.Finding) {
+	kf := kustscan.KustomizationFile(g.repo, g.repo.Abs(rel))
 	if kf == "" {
 		return nil, []check.Finding{object.Finding(o, check.GitOpsReference, check.SeverityError, rel+" has no kustomization, which its kustomize source needs")}
 	}
-	data, err := g.rd.repo.ReadFile(kf)
+	data, err := g.repo.ReadFile(kf)
 	if err != nil {
 		return nil, []check.Finding{object.Finding(o, check.RenderFailed, check.SeverityError, err.Error())}
 	}
 	raws, _, err := yamldoc.Decode(data, 1)
 	if err != nil || len(raws) != 1 {
-		return nil, []check.Finding{object.Finding(o, check.RenderFailed, check.SeverityError, g.rd.repo.Rel(kf)+" is not one YAML mapping")}
+		return nil, []check.Finding{object.Finding(o, check.RenderFailed, check.SeverityError, g.repo.Rel(kf)+" is not one YAML mapping")}
 	}
 	doc := raws[0].Doc
 	k := mapAt(s, "kustomize")
@@ -319,10 +321,10 @@ func mergeImages(cur any, overrides []string) []any {
 }
 
 // hasJsonnet reports .jsonnet files the directory source would evaluate.
-func (g *gitops) hasJsonnet(rel string, recurse bool) bool {
+func (g *engine) hasJsonnet(rel string, recurse bool) bool {
 	found := false
-	root := g.rd.repo.Abs(rel)
-	_ = g.rd.repo.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	root := g.repo.Abs(rel)
+	_ = g.repo.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || found {
 			return filepath.SkipAll
 		}
@@ -337,7 +339,7 @@ func (g *gitops) hasJsonnet(rel string, recurse bool) bool {
 
 // expandApplicationSet generates the Applications of an ApplicationSet;
 // each is then followed like any Application.
-func (g *gitops) expandApplicationSet(o *Object) *expansion {
+func (g *engine) expandApplicationSet(o *object.Object) *expansion {
 	e := &expansion{}
 	res := appset.Expand(o.Doc, g.repoTree(), appset.Options{IsThisRepo: g.repoURLs.Matches, Run: g.appsetWork})
 	for _, f := range res.Problems {
@@ -374,14 +376,14 @@ const maxTreeEntries = 200000
 // repoTree is the repository as the ApplicationSet git generators see it,
 // listed once per run.
 type repoTree struct {
-	r           *repo
+	r           *repofs.Repo
 	dirs, files []string
 	listed      bool
 }
 
-func (g *gitops) repoTree() *repoTree {
+func (g *engine) repoTree() *repoTree {
 	if g.tree == nil {
-		g.tree = &repoTree{r: g.rd.repo}
+		g.tree = &repoTree{r: g.repo}
 	}
 	return g.tree
 }

@@ -1,4 +1,4 @@
-package render
+package gitops
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ import (
 // set.
 
 // expandHelmOperatorRelease renders the chart of a Helm Operator release.
-func (g *gitops) expandHelmOperatorRelease(o *Object) *expansion {
+func (g *engine) expandHelmOperatorRelease(o *object.Object) *expansion {
 	e := &expansion{}
 	chart := mapAt(o.Doc, "spec", "chart")
 	if repo := str(chart, "repository"); repo != "" {
@@ -49,13 +49,13 @@ func (g *gitops) expandHelmOperatorRelease(o *Object) *expansion {
 	}
 	vals, fs, partial, miss := g.helmOperatorValues(o, rel)
 	e.lookupMiss = miss
-	e.outs = append(e.outs, g.renderRelease(o, rel, HelmValues{ReleaseName: name, Namespace: ns}, vals, fs, partial))
+	e.outs = append(e.outs, g.renderRelease(o, rel, helm.Values{ReleaseName: name, Namespace: ns}, vals, fs, partial))
 	return e
 }
 
 // helmOperatorValues merges valuesFrom (ConfigMap and Secret keys, files
 // of the chart) in order, then spec.values.
-func (g *gitops) helmOperatorValues(o *Object, chartRel string) (map[string]any, []check.Finding, bool, bool) {
+func (g *engine) helmOperatorValues(o *object.Object, chartRel string) (map[string]any, []check.Finding, bool, bool) {
 	result := map[string]any{}
 	var findings []check.Finding
 	partial, miss := false, false
@@ -94,7 +94,7 @@ func (g *gitops) helmOperatorValues(o *Object, chartRel string) (map[string]any,
 }
 
 // helmOperatorRef reads one valuesFrom entry; what says why it was not found.
-func (g *gitops) helmOperatorRef(o *Object, ref map[string]any, chartRel string) (string, string, bool, bool) {
+func (g *engine) helmOperatorRef(o *object.Object, ref map[string]any, chartRel string) (string, string, bool, bool) {
 	for kind, field := range map[string]string{"ConfigMap": "configMapKeyRef", "Secret": "secretKeyRef"} {
 		kr := mapAt(ref, field)
 		if kr == nil {
@@ -116,7 +116,7 @@ func (g *gitops) helmOperatorRef(o *Object, ref map[string]any, chartRel string)
 	}
 	if fr := mapAt(ref, "chartFileRef"); fr != nil {
 		optional, _ := fr["optional"].(bool)
-		data, err := g.rd.repo.ReadFile(g.rd.repo.Abs(chartRel + "/" + str(fr, "path")))
+		data, err := g.repo.ReadFile(g.repo.Abs(chartRel + "/" + str(fr, "path")))
 		if err != nil {
 			return "", fmt.Sprintf("valuesFrom chartFileRef %q: %v", str(fr, "path"), err), optional, false
 		}

@@ -1,4 +1,4 @@
-package render
+package gitops
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/source"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -21,8 +22,8 @@ import (
 
 // expandRemoteHelmRelease follows a HelmRelease whose chart is remote; ok
 // is false when its chart is in this repository (or fetching is off).
-func (g *gitops) expandRemoteHelmRelease(o *Object) (*expansion, bool) {
-	if !g.rd.fetchOn() {
+func (g *engine) expandRemoteHelmRelease(o *object.Object) (*expansion, bool) {
+	if !g.fetch {
 		return nil, false
 	}
 	rc, why, miss, ok := g.fluxRemoteChart(o)
@@ -48,15 +49,15 @@ func (g *gitops) expandRemoteHelmRelease(o *Object) (*expansion, bool) {
 }
 
 // renderRemote renders a remote chart as a delivered source.
-func (g *gitops) renderRemote(name string, rc remoteChart, hv HelmValues, over map[string]any, ns string) sourceOut {
-	spec := SourceSpec{Path: rc.Label(), Type: SourceHelm, Name: name, Explicit: true, Helm: hv,
-		Delivery: &deliverySpec{HelmOverFiles: over, Namespace: ns, Remote: &rc}}
-	return g.rd.renderWithLimits(g.ctx, spec)
+func (g *engine) renderRemote(name string, rc helm.Remote, hv helm.Values, over map[string]any, ns string) source.Out {
+	spec := source.Spec{Path: rc.Label(), Type: object.SourceHelm, Name: name, Explicit: true, Helm: hv,
+		Delivery: &source.Delivery{HelmOverFiles: over, Namespace: ns, Remote: &rc}}
+	return g.render(spec)
 }
 
 // fluxRemoteChart finds the remote chart of a HelmRelease: ok is false
 // for a chart in a GitRepository; why is set when it cannot be followed.
-func (g *gitops) fluxRemoteChart(o *Object) (rc remoteChart, why string, miss, ok bool) {
+func (g *engine) fluxRemoteChart(o *object.Object) (rc helm.Remote, why string, miss, ok bool) {
 	chartSpec := mapAt(o.Doc, "spec", "chart", "spec")
 	if ref := mapAt(o.Doc, "spec", "chartRef"); ref != nil {
 		kind, name, ns := str(ref, "kind"), str(ref, "name"), str(ref, "namespace")
@@ -95,7 +96,7 @@ func (g *gitops) fluxRemoteChart(o *Object) (rc remoteChart, why string, miss, o
 	if repo == nil {
 		return rc, fmt.Sprintf("HelmRepository %s/%s is not among the rendered objects, so its URL is unknown", ns, str(src, "name")), true, true
 	}
-	rc = remoteChart{RepoURL: str(repo.Doc, "spec", "url"), Name: str(chartSpec, "chart"), Version: str(chartSpec, "version"),
+	rc = helm.Remote{RepoURL: str(repo.Doc, "spec", "url"), Name: str(chartSpec, "chart"), Version: str(chartSpec, "version"),
 		ValuesFiles: yamldoc.StrList(chartSpec["valuesFiles"])}
 	if f := str(chartSpec, "valuesFile"); f != "" && len(rc.ValuesFiles) == 0 {
 		rc.ValuesFiles = []string{f}
@@ -109,9 +110,9 @@ func (g *gitops) fluxRemoteChart(o *Object) (rc remoteChart, why string, miss, o
 // ociRepositoryChart reads an OCIRepository's URL and reference with
 // source-controller's precedence: digest, then semver, then tag
 // ("latest" when none is given).
-func ociRepositoryChart(src *Object) remoteChart {
+func ociRepositoryChart(src *object.Object) helm.Remote {
 	ref := mapAt(src.Doc, "spec", "ref")
-	rc := remoteChart{RepoURL: str(src.Doc, "spec", "url")}
+	rc := helm.Remote{RepoURL: str(src.Doc, "spec", "url")}
 	switch {
 	case str(ref, "digest") != "":
 		rc.Digest = str(ref, "digest")
@@ -127,12 +128,12 @@ func ociRepositoryChart(src *Object) remoteChart {
 
 // argoRemoteChart renders an Application source with chart + repoURL +
 // targetRevision, as the repo-server pulls and templates it.
-func (g *gitops) argoRemoteChart(o *Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*sourceOut, []check.Finding) {
+func (g *engine) argoRemoteChart(o *object.Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*source.Out, []check.Finding) {
 	repoURL := str(s, "repoURL")
 	if !strings.Contains(repoURL, "://") {
 		repoURL = "oci://" + repoURL
 	}
-	rc := remoteChart{RepoURL: repoURL, Name: str(s, "chart"), Version: str(s, "targetRevision")}
+	rc := helm.Remote{RepoURL: repoURL, Name: str(s, "chart"), Version: str(s, "targetRevision")}
 	s = helm.MergeMaps(s, nil)
 	if h := mapAt(s, "helm"); h != nil {
 		var kept []any
@@ -149,10 +150,10 @@ func (g *gitops) argoRemoteChart(o *Object, s map[string]any, i, n int, refs map
 	if n > 1 {
 		name = fmt.Sprintf("%s#%d", name, i)
 	}
-	spec := SourceSpec{Path: rc.Label(), Type: SourceHelm, Name: name, Explicit: true,
-		Delivery: &deliverySpec{Namespace: destNS, Remote: &rc}}
+	spec := source.Spec{Path: rc.Label(), Type: object.SourceHelm, Name: name, Explicit: true,
+		Delivery: &source.Delivery{Namespace: destNS, Remote: &rc}}
 	findings := g.argoHelm(o, s, "", refs, destNS, &spec)
-	out := g.rd.renderWithLimits(g.ctx, spec)
+	out := g.render(spec)
 	out.Result.Findings = append(out.Result.Findings, findings...)
 	return &out, nil
 }

@@ -1,10 +1,9 @@
-package render
+package gitops
 
 import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
-	"maps"
 	"path"
 	"path/filepath"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/capreport/capreport/render/internal/fluxgen"
 	"github.com/capreport/capreport/render/internal/fluxsubst"
 	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/source"
 	"github.com/capreport/capreport/render/internal/valuesfrom"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
@@ -49,9 +49,9 @@ func mapAt(m map[string]any, keys ...string) map[string]any {
 }
 
 // objNamespace is a GitOps object's namespace, "default" when unset.
-func objNamespace(o *Object) string {
+func objNamespace(o *object.Object) string {
 	if o.Namespace == "" {
-		return DefaultNamespace
+		return object.DefaultNamespace
 	}
 	return o.Namespace
 }
@@ -61,7 +61,7 @@ func objNamespace(o *Object) string {
 // bootstrap GitRepository flux-system/flux-system or a GitRepository whose
 // URL names it; else ok is false with the reason, and miss says the source
 // object was not found.
-func (g *gitops) localGitSource(o *Object, ref map[string]any) (root sourceRoot, ok bool, why string, miss bool) {
+func (g *engine) localGitSource(o *object.Object, ref map[string]any) (root sourceRoot, ok bool, why string, miss bool) {
 	kind, name := str(ref, "kind"), str(ref, "name")
 	ns := str(ref, "namespace")
 	if ns == "" {
@@ -99,7 +99,7 @@ func (g *gitops) localGitSource(o *Object, ref map[string]any) (root sourceRoot,
 // from this repository or a mapped directory, or an ExternalArtifact that
 // an ArtifactGenerator assembles from one by copies that keep the layout
 // below a common prefix, which spec.path is then relative to.
-func (g *gitops) kustomizationSource(o *Object, ref map[string]any) (sourceRoot, bool, string, bool) {
+func (g *engine) kustomizationSource(o *object.Object, ref map[string]any) (sourceRoot, bool, string, bool) {
 	if str(ref, "kind") != "ExternalArtifact" {
 		return g.localGitSource(o, ref)
 	}
@@ -126,7 +126,7 @@ func (g *gitops) kustomizationSource(o *Object, ref map[string]any) (sourceRoot,
 // must copy "@alias/<dir>/**" of a local GitRepository to
 // "@artifact/<sub>/" with <dir> ending in <sub> and one common rest, so
 // that the artifact is this repository's <rest> directory.
-func (g *gitops) artifactPrefix(o, gen *Object, a map[string]any) (sourceRoot, bool, string, bool) {
+func (g *engine) artifactPrefix(o, gen *object.Object, a map[string]any) (sourceRoot, bool, string, bool) {
 	aliases := map[string]map[string]any{}
 	for _, src := range yamldoc.MapList(dig(gen.Doc, "spec", "sources")) {
 		aliases[str(src, "alias")] = src
@@ -166,7 +166,7 @@ func (g *gitops) artifactPrefix(o, gen *Object, a map[string]any) (sourceRoot, b
 
 // sourcePath resolves a path of this repository's source; "" and a
 // finding message when it leaves the root or does not exist.
-func (g *gitops) sourcePath(p string) (string, string) {
+func (g *engine) sourcePath(p string) (string, string) {
 	rel := path.Clean(filepath.ToSlash(p))
 	if rel == ".." || strings.HasPrefix(rel, "../") {
 		return "", fmt.Sprintf("path %q leaves the repository root", p)
@@ -174,7 +174,7 @@ func (g *gitops) sourcePath(p string) (string, string) {
 	if rel = strings.TrimPrefix(rel, "/"); rel == "" {
 		rel = "."
 	}
-	if _, err := g.rd.repo.Resolve(g.rd.repo.Abs(rel)); err != nil {
+	if _, err := g.repo.Resolve(g.repo.Abs(rel)); err != nil {
 		return "", fmt.Sprintf("path %q does not exist in this repository", p)
 	}
 	return rel, ""
@@ -190,7 +190,7 @@ func fluxPath(p string) string {
 // Flux's generator amends (or, for a directory without one, writes) the
 // kustomization, krusty builds it, then postBuild substitution and
 // commonMetadata apply to every object.
-func (g *gitops) expandFluxKustomization(o *Object) *expansion {
+func (g *engine) expandFluxKustomization(o *object.Object) *expansion {
 	e := &expansion{}
 	root, local, why, miss := g.kustomizationSource(o, mapAt(o.Doc, "spec", "sourceRef"))
 	e.lookupMiss = miss
@@ -207,10 +207,10 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 	if err != nil {
 		// The controller's build fails here too: a failed source, which
 		// withholds what lies beneath it.
-		e.outs = append(e.outs, g.rd.failedOut(spec, check.RenderFailed, err))
+		e.outs = append(e.outs, g.src.Failed(spec, check.RenderFailed, err))
 		return e
 	}
-	out := g.rd.renderWithLimits(g.ctx, spec)
+	out := g.render(spec)
 	if pb := mapAt(o.Doc, "spec", "postBuild"); pb != nil {
 		vars, fs, miss := g.fluxVars(o, pb)
 		e.lookupMiss = e.lookupMiss || miss
@@ -219,7 +219,7 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 	}
 	if cm := mapAt(o.Doc, "spec", "commonMetadata"); cm != nil {
 		for i := range out.Objects {
-			setCommonMetadata(&out.Objects[i], mapAt(cm, "labels"), mapAt(cm, "annotations"))
+			object.MergeMetadata(&out.Objects[i], mapAt(cm, "labels"), mapAt(cm, "annotations"))
 		}
 	}
 	out.Result.Repository, out.Via = root.note, root.via
@@ -231,8 +231,8 @@ func (g *gitops) expandFluxKustomization(o *Object) *expansion {
 // kustomization Flux's generator writes there, built without load
 // restrictions. The error is the generator's (the spec then names the
 // source that failed).
-func (g *gitops) fluxBuildSpec(o *Object, rel string) (SourceSpec, error) {
-	spec := SourceSpec{Path: rel, Type: SourceKustomize, Name: object.Ref(o), Explicit: true}
+func (g *engine) fluxBuildSpec(o *object.Object, rel string) (source.Spec, error) {
+	spec := source.Spec{Path: rel, Type: object.SourceKustomize, Name: object.Ref(o), Explicit: true}
 	data, err := g.fluxManifest(o, rel)
 	if err != nil {
 		return spec, fmt.Errorf("generating the kustomization Flux builds for %s: %w", rel, err)
@@ -241,21 +241,21 @@ func (g *gitops) fluxBuildSpec(o *Object, rel string) (SourceSpec, error) {
 	if err != nil || len(raws) != 1 {
 		return spec, fmt.Errorf("the kustomization Flux generates for %s does not decode", rel)
 	}
-	spec.Delivery = &deliverySpec{KustDoc: raws[0].Doc, LoadAnywhere: true}
+	spec.Delivery = &source.Delivery{KustDoc: raws[0].Doc, LoadAnywhere: true}
 	return spec, nil
 }
 
 // fluxManifest is the kustomization Flux's generator builds for rel
 // (render/internal/fluxgen).
-func (g *gitops) fluxManifest(o *Object, rel string) ([]byte, error) {
-	r := g.rd.repo
+func (g *engine) fluxManifest(o *object.Object, rel string) ([]byte, error) {
+	r := g.repo
 	return fluxgen.Generate(r, g.fluxScans, o.Doc, fluxgen.DefaultIgnore, r.Abs(rel))
 }
 
 // fluxVars gathers postBuild variables: each substituteFrom ConfigMap or
 // Secret in order, then the inline substitute map over them; newlines are
 // removed from values, as kustomize-controller does.
-func (g *gitops) fluxVars(o *Object, pb map[string]any) (map[string]string, []check.Finding, bool) {
+func (g *engine) fluxVars(o *object.Object, pb map[string]any) (map[string]string, []check.Finding, bool) {
 	vars := map[string]string{}
 	var findings []check.Finding
 	miss := false
@@ -292,7 +292,7 @@ func (g *gitops) fluxVars(o *Object, pb map[string]any) (map[string]string, []ch
 // configData returns the data of a rendered ConfigMap or Secret (a
 // Secret's data decoded from base64, stringData merged over it as the API
 // server does).
-func (g *gitops) configData(kind, ns, name string) (map[string]string, bool) {
+func (g *engine) configData(kind, ns, name string) (map[string]string, bool) {
 	obj := g.lookup("", kind, ns, name)
 	if obj == nil || (kind != "ConfigMap" && kind != "Secret") || sopsEncrypted(obj) {
 		return nil, false
@@ -324,7 +324,7 @@ func (g *gitops) configData(kind, ns, name string) (map[string]string, bool) {
 // top-level sops block): Flux decrypts it in the cluster (the
 // Kustomization's spec.decryption), offline its values are ciphertext,
 // which must not stand in for them.
-func sopsEncrypted(o *Object) bool {
+func sopsEncrypted(o *object.Object) bool {
 	_, ok := o.Doc["sops"].(map[string]any)
 	return ok
 }
@@ -332,7 +332,7 @@ func sopsEncrypted(o *Object) bool {
 // notReadable says why configData found nothing for a reference: the
 // object is encrypted, too large for the cluster to hold, or not among
 // the rendered objects.
-func (g *gitops) notReadable(kind, ns, name string) string {
+func (g *engine) notReadable(kind, ns, name string) string {
 	obj := g.lookup("", kind, ns, name)
 	if obj == nil || kind != "ConfigMap" && kind != "Secret" {
 		return "is not among the rendered objects"
@@ -346,36 +346,11 @@ func (g *gitops) notReadable(kind, ns, name string) string {
 	return "is not among the rendered objects"
 }
 
-// setCommonMetadata sets Flux commonMetadata labels and annotations on an
-// object, overriding its own.
-// The maps it writes into are copies (a cached render's documents are
-// shared by the builds that load it, sharedBody).
-func setCommonMetadata(o *Object, labels, annotations map[string]any) {
-	if _, ok := o.Doc["metadata"].(map[string]any); ok && len(labels) == 0 && len(annotations) == 0 {
-		return
-	}
-	md := object.OwnMetadata(o)
-	for field, add := range map[string]map[string]any{"labels": labels, "annotations": annotations} {
-		if len(add) == 0 {
-			continue
-		}
-		cur, _ := md[field].(map[string]any)
-		cur = maps.Clone(cur)
-		if cur == nil {
-			cur = map[string]any{}
-		}
-		md[field] = cur
-		for k, v := range add {
-			cur[k] = v
-		}
-	}
-}
-
 // expandHelmRelease renders the chart of a HelmRelease as helm-controller
 // installs it: chart from spec.chart.spec (a GitRepository path) or
 // spec.chartRef (a HelmChart), values from valuesFrom then spec.values,
 // release name and namespace as Flux derives them.
-func (g *gitops) expandHelmRelease(o *Object) *expansion {
+func (g *engine) expandHelmRelease(o *object.Object) *expansion {
 	if e, ok := g.expandRemoteHelmRelease(o); ok {
 		return e // a chart in a Helm repository or OCI registry (--fetch)
 	}
@@ -411,10 +386,10 @@ func (g *gitops) expandHelmRelease(o *Object) *expansion {
 // renderRelease renders a chart as a release installs it: hv's release
 // name, namespace and value files, vals over them; fs are the release's
 // findings, and partial marks a render that left a values reference out.
-func (g *gitops) renderRelease(o *Object, rel string, hv HelmValues, vals map[string]any, fs []check.Finding, partial bool) sourceOut {
-	spec := SourceSpec{Path: rel, Type: SourceHelm, Name: object.Ref(o), Explicit: true, Helm: hv,
-		Delivery: &deliverySpec{HelmOverFiles: vals, Namespace: hv.Namespace}}
-	out := g.rd.renderWithLimits(g.ctx, spec)
+func (g *engine) renderRelease(o *object.Object, rel string, hv helm.Values, vals map[string]any, fs []check.Finding, partial bool) source.Out {
+	spec := source.Spec{Path: rel, Type: object.SourceHelm, Name: object.Ref(o), Explicit: true, Helm: hv,
+		Delivery: &source.Delivery{HelmOverFiles: vals, Namespace: hv.Namespace}}
+	out := g.render(spec)
 	out.Result.Findings = append(out.Result.Findings, fs...)
 	if partial {
 		out.Result.Partial = true
@@ -428,7 +403,7 @@ func (g *gitops) renderRelease(o *Object, rel string, hv HelmValues, vals map[st
 // helmReleaseChart returns the chart template of a HelmRelease (chart,
 // version, sourceRef, valuesFiles), resolving spec.chartRef to a HelmChart;
 // why is set when the chart is not in this repository.
-func (g *gitops) helmReleaseChart(o *Object) (map[string]any, sourceRoot, string, bool) {
+func (g *engine) helmReleaseChart(o *object.Object) (map[string]any, sourceRoot, string, bool) {
 	chartSpec := mapAt(o.Doc, "spec", "chart", "spec")
 	if ref := mapAt(o.Doc, "spec", "chartRef"); ref != nil {
 		kind, name, ns := str(ref, "kind"), str(ref, "name"), str(ref, "namespace")
@@ -477,7 +452,7 @@ func (g *gitops) helmReleaseChart(o *Object) (map[string]any, sourceRoot, string
 }
 
 // isMapped reports whether --source maps the source ref of o.
-func (g *gitops) isMapped(o *Object, ref map[string]any) bool {
+func (g *engine) isMapped(o *object.Object, ref map[string]any) bool {
 	ns := str(ref, "namespace")
 	if ns == "" {
 		ns = objNamespace(o)
@@ -490,21 +465,21 @@ func (g *gitops) isMapped(o *Object, ref map[string]any) bool {
 // with, wherever the chart comes from: the release name, the target
 // namespace (else the release's own) and the composed values. A missing
 // reference marks e.
-func (g *gitops) releaseInputs(o *Object, e *expansion) (HelmValues, map[string]any, []check.Finding, bool) {
+func (g *engine) releaseInputs(o *object.Object, e *expansion) (helm.Values, map[string]any, []check.Finding, bool) {
 	vals, fs, partial, miss := g.helmReleaseValues(o)
 	e.lookupMiss = e.lookupMiss || miss
 	ns := str(o.Doc, "spec", "targetNamespace")
 	if ns == "" {
 		ns = objNamespace(o)
 	}
-	return HelmValues{ReleaseName: fluxReleaseName(o), Namespace: ns}, vals, fs, partial
+	return helm.Values{ReleaseName: fluxReleaseName(o), Namespace: ns}, vals, fs, partial
 }
 
 // helmReleaseValues merges valuesFrom in order (a whole values document,
 // or one value at targetPath), then spec.values over them, as
 // helm-controller's ChartValuesFromReferences does. A missing reference is
 // skipped when optional, else a finding and the render is partial.
-func (g *gitops) helmReleaseValues(o *Object) (map[string]any, []check.Finding, bool, bool) {
+func (g *engine) helmReleaseValues(o *object.Object) (map[string]any, []check.Finding, bool, bool) {
 	result := map[string]any{}
 	var findings []check.Finding
 	partial, miss := false, false
@@ -577,7 +552,7 @@ func replacePathValue(values map[string]any, p, value string) error {
 // fluxReleaseName is spec.releaseName, else [targetNamespace-]name,
 // shortened past Helm's 53 characters as helm-controller does (the first
 // 40 characters, a dash, and 12 hex digits of the full name's SHA-256).
-func fluxReleaseName(o *Object) string {
+func fluxReleaseName(o *object.Object) string {
 	if n := str(o.Doc, "spec", "releaseName"); n != "" {
 		return n
 	}

@@ -1,10 +1,13 @@
-package render
+package gitops
 
 import (
 	"maps"
 	"path"
 	"path/filepath"
 	"slices"
+
+	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/source"
 )
 
 // A Flux Kustomization written beneath another's path (a child under the
@@ -20,7 +23,7 @@ import (
 
 // nestedSources marks the sources beneath the path of a Flux Kustomization
 // of another source that does not manage itself.
-func (g *gitops) nestedSources(outs []sourceOut) map[int]bool {
+func (g *engine) nestedSources(outs []source.Out) map[int]bool {
 	paths := map[string]int{}
 	for i := range outs {
 		for j := range outs[i].Objects {
@@ -50,7 +53,7 @@ func (g *gitops) nestedSources(outs []sourceOut) map[int]bool {
 
 // cheapPath is a Flux Kustomization's path in this repository, without
 // building it; false when its source is not followed or its path is bad.
-func (g *gitops) cheapPath(o *Object) (string, bool) {
+func (g *engine) cheapPath(o *object.Object) (string, bool) {
 	root, local, _, _ := g.kustomizationSource(o, mapAt(o.Doc, "spec", "sourceRef"))
 	if !local {
 		return "", false
@@ -62,7 +65,7 @@ func (g *gitops) cheapPath(o *Object) (string, bool) {
 // scannedCoverage is what a nested Flux Kustomization covers, read from a
 // scan of its generated kustomization; false when o is not one, or the
 // scan cannot tell (the build is then made, as for any other object).
-func (g *gitops) scannedCoverage(o *Object, nested bool) (map[string]bool, bool) {
+func (g *engine) scannedCoverage(o *object.Object, nested bool) (map[string]bool, bool) {
 	if !nested || kindOfGitOps(o) != fluxKustomization {
 		return nil, false
 	}
@@ -74,7 +77,7 @@ func (g *gitops) scannedCoverage(o *Object, nested bool) (map[string]bool, bool)
 	if err != nil {
 		return nil, false
 	}
-	sc, _, err := g.rd.scanKustomizeSource(spec, g.rd.repo.Abs(rel))
+	sc, _, err := g.src.ScanKustomize(spec, g.repo.Abs(rel))
 	if err != nil {
 		return nil, false
 	}
@@ -88,7 +91,7 @@ func (g *gitops) scannedCoverage(o *Object, nested bool) (map[string]bool, bool)
 // withholdFailedDeliveries withholds, after all, the sources the plan
 // found delivered by a GitOps object whose delivered copy then failed to
 // build (stash holds them as rendered on their own).
-func (g *gitops) withholdFailedDeliveries(outs []sourceOut, suppressed map[int]string, stash map[int]sourceOut) {
+func (g *engine) withholdFailedDeliveries(outs []source.Out, suppressed map[int]string, stash map[int]source.Out) {
 	for _, i := range slices.Sorted(maps.Keys(suppressed)) { // in source order: the report's order
 		if by := suppressed[i]; g.failedInRun[by] {
 			outs[i] = stash[i]

@@ -1,4 +1,4 @@
-package render
+package gitops
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func rsetSpec(t *testing.T, text string) map[string]any {
 // provider key, slugify, toYaml, dedupe by group/kind/namespace/name, the
 // reconcile: disabled annotation, steps, and missingkey=error.
 func TestBuildResourceSet(t *testing.T) {
-	o := &Object{APIVersion: "fluxcd.controlplane.io/v1", Kind: "ResourceSet", Name: "apps", Namespace: "flux-system"}
+	o := &object.Object{APIVersion: "fluxcd.controlplane.io/v1", Kind: "ResourceSet", Name: "apps", Namespace: "flux-system"}
 	cases := []struct{ name, spec, want string }{
 		{"inputs and slugify", `
 inputs:

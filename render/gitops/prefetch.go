@@ -1,4 +1,4 @@
-package render
+package gitops
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/capreport/capreport/render/internal/source"
 )
 
 // The GitOps objects are expanded one after another, breadth first, since
@@ -28,38 +30,38 @@ import (
 // owns, labelled with its own source name.
 type renderMemo struct {
 	mu   sync.Mutex
-	outs map[string]sourceOut
+	outs map[string]source.Out
 }
 
 // specKey is what a build depends on: the spec without its name, which
 // only labels the result.
-func specKey(spec SourceSpec) (string, bool) {
+func specKey(spec source.Spec) (string, bool) {
 	spec.Name = ""
-	data, err := json.Marshal(toWire(spec)) // sorted map keys: one text per spec
+	data, err := json.Marshal(spec) // sorted map keys: one text per spec
 	return string(data), err == nil
 }
 
 // take returns a copy of the build of spec, if the run made it.
-func (m *renderMemo) take(spec SourceSpec) (sourceOut, bool) {
+func (m *renderMemo) take(spec source.Spec) (source.Out, bool) {
 	if m == nil || spec.Delivery == nil {
-		return sourceOut{}, false
+		return source.Out{}, false
 	}
 	key, ok := specKey(spec)
 	if !ok {
-		return sourceOut{}, false
+		return source.Out{}, false
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out, ok := m.outs[key]
 	if !ok {
-		return sourceOut{}, false
+		return source.Out{}, false
 	}
 	return out.Clone().Relabel(spec), true
 }
 
 // keep remembers a delivered build an expansion made (a copy: the caller
 // goes on to own out).
-func (m *renderMemo) keep(spec SourceSpec, out sourceOut) {
+func (m *renderMemo) keep(spec source.Spec, out source.Out) {
 	if m == nil || spec.Delivery == nil {
 		return
 	}
@@ -69,7 +71,7 @@ func (m *renderMemo) keep(spec SourceSpec, out sourceOut) {
 	}
 }
 
-func (m *renderMemo) put(key string, out sourceOut) {
+func (m *renderMemo) put(key string, out source.Out) {
 	m.mu.Lock()
 	m.outs[key] = out
 	m.mu.Unlock()
@@ -77,15 +79,15 @@ func (m *renderMemo) put(key string, out sourceOut) {
 
 // prefetch builds, side by side, the Flux Kustomizations among pending
 // that have no expansion yet.
-func (g *gitops) prefetch(pending []pending) {
-	par := g.rd.opts.Parallelism
+func (g *engine) prefetch(pending []pending) {
+	par := g.parallelism
 	if par <= 0 {
 		par = runtime.GOMAXPROCS(0)
 	}
-	if par < 2 || g.rd.delivered == nil {
+	if par < 2 || g.delivered == nil {
 		return
 	}
-	keys := map[string]SourceSpec{}
+	keys := map[string]source.Spec{}
 	for i := range pending {
 		o := &pending[i].obj
 		if kindOfGitOps(o) != fluxKustomization {
@@ -112,19 +114,17 @@ func (g *gitops) prefetch(pending []pending) {
 	for _, key := range slices.Sorted(maps.Keys(keys)) {
 		spec := keys[key]
 		eg.Go(func() error {
-			out := g.rd.renderCached(g.ctx, spec)
-			out.Spec = spec
-			g.rd.delivered.put(key, out)
+			g.delivered.put(key, g.src.Render(g.ctx, spec))
 			return nil
 		})
 	}
-	_ = eg.Wait() // each build reports its failure in its sourceOut
+	_ = eg.Wait() // each build reports its failure in its source.Out
 }
 
 // prefetchStandalone prefetches the builds the plan asks of the Flux
 // Kustomizations written in the repository, but for those beneath another's
 // path, whose coverage the plan reads from a scan (nested.go).
-func (g *gitops) prefetchStandalone(outs []sourceOut) {
+func (g *engine) prefetchStandalone(outs []source.Out) {
 	nested := g.nestedSources(outs)
 	var top []pending
 	for i := range outs {

@@ -1,4 +1,10 @@
-package render
+// Package gitops is render's GitOps engine: it follows the Flux and Argo
+// CD objects of a run's renders into what they deliver (Follow), as each
+// controller would, and chains each delivered object to the objects that
+// delivered it. It renders nothing itself: each delivered source is a
+// source.Spec it hands back to the orchestrator (Sources), and it reads
+// the repository only as a tree, to find what to render.
+package gitops
 
 import (
 	"context"
@@ -12,8 +18,11 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/appset"
 	"github.com/capreport/capreport/render/internal/fluxgen"
+	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/repofs"
 	"github.com/capreport/capreport/render/internal/repourl"
+	"github.com/capreport/capreport/render/internal/source"
 	"github.com/capreport/capreport/render/internal/valuesfrom"
 )
 
@@ -21,7 +30,9 @@ import (
 // cut, with a finding, rather than rendered without end.
 const (
 	maxGitOpsDeliveries = 2000 // GitOps objects expanded in one run
-	maxGitOpsDepth      = 16   // links in one delivery chain
+	// MaxDepth is the most links one delivery chain may have (render's
+	// tests build a chain one deeper).
+	MaxDepth = 16
 )
 
 // gitopsKind names the GitOps object kinds capreport follows.
@@ -38,8 +49,8 @@ const (
 )
 
 // kindOfGitOps classifies an object by group and kind.
-func kindOfGitOps(o *Object) gitopsKind {
-	group := groupOf(o.APIVersion)
+func kindOfGitOps(o *object.Object) gitopsKind {
+	group := object.Group(o.APIVersion)
 	switch {
 	case group == "kustomize.toolkit.fluxcd.io" && o.Kind == "Kustomization":
 		return fluxKustomization
@@ -57,11 +68,11 @@ func kindOfGitOps(o *Object) gitopsKind {
 	return notGitOps
 }
 
-// gitopsInput reports whether following GitOps objects may read o: the
+// Input reports whether following GitOps objects may read o: the
 // Flux and Argo CD objects themselves, Flux's sources, and the ConfigMaps
 // and Secrets their values and substitutions come from.
-func gitopsInput(o *Object) bool {
-	switch groupOf(o.APIVersion) {
+func Input(o *object.Object) bool {
+	switch object.Group(o.APIVersion) {
 	case "kustomize.toolkit.fluxcd.io", "helm.toolkit.fluxcd.io", "source.toolkit.fluxcd.io", "helm.fluxcd.io", "argoproj.io", "fluxcd.controlplane.io":
 		return true
 	case "":
@@ -70,23 +81,15 @@ func gitopsInput(o *Object) bool {
 	return false
 }
 
-// groupOf is an apiVersion's group ("" for the core group, "v1").
-func groupOf(apiVersion string) string {
-	if i := strings.Index(apiVersion, "/"); i >= 0 {
-		return apiVersion[:i]
-	}
-	return ""
-}
-
 // linkOf is the chain link of a GitOps object.
-func linkOf(o *Object) Link {
-	return Link{File: o.Origin.File, Line: o.Origin.Line, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
+func linkOf(o *object.Object) object.Link {
+	return object.Link{File: o.Origin.File, Line: o.Origin.Line, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
 }
 
 // gitopsKey identifies one GitOps object at one place: the same object
 // found again (a self-managing Flux root re-applies its own directory) is
 // not expanded twice.
-func gitopsKey(o *Object) string {
+func gitopsKey(o *object.Object) string {
 	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%s:%d", o.APIVersion, o.Kind, o.Namespace, o.Name, o.Origin.File, o.Origin.Line)
 }
 
@@ -94,7 +97,7 @@ func gitopsKey(o *Object) string {
 // content. The same object at the same place can differ (a chart rendered
 // on its own with its defaults, and delivered with an Application's
 // values), and each must expand as it is.
-func expansionKey(o *Object) string {
+func expansionKey(o *object.Object) string {
 	data, err := json.Marshal(o.Doc) // sorted keys: one text per content
 	if err != nil {
 		return gitopsKey(o)
@@ -105,10 +108,10 @@ func expansionKey(o *Object) string {
 
 // expansion is what one GitOps object delivers.
 type expansion struct {
-	outs []sourceOut // renders it made
+	outs []source.Out // renders it made
 	// generated are objects it yields without a render (the Applications of
 	// an ApplicationSet).
-	generated []Object
+	generated []object.Object
 	findings  []check.Finding // about the GitOps object itself
 	// lookupMiss: a referenced object (GitRepository, ConfigMap, HelmChart)
 	// was not found, so a later pass, with more objects known, may differ.
@@ -126,14 +129,22 @@ func (e *expansion) covered() map[string]bool {
 	return c
 }
 
-// gitops follows the GitOps objects of one Render.
-type gitops struct {
-	rd  *renderer
+// engine follows the GitOps objects of one Render.
+type engine struct {
+	src Sources
 	ctx context.Context
+	// repo is the repository tree, which expansions read (kustomization
+	// files, value files, directories) without rendering.
+	repo        *repofs.Repo
+	sourceMaps  []source.Map
+	parallelism int
+	fetch       bool // the run may download charts (Config.Fetch)
+	// delivered holds the run's delivered builds (prefetch.go).
+	delivered *renderMemo
 	// known are the objects GitOps references resolve against: every
 	// standalone object, then every delivered one; byKindNS indexes them
 	// by kind and namespace (later ones last).
-	known    []Object
+	known    []object.Object
 	byKindNS map[string][]int
 	repoURLs repourl.Matcher
 	findings []check.Finding
@@ -144,8 +155,8 @@ type gitops struct {
 	tree  *repoTree
 	// withheld are the autoscalers failed builds keep from the cluster;
 	// failedBy maps each failed object's ref to the object.
-	withheld []WithheldObject
-	failedBy map[string]*Object
+	withheld []object.WithheldObject
+	failedBy map[string]*object.Object
 	// failedInRun are the GitOps objects whose delivered copy failed to
 	// build as it was followed.
 	failedInRun map[string]bool
@@ -159,24 +170,69 @@ type gitops struct {
 
 // pending is a GitOps object waiting to be expanded with its chain.
 type pending struct {
-	obj   Object
-	chain []Link
+	obj   object.Object
+	chain []object.Link
 }
 
-// followGitOps expands the Flux and Argo CD objects of the standalone
-// renders. Sources that a GitOps object delivers lose their standalone
+// Sources is what the engine asks of the orchestrator that runs it: the
+// renders of the sources GitOps objects deliver. The engine reads the
+// repository itself only as a tree (Config.Repo), to find what to render.
+type Sources interface {
+	// Render renders one source under the run's limits, through its
+	// render cache when it has one; the result's Spec is spec.
+	Render(ctx context.Context, spec source.Spec) source.Out
+	// Failed is the render of spec that err stopped, with a finding of
+	// check id.
+	Failed(spec source.Spec, id string, err error) source.Out
+	// ScanKustomize reads the kustomization spec names at dir, the
+	// absolute directory, without building it.
+	ScanKustomize(spec source.Spec, dir string) (*kustscan.Scan, []check.Finding, error)
+}
+
+// Config is what a run's GitOps objects are followed with.
+type Config struct {
+	// Repo is the repository, read as a tree: the renders go through
+	// Sources.
+	Repo *repofs.Repo
+	// RepoURLs name this repository (render.Options.RepoURLs); SourceMaps
+	// point other repositories' sources inside it (--source).
+	RepoURLs   []string
+	SourceMaps []source.Map
+	// Parallelism is how many builds prefetch makes at once (0:
+	// GOMAXPROCS).
+	Parallelism int
+	// Fetch: the run may download charts (render.Options.Fetch).
+	Fetch bool
+}
+
+// Followed is what following a run's GitOps objects made of its renders.
+type Followed struct {
+	// Outs are the renders to report: the standalone ones, some now
+	// delivered or withheld, then the ones the GitOps objects delivered.
+	Outs []source.Out
+	// Findings are about the GitOps objects, the withheld autoscalers and
+	// the objects delivered twice, in that order.
+	Findings []check.Finding
+	// Withheld are the autoscalers beneath a GitOps object whose build
+	// failed.
+	Withheld []object.WithheldObject
+}
+
+// Follow expands the Flux and Argo CD objects of the standalone renders
+// outs. Sources that a GitOps object delivers lose their standalone
 // render (status delivered): their objects come from the delivery, with
 // its settings and chain. Sources beneath a GitOps object whose build
-// fails are withheld: the controllers apply nothing of a failed build. It
-// returns the outputs to report.
-func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Result) []sourceOut {
+// fails are withheld: the controllers apply nothing of a failed build.
+func Follow(ctx context.Context, src Sources, cfg Config, outs []source.Out) Followed {
 	if !hasGitOps(outs) {
-		return outs
+		return Followed{Outs: outs}
 	}
-	g := &gitops{rd: rd, ctx: ctx, repoURLs: repourl.NewMatcher(rd.opts.RepoURLs), memo: map[string]expansionMemo{}, byKindNS: map[string][]int{},
+	g := &engine{src: src, ctx: ctx, repo: cfg.Repo, sourceMaps: cfg.SourceMaps, parallelism: cfg.Parallelism, fetch: cfg.Fetch,
+		delivered: &renderMemo{outs: map[string]source.Out{}},
+		repoURLs:  repourl.NewMatcher(cfg.RepoURLs), memo: map[string]expansionMemo{}, byKindNS: map[string][]int{},
 		appsetWork: appset.NewRunWork(appset.RunWorkBudget), fluxScans: fluxgen.NewScans(),
 		valuesFrom: valuesfrom.NewWork(),
-		failedBy:   map[string]*Object{}, failedInRun: map[string]bool{}}
+		failedBy:   map[string]*object.Object{}, failedInRun: map[string]bool{}}
 	for _, o := range outs {
 		g.know(o.Objects)
 	}
@@ -184,7 +240,7 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 	g.configureFromRoots(outs)
 	withheld, suppressed := g.plan(outs)
 	var queue []pending
-	stash := map[int]sourceOut{}
+	stash := map[int]source.Out{}
 	for i := range outs {
 		if by, ok := withheld[i]; ok {
 			g.withhold(&outs[i], by)
@@ -192,7 +248,7 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 		}
 		if suppressed[i] != "" {
 			stash[i] = outs[i]
-			outs[i].Result.Status = StatusDelivered
+			outs[i].Result.Status = object.StatusDelivered
 			outs[i].Result.Reason = "rendered through " + suppressed[i]
 			outs[i].Result.Objects = 0
 			outs[i].Result.Findings = nil
@@ -201,20 +257,34 @@ func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Res
 		}
 		for _, o := range outs[i].Objects {
 			if kindOfGitOps(&o) != notGitOps {
-				queue = append(queue, pending{obj: o, chain: []Link{linkOf(&o)}})
+				queue = append(queue, pending{obj: o, chain: []object.Link{linkOf(&o)}})
 			}
 		}
 	}
 	delivered := g.run(queue)
 	g.withholdFailedDeliveries(outs, suppressed, stash)
 	outs = append(outs, delivered...)
-	res.Findings = append(res.Findings, g.findings...)
-	res.Findings = append(res.Findings, g.withheldFindings()...)
-	res.Withheld = append(res.Withheld, g.withheld...)
-	return dedupeDeliveries(outs, res)
+	findings := append(g.findings, g.withheldFindings()...)
+	outs, twice := dedupeDeliveries(outs)
+	return Followed{Outs: outs, Findings: append(findings, twice...), Withheld: g.withheld}
 }
 
-func hasGitOps(outs []sourceOut) bool {
+// Is reports whether o is a GitOps object the engine follows.
+func Is(o *object.Object) bool { return kindOfGitOps(o) != notGitOps }
+
+// render is Sources.Render of a delivered source, made once per run
+// (renderMemo): the builds prefetch made and every one an expansion made
+// before are taken from the memo.
+func (g *engine) render(spec source.Spec) source.Out {
+	if out, ok := g.delivered.take(spec); ok {
+		return out
+	}
+	out := g.src.Render(g.ctx, spec)
+	g.delivered.keep(spec, out)
+	return out
+}
+
+func hasGitOps(outs []source.Out) bool {
 	for i := range outs {
 		for j := range outs[i].Objects {
 			if kindOfGitOps(&outs[i].Objects[j]) != notGitOps {
@@ -226,7 +296,7 @@ func hasGitOps(outs []sourceOut) bool {
 }
 
 // know adds objects that references may resolve against.
-func (g *gitops) know(objs []Object) {
+func (g *engine) know(objs []object.Object) {
 	for _, o := range objs {
 		k := kindNSKey(o.Kind, o.Namespace)
 		g.byKindNS[k] = append(g.byKindNS[k], len(g.known))
@@ -236,18 +306,18 @@ func (g *gitops) know(objs []Object) {
 
 func kindNSKey(kind, ns string) string {
 	if ns == "" {
-		ns = DefaultNamespace
+		ns = object.DefaultNamespace
 	}
 	return kind + "\x00" + ns
 }
 
 // ofKind returns the known objects of a kind in a namespace, latest last.
-func (g *gitops) ofKind(kind, ns string) []*Object {
+func (g *engine) ofKind(kind, ns string) []*object.Object {
 	idx := g.byKindNS[kindNSKey(kind, ns)]
 	if g.reads != nil {
 		g.reads[kindNSKey(kind, ns)] = len(idx)
 	}
-	out := make([]*Object, len(idx))
+	out := make([]*object.Object, len(idx))
 	for i, j := range idx {
 		out[i] = &g.known[j]
 	}
@@ -255,8 +325,8 @@ func (g *gitops) ofKind(kind, ns string) []*Object {
 }
 
 // run expands the queue breadth first and returns every render made.
-func (g *gitops) run(queue []pending) []sourceOut {
-	var outs []sourceOut
+func (g *engine) run(queue []pending) []source.Out {
+	var outs []source.Out
 	seen := map[string]bool{}
 	expanded := 0
 	prefetched := 0 // the queue's items up to here were offered to prefetch
@@ -279,9 +349,9 @@ func (g *gitops) run(queue []pending) []sourceOut {
 				fmt.Sprintf("more than %d GitOps objects to follow; %s and the rest are not followed", maxGitOpsDeliveries, object.Ref(&p.obj))))
 			break
 		}
-		if len(p.chain) > maxGitOpsDepth {
+		if len(p.chain) > MaxDepth {
 			g.findings = append(g.findings, object.Finding(&p.obj, check.GitOpsLimit, check.SeverityError,
-				fmt.Sprintf("delivery chain deeper than %d GitOps objects; %s is not followed", maxGitOpsDepth, object.Ref(&p.obj))))
+				fmt.Sprintf("delivery chain deeper than %d GitOps objects; %s is not followed", MaxDepth, object.Ref(&p.obj))))
 			continue
 		}
 		expanded++
@@ -302,7 +372,7 @@ func (g *gitops) run(queue []pending) []sourceOut {
 			}
 			o = stampChain(o, chain)
 			nameDelivery(&o, p.chain[len(p.chain)-1])
-			if failed && o.Result.Status != StatusFailed {
+			if failed && o.Result.Status != object.StatusFailed {
 				// Another source of the same Application rendered, but
 				// Argo CD syncs none of a failed manifest generation.
 				g.withhold(&o, object.Ref(&p.obj))
@@ -323,7 +393,7 @@ func (g *gitops) run(queue []pending) []sourceOut {
 // expansion may be another copy's, made at the same place with the same
 // content (a standalone render's, which the plan read): its findings are
 // this delivery's.
-func (g *gitops) noteFindings(o *Object, e *expansion) {
+func (g *engine) noteFindings(o *object.Object, e *expansion) {
 	for _, f := range e.findings {
 		f.Source = o.Origin.Source
 		g.findings = append(g.findings, f)
@@ -334,7 +404,7 @@ func (g *gitops) noteFindings(o *Object, e *expansion) {
 // through another object (an app-of-apps cycle). A Flux Kustomization
 // that applies the directory it stands in (the bootstrap flux-system) is
 // how Flux manages itself, and is not reported.
-func (g *gitops) noteCycle(p pending) {
+func (g *engine) noteCycle(p pending) {
 	n := len(p.chain)
 	if n < 2 {
 		return
@@ -357,8 +427,8 @@ func (g *gitops) noteCycle(p pending) {
 	}
 }
 
-func appendLink(chain []Link, l Link) []Link {
-	out := make([]Link, len(chain), len(chain)+1)
+func appendLink(chain []object.Link, l object.Link) []object.Link {
+	out := make([]object.Link, len(chain), len(chain)+1)
 	copy(out, chain)
 	return append(out, l)
 }
@@ -366,7 +436,7 @@ func appendLink(chain []Link, l Link) []Link {
 // nameDelivery makes every finding of a delivered render name the GitOps
 // object that delivered it, with its file and line, and points a finding
 // of no place (a failed render) at that object.
-func nameDelivery(o *sourceOut, by Link) {
+func nameDelivery(o *source.Out, by object.Link) {
 	name := fmt.Sprintf("%s:%d %s %s", by.File, by.Line, by.Kind, object.NSName(by.Namespace, by.Name))
 	for i := range o.Result.Findings {
 		f := &o.Result.Findings[i]
@@ -380,7 +450,7 @@ func nameDelivery(o *sourceOut, by Link) {
 }
 
 // stampChain gives every object and the source result of a delivery its chain.
-func stampChain(o sourceOut, chain []Link) sourceOut {
+func stampChain(o source.Out, chain []object.Link) source.Out {
 	o.Result.Chain = chain
 	for i := range o.Objects {
 		o.Objects[i].Origin.Chain = chain
@@ -400,7 +470,7 @@ type expansionMemo struct {
 }
 
 // fresh reports whether a memoized expansion still stands.
-func (g *gitops) fresh(m expansionMemo) bool {
+func (g *engine) fresh(m expansionMemo) bool {
 	if !m.e.lookupMiss {
 		return true
 	}
@@ -413,7 +483,7 @@ func (g *gitops) fresh(m expansionMemo) bool {
 }
 
 // expand returns what one GitOps object delivers, memoized (expansionMemo).
-func (g *gitops) expand(o *Object) *expansion {
+func (g *engine) expand(o *object.Object) *expansion {
 	key := expansionKey(o)
 	if m, ok := g.memo[key]; ok && g.fresh(m) {
 		return m.e
@@ -433,7 +503,7 @@ func (g *gitops) expand(o *Object) *expansion {
 }
 
 // expandKind expands o by its kind.
-func (g *gitops) expandKind(o *Object) *expansion {
+func (g *engine) expandKind(o *object.Object) *expansion {
 	var e *expansion
 	switch kindOfGitOps(o) {
 	case fluxKustomization:
@@ -462,7 +532,7 @@ func (g *gitops) expandKind(o *Object) *expansion {
 // whose render reads its own file (Flux's self-managing bootstrap
 // Kustomization, an Argo CD root app in its own directory) delivers nothing
 // it is not already found beside.
-func (g *gitops) plan(outs []sourceOut) (withheld, suppressed map[int]string) {
+func (g *engine) plan(outs []source.Out) (withheld, suppressed map[int]string) {
 	live, failed := g.deliveryEdges(outs)
 	withheld = withheldSources(live, failed)
 	for i := range withheld {
@@ -500,7 +570,7 @@ type delivery struct {
 // reads their own file), and to the sources beneath its objects whose build
 // failed (failed). An ApplicationSet delivers through each Application it
 // generates.
-func (g *gitops) deliveryEdges(outs []sourceOut) (live, failed map[int][]delivery) {
+func (g *engine) deliveryEdges(outs []source.Out) (live, failed map[int][]delivery) {
 	index := map[string]int{}
 	for i, o := range outs {
 		index[o.Result.Path] = i
@@ -539,7 +609,7 @@ func (g *gitops) deliveryEdges(outs []sourceOut) (live, failed map[int][]deliver
 // expandedCoverage is what obj, of source i, delivers, by expanding it and
 // what it generates; an expansion that fails adds failed edges from i to
 // the sources beneath it instead. A self-managing object covers nothing.
-func (g *gitops) expandedCoverage(outs []sourceOut, i int, obj *Object, failed map[int][]delivery) map[string]bool {
+func (g *engine) expandedCoverage(outs []source.Out, i int, obj *object.Object, failed map[int][]delivery) map[string]bool {
 	cov := map[string]bool{}
 	for _, d := range g.deliverers(obj) {
 		e := g.expand(d)
@@ -562,12 +632,12 @@ func (g *gitops) expandedCoverage(outs []sourceOut, i int, obj *Object, failed m
 
 // deliverers are the objects whose expansions deliver for o: o itself, or
 // the Applications an ApplicationSet generates.
-func (g *gitops) deliverers(o *Object) []*Object {
+func (g *engine) deliverers(o *object.Object) []*object.Object {
 	e := g.expand(o)
 	if len(e.generated) == 0 {
-		return []*Object{o}
+		return []*object.Object{o}
 	}
-	out := make([]*Object, 0, len(e.generated)+1)
+	out := make([]*object.Object, 0, len(e.generated)+1)
 	out = append(out, o)
 	for i := range e.generated {
 		out = append(out, &e.generated[i])
@@ -600,8 +670,9 @@ func (d *deliveries) walk(i int) {
 // (same group, kind, namespace and name): the cluster holds one. An
 // autoscaler delivered twice gets a duplicate-delivery finding naming both
 // chains, since the second delivery overwrites the first.
-func dedupeDeliveries(outs []sourceOut, res *Result) []sourceOut {
-	first := map[string]*Object{}
+func dedupeDeliveries(outs []source.Out) ([]source.Out, []check.Finding) {
+	var findings []check.Finding
+	first := map[string]*object.Object{}
 	reported := map[string]bool{}
 	for i := range outs {
 		for _, key := range outs[i].Dropped {
@@ -617,16 +688,16 @@ func dedupeDeliveries(outs []sourceOut, res *Result) []sourceOut {
 				kept = append(kept, o)
 				continue
 			}
-			key := identityKey(&o)
+			key := IdentityKey(&o)
 			prev, ok := first[key]
 			if !ok {
 				first[key] = &o
 				kept = append(kept, o)
 				continue
 			}
-			if isAutoscalerKind(&o) && !reported[key+o.Origin.ChainString()] {
+			if object.IsAutoscaler(&o) && !reported[key+o.Origin.ChainString()] {
 				reported[key+o.Origin.ChainString()] = true
-				res.Findings = append(res.Findings, check.Finding{Check: check.DuplicateDelivery, Severity: check.SeverityWarning,
+				findings = append(findings, check.Finding{Check: check.DuplicateDelivery, Severity: check.SeverityWarning,
 					Location: check.At(o.Origin.File, o.Origin.Line), Source: o.Origin.Source,
 					Message: fmt.Sprintf("%s %s is delivered more than once; the cluster holds one object, written by whichever applies last: %s; and %s",
 						o.Kind, object.NSName(o.Namespace, o.Name), prev.Origin.ChainString(), o.Origin.ChainString())})
@@ -635,35 +706,33 @@ func dedupeDeliveries(outs []sourceOut, res *Result) []sourceOut {
 		outs[i].Result.Objects -= len(outs[i].Objects) - len(kept)
 		outs[i].Objects = kept
 	}
-	return outs
+	return outs, findings
 }
 
-func identityKey(o *Object) string {
-	group := groupOf(o.APIVersion)
+// IdentityKey is what makes two objects one in the cluster: group, kind,
+// namespace and name.
+func IdentityKey(o *object.Object) string {
+	group := object.Group(o.APIVersion)
 	ns := o.Namespace
 	if ns == "" && !object.ClusterScoped(o.Kind) {
-		ns = DefaultNamespace
+		ns = object.DefaultNamespace
 	}
 	return group + "\x00" + o.Kind + "\x00" + ns + "\x00" + o.Name
 }
 
-func isAutoscalerKind(o *Object) bool {
-	return o.Kind == "HorizontalPodAutoscaler" || (o.Kind == "ScaledObject" && strings.HasPrefix(o.APIVersion, "keda.sh/"))
-}
-
 // notFollowed is the finding for a GitOps object capreport cannot follow
 // offline; the summary counts them.
-func notFollowed(o *Object, why string) check.Finding {
+func notFollowed(o *object.Object, why string) check.Finding {
 	return object.Finding(o, check.GitOpsNotFollowed, check.SeverityWarning, "not followed: "+why)
 }
 
 // lookup finds a known object by kind and namespaced name ("" namespace
 // reads as default, as the API server does for namespaced kinds).
-func (g *gitops) lookup(apiGroup, kind, namespace, name string) *Object {
+func (g *engine) lookup(apiGroup, kind, namespace, name string) *object.Object {
 	objs := g.ofKind(kind, namespace)
 	for i := len(objs) - 1; i >= 0; i-- {
 		o := objs[i]
-		if o.Name == name && (apiGroup == "" || groupOf(o.APIVersion) == apiGroup) {
+		if o.Name == name && (apiGroup == "" || object.Group(o.APIVersion) == apiGroup) {
 			return o
 		}
 	}
