@@ -37,9 +37,6 @@ var fileCycles = map[string][][]string{
 	"render": {
 		{"cacheglue.go", "discover.go", "fetch.go", "gitopsglue.go", "isolate.go", "kustomize.go", "options.go", "paths.go", "render.go", "trace.go", "wire.go", "workerset.go"},
 	},
-	"render/gitops": {
-		{"argo.go", "flux.go", "gitops.go", "gitopsremote.go", "helmoperator.go", "nested.go", "prefetch.go", "resourceset.go", "selfmanaged.go", "sourcemap.go", "withhold.go"},
-	},
 	"render/internal/appset": {
 		{"application.go", "appset.go", "budget.go", "combine.go", "engine.go", "funcs.go", "git.go", "list.go", "patch.go", "render.go", "selector.go", "spec.go", "transform.go"},
 	},

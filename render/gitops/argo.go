@@ -370,17 +370,6 @@ func appsetCheck(c string) string {
 	return check.GitOpsNotFollowed
 }
 
-// maxTreeEntries bounds the listing the git generators match against.
-const maxTreeEntries = 200000
-
-// repoTree is the repository as the ApplicationSet git generators see it,
-// listed once per run.
-type repoTree struct {
-	r           *repofs.Repo
-	dirs, files []string
-	listed      bool
-}
-
 func (g *engine) repoTree() *repoTree {
 	if g.tree == nil {
 		g.tree = &repoTree{r: g.repo}
@@ -388,38 +377,34 @@ func (g *engine) repoTree() *repoTree {
 	return g.tree
 }
 
-func (t *repoTree) list() {
-	if t.listed {
-		return
+// argoRemoteChart renders an Application source with chart + repoURL +
+// targetRevision, as the repo-server pulls and templates it.
+func (g *engine) argoRemoteChart(o *object.Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*source.Out, []check.Finding) {
+	repoURL := str(s, "repoURL")
+	if !strings.Contains(repoURL, "://") {
+		repoURL = "oci://" + repoURL
 	}
-	t.listed = true
-	n := 0
-	_ = t.r.WalkDir(t.r.Root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if n++; n > maxTreeEntries {
-			return filepath.SkipAll
-		}
-		if p == t.r.Root {
-			return nil
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" {
-				return filepath.SkipDir
+	rc := helm.Remote{RepoURL: repoURL, Name: str(s, "chart"), Version: str(s, "targetRevision")}
+	s = helm.MergeMaps(s, nil)
+	if h := mapAt(s, "helm"); h != nil {
+		var kept []any
+		for _, f := range yamldoc.StrList(h["valueFiles"]) {
+			if strings.HasPrefix(f, "$") || strings.Contains(f, "://") {
+				kept = append(kept, f)
+			} else {
+				rc.ValuesFiles = append(rc.ValuesFiles, f) // inside the chart
 			}
-			t.dirs = append(t.dirs, t.r.Rel(p))
-			return nil
 		}
-		if d.Type().IsRegular() {
-			t.files = append(t.files, t.r.Rel(p))
-		}
-		return nil
-	})
-}
-
-func (t *repoTree) Dirs() []string  { t.list(); return t.dirs }
-func (t *repoTree) Files() []string { t.list(); return t.files }
-func (t *repoTree) ReadFile(rel string) ([]byte, error) {
-	return t.r.ReadFile(t.r.Abs(rel))
+		h["valueFiles"] = kept
+	}
+	name := object.Ref(o)
+	if n > 1 {
+		name = fmt.Sprintf("%s#%d", name, i)
+	}
+	spec := source.Spec{Path: rc.Label(), Type: object.SourceHelm, Name: name, Explicit: true,
+		Delivery: &source.Delivery{Namespace: destNS, Remote: &rc}}
+	findings := g.argoHelm(o, s, "", refs, destNS, &spec)
+	out := g.render(spec)
+	out.Result.Findings = append(out.Result.Findings, findings...)
+	return &out, nil
 }

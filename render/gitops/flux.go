@@ -1,17 +1,12 @@
 package gitops
 
 import (
-	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
 	"path"
-	"path/filepath"
 	"strings"
 
-	"helm.sh/helm/v3/pkg/strvals"
-
 	"github.com/capreport/capreport/check"
-	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/fluxgen"
 	"github.com/capreport/capreport/render/internal/fluxsubst"
 	"github.com/capreport/capreport/render/internal/object"
@@ -23,38 +18,6 @@ import (
 // Flux objects are read as the kustomize-controller and helm-controller
 // read them (fluxcd/kustomize-controller internal/controller,
 // fluxcd/helm-controller internal/chartutil and internal/release).
-
-// str reads a string at a path of nested maps.
-func str(m map[string]any, keys ...string) string {
-	v, _ := dig(m, keys...).(string)
-	return v
-}
-
-// dig walks nested maps.
-func dig(m map[string]any, keys ...string) any {
-	var cur any = m
-	for _, k := range keys {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = mm[k]
-	}
-	return cur
-}
-
-func mapAt(m map[string]any, keys ...string) map[string]any {
-	v, _ := dig(m, keys...).(map[string]any)
-	return v
-}
-
-// objNamespace is a GitOps object's namespace, "default" when unset.
-func objNamespace(o *object.Object) string {
-	if o.Namespace == "" {
-		return object.DefaultNamespace
-	}
-	return o.Namespace
-}
 
 // localGitSource decides where a Flux sourceRef's files are read: a
 // source --source maps to a directory; this repository, when it is the
@@ -162,28 +125,6 @@ func (g *engine) artifactPrefix(o, gen *object.Object, a map[string]any) (source
 		return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s artifact %q copies nothing", object.Ref(gen), str(a, "name")), false
 	}
 	return sourceRoot{prefix: strings.Trim(prefix, "/")}, true, "", false
-}
-
-// sourcePath resolves a path of this repository's source; "" and a
-// finding message when it leaves the root or does not exist.
-func (g *engine) sourcePath(p string) (string, string) {
-	rel := path.Clean(filepath.ToSlash(p))
-	if rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", fmt.Sprintf("path %q leaves the repository root", p)
-	}
-	if rel = strings.TrimPrefix(rel, "/"); rel == "" {
-		rel = "."
-	}
-	if _, err := g.repo.Resolve(g.repo.Abs(rel)); err != nil {
-		return "", fmt.Sprintf("path %q does not exist in this repository", p)
-	}
-	return rel, ""
-}
-
-// fluxPath reads a path inside a Flux source as the controllers join it
-// (securejoin): ".." stops at the source's root instead of leaving it.
-func fluxPath(p string) string {
-	return strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(p)), "/")
 }
 
 // expandFluxKustomization builds spec.path as kustomize-controller does:
@@ -344,225 +285,4 @@ func (g *engine) notReadable(kind, ns, name string) string {
 		return fmt.Sprintf("holds %d bytes of data, more than the %d the Kubernetes API server accepts, so the cluster never holds it", size, valuesfrom.MaxConfigData)
 	}
 	return "is not among the rendered objects"
-}
-
-// expandHelmRelease renders the chart of a HelmRelease as helm-controller
-// installs it: chart from spec.chart.spec (a GitRepository path) or
-// spec.chartRef (a HelmChart), values from valuesFrom then spec.values,
-// release name and namespace as Flux derives them.
-func (g *engine) expandHelmRelease(o *object.Object) *expansion {
-	if e, ok := g.expandRemoteHelmRelease(o); ok {
-		return e // a chart in a Helm repository or OCI registry (--fetch)
-	}
-	e := &expansion{}
-	chartSpec, root, why, miss := g.helmReleaseChart(o)
-	e.lookupMiss = miss
-	if why != "" {
-		e.findings = append(e.findings, notFollowed(o, why))
-		return e
-	}
-	rel, bad := g.sourcePath(path.Join(root.prefix, fluxPath(str(chartSpec, "chart"))))
-	if bad != "" {
-		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
-		return e
-	}
-	hv, vals, fs, partial := g.releaseInputs(o, e)
-	for _, f := range yamldoc.StrList(chartSpec["valuesFiles"]) {
-		hv.ValuesFiles = append(hv.ValuesFiles, path.Join(rel, f))
-	}
-	if f := str(chartSpec, "valuesFile"); f != "" && len(hv.ValuesFiles) == 0 {
-		hv.ValuesFiles = []string{path.Join(rel, f)}
-	}
-	out := g.renderRelease(o, rel, hv, vals, fs, partial)
-	if pr, _ := dig(o.Doc, "spec", "postRenderers").([]any); len(pr) > 0 {
-		out.Result.Findings = append(out.Result.Findings, object.Finding(o, check.GitOpsNotFollowed, check.SeverityWarning,
-			"spec.postRenderers are not applied: the objects are reported as the chart renders them"))
-	}
-	out.Result.Repository, out.Via = root.note, root.via
-	e.outs = append(e.outs, out)
-	return e
-}
-
-// renderRelease renders a chart as a release installs it: hv's release
-// name, namespace and value files, vals over them; fs are the release's
-// findings, and partial marks a render that left a values reference out.
-func (g *engine) renderRelease(o *object.Object, rel string, hv helm.Values, vals map[string]any, fs []check.Finding, partial bool) source.Out {
-	spec := source.Spec{Path: rel, Type: object.SourceHelm, Name: object.Ref(o), Explicit: true, Helm: hv,
-		Delivery: &source.Delivery{HelmOverFiles: vals, Namespace: hv.Namespace}}
-	out := g.render(spec)
-	out.Result.Findings = append(out.Result.Findings, fs...)
-	if partial {
-		out.Result.Partial = true
-		for i := range out.Objects {
-			out.Objects[i].Origin.Partial = true
-		}
-	}
-	return out
-}
-
-// helmReleaseChart returns the chart template of a HelmRelease (chart,
-// version, sourceRef, valuesFiles), resolving spec.chartRef to a HelmChart;
-// why is set when the chart is not in this repository.
-func (g *engine) helmReleaseChart(o *object.Object) (map[string]any, sourceRoot, string, bool) {
-	chartSpec := mapAt(o.Doc, "spec", "chart", "spec")
-	if ref := mapAt(o.Doc, "spec", "chartRef"); ref != nil {
-		kind, name, ns := str(ref, "kind"), str(ref, "name"), str(ref, "namespace")
-		if ns == "" {
-			ns = objNamespace(o)
-		}
-		if m, ok := g.mappedFlux(kind, ns, name); ok && kind == "OCIRepository" {
-			return map[string]any{"chart": "."}, m, "", false // the artifact is the chart
-		}
-		if kind != "HelmChart" {
-			return nil, sourceRoot{}, fmt.Sprintf("spec.chartRef is %s %s/%s, a chart in a registry capreport does not fetch", kind, ns, name), false
-		}
-		hc := g.lookup("source.toolkit.fluxcd.io", "HelmChart", ns, name)
-		if hc == nil {
-			return nil, sourceRoot{}, fmt.Sprintf("spec.chartRef HelmChart %s/%s is not among the rendered objects", ns, name), true
-		}
-		chartSpec = mapAt(hc.Doc, "spec")
-		if chartSpec != nil && str(chartSpec, "sourceRef", "namespace") == "" {
-			chartSpec = helm.MergeMaps(chartSpec, map[string]any{"sourceRef": map[string]any{"namespace": ns}})
-		}
-	}
-	if chartSpec == nil {
-		return nil, sourceRoot{}, "it names no chart (spec.chart.spec or spec.chartRef)", false
-	}
-	src := mapAt(chartSpec, "sourceRef")
-	if k := str(src, "kind"); k == "HelmRepository" || k == "Bucket" && !g.isMapped(o, src) {
-		ns := str(src, "namespace")
-		if ns == "" {
-			ns = objNamespace(o)
-		}
-		where := ""
-		if repo := g.lookup("source.toolkit.fluxcd.io", k, ns, str(src, "name")); repo != nil {
-			where = " at " + str(repo.Doc, "spec", "url")
-		}
-		version := str(chartSpec, "version")
-		if version == "" {
-			version = "*"
-		}
-		return nil, sourceRoot{}, fmt.Sprintf("chart %q version %q comes from %s %s/%s%s, which capreport does not fetch", str(chartSpec, "chart"), version, k, ns, str(src, "name"), where), false
-	}
-	root, local, why, miss := g.localGitSource(o, src)
-	if !local {
-		return nil, sourceRoot{}, why, miss
-	}
-	return chartSpec, root, "", false
-}
-
-// isMapped reports whether --source maps the source ref of o.
-func (g *engine) isMapped(o *object.Object, ref map[string]any) bool {
-	ns := str(ref, "namespace")
-	if ns == "" {
-		ns = objNamespace(o)
-	}
-	_, ok := g.mappedFlux(str(ref, "kind"), ns, str(ref, "name"))
-	return ok
-}
-
-// releaseInputs are what helm-controller renders a HelmRelease's chart
-// with, wherever the chart comes from: the release name, the target
-// namespace (else the release's own) and the composed values. A missing
-// reference marks e.
-func (g *engine) releaseInputs(o *object.Object, e *expansion) (helm.Values, map[string]any, []check.Finding, bool) {
-	vals, fs, partial, miss := g.helmReleaseValues(o)
-	e.lookupMiss = e.lookupMiss || miss
-	ns := str(o.Doc, "spec", "targetNamespace")
-	if ns == "" {
-		ns = objNamespace(o)
-	}
-	return helm.Values{ReleaseName: fluxReleaseName(o), Namespace: ns}, vals, fs, partial
-}
-
-// helmReleaseValues merges valuesFrom in order (a whole values document,
-// or one value at targetPath), then spec.values over them, as
-// helm-controller's ChartValuesFromReferences does. A missing reference is
-// skipped when optional, else a finding and the render is partial.
-func (g *engine) helmReleaseValues(o *object.Object) (map[string]any, []check.Finding, bool, bool) {
-	result := map[string]any{}
-	var findings []check.Finding
-	partial, miss := false, false
-	unread := 0
-	refs, _ := dig(o.Doc, "spec", "valuesFrom").([]any)
-	for _, r := range refs {
-		ref, _ := r.(map[string]any)
-		kind, name := str(ref, "kind"), str(ref, "name")
-		key := str(ref, "valuesKey")
-		if key == "" {
-			key = "values.yaml"
-		}
-		optional, _ := ref["optional"].(bool)
-		data, found := g.configData(kind, objNamespace(o), name)
-		value, hasKey := data[key]
-		if !found || !hasKey {
-			miss = miss || !found
-			if optional {
-				continue
-			}
-			what := g.notReadable(kind, objNamespace(o), name)
-			if found {
-				what = fmt.Sprintf("has no key %q", key)
-			}
-			partial = true
-			findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityWarning,
-				fmt.Sprintf("valuesFrom %s %s/%s %s; rendered without those values", kind, objNamespace(o), name, what)))
-			continue
-		}
-		if g.valuesFrom.Spend(len(value)) != nil {
-			unread++
-			continue
-		}
-		if tp := str(ref, "targetPath"); tp != "" {
-			if err := replacePathValue(result, tp, value); err != nil {
-				findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityError,
-					fmt.Sprintf("valuesFrom %s %s targetPath %q: %v", kind, name, tp, err)))
-			}
-			continue
-		}
-		vals, err := g.valuesFrom.Document(value)
-		if err != nil {
-			findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityError,
-				fmt.Sprintf("valuesFrom %s %s key %q is not a YAML mapping: %v", kind, name, key, err)))
-			continue
-		}
-		result = helm.MergeMaps(result, vals)
-	}
-	if unread > 0 {
-		partial = true
-		findings = append(findings, valuesfrom.BudgetFinding(o, unread))
-	}
-	if v := mapAt(o.Doc, "spec", "values"); v != nil {
-		result = helm.MergeMaps(result, v)
-	}
-	return result, findings, partial, miss
-}
-
-// replacePathValue sets the value at a dot path with Helm's --set parser;
-// a quoted value is taken as a string (helm-controller ReplacePathValue).
-func replacePathValue(values map[string]any, p, value string) error {
-	quoted := (strings.HasPrefix(value, "'") && strings.HasSuffix(value, "'")) ||
-		(strings.HasPrefix(value, `"`) && strings.HasSuffix(value, `"`))
-	if quoted {
-		return strvals.ParseIntoString(p+"="+strings.Trim(value, `'"`), values)
-	}
-	return strvals.ParseInto(p+"="+value, values)
-}
-
-// fluxReleaseName is spec.releaseName, else [targetNamespace-]name,
-// shortened past Helm's 53 characters as helm-controller does (the first
-// 40 characters, a dash, and 12 hex digits of the full name's SHA-256).
-func fluxReleaseName(o *object.Object) string {
-	if n := str(o.Doc, "spec", "releaseName"); n != "" {
-		return n
-	}
-	name := o.Name
-	if tn := str(o.Doc, "spec", "targetNamespace"); tn != "" {
-		name = tn + "-" + name
-	}
-	if len(name) <= 53 {
-		return name
-	}
-	sum := sha256.Sum256([]byte(name))
-	return name[:40] + "-" + fmt.Sprintf("%x", sum)[:12]
 }

@@ -3,6 +3,7 @@ package gitops
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/capreport/capreport/render/internal/object"
@@ -89,4 +90,26 @@ func (s sourceRoot) within(p string) (string, bool) {
 // notThisRepo is the advice after a source that is not this repository.
 func notThisRepo(flag string) string {
 	return "if it is this one, list its URL under repository.urls in .capreport.yaml or pass --repo-url; if a clone of it is beside this one, map it with --source " + flag + "=PATH"
+}
+
+// sourcePath resolves a path of this repository's source; "" and a
+// finding message when it leaves the root or does not exist.
+func (g *engine) sourcePath(p string) (string, string) {
+	rel := path.Clean(filepath.ToSlash(p))
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", fmt.Sprintf("path %q leaves the repository root", p)
+	}
+	if rel = strings.TrimPrefix(rel, "/"); rel == "" {
+		rel = "."
+	}
+	if _, err := g.repo.Resolve(g.repo.Abs(rel)); err != nil {
+		return "", fmt.Sprintf("path %q does not exist in this repository", p)
+	}
+	return rel, ""
+}
+
+// fluxPath reads a path inside a Flux source as the controllers join it
+// (securejoin): ".." stops at the source's root instead of leaving it.
+func fluxPath(p string) string {
+	return strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(p)), "/")
 }
