@@ -10,8 +10,8 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
-	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/appset"
+	"github.com/capreport/capreport/render/internal/chartspec"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/repofs"
@@ -152,7 +152,7 @@ func argoTool(r *repofs.Repo, s map[string]any, dir string) (string, string) {
 func (g *engine) argoHelm(o *object.Object, s map[string]any, rel string, refs map[string]map[string]any, destNS string, spec *source.Spec) []check.Finding {
 	h := mapAt(s, "helm")
 	var findings []check.Finding
-	hv := helm.Values{ReleaseName: str(h, "releaseName"), Namespace: str(h, "namespace")}
+	hv := chartspec.Values{ReleaseName: str(h, "releaseName"), Namespace: str(h, "namespace")}
 	if hv.ReleaseName == "" {
 		hv.ReleaseName = o.Name
 	}
@@ -265,7 +265,7 @@ func (g *engine) argoKustomize(o *object.Object, s map[string]any, rel string) (
 	for field, src := range map[string]string{"commonLabels": "commonLabels", "commonAnnotations": "commonAnnotations"} {
 		if add := mapAt(k, src); add != nil {
 			cur, _ := doc[field].(map[string]any)
-			doc[field] = helm.MergeMaps(cur, add)
+			doc[field] = chartspec.MergeMaps(cur, add)
 		}
 	}
 	if imgs := yamldoc.StrList(k["images"]); len(imgs) > 0 {
@@ -384,8 +384,8 @@ func (g *engine) argoRemoteChart(o *object.Object, s map[string]any, i, n int, r
 	if !strings.Contains(repoURL, "://") {
 		repoURL = "oci://" + repoURL
 	}
-	rc := helm.Remote{RepoURL: repoURL, Name: str(s, "chart"), Version: str(s, "targetRevision")}
-	s = helm.MergeMaps(s, nil)
+	rc := chartspec.Remote{RepoURL: repoURL, Name: str(s, "chart"), Version: str(s, "targetRevision")}
+	s = chartspec.MergeMaps(s, nil)
 	if h := mapAt(s, "helm"); h != nil {
 		var kept []any
 		for _, f := range yamldoc.StrList(h["valueFiles"]) {

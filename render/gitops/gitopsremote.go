@@ -1,7 +1,7 @@
 package gitops
 
 import (
-	"github.com/capreport/capreport/render/helm"
+	"github.com/capreport/capreport/render/internal/chartspec"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/source"
 )
@@ -16,7 +16,7 @@ import (
 // version or a constraint); a repoURL without a scheme is an OCI registry.
 
 // renderRemote renders a remote chart as a delivered source.
-func (g *engine) renderRemote(name string, rc helm.Remote, hv helm.Values, over map[string]any, ns string) source.Out {
+func (g *engine) renderRemote(name string, rc chartspec.Remote, hv chartspec.Values, over map[string]any, ns string) source.Out {
 	spec := source.Spec{Path: rc.Label(), Type: object.SourceHelm, Name: name, Explicit: true, Helm: hv,
 		Delivery: &source.Delivery{HelmOverFiles: over, Namespace: ns, Remote: &rc}}
 	return g.render(spec)
@@ -25,9 +25,9 @@ func (g *engine) renderRemote(name string, rc helm.Remote, hv helm.Values, over 
 // ociRepositoryChart reads an OCIRepository's URL and reference with
 // source-controller's precedence: digest, then semver, then tag
 // ("latest" when none is given).
-func ociRepositoryChart(src *object.Object) helm.Remote {
+func ociRepositoryChart(src *object.Object) chartspec.Remote {
 	ref := mapAt(src.Doc, "spec", "ref")
-	rc := helm.Remote{RepoURL: str(src.Doc, "spec", "url")}
+	rc := chartspec.Remote{RepoURL: str(src.Doc, "spec", "url")}
 	switch {
 	case str(ref, "digest") != "":
 		rc.Digest = str(ref, "digest")

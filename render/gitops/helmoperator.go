@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/capreport/capreport/check"
-	"github.com/capreport/capreport/render/helm"
+	"github.com/capreport/capreport/render/internal/chartspec"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/valuesfrom"
 )
@@ -49,7 +49,7 @@ func (g *engine) expandHelmOperatorRelease(o *object.Object) *expansion {
 	}
 	vals, fs, partial, miss := g.helmOperatorValues(o, rel)
 	e.lookupMiss = miss
-	e.outs = append(e.outs, g.renderRelease(o, rel, helm.Values{ReleaseName: name, Namespace: ns}, vals, fs, partial))
+	e.outs = append(e.outs, g.renderRelease(o, rel, chartspec.Values{ReleaseName: name, Namespace: ns}, vals, fs, partial))
 	return e
 }
 
@@ -81,14 +81,14 @@ func (g *engine) helmOperatorValues(o *object.Object, chartRel string) (map[stri
 			findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityError, fmt.Sprintf("valuesFrom: %v", err)))
 			continue
 		}
-		result = helm.MergeMaps(result, vals)
+		result = chartspec.MergeMaps(result, vals)
 	}
 	if unread > 0 {
 		partial = true
 		findings = append(findings, valuesfrom.BudgetFinding(o, unread))
 	}
 	if v := mapAt(o.Doc, "spec", "values"); v != nil {
-		result = helm.MergeMaps(result, v)
+		result = chartspec.MergeMaps(result, v)
 	}
 	return result, findings, partial, miss
 }

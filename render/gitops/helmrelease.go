@@ -9,7 +9,7 @@ import (
 	"helm.sh/helm/v3/pkg/strvals"
 
 	"github.com/capreport/capreport/check"
-	"github.com/capreport/capreport/render/helm"
+	"github.com/capreport/capreport/render/internal/chartspec"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/source"
 	"github.com/capreport/capreport/render/internal/valuesfrom"
@@ -56,7 +56,7 @@ func (g *engine) expandHelmRelease(o *object.Object) *expansion {
 // renderRelease renders a chart as a release installs it: hv's release
 // name, namespace and value files, vals over them; fs are the release's
 // findings, and partial marks a render that left a values reference out.
-func (g *engine) renderRelease(o *object.Object, rel string, hv helm.Values, vals map[string]any, fs []check.Finding, partial bool) source.Out {
+func (g *engine) renderRelease(o *object.Object, rel string, hv chartspec.Values, vals map[string]any, fs []check.Finding, partial bool) source.Out {
 	spec := source.Spec{Path: rel, Type: object.SourceHelm, Name: object.Ref(o), Explicit: true, Helm: hv,
 		Delivery: &source.Delivery{HelmOverFiles: vals, Namespace: hv.Namespace}}
 	out := g.render(spec)
@@ -92,7 +92,7 @@ func (g *engine) helmReleaseChart(o *object.Object) (map[string]any, sourceRoot,
 		}
 		chartSpec = mapAt(hc.Doc, "spec")
 		if chartSpec != nil && str(chartSpec, "sourceRef", "namespace") == "" {
-			chartSpec = helm.MergeMaps(chartSpec, map[string]any{"sourceRef": map[string]any{"namespace": ns}})
+			chartSpec = chartspec.MergeMaps(chartSpec, map[string]any{"sourceRef": map[string]any{"namespace": ns}})
 		}
 	}
 	if chartSpec == nil {
@@ -135,14 +135,14 @@ func (g *engine) isMapped(o *object.Object, ref map[string]any) bool {
 // with, wherever the chart comes from: the release name, the target
 // namespace (else the release's own) and the composed values. A missing
 // reference marks e.
-func (g *engine) releaseInputs(o *object.Object, e *expansion) (helm.Values, map[string]any, []check.Finding, bool) {
+func (g *engine) releaseInputs(o *object.Object, e *expansion) (chartspec.Values, map[string]any, []check.Finding, bool) {
 	vals, fs, partial, miss := g.helmReleaseValues(o)
 	e.lookupMiss = e.lookupMiss || miss
 	ns := str(o.Doc, "spec", "targetNamespace")
 	if ns == "" {
 		ns = objNamespace(o)
 	}
-	return helm.Values{ReleaseName: fluxReleaseName(o), Namespace: ns}, vals, fs, partial
+	return chartspec.Values{ReleaseName: fluxReleaseName(o), Namespace: ns}, vals, fs, partial
 }
 
 // helmReleaseValues merges valuesFrom in order (a whole values document,
@@ -196,14 +196,14 @@ func (g *engine) helmReleaseValues(o *object.Object) (map[string]any, []check.Fi
 				fmt.Sprintf("valuesFrom %s %s key %q is not a YAML mapping: %v", kind, name, key, err)))
 			continue
 		}
-		result = helm.MergeMaps(result, vals)
+		result = chartspec.MergeMaps(result, vals)
 	}
 	if unread > 0 {
 		partial = true
 		findings = append(findings, valuesfrom.BudgetFinding(o, unread))
 	}
 	if v := mapAt(o.Doc, "spec", "values"); v != nil {
-		result = helm.MergeMaps(result, v)
+		result = chartspec.MergeMaps(result, v)
 	}
 	return result, findings, partial, miss
 }
@@ -267,7 +267,7 @@ func (g *engine) expandRemoteHelmRelease(o *object.Object) (*expansion, bool) {
 
 // fluxRemoteChart finds the remote chart of a HelmRelease: ok is false
 // for a chart in a GitRepository; why is set when it cannot be followed.
-func (g *engine) fluxRemoteChart(o *object.Object) (rc helm.Remote, why string, miss, ok bool) {
+func (g *engine) fluxRemoteChart(o *object.Object) (rc chartspec.Remote, why string, miss, ok bool) {
 	chartSpec := mapAt(o.Doc, "spec", "chart", "spec")
 	if ref := mapAt(o.Doc, "spec", "chartRef"); ref != nil {
 		kind, name, ns := str(ref, "kind"), str(ref, "name"), str(ref, "namespace")
@@ -286,9 +286,9 @@ func (g *engine) fluxRemoteChart(o *object.Object) (rc helm.Remote, why string, 
 			if hc == nil {
 				return rc, "", false, false // the offline path reports it
 			}
-			chartSpec = helm.MergeMaps(mapAt(hc.Doc, "spec"), nil)
+			chartSpec = chartspec.MergeMaps(mapAt(hc.Doc, "spec"), nil)
 			if str(chartSpec, "sourceRef", "namespace") == "" {
-				chartSpec = helm.MergeMaps(chartSpec, map[string]any{"sourceRef": map[string]any{"namespace": ns}})
+				chartSpec = chartspec.MergeMaps(chartSpec, map[string]any{"sourceRef": map[string]any{"namespace": ns}})
 			}
 		default:
 			return rc, "", false, false
@@ -306,7 +306,7 @@ func (g *engine) fluxRemoteChart(o *object.Object) (rc helm.Remote, why string, 
 	if repo == nil {
 		return rc, fmt.Sprintf("HelmRepository %s/%s is not among the rendered objects, so its URL is unknown", ns, str(src, "name")), true, true
 	}
-	rc = helm.Remote{RepoURL: str(repo.Doc, "spec", "url"), Name: str(chartSpec, "chart"), Version: str(chartSpec, "version"),
+	rc = chartspec.Remote{RepoURL: str(repo.Doc, "spec", "url"), Name: str(chartSpec, "chart"), Version: str(chartSpec, "version"),
 		ValuesFiles: yamldoc.StrList(chartSpec["valuesFiles"])}
 	if f := str(chartSpec, "valuesFile"); f != "" && len(rc.ValuesFiles) == 0 {
 		rc.ValuesFiles = []string{f}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/cache"
-	"github.com/capreport/capreport/render/helm"
+	"github.com/capreport/capreport/render/internal/chartspec"
 	"github.com/capreport/capreport/render/internal/object"
 )
 
@@ -32,7 +32,7 @@ type Spec struct {
 	// Helm values, only used for charts. ValuesFiles and Set are the
 	// source's own (Options.Helm's are not added); ReleaseName and
 	// Namespace fall back to Options.Helm's.
-	Helm helm.Values
+	Helm chartspec.Values
 
 	// The fields below are render's and its engine's to set: a caller's
 	// spec (Options.Sources) leaves them zero.
@@ -72,7 +72,7 @@ type Delivery struct {
 	Dir *Dir
 	// Remote is the chart to fetch, for a chart in a chart repository or
 	// OCI registry (Path then only names it).
-	Remote *helm.Remote
+	Remote *chartspec.Remote
 	// LoadAnywhere builds with kustomize's LoadRestrictionsNone, as
 	// kustomize-controller does (fluxcd/pkg/kustomize Build): a
 	// kustomization may list files outside its own directory, bounded by
