@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/capreport/capreport/check"
-	"github.com/capreport/capreport/render/internal/appset"
+	"github.com/capreport/capreport/render/gitops/argo"
 	"github.com/capreport/capreport/render/internal/fluxgen"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
@@ -150,7 +150,6 @@ type engine struct {
 	// reads counts, while an expansion runs, the known objects of each
 	// kind and namespace it looked among (see expansionMemo).
 	reads map[string]int
-	tree  *repoTree
 	// withheld are the autoscalers failed builds keep from the cluster;
 	// failedBy maps each failed object's ref to the object.
 	withheld []object.WithheldObject
@@ -158,8 +157,8 @@ type engine struct {
 	// failedInRun are the GitOps objects whose delivered copy failed to
 	// build as it was followed.
 	failedInRun map[string]bool
-	// appsetWork is the work all the run's ApplicationSets share.
-	appsetWork *appset.RunWork
+	// argo follows the run's Argo CD objects.
+	argo *argo.Run
 	// fluxScans is the Flux generator's directory work, made once per run.
 	fluxScans *fluxgen.Scans
 	// valuesFrom is the run's parsed valuesFrom documents and budget.
@@ -260,12 +259,6 @@ func IdentityKey(o *object.Object) string {
 	return group + "\x00" + o.Kind + "\x00" + ns + "\x00" + o.Name
 }
 
-// notFollowed is the finding for a GitOps object capreport cannot follow
-// offline; the summary counts them.
-func notFollowed(o *object.Object, why string) check.Finding {
-	return object.Finding(o, check.GitOpsNotFollowed, check.SeverityWarning, "not followed: "+why)
-}
-
 // lookup finds a known object by kind and namespaced name ("" namespace
 // reads as default, as the API server does for namespaced kinds).
 func (g *engine) lookup(apiGroup, kind, namespace, name string) *object.Object {
@@ -277,30 +270,6 @@ func (g *engine) lookup(apiGroup, kind, namespace, name string) *object.Object {
 		}
 	}
 	return nil
-}
-
-// str reads a string at a path of nested maps.
-func str(m map[string]any, keys ...string) string {
-	v, _ := dig(m, keys...).(string)
-	return v
-}
-
-// dig walks nested maps.
-func dig(m map[string]any, keys ...string) any {
-	var cur any = m
-	for _, k := range keys {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = mm[k]
-	}
-	return cur
-}
-
-func mapAt(m map[string]any, keys ...string) map[string]any {
-	v, _ := dig(m, keys...).(map[string]any)
-	return v
 }
 
 // objNamespace is a GitOps object's namespace, "default" when unset.

@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"github.com/capreport/capreport/render/gitops/argo"
 	"github.com/capreport/capreport/render/internal/object"
 )
 
@@ -48,13 +49,18 @@ func (g *engine) expandKind(o *object.Object) *expansion {
 	case helmOperatorRelease:
 		e = g.expandHelmOperatorRelease(o)
 	case argoApplication:
-		e = g.expandApplication(o)
+		e = fromArgo(g.argo.Application(o))
 	case argoApplicationSet:
-		e = g.expandApplicationSet(o)
+		e = fromArgo(g.argo.ApplicationSet(o))
 	case fluxResourceSet:
 		e = g.expandResourceSet(o)
 	default:
 		e = &expansion{}
 	}
 	return e
+}
+
+// fromArgo is what an Argo CD object delivers, as the engine keeps it.
+func fromArgo(a *argo.Expansion) *expansion {
+	return &expansion{outs: a.Outs, generated: a.Generated, findings: a.Findings}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/gitops/internal/sourceroot"
 	"github.com/capreport/capreport/render/internal/fluxgen"
 	"github.com/capreport/capreport/render/internal/fluxsubst"
 	"github.com/capreport/capreport/render/internal/object"
@@ -24,9 +25,9 @@ import (
 // bootstrap GitRepository flux-system/flux-system or a GitRepository whose
 // URL names it; else ok is false with the reason, and miss says the source
 // object was not found.
-func (g *engine) localGitSource(o *object.Object, ref map[string]any) (root sourceRoot, ok bool, why string, miss bool) {
-	kind, name := str(ref, "kind"), str(ref, "name")
-	ns := str(ref, "namespace")
+func (g *engine) localGitSource(o *object.Object, ref map[string]any) (root sourceroot.Root, ok bool, why string, miss bool) {
+	kind, name := yamldoc.Str(ref, "kind"), yamldoc.Str(ref, "name")
+	ns := yamldoc.Str(ref, "namespace")
 	if ns == "" {
 		ns = objNamespace(o)
 	}
@@ -36,95 +37,95 @@ func (g *engine) localGitSource(o *object.Object, ref map[string]any) (root sour
 	switch kind {
 	case "GitRepository":
 	case "":
-		return sourceRoot{}, false, "spec.sourceRef has no kind", false
+		return sourceroot.Root{}, false, "spec.sourceRef has no kind", false
 	default:
-		return sourceRoot{}, false, fmt.Sprintf("its source is %s %s/%s, a remote artifact capreport does not fetch (map it to a local copy with --source %s/%s/%s=PATH)", kind, ns, name, kind, ns, name), false
+		return sourceroot.Root{}, false, fmt.Sprintf("its source is %s %s/%s, a remote artifact capreport does not fetch (map it to a local copy with --source %s/%s/%s=PATH)", kind, ns, name, kind, ns, name), false
 	}
 	src := g.lookup("source.toolkit.fluxcd.io", "GitRepository", ns, name)
 	if src == nil {
 		if ns == "flux-system" && name == "flux-system" {
-			return sourceRoot{note: "GitRepository flux-system/flux-system is Flux's bootstrap source: this repository"}, true, "", false
+			return sourceroot.Root{Note: "GitRepository flux-system/flux-system is Flux's bootstrap source: this repository"}, true, "", false
 		}
-		return sourceRoot{}, false, fmt.Sprintf("GitRepository %s/%s is not among the rendered objects, so capreport cannot tell which repository it is (map it with --source GitRepository/%s/%s=PATH)", ns, name, ns, name), true
+		return sourceroot.Root{}, false, fmt.Sprintf("GitRepository %s/%s is not among the rendered objects, so capreport cannot tell which repository it is (map it with --source GitRepository/%s/%s=PATH)", ns, name, ns, name), true
 	}
-	url := str(src.Doc, "spec", "url")
+	url := yamldoc.Str(src.Doc, "spec", "url")
 	if g.repoURLs.Matches(url) {
-		return sourceRoot{note: fmt.Sprintf("GitRepository %s/%s: %s", ns, name, g.repoURLs.Decision(url))}, true, "", false
+		return sourceroot.Root{Note: fmt.Sprintf("GitRepository %s/%s: %s", ns, name, g.repoURLs.Decision(url))}, true, "", false
 	}
 	if ns == "flux-system" && name == "flux-system" {
-		return sourceRoot{note: fmt.Sprintf("GitRepository flux-system/flux-system (%s) is Flux's bootstrap source: this repository", url)}, true, "", false
+		return sourceroot.Root{Note: fmt.Sprintf("GitRepository flux-system/flux-system (%s) is Flux's bootstrap source: this repository", url)}, true, "", false
 	}
-	return sourceRoot{}, false, fmt.Sprintf("GitRepository %s/%s is %s, another repository (%s); %s", ns, name, url, g.repoURLs.Another(url),
-		notThisRepo(fmt.Sprintf("GitRepository/%s/%s", ns, name))), false
+	return sourceroot.Root{}, false, fmt.Sprintf("GitRepository %s/%s is %s, another repository (%s); %s", ns, name, url, g.repoURLs.Another(url),
+		sourceroot.NotThisRepo(fmt.Sprintf("GitRepository/%s/%s", ns, name))), false
 }
 
 // kustomizationSource resolves a Kustomization's sourceRef: a source read
 // from this repository or a mapped directory, or an ExternalArtifact that
 // an ArtifactGenerator assembles from one by copies that keep the layout
 // below a common prefix, which spec.path is then relative to.
-func (g *engine) kustomizationSource(o *object.Object, ref map[string]any) (sourceRoot, bool, string, bool) {
-	if str(ref, "kind") != "ExternalArtifact" {
+func (g *engine) kustomizationSource(o *object.Object, ref map[string]any) (sourceroot.Root, bool, string, bool) {
+	if yamldoc.Str(ref, "kind") != "ExternalArtifact" {
 		return g.localGitSource(o, ref)
 	}
-	ns := str(ref, "namespace")
+	ns := yamldoc.Str(ref, "namespace")
 	if ns == "" {
 		ns = objNamespace(o)
 	}
-	name := str(ref, "name")
+	name := yamldoc.Str(ref, "name")
 	if m, ok := g.mappedFlux("ExternalArtifact", ns, name); ok {
 		return m, true, "", false
 	}
 	for _, gen := range g.ofKind("ArtifactGenerator", ns) {
-		for _, a := range yamldoc.MapList(dig(gen.Doc, "spec", "artifacts")) {
-			if str(a, "name") != name {
+		for _, a := range yamldoc.MapList(yamldoc.Dig(gen.Doc, "spec", "artifacts")) {
+			if yamldoc.Str(a, "name") != name {
 				continue
 			}
 			return g.artifactPrefix(o, gen, a)
 		}
 	}
-	return sourceRoot{}, false, fmt.Sprintf("its source is ExternalArtifact %s/%s, and no ArtifactGenerator among the rendered objects produces it", ns, name), true
+	return sourceroot.Root{}, false, fmt.Sprintf("its source is ExternalArtifact %s/%s, and no ArtifactGenerator among the rendered objects produces it", ns, name), true
 }
 
 // artifactPrefix reads the copies of one ArtifactGenerator artifact: each
 // must copy "@alias/<dir>/**" of a local GitRepository to
 // "@artifact/<sub>/" with <dir> ending in <sub> and one common rest, so
 // that the artifact is this repository's <rest> directory.
-func (g *engine) artifactPrefix(o, gen *object.Object, a map[string]any) (sourceRoot, bool, string, bool) {
+func (g *engine) artifactPrefix(o, gen *object.Object, a map[string]any) (sourceroot.Root, bool, string, bool) {
 	aliases := map[string]map[string]any{}
-	for _, src := range yamldoc.MapList(dig(gen.Doc, "spec", "sources")) {
-		aliases[str(src, "alias")] = src
+	for _, src := range yamldoc.MapList(yamldoc.Dig(gen.Doc, "spec", "sources")) {
+		aliases[yamldoc.Str(src, "alias")] = src
 	}
 	prefix, set := "", false
 	for _, c := range yamldoc.MapList(a["copy"]) {
-		from, to := str(c, "from"), str(c, "to")
+		from, to := yamldoc.Str(c, "from"), yamldoc.Str(c, "to")
 		alias, dir, ok := strings.Cut(strings.TrimPrefix(from, "@"), "/")
 		sub := strings.Trim(strings.TrimPrefix(to, "@artifact"), "/")
 		if !strings.HasPrefix(from, "@") || !ok || !strings.HasSuffix(dir, "/**") || !strings.HasPrefix(to, "@artifact") {
-			return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s copies %q to %q, which capreport does not map onto this repository", object.Ref(gen), from, to), false
+			return sourceroot.Root{}, false, fmt.Sprintf("ArtifactGenerator %s copies %q to %q, which capreport does not map onto this repository", object.Ref(gen), from, to), false
 		}
 		dir = strings.TrimSuffix(dir, "/**")
 		src, ok := aliases[alias]
 		if !ok {
-			return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s copies from unknown source alias %q", object.Ref(gen), alias), false
+			return sourceroot.Root{}, false, fmt.Sprintf("ArtifactGenerator %s copies from unknown source alias %q", object.Ref(gen), alias), false
 		}
 		root, local, why, miss := g.localGitSource(gen, src)
 		if !local {
-			return sourceRoot{}, false, fmt.Sprintf("its ExternalArtifact comes from a source capreport does not follow: %s", why), miss
+			return sourceroot.Root{}, false, fmt.Sprintf("its ExternalArtifact comes from a source capreport does not follow: %s", why), miss
 		}
-		dir = path.Join(root.prefix, dir)
+		dir = path.Join(root.Prefix, dir)
 		rest, ok := strings.CutSuffix(dir, sub)
 		if sub == "" {
 			rest, ok = dir+"/", true
 		}
 		if !ok || (set && rest != prefix) {
-			return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s rearranges the repository's layout (%q to %q), which capreport does not follow", object.Ref(gen), from, to), false
+			return sourceroot.Root{}, false, fmt.Sprintf("ArtifactGenerator %s rearranges the repository's layout (%q to %q), which capreport does not follow", object.Ref(gen), from, to), false
 		}
 		prefix, set = rest, true
 	}
 	if !set {
-		return sourceRoot{}, false, fmt.Sprintf("ArtifactGenerator %s artifact %q copies nothing", object.Ref(gen), str(a, "name")), false
+		return sourceroot.Root{}, false, fmt.Sprintf("ArtifactGenerator %s artifact %q copies nothing", object.Ref(gen), yamldoc.Str(a, "name")), false
 	}
-	return sourceRoot{prefix: strings.Trim(prefix, "/")}, true, "", false
+	return sourceroot.Root{Prefix: strings.Trim(prefix, "/")}, true, "", false
 }
 
 // expandFluxKustomization builds spec.path as kustomize-controller does:
@@ -133,13 +134,13 @@ func (g *engine) artifactPrefix(o, gen *object.Object, a map[string]any) (source
 // commonMetadata apply to every object.
 func (g *engine) expandFluxKustomization(o *object.Object) *expansion {
 	e := &expansion{}
-	root, local, why, miss := g.kustomizationSource(o, mapAt(o.Doc, "spec", "sourceRef"))
+	root, local, why, miss := g.kustomizationSource(o, yamldoc.MapAt(o.Doc, "spec", "sourceRef"))
 	e.lookupMiss = miss
 	if !local {
-		e.findings = append(e.findings, notFollowed(o, why))
+		e.findings = append(e.findings, object.NotFollowed(o, why))
 		return e
 	}
-	rel, bad := g.sourcePath(path.Join(root.prefix, fluxPath(str(o.Doc, "spec", "path"))))
+	rel, bad := sourceroot.Path(g.repo, path.Join(root.Prefix, fluxPath(yamldoc.Str(o.Doc, "spec", "path"))))
 	if bad != "" {
 		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, bad))
 		return e
@@ -152,18 +153,18 @@ func (g *engine) expandFluxKustomization(o *object.Object) *expansion {
 		return e
 	}
 	out := g.render(spec)
-	if pb := mapAt(o.Doc, "spec", "postBuild"); pb != nil {
+	if pb := yamldoc.MapAt(o.Doc, "spec", "postBuild"); pb != nil {
 		vars, fs, miss := g.fluxVars(o, pb)
 		e.lookupMiss = e.lookupMiss || miss
 		out.Result.Findings = append(out.Result.Findings, fs...)
 		out.Result.Findings = append(out.Result.Findings, fluxsubst.All(o, out.Objects, vars)...)
 	}
-	if cm := mapAt(o.Doc, "spec", "commonMetadata"); cm != nil {
+	if cm := yamldoc.MapAt(o.Doc, "spec", "commonMetadata"); cm != nil {
 		for i := range out.Objects {
-			object.MergeMetadata(&out.Objects[i], mapAt(cm, "labels"), mapAt(cm, "annotations"))
+			object.MergeMetadata(&out.Objects[i], yamldoc.MapAt(cm, "labels"), yamldoc.MapAt(cm, "annotations"))
 		}
 	}
-	out.Result.Repository, out.Via = root.note, root.via
+	out.Result.Repository, out.Via = root.Note, root.Via
 	e.outs = append(e.outs, out)
 	return e
 }
@@ -203,7 +204,7 @@ func (g *engine) fluxVars(o *object.Object, pb map[string]any) (map[string]strin
 	refs, _ := pb["substituteFrom"].([]any)
 	for _, r := range refs {
 		ref, _ := r.(map[string]any)
-		kind, name := str(ref, "kind"), str(ref, "name")
+		kind, name := yamldoc.Str(ref, "kind"), yamldoc.Str(ref, "name")
 		optional, _ := ref["optional"].(bool)
 		data, found := g.configData(kind, objNamespace(o), name)
 		if !found {
@@ -218,7 +219,7 @@ func (g *engine) fluxVars(o *object.Object, pb map[string]any) (map[string]strin
 			vars[k] = strings.ReplaceAll(v, "\n", "")
 		}
 	}
-	if sub := mapAt(pb, "substitute"); sub != nil {
+	if sub := yamldoc.MapAt(pb, "substitute"); sub != nil {
 		for k, v := range sub {
 			if s, ok := v.(string); ok {
 				vars[k] = strings.ReplaceAll(s, "\n", "")

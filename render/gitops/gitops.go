@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/check"
-	"github.com/capreport/capreport/render/internal/appset"
+	"github.com/capreport/capreport/render/gitops/argo"
 	"github.com/capreport/capreport/render/internal/fluxgen"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/repofs"
@@ -64,9 +64,10 @@ func Follow(ctx context.Context, src Sources, cfg Config, outs []source.Out) Fol
 	g := &engine{src: src, ctx: ctx, repo: cfg.Repo, sourceMaps: cfg.SourceMaps, parallelism: cfg.Parallelism, fetch: cfg.Fetch,
 		delivered: &renderMemo{outs: map[string]source.Out{}},
 		repoURLs:  repourl.NewMatcher(cfg.RepoURLs), memo: map[string]expansionMemo{}, byKindNS: map[string][]int{},
-		appsetWork: appset.NewRunWork(appset.RunWorkBudget), fluxScans: fluxgen.NewScans(),
+		fluxScans:  fluxgen.NewScans(),
 		valuesFrom: valuesfrom.NewWork(),
 		failedBy:   map[string]*object.Object{}, failedInRun: map[string]bool{}}
+	g.argo = argo.New(argo.Config{Repo: cfg.Repo, RepoURLs: g.repoURLs, SourceMaps: cfg.SourceMaps, Fetch: cfg.Fetch, Render: g.render})
 	for _, o := range outs {
 		g.know(o.Objects)
 	}

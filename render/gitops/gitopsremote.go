@@ -4,6 +4,7 @@ import (
 	"github.com/capreport/capreport/render/internal/chartspec"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/source"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // Remote charts of GitOps objects, followed only when fetching is on.
@@ -26,15 +27,15 @@ func (g *engine) renderRemote(name string, rc chartspec.Remote, hv chartspec.Val
 // source-controller's precedence: digest, then semver, then tag
 // ("latest" when none is given).
 func ociRepositoryChart(src *object.Object) chartspec.Remote {
-	ref := mapAt(src.Doc, "spec", "ref")
-	rc := chartspec.Remote{RepoURL: str(src.Doc, "spec", "url")}
+	ref := yamldoc.MapAt(src.Doc, "spec", "ref")
+	rc := chartspec.Remote{RepoURL: yamldoc.Str(src.Doc, "spec", "url")}
 	switch {
-	case str(ref, "digest") != "":
-		rc.Digest = str(ref, "digest")
-	case str(ref, "semver") != "":
-		rc.Version = str(ref, "semver")
-	case str(ref, "tag") != "":
-		rc.Tag = str(ref, "tag")
+	case yamldoc.Str(ref, "digest") != "":
+		rc.Digest = yamldoc.Str(ref, "digest")
+	case yamldoc.Str(ref, "semver") != "":
+		rc.Version = yamldoc.Str(ref, "semver")
+	case yamldoc.Str(ref, "tag") != "":
+		rc.Tag = yamldoc.Str(ref, "tag")
 	default:
 		rc.Tag = "latest"
 	}

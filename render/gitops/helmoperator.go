@@ -4,9 +4,11 @@ import (
 	"fmt"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/gitops/internal/sourceroot"
 	"github.com/capreport/capreport/render/internal/chartspec"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/valuesfrom"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // Flux v1's Helm Operator (fluxcd/helm-operator, archived, still found in
@@ -20,30 +22,30 @@ import (
 // expandHelmOperatorRelease renders the chart of a Helm Operator release.
 func (g *engine) expandHelmOperatorRelease(o *object.Object) *expansion {
 	e := &expansion{}
-	chart := mapAt(o.Doc, "spec", "chart")
-	if repo := str(chart, "repository"); repo != "" {
-		e.findings = append(e.findings, notFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, which capreport does not fetch", str(chart, "name"), str(chart, "version"), repo)))
+	chart := yamldoc.MapAt(o.Doc, "spec", "chart")
+	if repo := yamldoc.Str(chart, "repository"); repo != "" {
+		e.findings = append(e.findings, object.NotFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, which capreport does not fetch", yamldoc.Str(chart, "name"), yamldoc.Str(chart, "version"), repo)))
 		return e
 	}
-	git := str(chart, "git")
+	git := yamldoc.Str(chart, "git")
 	if git == "" {
 		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "spec.chart names neither git nor repository"))
 		return e
 	}
 	if !g.repoURLs.Matches(git) {
-		e.findings = append(e.findings, notFollowed(o, fmt.Sprintf("its chart is in %s; %s", g.repoURLs.Decision(git), notThisRepo(git))))
+		e.findings = append(e.findings, object.NotFollowed(o, fmt.Sprintf("its chart is in %s; %s", g.repoURLs.Decision(git), sourceroot.NotThisRepo(git))))
 		return e
 	}
-	rel, bad := g.sourcePath(str(chart, "path"))
+	rel, bad := sourceroot.Path(g.repo, yamldoc.Str(chart, "path"))
 	if bad != "" {
 		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
 		return e
 	}
-	ns := str(o.Doc, "spec", "targetNamespace")
+	ns := yamldoc.Str(o.Doc, "spec", "targetNamespace")
 	if ns == "" {
 		ns = objNamespace(o)
 	}
-	name := str(o.Doc, "spec", "releaseName")
+	name := yamldoc.Str(o.Doc, "spec", "releaseName")
 	if name == "" {
 		name = ns + "-" + o.Name
 	}
@@ -60,7 +62,7 @@ func (g *engine) helmOperatorValues(o *object.Object, chartRel string) (map[stri
 	var findings []check.Finding
 	partial, miss := false, false
 	unread := 0
-	refs, _ := dig(o.Doc, "spec", "valuesFrom").([]any)
+	refs, _ := yamldoc.Dig(o.Doc, "spec", "valuesFrom").([]any)
 	for _, r := range refs {
 		ref, _ := r.(map[string]any)
 		data, what, optional, found := g.helmOperatorRef(o, ref, chartRel)
@@ -87,7 +89,7 @@ func (g *engine) helmOperatorValues(o *object.Object, chartRel string) (map[stri
 		partial = true
 		findings = append(findings, valuesfrom.BudgetFinding(o, unread))
 	}
-	if v := mapAt(o.Doc, "spec", "values"); v != nil {
+	if v := yamldoc.MapAt(o.Doc, "spec", "values"); v != nil {
 		result = chartspec.MergeMaps(result, v)
 	}
 	return result, findings, partial, miss
@@ -96,35 +98,35 @@ func (g *engine) helmOperatorValues(o *object.Object, chartRel string) (map[stri
 // helmOperatorRef reads one valuesFrom entry; what says why it was not found.
 func (g *engine) helmOperatorRef(o *object.Object, ref map[string]any, chartRel string) (string, string, bool, bool) {
 	for kind, field := range map[string]string{"ConfigMap": "configMapKeyRef", "Secret": "secretKeyRef"} {
-		kr := mapAt(ref, field)
+		kr := yamldoc.MapAt(ref, field)
 		if kr == nil {
 			continue
 		}
 		optional, _ := kr["optional"].(bool)
-		ns, key := str(kr, "namespace"), str(kr, "key")
+		ns, key := yamldoc.Str(kr, "namespace"), yamldoc.Str(kr, "key")
 		if ns == "" {
 			ns = objNamespace(o)
 		}
 		if key == "" {
 			key = "values.yaml"
 		}
-		data, ok := g.configData(kind, ns, str(kr, "name"))
+		data, ok := g.configData(kind, ns, yamldoc.Str(kr, "name"))
 		if v, has := data[key]; ok && has {
 			return v, "", optional, true
 		}
-		return "", fmt.Sprintf("valuesFrom %s %s/%s key %q is not among the rendered objects", kind, ns, str(kr, "name"), key), optional, false
+		return "", fmt.Sprintf("valuesFrom %s %s/%s key %q is not among the rendered objects", kind, ns, yamldoc.Str(kr, "name"), key), optional, false
 	}
-	if fr := mapAt(ref, "chartFileRef"); fr != nil {
+	if fr := yamldoc.MapAt(ref, "chartFileRef"); fr != nil {
 		optional, _ := fr["optional"].(bool)
-		data, err := g.repo.ReadFile(g.repo.Abs(chartRel + "/" + str(fr, "path")))
+		data, err := g.repo.ReadFile(g.repo.Abs(chartRel + "/" + yamldoc.Str(fr, "path")))
 		if err != nil {
-			return "", fmt.Sprintf("valuesFrom chartFileRef %q: %v", str(fr, "path"), err), optional, false
+			return "", fmt.Sprintf("valuesFrom chartFileRef %q: %v", yamldoc.Str(fr, "path"), err), optional, false
 		}
 		return string(data), "", optional, true
 	}
-	if er := mapAt(ref, "externalSourceRef"); er != nil {
+	if er := yamldoc.MapAt(ref, "externalSourceRef"); er != nil {
 		optional, _ := er["optional"].(bool)
-		return "", fmt.Sprintf("valuesFrom externalSourceRef %s is remote; capreport does not fetch it", str(er, "url")), optional, false
+		return "", fmt.Sprintf("valuesFrom externalSourceRef %s is remote; capreport does not fetch it", yamldoc.Str(er, "url")), optional, false
 	}
 	return "", "valuesFrom entry names no source", false, false
 }

@@ -9,6 +9,7 @@ import (
 	"helm.sh/helm/v3/pkg/strvals"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/gitops/internal/sourceroot"
 	"github.com/capreport/capreport/render/internal/chartspec"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/source"
@@ -28,10 +29,10 @@ func (g *engine) expandHelmRelease(o *object.Object) *expansion {
 	chartSpec, root, why, miss := g.helmReleaseChart(o)
 	e.lookupMiss = miss
 	if why != "" {
-		e.findings = append(e.findings, notFollowed(o, why))
+		e.findings = append(e.findings, object.NotFollowed(o, why))
 		return e
 	}
-	rel, bad := g.sourcePath(path.Join(root.prefix, fluxPath(str(chartSpec, "chart"))))
+	rel, bad := sourceroot.Path(g.repo, path.Join(root.Prefix, fluxPath(yamldoc.Str(chartSpec, "chart"))))
 	if bad != "" {
 		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
 		return e
@@ -40,15 +41,15 @@ func (g *engine) expandHelmRelease(o *object.Object) *expansion {
 	for _, f := range yamldoc.StrList(chartSpec["valuesFiles"]) {
 		hv.ValuesFiles = append(hv.ValuesFiles, path.Join(rel, f))
 	}
-	if f := str(chartSpec, "valuesFile"); f != "" && len(hv.ValuesFiles) == 0 {
+	if f := yamldoc.Str(chartSpec, "valuesFile"); f != "" && len(hv.ValuesFiles) == 0 {
 		hv.ValuesFiles = []string{path.Join(rel, f)}
 	}
 	out := g.renderRelease(o, rel, hv, vals, fs, partial)
-	if pr, _ := dig(o.Doc, "spec", "postRenderers").([]any); len(pr) > 0 {
+	if pr, _ := yamldoc.Dig(o.Doc, "spec", "postRenderers").([]any); len(pr) > 0 {
 		out.Result.Findings = append(out.Result.Findings, object.Finding(o, check.GitOpsNotFollowed, check.SeverityWarning,
 			"spec.postRenderers are not applied: the objects are reported as the chart renders them"))
 	}
-	out.Result.Repository, out.Via = root.note, root.via
+	out.Result.Repository, out.Via = root.Note, root.Via
 	e.outs = append(e.outs, out)
 	return e
 }
@@ -73,10 +74,10 @@ func (g *engine) renderRelease(o *object.Object, rel string, hv chartspec.Values
 // helmReleaseChart returns the chart template of a HelmRelease (chart,
 // version, sourceRef, valuesFiles), resolving spec.chartRef to a HelmChart;
 // why is set when the chart is not in this repository.
-func (g *engine) helmReleaseChart(o *object.Object) (map[string]any, sourceRoot, string, bool) {
-	chartSpec := mapAt(o.Doc, "spec", "chart", "spec")
-	if ref := mapAt(o.Doc, "spec", "chartRef"); ref != nil {
-		kind, name, ns := str(ref, "kind"), str(ref, "name"), str(ref, "namespace")
+func (g *engine) helmReleaseChart(o *object.Object) (map[string]any, sourceroot.Root, string, bool) {
+	chartSpec := yamldoc.MapAt(o.Doc, "spec", "chart", "spec")
+	if ref := yamldoc.MapAt(o.Doc, "spec", "chartRef"); ref != nil {
+		kind, name, ns := yamldoc.Str(ref, "kind"), yamldoc.Str(ref, "name"), yamldoc.Str(ref, "namespace")
 		if ns == "" {
 			ns = objNamespace(o)
 		}
@@ -84,50 +85,50 @@ func (g *engine) helmReleaseChart(o *object.Object) (map[string]any, sourceRoot,
 			return map[string]any{"chart": "."}, m, "", false // the artifact is the chart
 		}
 		if kind != "HelmChart" {
-			return nil, sourceRoot{}, fmt.Sprintf("spec.chartRef is %s %s/%s, a chart in a registry capreport does not fetch", kind, ns, name), false
+			return nil, sourceroot.Root{}, fmt.Sprintf("spec.chartRef is %s %s/%s, a chart in a registry capreport does not fetch", kind, ns, name), false
 		}
 		hc := g.lookup("source.toolkit.fluxcd.io", "HelmChart", ns, name)
 		if hc == nil {
-			return nil, sourceRoot{}, fmt.Sprintf("spec.chartRef HelmChart %s/%s is not among the rendered objects", ns, name), true
+			return nil, sourceroot.Root{}, fmt.Sprintf("spec.chartRef HelmChart %s/%s is not among the rendered objects", ns, name), true
 		}
-		chartSpec = mapAt(hc.Doc, "spec")
-		if chartSpec != nil && str(chartSpec, "sourceRef", "namespace") == "" {
+		chartSpec = yamldoc.MapAt(hc.Doc, "spec")
+		if chartSpec != nil && yamldoc.Str(chartSpec, "sourceRef", "namespace") == "" {
 			chartSpec = chartspec.MergeMaps(chartSpec, map[string]any{"sourceRef": map[string]any{"namespace": ns}})
 		}
 	}
 	if chartSpec == nil {
-		return nil, sourceRoot{}, "it names no chart (spec.chart.spec or spec.chartRef)", false
+		return nil, sourceroot.Root{}, "it names no chart (spec.chart.spec or spec.chartRef)", false
 	}
-	src := mapAt(chartSpec, "sourceRef")
-	if k := str(src, "kind"); k == "HelmRepository" || k == "Bucket" && !g.isMapped(o, src) {
-		ns := str(src, "namespace")
+	src := yamldoc.MapAt(chartSpec, "sourceRef")
+	if k := yamldoc.Str(src, "kind"); k == "HelmRepository" || k == "Bucket" && !g.isMapped(o, src) {
+		ns := yamldoc.Str(src, "namespace")
 		if ns == "" {
 			ns = objNamespace(o)
 		}
 		where := ""
-		if repo := g.lookup("source.toolkit.fluxcd.io", k, ns, str(src, "name")); repo != nil {
-			where = " at " + str(repo.Doc, "spec", "url")
+		if repo := g.lookup("source.toolkit.fluxcd.io", k, ns, yamldoc.Str(src, "name")); repo != nil {
+			where = " at " + yamldoc.Str(repo.Doc, "spec", "url")
 		}
-		version := str(chartSpec, "version")
+		version := yamldoc.Str(chartSpec, "version")
 		if version == "" {
 			version = "*"
 		}
-		return nil, sourceRoot{}, fmt.Sprintf("chart %q version %q comes from %s %s/%s%s, which capreport does not fetch", str(chartSpec, "chart"), version, k, ns, str(src, "name"), where), false
+		return nil, sourceroot.Root{}, fmt.Sprintf("chart %q version %q comes from %s %s/%s%s, which capreport does not fetch", yamldoc.Str(chartSpec, "chart"), version, k, ns, yamldoc.Str(src, "name"), where), false
 	}
 	root, local, why, miss := g.localGitSource(o, src)
 	if !local {
-		return nil, sourceRoot{}, why, miss
+		return nil, sourceroot.Root{}, why, miss
 	}
 	return chartSpec, root, "", false
 }
 
 // isMapped reports whether --source maps the source ref of o.
 func (g *engine) isMapped(o *object.Object, ref map[string]any) bool {
-	ns := str(ref, "namespace")
+	ns := yamldoc.Str(ref, "namespace")
 	if ns == "" {
 		ns = objNamespace(o)
 	}
-	_, ok := g.mappedFlux(str(ref, "kind"), ns, str(ref, "name"))
+	_, ok := g.mappedFlux(yamldoc.Str(ref, "kind"), ns, yamldoc.Str(ref, "name"))
 	return ok
 }
 
@@ -138,7 +139,7 @@ func (g *engine) isMapped(o *object.Object, ref map[string]any) bool {
 func (g *engine) releaseInputs(o *object.Object, e *expansion) (chartspec.Values, map[string]any, []check.Finding, bool) {
 	vals, fs, partial, miss := g.helmReleaseValues(o)
 	e.lookupMiss = e.lookupMiss || miss
-	ns := str(o.Doc, "spec", "targetNamespace")
+	ns := yamldoc.Str(o.Doc, "spec", "targetNamespace")
 	if ns == "" {
 		ns = objNamespace(o)
 	}
@@ -154,11 +155,11 @@ func (g *engine) helmReleaseValues(o *object.Object) (map[string]any, []check.Fi
 	var findings []check.Finding
 	partial, miss := false, false
 	unread := 0
-	refs, _ := dig(o.Doc, "spec", "valuesFrom").([]any)
+	refs, _ := yamldoc.Dig(o.Doc, "spec", "valuesFrom").([]any)
 	for _, r := range refs {
 		ref, _ := r.(map[string]any)
-		kind, name := str(ref, "kind"), str(ref, "name")
-		key := str(ref, "valuesKey")
+		kind, name := yamldoc.Str(ref, "kind"), yamldoc.Str(ref, "name")
+		key := yamldoc.Str(ref, "valuesKey")
 		if key == "" {
 			key = "values.yaml"
 		}
@@ -183,7 +184,7 @@ func (g *engine) helmReleaseValues(o *object.Object) (map[string]any, []check.Fi
 			unread++
 			continue
 		}
-		if tp := str(ref, "targetPath"); tp != "" {
+		if tp := yamldoc.Str(ref, "targetPath"); tp != "" {
 			if err := replacePathValue(result, tp, value); err != nil {
 				findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityError,
 					fmt.Sprintf("valuesFrom %s %s targetPath %q: %v", kind, name, tp, err)))
@@ -202,7 +203,7 @@ func (g *engine) helmReleaseValues(o *object.Object) (map[string]any, []check.Fi
 		partial = true
 		findings = append(findings, valuesfrom.BudgetFinding(o, unread))
 	}
-	if v := mapAt(o.Doc, "spec", "values"); v != nil {
+	if v := yamldoc.MapAt(o.Doc, "spec", "values"); v != nil {
 		result = chartspec.MergeMaps(result, v)
 	}
 	return result, findings, partial, miss
@@ -223,11 +224,11 @@ func replacePathValue(values map[string]any, p, value string) error {
 // shortened past Helm's 53 characters as helm-controller does (the first
 // 40 characters, a dash, and 12 hex digits of the full name's SHA-256).
 func fluxReleaseName(o *object.Object) string {
-	if n := str(o.Doc, "spec", "releaseName"); n != "" {
+	if n := yamldoc.Str(o.Doc, "spec", "releaseName"); n != "" {
 		return n
 	}
 	name := o.Name
-	if tn := str(o.Doc, "spec", "targetNamespace"); tn != "" {
+	if tn := yamldoc.Str(o.Doc, "spec", "targetNamespace"); tn != "" {
 		name = tn + "-" + name
 	}
 	if len(name) <= 53 {
@@ -249,7 +250,7 @@ func (g *engine) expandRemoteHelmRelease(o *object.Object) (*expansion, bool) {
 	}
 	e := &expansion{lookupMiss: miss}
 	if why != "" {
-		e.findings = append(e.findings, notFollowed(o, why))
+		e.findings = append(e.findings, object.NotFollowed(o, why))
 		return e, true
 	}
 	hv, vals, fs, partial := g.releaseInputs(o, e)
@@ -268,9 +269,9 @@ func (g *engine) expandRemoteHelmRelease(o *object.Object) (*expansion, bool) {
 // fluxRemoteChart finds the remote chart of a HelmRelease: ok is false
 // for a chart in a GitRepository; why is set when it cannot be followed.
 func (g *engine) fluxRemoteChart(o *object.Object) (rc chartspec.Remote, why string, miss, ok bool) {
-	chartSpec := mapAt(o.Doc, "spec", "chart", "spec")
-	if ref := mapAt(o.Doc, "spec", "chartRef"); ref != nil {
-		kind, name, ns := str(ref, "kind"), str(ref, "name"), str(ref, "namespace")
+	chartSpec := yamldoc.MapAt(o.Doc, "spec", "chart", "spec")
+	if ref := yamldoc.MapAt(o.Doc, "spec", "chartRef"); ref != nil {
+		kind, name, ns := yamldoc.Str(ref, "kind"), yamldoc.Str(ref, "name"), yamldoc.Str(ref, "namespace")
 		if ns == "" {
 			ns = objNamespace(o)
 		}
@@ -286,32 +287,32 @@ func (g *engine) fluxRemoteChart(o *object.Object) (rc chartspec.Remote, why str
 			if hc == nil {
 				return rc, "", false, false // the offline path reports it
 			}
-			chartSpec = chartspec.MergeMaps(mapAt(hc.Doc, "spec"), nil)
-			if str(chartSpec, "sourceRef", "namespace") == "" {
+			chartSpec = chartspec.MergeMaps(yamldoc.MapAt(hc.Doc, "spec"), nil)
+			if yamldoc.Str(chartSpec, "sourceRef", "namespace") == "" {
 				chartSpec = chartspec.MergeMaps(chartSpec, map[string]any{"sourceRef": map[string]any{"namespace": ns}})
 			}
 		default:
 			return rc, "", false, false
 		}
 	}
-	src := mapAt(chartSpec, "sourceRef")
-	if str(src, "kind") != "HelmRepository" {
+	src := yamldoc.MapAt(chartSpec, "sourceRef")
+	if yamldoc.Str(src, "kind") != "HelmRepository" {
 		return rc, "", false, false
 	}
-	ns := str(src, "namespace")
+	ns := yamldoc.Str(src, "namespace")
 	if ns == "" {
 		ns = objNamespace(o)
 	}
-	repo := g.lookup("source.toolkit.fluxcd.io", "HelmRepository", ns, str(src, "name"))
+	repo := g.lookup("source.toolkit.fluxcd.io", "HelmRepository", ns, yamldoc.Str(src, "name"))
 	if repo == nil {
-		return rc, fmt.Sprintf("HelmRepository %s/%s is not among the rendered objects, so its URL is unknown", ns, str(src, "name")), true, true
+		return rc, fmt.Sprintf("HelmRepository %s/%s is not among the rendered objects, so its URL is unknown", ns, yamldoc.Str(src, "name")), true, true
 	}
-	rc = chartspec.Remote{RepoURL: str(repo.Doc, "spec", "url"), Name: str(chartSpec, "chart"), Version: str(chartSpec, "version"),
+	rc = chartspec.Remote{RepoURL: yamldoc.Str(repo.Doc, "spec", "url"), Name: yamldoc.Str(chartSpec, "chart"), Version: yamldoc.Str(chartSpec, "version"),
 		ValuesFiles: yamldoc.StrList(chartSpec["valuesFiles"])}
-	if f := str(chartSpec, "valuesFile"); f != "" && len(rc.ValuesFiles) == 0 {
+	if f := yamldoc.Str(chartSpec, "valuesFile"); f != "" && len(rc.ValuesFiles) == 0 {
 		rc.ValuesFiles = []string{f}
 	}
-	if t := str(repo.Doc, "spec", "type"); t == "oci" && !strings.HasPrefix(rc.RepoURL, "oci://") {
+	if t := yamldoc.Str(repo.Doc, "spec", "type"); t == "oci" && !strings.HasPrefix(rc.RepoURL, "oci://") {
 		return rc, fmt.Sprintf("HelmRepository %s/%s is of type oci but its URL %q is not oci://", ns, repo.Name, rc.RepoURL), false, true
 	}
 	return rc, "", false, true

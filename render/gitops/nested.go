@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/capreport/capreport/render/gitops/internal/sourceroot"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/source"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // A Flux Kustomization written beneath another's path (a child under the
@@ -54,11 +56,11 @@ func (g *engine) nestedSources(outs []source.Out) map[int]bool {
 // cheapPath is a Flux Kustomization's path in this repository, without
 // building it; false when its source is not followed or its path is bad.
 func (g *engine) cheapPath(o *object.Object) (string, bool) {
-	root, local, _, _ := g.kustomizationSource(o, mapAt(o.Doc, "spec", "sourceRef"))
+	root, local, _, _ := g.kustomizationSource(o, yamldoc.MapAt(o.Doc, "spec", "sourceRef"))
 	if !local {
 		return "", false
 	}
-	rel, bad := g.sourcePath(path.Join(root.prefix, fluxPath(str(o.Doc, "spec", "path"))))
+	rel, bad := sourceroot.Path(g.repo, path.Join(root.Prefix, fluxPath(yamldoc.Str(o.Doc, "spec", "path"))))
 	return rel, bad == ""
 }
 

@@ -47,10 +47,10 @@ func init() {
 // source, at the ResourceSet's own place.
 func (g *engine) expandResourceSet(o *object.Object) *expansion {
 	e := &expansion{}
-	spec := mapAt(o.Doc, "spec")
+	spec := yamldoc.MapAt(o.Doc, "spec")
 	if from, _ := spec["inputsFrom"].([]any); len(from) > 0 {
-		e.findings = append(e.findings, notFollowed(o, "spec.inputsFrom takes inputs from ResourceSetInputProviders, which read the cluster or an external service; only the in-line spec.inputs are rendered"))
-		if str(spec, "inputStrategy", "name") == "Permute" {
+		e.findings = append(e.findings, object.NotFollowed(o, "spec.inputsFrom takes inputs from ResourceSetInputProviders, which read the cluster or an external service; only the in-line spec.inputs are rendered"))
+		if yamldoc.Str(spec, "inputStrategy", "name") == "Permute" {
 			return e // every set combines a provider's: none can be rendered
 		}
 	}
@@ -94,7 +94,7 @@ func resourceSetInputs(o *object.Object, spec map[string]any) []map[string]any {
 // for every input set.
 func buildResourceSet(spec map[string]any, inputs []map[string]any) ([]map[string]any, error) {
 	steps := yamldoc.MapList(spec["steps"])
-	if len(steps) > 0 && (spec["resources"] != nil || str(spec, "resourcesTemplate") != "") {
+	if len(steps) > 0 && (spec["resources"] != nil || yamldoc.Str(spec, "resourcesTemplate") != "") {
 		return nil, fmt.Errorf("spec.steps is mutually exclusive with spec.resources and spec.resourcesTemplate")
 	}
 	if len(steps) == 0 {
@@ -135,7 +135,7 @@ func buildResourceSetStep(step map[string]any, inputs []map[string]any) ([]map[s
 	// disabled and the duplicates.
 	add := func(doc map[string]any, filter bool) {
 		key := resourceSetKey(doc)
-		if filter && (seen[key] || str(doc, "metadata", "annotations", "fluxcd.controlplane.io/reconcile") == "disabled") {
+		if filter && (seen[key] || yamldoc.Str(doc, "metadata", "annotations", "fluxcd.controlplane.io/reconcile") == "disabled") {
 			return
 		}
 		seen[key] = true
@@ -159,7 +159,7 @@ func buildResourceSetStep(step map[string]any, inputs []map[string]any) ([]map[s
 			return nil, fmt.Errorf("it generates more than %d objects", maxResourceSetObjects)
 		}
 	}
-	if t := str(step, "resourcesTemplate"); t != "" {
+	if t := yamldoc.Str(step, "resourcesTemplate"); t != "" {
 		for _, set := range sets {
 			docs, err := executeResourceSetTemplate(t, set)
 			if err != nil {
@@ -208,7 +208,7 @@ func executeResourceSetTemplate(text string, set map[string]any) ([]map[string]a
 
 // resourceSetKey is the operator's dedupe key: group, kind, namespace, name.
 func resourceSetKey(doc map[string]any) string {
-	return strings.Join([]string{object.Group(str(doc, "apiVersion")), str(doc, "kind"), str(doc, "metadata", "namespace"), str(doc, "metadata", "name")}, "/")
+	return strings.Join([]string{object.Group(yamldoc.Str(doc, "apiVersion")), yamldoc.Str(doc, "kind"), yamldoc.Str(doc, "metadata", "namespace"), yamldoc.Str(doc, "metadata", "name")}, "/")
 }
 
 // limitedBuilder stops a template whose output grows past max bytes.

@@ -83,11 +83,11 @@ resources:
 		docs, err := buildResourceSet(spec, resourceSetInputs(o, spec))
 		var got []string
 		for _, d := range docs {
-			s := str(d, "kind") + " " + object.NSName(str(d, "metadata", "namespace"), str(d, "metadata", "name"))
-			if m := dig(d, "spec", "maxReplicas"); m != nil {
+			s := yamldoc.Str(d, "kind") + " " + object.NSName(yamldoc.Str(d, "metadata", "namespace"), yamldoc.Str(d, "metadata", "name"))
+			if m := yamldoc.Dig(d, "spec", "maxReplicas"); m != nil {
 				s += fmt.Sprintf(" max=%v", m)
 			}
-			if k := str(d, "data", "k"); k != "" {
+			if k := yamldoc.Str(d, "data", "k"); k != "" {
 				s += " k=" + k
 			}
 			got = append(got, s)

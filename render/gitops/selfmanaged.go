@@ -8,6 +8,7 @@ import (
 
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/source"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // A Flux Kustomization that applies the directory it stands in (the
@@ -97,7 +98,7 @@ func placeKey(o *object.Object) string {
 // is built: its spec.path is its own file's directory or one above it (a
 // root elsewhere, such as ./apps, cannot read its own file).
 func appliesItsOwnDir(o *object.Object) bool {
-	p := fluxPath(str(o.Doc, "spec", "path"))
+	p := fluxPath(yamldoc.Str(o.Doc, "spec", "path"))
 	if p == "" || p == "." {
 		return true
 	}

@@ -282,6 +282,12 @@ func Finding(o *Object, id, severity, msg string) check.Finding {
 		Message: fmt.Sprintf("%s:%d: %s %s: %s", o.Origin.File, o.Origin.Line, o.Kind, NSName(o.Namespace, o.Name), msg)}
 }
 
+// NotFollowed is the finding for a GitOps object capreport cannot follow
+// offline; the summary counts them.
+func NotFollowed(o *Object, why string) check.Finding {
+	return Finding(o, check.GitOpsNotFollowed, check.SeverityWarning, "not followed: "+why)
+}
+
 // DuplicateKeyFinding reports a document of file rel, at line, with the
 // mapping keys keys defined twice (lines relative to the document's own
 // start).

@@ -1,4 +1,4 @@
-package gitops
+package argo
 
 import (
 	"io/fs"

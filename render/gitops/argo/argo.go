@@ -1,4 +1,10 @@
-package gitops
+// Package argo is Argo CD's half of the GitOps engine (render/gitops):
+// it reads an Application as Argo CD's repo-server generates its
+// manifests, and an ApplicationSet as its controller generates its
+// Applications (render/internal/appset). What it renders goes through the
+// engine (Config.Render), which makes each build once per run and chains
+// what the builds deliver.
+package argo
 
 import (
 	"fmt"
@@ -10,11 +16,13 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/gitops/internal/sourceroot"
 	"github.com/capreport/capreport/render/internal/appset"
 	"github.com/capreport/capreport/render/internal/chartspec"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/repourl"
 	"github.com/capreport/capreport/render/internal/source"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
@@ -26,10 +34,53 @@ import (
 // values or valuesObject, then parameters; the destination namespace on
 // every namespaced object without one.
 
-// expandApplication renders every source of an Application.
-func (g *engine) expandApplication(o *object.Object) *expansion {
-	e := &expansion{}
-	spec := mapAt(o.Doc, "spec")
+// Config is what a run's Argo CD objects are followed with.
+type Config struct {
+	// Repo is the repository, read as a tree.
+	Repo *repofs.Repo
+	// RepoURLs decide which repoURLs are this repository; SourceMaps map
+	// others to directories inside it (--source).
+	RepoURLs   repourl.Matcher
+	SourceMaps []source.Map
+	// Fetch: charts from chart repositories and OCI registries may be
+	// downloaded.
+	Fetch bool
+	// Render renders a delivered source: the engine's, which makes each
+	// build once per run.
+	Render func(source.Spec) source.Out
+}
+
+// Run follows one run's Argo CD objects.
+type Run struct {
+	repo       *repofs.Repo
+	repoURLs   repourl.Matcher
+	sourceMaps []source.Map
+	fetch      bool
+	render     func(source.Spec) source.Out
+	// appsetWork is the work all the run's ApplicationSets share.
+	appsetWork *appset.RunWork
+	tree       *repoTree
+}
+
+// New is the follower of one run's Argo CD objects.
+func New(cfg Config) *Run {
+	return &Run{repo: cfg.Repo, repoURLs: cfg.RepoURLs, sourceMaps: cfg.SourceMaps, fetch: cfg.Fetch, render: cfg.Render,
+		appsetWork: appset.NewRunWork(appset.RunWorkBudget)}
+}
+
+// Expansion is what one Argo CD object delivers.
+type Expansion struct {
+	Outs []source.Out // the renders it made
+	// Generated are the Applications an ApplicationSet yields, without a
+	// render.
+	Generated []object.Object
+	Findings  []check.Finding // about the object itself
+}
+
+// Application renders every source of an Application.
+func (g *Run) Application(o *object.Object) *Expansion {
+	e := &Expansion{}
+	spec := yamldoc.MapAt(o.Doc, "spec")
 	var sources []map[string]any
 	if l, ok := spec["sources"].([]any); ok && len(l) > 0 {
 		for _, s := range l {
@@ -37,57 +88,57 @@ func (g *engine) expandApplication(o *object.Object) *expansion {
 				sources = append(sources, m)
 			}
 		}
-	} else if s := mapAt(spec, "source"); s != nil {
+	} else if s := yamldoc.MapAt(spec, "source"); s != nil {
 		sources = []map[string]any{s}
 	}
 	if len(sources) == 0 {
-		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "it has no spec.source or spec.sources"))
+		e.Findings = append(e.Findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "it has no spec.source or spec.sources"))
 		return e
 	}
 	refs := map[string]map[string]any{}
 	for _, s := range sources {
-		if r := str(s, "ref"); r != "" {
+		if r := yamldoc.Str(s, "ref"); r != "" {
 			refs[r] = s
 		}
 	}
-	destNS := str(spec, "destination", "namespace")
+	destNS := yamldoc.Str(spec, "destination", "namespace")
 	for i, s := range sources {
-		if str(s, "path") == "" && str(s, "chart") == "" {
+		if yamldoc.Str(s, "path") == "" && yamldoc.Str(s, "chart") == "" {
 			continue // a ref-only source: value files for the others
 		}
 		out, f := g.applicationSource(o, s, i, len(sources), refs, destNS)
-		e.findings = append(e.findings, f...)
+		e.Findings = append(e.Findings, f...)
 		if out != nil {
-			e.outs = append(e.outs, *out)
+			e.Outs = append(e.Outs, *out)
 		}
 	}
 	return e
 }
 
 // applicationSource renders one source of an Application.
-func (g *engine) applicationSource(o *object.Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*source.Out, []check.Finding) {
-	repoURL := str(s, "repoURL")
-	if c := str(s, "chart"); c != "" && g.fetch {
+func (g *Run) applicationSource(o *object.Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*source.Out, []check.Finding) {
+	repoURL := yamldoc.Str(s, "repoURL")
+	if c := yamldoc.Str(s, "chart"); c != "" && g.fetch {
 		return g.argoRemoteChart(o, s, i, n, refs, destNS)
 	}
-	if c := str(s, "chart"); c != "" {
-		return nil, []check.Finding{notFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, which capreport does not fetch", c, str(s, "targetRevision"), repoURL))}
+	if c := yamldoc.Str(s, "chart"); c != "" {
+		return nil, []check.Finding{object.NotFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, which capreport does not fetch", c, yamldoc.Str(s, "targetRevision"), repoURL))}
 	}
 	root, ok := g.argoSourceRoot(repoURL)
 	if !ok {
-		return nil, []check.Finding{notFollowed(o, fmt.Sprintf("its source %s; %s", g.repoURLs.Decision(repoURL), notThisRepo(repoURL)))}
+		return nil, []check.Finding{object.NotFollowed(o, fmt.Sprintf("its source %s; %s", g.repoURLs.Decision(repoURL), sourceroot.NotThisRepo(repoURL)))}
 	}
-	joined, inside := root.within(str(s, "path"))
+	joined, inside := root.Within(yamldoc.Str(s, "path"))
 	if !inside {
-		return nil, []check.Finding{object.Finding(o, check.GitOpsReference, check.SeverityError, fmt.Sprintf("path %q leaves its repository", str(s, "path")))}
+		return nil, []check.Finding{object.Finding(o, check.GitOpsReference, check.SeverityError, fmt.Sprintf("path %q leaves its repository", yamldoc.Str(s, "path")))}
 	}
-	rel, bad := g.sourcePath(joined)
+	rel, bad := sourceroot.Path(g.repo, joined)
 	if bad != "" {
 		return nil, []check.Finding{object.Finding(o, check.GitOpsReference, check.SeverityError, bad)}
 	}
 	tool, err := argoTool(g.repo, s, g.repo.Abs(rel))
 	if err != "" {
-		return nil, []check.Finding{notFollowed(o, err)}
+		return nil, []check.Finding{object.NotFollowed(o, err)}
 	}
 	name := object.Ref(o)
 	if n > 1 {
@@ -108,16 +159,16 @@ func (g *engine) applicationSource(o *object.Object, s map[string]any, i, n int,
 		spec.Delivery.KustDoc = doc
 	default:
 		spec.Type = object.SourcePlain
-		d := mapAt(s, "directory")
+		d := yamldoc.MapAt(s, "directory")
 		rec, _ := d["recurse"].(bool)
-		spec.Delivery.Dir = &source.Dir{Recurse: rec, Include: str(d, "include"), Exclude: str(d, "exclude")}
-		if mapAt(d, "jsonnet") != nil || g.hasJsonnet(rel, rec) {
-			findings = append(findings, notFollowed(o, "its directory source holds Jsonnet, which capreport does not evaluate; only its YAML and JSON files are read"))
+		spec.Delivery.Dir = &source.Dir{Recurse: rec, Include: yamldoc.Str(d, "include"), Exclude: yamldoc.Str(d, "exclude")}
+		if yamldoc.MapAt(d, "jsonnet") != nil || g.hasJsonnet(rel, rec) {
+			findings = append(findings, object.NotFollowed(o, "its directory source holds Jsonnet, which capreport does not evaluate; only its YAML and JSON files are read"))
 		}
 	}
 	out := g.render(spec)
 	out.Result.Findings = append(out.Result.Findings, findings...)
-	out.Result.Repository, out.Via = root.note, root.via
+	out.Result.Repository, out.Via = root.Note, root.Via
 	return &out, nil
 }
 
@@ -149,10 +200,10 @@ func argoTool(r *repofs.Repo, s map[string]any, dir string) (string, string) {
 // argoHelm fills a chart render: release name (the Application's name by
 // default), namespace, value files ($ref/... from another source), values
 // or valuesObject over them, parameters last.
-func (g *engine) argoHelm(o *object.Object, s map[string]any, rel string, refs map[string]map[string]any, destNS string, spec *source.Spec) []check.Finding {
-	h := mapAt(s, "helm")
+func (g *Run) argoHelm(o *object.Object, s map[string]any, rel string, refs map[string]map[string]any, destNS string, spec *source.Spec) []check.Finding {
+	h := yamldoc.MapAt(s, "helm")
 	var findings []check.Finding
-	hv := chartspec.Values{ReleaseName: str(h, "releaseName"), Namespace: str(h, "namespace")}
+	hv := chartspec.Values{ReleaseName: yamldoc.Str(h, "releaseName"), Namespace: yamldoc.Str(h, "namespace")}
 	if hv.ReleaseName == "" {
 		hv.ReleaseName = o.Name
 	}
@@ -180,19 +231,19 @@ func (g *engine) argoHelm(o *object.Object, s map[string]any, rel string, refs m
 		hv.ValuesFiles = append(hv.ValuesFiles, p)
 	}
 	over := map[string]any{}
-	if vs := str(h, "values"); vs != "" {
+	if vs := yamldoc.Str(h, "values"); vs != "" {
 		if err := sigsyaml.Unmarshal([]byte(vs), &over); err != nil {
 			findings = append(findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "helm.values is not a YAML mapping: "+err.Error()))
 		}
 	}
-	if vo := mapAt(h, "valuesObject"); vo != nil {
+	if vo := yamldoc.MapAt(h, "valuesObject"); vo != nil {
 		over = vo // valuesObject takes precedence over values
 	}
 	spec.Delivery.HelmOverFiles = over
 	params, _ := h["parameters"].([]any)
 	for _, p := range params {
 		pm, _ := p.(map[string]any)
-		kv := str(pm, "name") + "=" + fmt.Sprint(pm["value"])
+		kv := yamldoc.Str(pm, "name") + "=" + fmt.Sprint(pm["value"])
 		if force, _ := pm["forceString"].(bool); force {
 			spec.Delivery.HelmSetString = append(spec.Delivery.HelmSetString, kv)
 		} else {
@@ -209,7 +260,7 @@ func (g *engine) argoHelm(o *object.Object, s map[string]any, rel string, refs m
 
 // argoValueFile resolves a value file: "$ref/path" through the source
 // named ref (this repository's root), else relative to the chart.
-func (g *engine) argoValueFile(f, rel string, refs map[string]map[string]any) (string, string) {
+func (g *Run) argoValueFile(f, rel string, refs map[string]map[string]any) (string, string) {
 	if strings.Contains(f, "://") {
 		return "", fmt.Sprintf("value file %q is remote; capreport does not fetch it", f)
 	}
@@ -219,15 +270,15 @@ func (g *engine) argoValueFile(f, rel string, refs map[string]map[string]any) (s
 		if !ok {
 			return "", fmt.Sprintf("value file %q names the source ref %q, which the Application does not have", f, name)
 		}
-		root, ok := g.argoSourceRoot(str(src, "repoURL"))
+		root, ok := g.argoSourceRoot(yamldoc.Str(src, "repoURL"))
 		if !ok {
-			return "", fmt.Sprintf("value file %q comes from %s", f, g.repoURLs.Decision(str(src, "repoURL")))
+			return "", fmt.Sprintf("value file %q comes from %s", f, g.repoURLs.Decision(yamldoc.Str(src, "repoURL")))
 		}
-		joined, inside := root.within(p)
+		joined, inside := root.Within(p)
 		if !inside {
 			return "", fmt.Sprintf("value file %q leaves its repository", f)
 		}
-		out, bad := g.sourcePath(joined)
+		out, bad := sourceroot.Path(g.repo, joined)
 		if bad != "" {
 			return "", "value file " + bad
 		}
@@ -242,7 +293,7 @@ func (g *engine) argoValueFile(f, rel string, refs map[string]map[string]any) (s
 
 // argoKustomize amends the source's kustomization with the Application's
 // overrides, as the repo-server's kustomize edit calls do.
-func (g *engine) argoKustomize(o *object.Object, s map[string]any, rel string) (map[string]any, []check.Finding) {
+func (g *Run) argoKustomize(o *object.Object, s map[string]any, rel string) (map[string]any, []check.Finding) {
 	kf := kustscan.KustomizationFile(g.repo, g.repo.Abs(rel))
 	if kf == "" {
 		return nil, []check.Finding{object.Finding(o, check.GitOpsReference, check.SeverityError, rel+" has no kustomization, which its kustomize source needs")}
@@ -256,14 +307,14 @@ func (g *engine) argoKustomize(o *object.Object, s map[string]any, rel string) (
 		return nil, []check.Finding{object.Finding(o, check.RenderFailed, check.SeverityError, g.repo.Rel(kf)+" is not one YAML mapping")}
 	}
 	doc := raws[0].Doc
-	k := mapAt(s, "kustomize")
+	k := yamldoc.MapAt(s, "kustomize")
 	for _, f := range []string{"namePrefix", "nameSuffix", "namespace"} {
-		if v := str(k, f); v != "" {
+		if v := yamldoc.Str(k, f); v != "" {
 			doc[f] = v
 		}
 	}
 	for field, src := range map[string]string{"commonLabels": "commonLabels", "commonAnnotations": "commonAnnotations"} {
-		if add := mapAt(k, src); add != nil {
+		if add := yamldoc.MapAt(k, src); add != nil {
 			cur, _ := doc[field].(map[string]any)
 			doc[field] = chartspec.MergeMaps(cur, add)
 		}
@@ -321,7 +372,7 @@ func mergeImages(cur any, overrides []string) []any {
 }
 
 // hasJsonnet reports .jsonnet files the directory source would evaluate.
-func (g *engine) hasJsonnet(rel string, recurse bool) bool {
+func (g *Run) hasJsonnet(rel string, recurse bool) bool {
 	found := false
 	root := g.repo.Abs(rel)
 	_ = g.repo.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -337,14 +388,14 @@ func (g *engine) hasJsonnet(rel string, recurse bool) bool {
 	return found
 }
 
-// expandApplicationSet generates the Applications of an ApplicationSet;
+// ApplicationSet generates the Applications of an ApplicationSet;
 // each is then followed like any Application.
-func (g *engine) expandApplicationSet(o *object.Object) *expansion {
-	e := &expansion{}
+func (g *Run) ApplicationSet(o *object.Object) *Expansion {
+	e := &Expansion{}
 	res := appset.Expand(o.Doc, g.repoTree(), appset.Options{IsThisRepo: g.repoURLs.Matches, Run: g.appsetWork})
 	for _, f := range res.Problems {
 		// The generator's messages name the ApplicationSet already.
-		e.findings = append(e.findings, check.Finding{Check: appsetCheck(f.Check), Severity: f.Severity,
+		e.Findings = append(e.Findings, check.Finding{Check: appsetCheck(f.Check), Severity: f.Severity,
 			Location: check.At(o.Origin.File, o.Origin.Line), Source: o.Origin.Source,
 			Message: fmt.Sprintf("%s:%d: %s", o.Origin.File, o.Origin.Line, f.Message)})
 	}
@@ -354,7 +405,7 @@ func (g *engine) expandApplicationSet(o *object.Object) *expansion {
 			continue
 		}
 		app.Origin = o.Origin
-		e.generated = append(e.generated, app)
+		e.Generated = append(e.Generated, app)
 	}
 	return e
 }
@@ -370,7 +421,7 @@ func appsetCheck(c string) string {
 	return check.GitOpsNotFollowed
 }
 
-func (g *engine) repoTree() *repoTree {
+func (g *Run) repoTree() *repoTree {
 	if g.tree == nil {
 		g.tree = &repoTree{r: g.repo}
 	}
@@ -379,14 +430,14 @@ func (g *engine) repoTree() *repoTree {
 
 // argoRemoteChart renders an Application source with chart + repoURL +
 // targetRevision, as the repo-server pulls and templates it.
-func (g *engine) argoRemoteChart(o *object.Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*source.Out, []check.Finding) {
-	repoURL := str(s, "repoURL")
+func (g *Run) argoRemoteChart(o *object.Object, s map[string]any, i, n int, refs map[string]map[string]any, destNS string) (*source.Out, []check.Finding) {
+	repoURL := yamldoc.Str(s, "repoURL")
 	if !strings.Contains(repoURL, "://") {
 		repoURL = "oci://" + repoURL
 	}
-	rc := chartspec.Remote{RepoURL: repoURL, Name: str(s, "chart"), Version: str(s, "targetRevision")}
+	rc := chartspec.Remote{RepoURL: repoURL, Name: yamldoc.Str(s, "chart"), Version: yamldoc.Str(s, "targetRevision")}
 	s = chartspec.MergeMaps(s, nil)
-	if h := mapAt(s, "helm"); h != nil {
+	if h := yamldoc.MapAt(s, "helm"); h != nil {
 		var kept []any
 		for _, f := range yamldoc.StrList(h["valueFiles"]) {
 			if strings.HasPrefix(f, "$") || strings.Contains(f, "://") {
@@ -407,4 +458,29 @@ func (g *engine) argoRemoteChart(o *object.Object, s map[string]any, i, n int, r
 	out := g.render(spec)
 	out.Result.Findings = append(out.Result.Findings, findings...)
 	return &out, nil
+}
+
+// mappedRepo finds the mapping of an Argo CD repoURL: a mapping named by a
+// URL of the same repository identity.
+func (g *Run) mappedRepo(repoURL string) (sourceroot.Root, bool) {
+	id := repourl.Identity(repoURL)
+	if id == "" {
+		return sourceroot.Root{}, false
+	}
+	for _, m := range g.sourceMaps {
+		if repourl.Identity(m.Name) == id {
+			return sourceroot.Root{Prefix: m.Path, Via: &object.Link{File: m.Path, Kind: "Repository", Name: repoURL},
+				Note: fmt.Sprintf("%s is read from %s, which --source %s maps it to (identity %s)", repoURL, m.Path, m.Name, id)}, true
+		}
+	}
+	return sourceroot.Root{}, false
+}
+
+// argoSourceRoot is where an Argo CD source's repoURL is read: this
+// repository, or a mapped clone; ok is false for another repository.
+func (g *Run) argoSourceRoot(repoURL string) (sourceroot.Root, bool) {
+	if m, ok := g.mappedRepo(repoURL); ok {
+		return m, true
+	}
+	return sourceroot.Root{Note: g.repoURLs.Decision(repoURL)}, g.repoURLs.Matches(repoURL)
 }
