@@ -8,13 +8,11 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/gitops/argo"
-	"github.com/capreport/capreport/render/internal/fluxgen"
+	"github.com/capreport/capreport/render/gitops/flux"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/repofs"
-	"github.com/capreport/capreport/render/internal/repourl"
 	"github.com/capreport/capreport/render/internal/source"
-	"github.com/capreport/capreport/render/internal/valuesfrom"
 )
 
 // engine.go is the floor of the package: the engine's state and what every
@@ -131,12 +129,10 @@ func (e *expansion) covered() map[string]bool {
 type engine struct {
 	src Sources
 	ctx context.Context
-	// repo is the repository tree, which expansions read (kustomization
-	// files, value files, directories) without rendering.
+	// repo is the repository tree, which the plan reads (a nested
+	// Kustomization's path) without rendering.
 	repo        *repofs.Repo
-	sourceMaps  []source.Map
 	parallelism int
-	fetch       bool // the run may download charts (Config.Fetch)
 	// delivered holds the run's delivered builds (prefetch.go).
 	delivered *renderMemo
 	// known are the objects GitOps references resolve against: every
@@ -144,7 +140,6 @@ type engine struct {
 	// by kind and namespace (later ones last).
 	known    []object.Object
 	byKindNS map[string][]int
-	repoURLs repourl.Matcher
 	findings []check.Finding
 	memo     map[string]expansionMemo
 	// reads counts, while an expansion runs, the known objects of each
@@ -157,12 +152,9 @@ type engine struct {
 	// failedInRun are the GitOps objects whose delivered copy failed to
 	// build as it was followed.
 	failedInRun map[string]bool
-	// argo follows the run's Argo CD objects.
+	// flux and argo follow the run's Flux and Argo CD objects.
+	flux *flux.Run
 	argo *argo.Run
-	// fluxScans is the Flux generator's directory work, made once per run.
-	fluxScans *fluxgen.Scans
-	// valuesFrom is the run's parsed valuesFrom documents and budget.
-	valuesFrom *valuesfrom.Work
 }
 
 // pending is a GitOps object waiting to be expanded with its chain.
@@ -270,12 +262,4 @@ func (g *engine) lookup(apiGroup, kind, namespace, name string) *object.Object {
 		}
 	}
 	return nil
-}
-
-// objNamespace is a GitOps object's namespace, "default" when unset.
-func objNamespace(o *object.Object) string {
-	if o.Namespace == "" {
-		return object.DefaultNamespace
-	}
-	return o.Namespace
 }

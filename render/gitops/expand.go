@@ -2,7 +2,9 @@ package gitops
 
 import (
 	"github.com/capreport/capreport/render/gitops/argo"
+	"github.com/capreport/capreport/render/gitops/flux"
 	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/source"
 )
 
 // fresh reports whether a memoized expansion still stands.
@@ -43,17 +45,17 @@ func (g *engine) expandKind(o *object.Object) *expansion {
 	var e *expansion
 	switch kindOfGitOps(o) {
 	case fluxKustomization:
-		e = g.expandFluxKustomization(o)
+		e = fromFlux(g.flux.Kustomization(o))
 	case fluxHelmRelease:
-		e = g.expandHelmRelease(o)
+		e = fromFlux(g.flux.HelmRelease(o))
 	case helmOperatorRelease:
-		e = g.expandHelmOperatorRelease(o)
+		e = fromFlux(g.flux.HelmOperatorRelease(o))
 	case argoApplication:
 		e = fromArgo(g.argo.Application(o))
 	case argoApplicationSet:
 		e = fromArgo(g.argo.ApplicationSet(o))
 	case fluxResourceSet:
-		e = g.expandResourceSet(o)
+		e = fromFlux(g.flux.ResourceSet(o))
 	default:
 		e = &expansion{}
 	}
@@ -63,4 +65,24 @@ func (g *engine) expandKind(o *object.Object) *expansion {
 // fromArgo is what an Argo CD object delivers, as the engine keeps it.
 func fromArgo(a *argo.Expansion) *expansion {
 	return &expansion{outs: a.Outs, generated: a.Generated, findings: a.Findings}
+}
+
+// fromFlux is what a Flux object delivers, as the engine keeps it.
+func fromFlux(f *flux.Expansion) *expansion {
+	return &expansion{outs: f.Outs, findings: f.Findings, lookupMiss: f.LookupMiss}
+}
+
+// fluxView is the engine as Flux's half reads it (flux.Engine).
+type fluxView struct{ g *engine }
+
+func (v fluxView) Lookup(apiGroup, kind, namespace, name string) *object.Object {
+	return v.g.lookup(apiGroup, kind, namespace, name)
+}
+
+func (v fluxView) OfKind(kind, namespace string) []*object.Object { return v.g.ofKind(kind, namespace) }
+
+func (v fluxView) Render(spec source.Spec) source.Out { return v.g.render(spec) }
+
+func (v fluxView) Failed(spec source.Spec, id string, err error) source.Out {
+	return v.g.src.Failed(spec, id, err)
 }

@@ -15,12 +15,11 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/gitops/argo"
-	"github.com/capreport/capreport/render/internal/fluxgen"
+	"github.com/capreport/capreport/render/gitops/flux"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/repofs"
 	"github.com/capreport/capreport/render/internal/repourl"
 	"github.com/capreport/capreport/render/internal/source"
-	"github.com/capreport/capreport/render/internal/valuesfrom"
 )
 
 // Config is what a run's GitOps objects are followed with.
@@ -61,13 +60,13 @@ func Follow(ctx context.Context, src Sources, cfg Config, outs []source.Out) Fol
 	if !hasGitOps(outs) {
 		return Followed{Outs: outs}
 	}
-	g := &engine{src: src, ctx: ctx, repo: cfg.Repo, sourceMaps: cfg.SourceMaps, parallelism: cfg.Parallelism, fetch: cfg.Fetch,
+	g := &engine{src: src, ctx: ctx, repo: cfg.Repo, parallelism: cfg.Parallelism,
 		delivered: &renderMemo{outs: map[string]source.Out{}},
-		repoURLs:  repourl.NewMatcher(cfg.RepoURLs), memo: map[string]expansionMemo{}, byKindNS: map[string][]int{},
-		fluxScans:  fluxgen.NewScans(),
-		valuesFrom: valuesfrom.NewWork(),
-		failedBy:   map[string]*object.Object{}, failedInRun: map[string]bool{}}
-	g.argo = argo.New(argo.Config{Repo: cfg.Repo, RepoURLs: g.repoURLs, SourceMaps: cfg.SourceMaps, Fetch: cfg.Fetch, Render: g.render})
+		memo:      map[string]expansionMemo{}, byKindNS: map[string][]int{},
+		failedBy: map[string]*object.Object{}, failedInRun: map[string]bool{}}
+	repoURLs := repourl.NewMatcher(cfg.RepoURLs)
+	g.flux = flux.New(flux.Config{Repo: cfg.Repo, RepoURLs: repoURLs, SourceMaps: cfg.SourceMaps, Fetch: cfg.Fetch, Engine: fluxView{g}})
+	g.argo = argo.New(argo.Config{Repo: cfg.Repo, RepoURLs: repoURLs, SourceMaps: cfg.SourceMaps, Fetch: cfg.Fetch, Render: g.render})
 	for _, o := range outs {
 		g.know(o.Objects)
 	}

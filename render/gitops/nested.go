@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/capreport/capreport/render/gitops/flux"
 	"github.com/capreport/capreport/render/gitops/internal/sourceroot"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/source"
@@ -56,11 +57,11 @@ func (g *engine) nestedSources(outs []source.Out) map[int]bool {
 // cheapPath is a Flux Kustomization's path in this repository, without
 // building it; false when its source is not followed or its path is bad.
 func (g *engine) cheapPath(o *object.Object) (string, bool) {
-	root, local, _, _ := g.kustomizationSource(o, yamldoc.MapAt(o.Doc, "spec", "sourceRef"))
+	root, local, _, _ := g.flux.KustomizationSource(o, yamldoc.MapAt(o.Doc, "spec", "sourceRef"))
 	if !local {
 		return "", false
 	}
-	rel, bad := sourceroot.Path(g.repo, path.Join(root.Prefix, fluxPath(yamldoc.Str(o.Doc, "spec", "path"))))
+	rel, bad := sourceroot.Path(g.repo, path.Join(root.Prefix, flux.CleanPath(yamldoc.Str(o.Doc, "spec", "path"))))
 	return rel, bad == ""
 }
 
@@ -75,7 +76,7 @@ func (g *engine) scannedCoverage(o *object.Object, nested bool) (map[string]bool
 	if !ok {
 		return nil, false
 	}
-	spec, err := g.fluxBuildSpec(o, rel)
+	spec, err := g.flux.BuildSpec(o, rel)
 	if err != nil {
 		return nil, false
 	}

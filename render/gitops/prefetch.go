@@ -41,7 +41,7 @@ func (g *engine) prefetch(pending []pending) {
 		if !ok {
 			continue
 		}
-		if spec, err := g.fluxBuildSpec(o, rel); err == nil {
+		if spec, err := g.flux.BuildSpec(o, rel); err == nil {
 			if key, ok := specKey(spec); ok {
 				keys[key] = spec
 			}

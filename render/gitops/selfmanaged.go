@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capreport/capreport/render/gitops/flux"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/source"
 	"github.com/capreport/capreport/render/internal/yamldoc"
@@ -98,7 +99,7 @@ func placeKey(o *object.Object) string {
 // is built: its spec.path is its own file's directory or one above it (a
 // root elsewhere, such as ./apps, cannot read its own file).
 func appliesItsOwnDir(o *object.Object) bool {
-	p := fluxPath(yamldoc.Str(o.Doc, "spec", "path"))
+	p := flux.CleanPath(yamldoc.Str(o.Doc, "spec", "path"))
 	if p == "" || p == "." {
 		return true
 	}

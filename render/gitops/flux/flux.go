@@ -1,9 +1,17 @@
-package gitops
+// Package flux is Flux's half of the GitOps engine (render/gitops): it
+// builds a Kustomization as kustomize-controller does, renders a
+// HelmRelease as helm-controller does (and Flux v1's Helm Operator
+// release), and generates a ResourceSet's objects as the Flux Operator
+// does. It reads the objects the engine knows so far and renders through
+// the engine (Engine), which makes each build once per run, remembers
+// what each expansion read, and chains what the builds deliver.
+package flux
 
 import (
 	"encoding/base64"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/capreport/capreport/check"
@@ -11,6 +19,8 @@ import (
 	"github.com/capreport/capreport/render/internal/fluxgen"
 	"github.com/capreport/capreport/render/internal/fluxsubst"
 	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/repourl"
 	"github.com/capreport/capreport/render/internal/source"
 	"github.com/capreport/capreport/render/internal/valuesfrom"
 	"github.com/capreport/capreport/render/internal/yamldoc"
@@ -20,12 +30,69 @@ import (
 // read them (fluxcd/kustomize-controller internal/controller,
 // fluxcd/helm-controller internal/chartutil and internal/release).
 
+// Engine is what Flux's half asks of the GitOps engine.
+type Engine interface {
+	// Lookup finds a known object by group (any when ""), kind and
+	// namespaced name, the latest found; OfKind lists the known objects of
+	// a kind in a namespace, latest last. The engine counts both reads
+	// against the expansion under way, which a later pass may find stale.
+	Lookup(apiGroup, kind, namespace, name string) *object.Object
+	OfKind(kind, namespace string) []*object.Object
+	// Render renders a delivered source, once per run.
+	Render(spec source.Spec) source.Out
+	// Failed is the render of spec that err stopped, with a finding of
+	// check id.
+	Failed(spec source.Spec, id string, err error) source.Out
+}
+
+// Config is what a run's Flux objects are followed with.
+type Config struct {
+	// Repo is the repository, read as a tree.
+	Repo *repofs.Repo
+	// RepoURLs decide which GitRepositories are this repository;
+	// SourceMaps map other sources to directories inside it (--source).
+	RepoURLs   repourl.Matcher
+	SourceMaps []source.Map
+	// Fetch: charts from chart repositories and OCI registries may be
+	// downloaded.
+	Fetch  bool
+	Engine Engine
+}
+
+// Run follows one run's Flux objects.
+type Run struct {
+	eng        Engine
+	repo       *repofs.Repo
+	repoURLs   repourl.Matcher
+	sourceMaps []source.Map
+	fetch      bool
+	// fluxScans is the Flux generator's directory work, made once per run.
+	fluxScans *fluxgen.Scans
+	// valuesFrom is the run's parsed valuesFrom documents and budget.
+	valuesFrom *valuesfrom.Work
+}
+
+// New is the follower of one run's Flux objects.
+func New(cfg Config) *Run {
+	return &Run{eng: cfg.Engine, repo: cfg.Repo, repoURLs: cfg.RepoURLs, sourceMaps: cfg.SourceMaps, fetch: cfg.Fetch,
+		fluxScans: fluxgen.NewScans(), valuesFrom: valuesfrom.NewWork()}
+}
+
+// Expansion is what one Flux object delivers.
+type Expansion struct {
+	Outs     []source.Out    // the renders it made
+	Findings []check.Finding // about the object itself
+	// LookupMiss: a referenced object (GitRepository, ConfigMap, HelmChart)
+	// was not found, so a later pass, with more objects known, may differ.
+	LookupMiss bool
+}
+
 // localGitSource decides where a Flux sourceRef's files are read: a
 // source --source maps to a directory; this repository, when it is the
 // bootstrap GitRepository flux-system/flux-system or a GitRepository whose
 // URL names it; else ok is false with the reason, and miss says the source
 // object was not found.
-func (g *engine) localGitSource(o *object.Object, ref map[string]any) (root sourceroot.Root, ok bool, why string, miss bool) {
+func (g *Run) localGitSource(o *object.Object, ref map[string]any) (root sourceroot.Root, ok bool, why string, miss bool) {
 	kind, name := yamldoc.Str(ref, "kind"), yamldoc.Str(ref, "name")
 	ns := yamldoc.Str(ref, "namespace")
 	if ns == "" {
@@ -41,7 +108,7 @@ func (g *engine) localGitSource(o *object.Object, ref map[string]any) (root sour
 	default:
 		return sourceroot.Root{}, false, fmt.Sprintf("its source is %s %s/%s, a remote artifact capreport does not fetch (map it to a local copy with --source %s/%s/%s=PATH)", kind, ns, name, kind, ns, name), false
 	}
-	src := g.lookup("source.toolkit.fluxcd.io", "GitRepository", ns, name)
+	src := g.eng.Lookup("source.toolkit.fluxcd.io", "GitRepository", ns, name)
 	if src == nil {
 		if ns == "flux-system" && name == "flux-system" {
 			return sourceroot.Root{Note: "GitRepository flux-system/flux-system is Flux's bootstrap source: this repository"}, true, "", false
@@ -59,11 +126,11 @@ func (g *engine) localGitSource(o *object.Object, ref map[string]any) (root sour
 		sourceroot.NotThisRepo(fmt.Sprintf("GitRepository/%s/%s", ns, name))), false
 }
 
-// kustomizationSource resolves a Kustomization's sourceRef: a source read
+// KustomizationSource resolves a Kustomization's sourceRef: a source read
 // from this repository or a mapped directory, or an ExternalArtifact that
 // an ArtifactGenerator assembles from one by copies that keep the layout
 // below a common prefix, which spec.path is then relative to.
-func (g *engine) kustomizationSource(o *object.Object, ref map[string]any) (sourceroot.Root, bool, string, bool) {
+func (g *Run) KustomizationSource(o *object.Object, ref map[string]any) (sourceroot.Root, bool, string, bool) {
 	if yamldoc.Str(ref, "kind") != "ExternalArtifact" {
 		return g.localGitSource(o, ref)
 	}
@@ -75,7 +142,7 @@ func (g *engine) kustomizationSource(o *object.Object, ref map[string]any) (sour
 	if m, ok := g.mappedFlux("ExternalArtifact", ns, name); ok {
 		return m, true, "", false
 	}
-	for _, gen := range g.ofKind("ArtifactGenerator", ns) {
+	for _, gen := range g.eng.OfKind("ArtifactGenerator", ns) {
 		for _, a := range yamldoc.MapList(yamldoc.Dig(gen.Doc, "spec", "artifacts")) {
 			if yamldoc.Str(a, "name") != name {
 				continue
@@ -90,7 +157,7 @@ func (g *engine) kustomizationSource(o *object.Object, ref map[string]any) (sour
 // must copy "@alias/<dir>/**" of a local GitRepository to
 // "@artifact/<sub>/" with <dir> ending in <sub> and one common rest, so
 // that the artifact is this repository's <rest> directory.
-func (g *engine) artifactPrefix(o, gen *object.Object, a map[string]any) (sourceroot.Root, bool, string, bool) {
+func (g *Run) artifactPrefix(o, gen *object.Object, a map[string]any) (sourceroot.Root, bool, string, bool) {
 	aliases := map[string]map[string]any{}
 	for _, src := range yamldoc.MapList(yamldoc.Dig(gen.Doc, "spec", "sources")) {
 		aliases[yamldoc.Str(src, "alias")] = src
@@ -128,34 +195,34 @@ func (g *engine) artifactPrefix(o, gen *object.Object, a map[string]any) (source
 	return sourceroot.Root{Prefix: strings.Trim(prefix, "/")}, true, "", false
 }
 
-// expandFluxKustomization builds spec.path as kustomize-controller does:
+// Kustomization builds spec.path as kustomize-controller does:
 // Flux's generator amends (or, for a directory without one, writes) the
 // kustomization, krusty builds it, then postBuild substitution and
 // commonMetadata apply to every object.
-func (g *engine) expandFluxKustomization(o *object.Object) *expansion {
-	e := &expansion{}
-	root, local, why, miss := g.kustomizationSource(o, yamldoc.MapAt(o.Doc, "spec", "sourceRef"))
-	e.lookupMiss = miss
+func (g *Run) Kustomization(o *object.Object) *Expansion {
+	e := &Expansion{}
+	root, local, why, miss := g.KustomizationSource(o, yamldoc.MapAt(o.Doc, "spec", "sourceRef"))
+	e.LookupMiss = miss
 	if !local {
-		e.findings = append(e.findings, object.NotFollowed(o, why))
+		e.Findings = append(e.Findings, object.NotFollowed(o, why))
 		return e
 	}
-	rel, bad := sourceroot.Path(g.repo, path.Join(root.Prefix, fluxPath(yamldoc.Str(o.Doc, "spec", "path"))))
+	rel, bad := sourceroot.Path(g.repo, path.Join(root.Prefix, CleanPath(yamldoc.Str(o.Doc, "spec", "path"))))
 	if bad != "" {
-		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, bad))
+		e.Findings = append(e.Findings, object.Finding(o, check.GitOpsReference, check.SeverityError, bad))
 		return e
 	}
-	spec, err := g.fluxBuildSpec(o, rel)
+	spec, err := g.BuildSpec(o, rel)
 	if err != nil {
 		// The controller's build fails here too: a failed source, which
 		// withholds what lies beneath it.
-		e.outs = append(e.outs, g.src.Failed(spec, check.RenderFailed, err))
+		e.Outs = append(e.Outs, g.eng.Failed(spec, check.RenderFailed, err))
 		return e
 	}
-	out := g.render(spec)
+	out := g.eng.Render(spec)
 	if pb := yamldoc.MapAt(o.Doc, "spec", "postBuild"); pb != nil {
 		vars, fs, miss := g.fluxVars(o, pb)
-		e.lookupMiss = e.lookupMiss || miss
+		e.LookupMiss = e.LookupMiss || miss
 		out.Result.Findings = append(out.Result.Findings, fs...)
 		out.Result.Findings = append(out.Result.Findings, fluxsubst.All(o, out.Objects, vars)...)
 	}
@@ -165,15 +232,15 @@ func (g *engine) expandFluxKustomization(o *object.Object) *expansion {
 		}
 	}
 	out.Result.Repository, out.Via = root.Note, root.Via
-	e.outs = append(e.outs, out)
+	e.Outs = append(e.Outs, out)
 	return e
 }
 
-// fluxBuildSpec is the build of a Flux Kustomization at rel: the
+// BuildSpec is the build of a Flux Kustomization at rel: the
 // kustomization Flux's generator writes there, built without load
 // restrictions. The error is the generator's (the spec then names the
 // source that failed).
-func (g *engine) fluxBuildSpec(o *object.Object, rel string) (source.Spec, error) {
+func (g *Run) BuildSpec(o *object.Object, rel string) (source.Spec, error) {
 	spec := source.Spec{Path: rel, Type: object.SourceKustomize, Name: object.Ref(o), Explicit: true}
 	data, err := g.fluxManifest(o, rel)
 	if err != nil {
@@ -189,7 +256,7 @@ func (g *engine) fluxBuildSpec(o *object.Object, rel string) (source.Spec, error
 
 // fluxManifest is the kustomization Flux's generator builds for rel
 // (render/internal/fluxgen).
-func (g *engine) fluxManifest(o *object.Object, rel string) ([]byte, error) {
+func (g *Run) fluxManifest(o *object.Object, rel string) ([]byte, error) {
 	r := g.repo
 	return fluxgen.Generate(r, g.fluxScans, o.Doc, fluxgen.DefaultIgnore, r.Abs(rel))
 }
@@ -197,7 +264,7 @@ func (g *engine) fluxManifest(o *object.Object, rel string) ([]byte, error) {
 // fluxVars gathers postBuild variables: each substituteFrom ConfigMap or
 // Secret in order, then the inline substitute map over them; newlines are
 // removed from values, as kustomize-controller does.
-func (g *engine) fluxVars(o *object.Object, pb map[string]any) (map[string]string, []check.Finding, bool) {
+func (g *Run) fluxVars(o *object.Object, pb map[string]any) (map[string]string, []check.Finding, bool) {
 	vars := map[string]string{}
 	var findings []check.Finding
 	miss := false
@@ -234,8 +301,8 @@ func (g *engine) fluxVars(o *object.Object, pb map[string]any) (map[string]strin
 // configData returns the data of a rendered ConfigMap or Secret (a
 // Secret's data decoded from base64, stringData merged over it as the API
 // server does).
-func (g *engine) configData(kind, ns, name string) (map[string]string, bool) {
-	obj := g.lookup("", kind, ns, name)
+func (g *Run) configData(kind, ns, name string) (map[string]string, bool) {
+	obj := g.eng.Lookup("", kind, ns, name)
 	if obj == nil || (kind != "ConfigMap" && kind != "Secret") || sopsEncrypted(obj) {
 		return nil, false
 	}
@@ -274,8 +341,8 @@ func sopsEncrypted(o *object.Object) bool {
 // notReadable says why configData found nothing for a reference: the
 // object is encrypted, too large for the cluster to hold, or not among
 // the rendered objects.
-func (g *engine) notReadable(kind, ns, name string) string {
-	obj := g.lookup("", kind, ns, name)
+func (g *Run) notReadable(kind, ns, name string) string {
+	obj := g.eng.Lookup("", kind, ns, name)
 	if obj == nil || kind != "ConfigMap" && kind != "Secret" {
 		return "is not among the rendered objects"
 	}
@@ -286,4 +353,43 @@ func (g *engine) notReadable(kind, ns, name string) string {
 		return fmt.Sprintf("holds %d bytes of data, more than the %d the Kubernetes API server accepts, so the cluster never holds it", size, valuesfrom.MaxConfigData)
 	}
 	return "is not among the rendered objects"
+}
+
+// mappedFlux finds the mapping of a Flux source by kind, namespace and
+// name; a mapping's name may leave out the kind, or the kind and namespace.
+func (g *Run) mappedFlux(kind, ns, name string) (sourceroot.Root, bool) {
+	for _, m := range g.sourceMaps {
+		if repourl.Identity(m.Name) != "" {
+			continue // an Argo CD repoURL
+		}
+		parts := strings.Split(m.Name, "/")
+		var ok bool
+		switch len(parts) {
+		case 1:
+			ok = parts[0] == name
+		case 2:
+			ok = parts[0] == ns && parts[1] == name
+		case 3:
+			ok = strings.EqualFold(parts[0], kind) && parts[1] == ns && parts[2] == name
+		}
+		if ok {
+			return sourceroot.Root{Prefix: m.Path, Via: &object.Link{File: m.Path, Kind: kind, Namespace: ns, Name: name},
+				Note: fmt.Sprintf("%s %s/%s is read from %s, which --source %s maps it to", kind, ns, name, m.Path, m.Name)}, true
+		}
+	}
+	return sourceroot.Root{}, false
+}
+
+// CleanPath reads a path inside a Flux source as the controllers join it
+// (securejoin): ".." stops at the source's root instead of leaving it.
+func CleanPath(p string) string {
+	return strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(p)), "/")
+}
+
+// objNamespace is a GitOps object's namespace, "default" when unset.
+func objNamespace(o *object.Object) string {
+	if o.Namespace == "" {
+		return object.DefaultNamespace
+	}
+	return o.Namespace
 }

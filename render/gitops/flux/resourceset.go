@@ -1,4 +1,4 @@
-package gitops
+package flux
 
 import (
 	"fmt"
@@ -43,13 +43,13 @@ func init() {
 	slug.EnableSmartTruncate = true
 }
 
-// expandResourceSet renders a ResourceSet's objects as one delivered
+// ResourceSet renders a ResourceSet's objects as one delivered
 // source, at the ResourceSet's own place.
-func (g *engine) expandResourceSet(o *object.Object) *expansion {
-	e := &expansion{}
+func (g *Run) ResourceSet(o *object.Object) *Expansion {
+	e := &Expansion{}
 	spec := yamldoc.MapAt(o.Doc, "spec")
 	if from, _ := spec["inputsFrom"].([]any); len(from) > 0 {
-		e.findings = append(e.findings, object.NotFollowed(o, "spec.inputsFrom takes inputs from ResourceSetInputProviders, which read the cluster or an external service; only the in-line spec.inputs are rendered"))
+		e.Findings = append(e.Findings, object.NotFollowed(o, "spec.inputsFrom takes inputs from ResourceSetInputProviders, which read the cluster or an external service; only the in-line spec.inputs are rendered"))
 		if yamldoc.Str(spec, "inputStrategy", "name") == "Permute" {
 			return e // every set combines a provider's: none can be rendered
 		}
@@ -58,7 +58,7 @@ func (g *engine) expandResourceSet(o *object.Object) *expansion {
 	objs, err := buildResourceSet(spec, inputs)
 	src := source.Spec{Path: o.Origin.File, Type: object.SourcePlain, Name: object.Ref(o), Explicit: true}
 	if err != nil {
-		e.outs = append(e.outs, g.src.Failed(src, check.RenderFailed, fmt.Errorf("the Flux Operator cannot build it: %w", err)))
+		e.Outs = append(e.Outs, g.eng.Failed(src, check.RenderFailed, fmt.Errorf("the Flux Operator cannot build it: %w", err)))
 		return e
 	}
 	out := source.Out{Result: object.SourceResult{Path: src.Path, Type: src.Type, ValueSet: src.Name, Status: object.StatusRendered, Objects: len(objs)},
@@ -71,7 +71,7 @@ func (g *engine) expandResourceSet(o *object.Object) *expansion {
 		obj.Origin = object.Origin{Source: src.ID(), SourceType: object.SourcePlain, File: o.Origin.File, Line: o.Origin.Line}
 		out.Objects = append(out.Objects, obj)
 	}
-	e.outs = append(e.outs, out)
+	e.Outs = append(e.Outs, out)
 	return e
 }
 

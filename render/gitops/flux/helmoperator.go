@@ -1,4 +1,4 @@
-package gitops
+package flux
 
 import (
 	"fmt"
@@ -19,26 +19,26 @@ import (
 // spec.releaseName says otherwise, the namespace being targetNamespace when
 // set.
 
-// expandHelmOperatorRelease renders the chart of a Helm Operator release.
-func (g *engine) expandHelmOperatorRelease(o *object.Object) *expansion {
-	e := &expansion{}
+// HelmOperatorRelease renders the chart of a Helm Operator release.
+func (g *Run) HelmOperatorRelease(o *object.Object) *Expansion {
+	e := &Expansion{}
 	chart := yamldoc.MapAt(o.Doc, "spec", "chart")
 	if repo := yamldoc.Str(chart, "repository"); repo != "" {
-		e.findings = append(e.findings, object.NotFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, which capreport does not fetch", yamldoc.Str(chart, "name"), yamldoc.Str(chart, "version"), repo)))
+		e.Findings = append(e.Findings, object.NotFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, which capreport does not fetch", yamldoc.Str(chart, "name"), yamldoc.Str(chart, "version"), repo)))
 		return e
 	}
 	git := yamldoc.Str(chart, "git")
 	if git == "" {
-		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "spec.chart names neither git nor repository"))
+		e.Findings = append(e.Findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "spec.chart names neither git nor repository"))
 		return e
 	}
 	if !g.repoURLs.Matches(git) {
-		e.findings = append(e.findings, object.NotFollowed(o, fmt.Sprintf("its chart is in %s; %s", g.repoURLs.Decision(git), sourceroot.NotThisRepo(git))))
+		e.Findings = append(e.Findings, object.NotFollowed(o, fmt.Sprintf("its chart is in %s; %s", g.repoURLs.Decision(git), sourceroot.NotThisRepo(git))))
 		return e
 	}
 	rel, bad := sourceroot.Path(g.repo, yamldoc.Str(chart, "path"))
 	if bad != "" {
-		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
+		e.Findings = append(e.Findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
 		return e
 	}
 	ns := yamldoc.Str(o.Doc, "spec", "targetNamespace")
@@ -50,14 +50,14 @@ func (g *engine) expandHelmOperatorRelease(o *object.Object) *expansion {
 		name = ns + "-" + o.Name
 	}
 	vals, fs, partial, miss := g.helmOperatorValues(o, rel)
-	e.lookupMiss = miss
-	e.outs = append(e.outs, g.renderRelease(o, rel, chartspec.Values{ReleaseName: name, Namespace: ns}, vals, fs, partial))
+	e.LookupMiss = miss
+	e.Outs = append(e.Outs, g.renderRelease(o, rel, chartspec.Values{ReleaseName: name, Namespace: ns}, vals, fs, partial))
 	return e
 }
 
 // helmOperatorValues merges valuesFrom (ConfigMap and Secret keys, files
 // of the chart) in order, then spec.values.
-func (g *engine) helmOperatorValues(o *object.Object, chartRel string) (map[string]any, []check.Finding, bool, bool) {
+func (g *Run) helmOperatorValues(o *object.Object, chartRel string) (map[string]any, []check.Finding, bool, bool) {
 	result := map[string]any{}
 	var findings []check.Finding
 	partial, miss := false, false
@@ -96,7 +96,7 @@ func (g *engine) helmOperatorValues(o *object.Object, chartRel string) (map[stri
 }
 
 // helmOperatorRef reads one valuesFrom entry; what says why it was not found.
-func (g *engine) helmOperatorRef(o *object.Object, ref map[string]any, chartRel string) (string, string, bool, bool) {
+func (g *Run) helmOperatorRef(o *object.Object, ref map[string]any, chartRel string) (string, string, bool, bool) {
 	for kind, field := range map[string]string{"ConfigMap": "configMapKeyRef", "Secret": "secretKeyRef"} {
 		kr := yamldoc.MapAt(ref, field)
 		if kr == nil {

@@ -1,4 +1,4 @@
-package gitops
+package flux
 
 import (
 	"crypto/sha256"
@@ -17,24 +17,31 @@ import (
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
-// expandHelmRelease renders the chart of a HelmRelease as helm-controller
+// A remote chart, followed only when fetching is on: source-controller
+// resolves a HelmRepository (type default: the index.yaml at spec.url;
+// type oci: <spec.url>/<chart> tags), a HelmChart (spec.chart,
+// spec.version, spec.sourceRef) and an OCIRepository (spec.ref: digest,
+// else semver, else tag, default tag "latest"); helm-controller renders
+// the artifact with the release's values.
+
+// HelmRelease renders the chart of a HelmRelease as helm-controller
 // installs it: chart from spec.chart.spec (a GitRepository path) or
 // spec.chartRef (a HelmChart), values from valuesFrom then spec.values,
 // release name and namespace as Flux derives them.
-func (g *engine) expandHelmRelease(o *object.Object) *expansion {
+func (g *Run) HelmRelease(o *object.Object) *Expansion {
 	if e, ok := g.expandRemoteHelmRelease(o); ok {
 		return e // a chart in a Helm repository or OCI registry (--fetch)
 	}
-	e := &expansion{}
+	e := &Expansion{}
 	chartSpec, root, why, miss := g.helmReleaseChart(o)
-	e.lookupMiss = miss
+	e.LookupMiss = miss
 	if why != "" {
-		e.findings = append(e.findings, object.NotFollowed(o, why))
+		e.Findings = append(e.Findings, object.NotFollowed(o, why))
 		return e
 	}
-	rel, bad := sourceroot.Path(g.repo, path.Join(root.Prefix, fluxPath(yamldoc.Str(chartSpec, "chart"))))
+	rel, bad := sourceroot.Path(g.repo, path.Join(root.Prefix, CleanPath(yamldoc.Str(chartSpec, "chart"))))
 	if bad != "" {
-		e.findings = append(e.findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
+		e.Findings = append(e.Findings, object.Finding(o, check.GitOpsReference, check.SeverityError, "chart "+bad))
 		return e
 	}
 	hv, vals, fs, partial := g.releaseInputs(o, e)
@@ -50,17 +57,17 @@ func (g *engine) expandHelmRelease(o *object.Object) *expansion {
 			"spec.postRenderers are not applied: the objects are reported as the chart renders them"))
 	}
 	out.Result.Repository, out.Via = root.Note, root.Via
-	e.outs = append(e.outs, out)
+	e.Outs = append(e.Outs, out)
 	return e
 }
 
 // renderRelease renders a chart as a release installs it: hv's release
 // name, namespace and value files, vals over them; fs are the release's
 // findings, and partial marks a render that left a values reference out.
-func (g *engine) renderRelease(o *object.Object, rel string, hv chartspec.Values, vals map[string]any, fs []check.Finding, partial bool) source.Out {
+func (g *Run) renderRelease(o *object.Object, rel string, hv chartspec.Values, vals map[string]any, fs []check.Finding, partial bool) source.Out {
 	spec := source.Spec{Path: rel, Type: object.SourceHelm, Name: object.Ref(o), Explicit: true, Helm: hv,
 		Delivery: &source.Delivery{HelmOverFiles: vals, Namespace: hv.Namespace}}
-	out := g.render(spec)
+	out := g.eng.Render(spec)
 	out.Result.Findings = append(out.Result.Findings, fs...)
 	if partial {
 		out.Result.Partial = true
@@ -74,7 +81,7 @@ func (g *engine) renderRelease(o *object.Object, rel string, hv chartspec.Values
 // helmReleaseChart returns the chart template of a HelmRelease (chart,
 // version, sourceRef, valuesFiles), resolving spec.chartRef to a HelmChart;
 // why is set when the chart is not in this repository.
-func (g *engine) helmReleaseChart(o *object.Object) (map[string]any, sourceroot.Root, string, bool) {
+func (g *Run) helmReleaseChart(o *object.Object) (map[string]any, sourceroot.Root, string, bool) {
 	chartSpec := yamldoc.MapAt(o.Doc, "spec", "chart", "spec")
 	if ref := yamldoc.MapAt(o.Doc, "spec", "chartRef"); ref != nil {
 		kind, name, ns := yamldoc.Str(ref, "kind"), yamldoc.Str(ref, "name"), yamldoc.Str(ref, "namespace")
@@ -87,7 +94,7 @@ func (g *engine) helmReleaseChart(o *object.Object) (map[string]any, sourceroot.
 		if kind != "HelmChart" {
 			return nil, sourceroot.Root{}, fmt.Sprintf("spec.chartRef is %s %s/%s, a chart in a registry capreport does not fetch", kind, ns, name), false
 		}
-		hc := g.lookup("source.toolkit.fluxcd.io", "HelmChart", ns, name)
+		hc := g.eng.Lookup("source.toolkit.fluxcd.io", "HelmChart", ns, name)
 		if hc == nil {
 			return nil, sourceroot.Root{}, fmt.Sprintf("spec.chartRef HelmChart %s/%s is not among the rendered objects", ns, name), true
 		}
@@ -106,7 +113,7 @@ func (g *engine) helmReleaseChart(o *object.Object) (map[string]any, sourceroot.
 			ns = objNamespace(o)
 		}
 		where := ""
-		if repo := g.lookup("source.toolkit.fluxcd.io", k, ns, yamldoc.Str(src, "name")); repo != nil {
+		if repo := g.eng.Lookup("source.toolkit.fluxcd.io", k, ns, yamldoc.Str(src, "name")); repo != nil {
 			where = " at " + yamldoc.Str(repo.Doc, "spec", "url")
 		}
 		version := yamldoc.Str(chartSpec, "version")
@@ -123,7 +130,7 @@ func (g *engine) helmReleaseChart(o *object.Object) (map[string]any, sourceroot.
 }
 
 // isMapped reports whether --source maps the source ref of o.
-func (g *engine) isMapped(o *object.Object, ref map[string]any) bool {
+func (g *Run) isMapped(o *object.Object, ref map[string]any) bool {
 	ns := yamldoc.Str(ref, "namespace")
 	if ns == "" {
 		ns = objNamespace(o)
@@ -136,9 +143,9 @@ func (g *engine) isMapped(o *object.Object, ref map[string]any) bool {
 // with, wherever the chart comes from: the release name, the target
 // namespace (else the release's own) and the composed values. A missing
 // reference marks e.
-func (g *engine) releaseInputs(o *object.Object, e *expansion) (chartspec.Values, map[string]any, []check.Finding, bool) {
+func (g *Run) releaseInputs(o *object.Object, e *Expansion) (chartspec.Values, map[string]any, []check.Finding, bool) {
 	vals, fs, partial, miss := g.helmReleaseValues(o)
-	e.lookupMiss = e.lookupMiss || miss
+	e.LookupMiss = e.LookupMiss || miss
 	ns := yamldoc.Str(o.Doc, "spec", "targetNamespace")
 	if ns == "" {
 		ns = objNamespace(o)
@@ -150,7 +157,7 @@ func (g *engine) releaseInputs(o *object.Object, e *expansion) (chartspec.Values
 // or one value at targetPath), then spec.values over them, as
 // helm-controller's ChartValuesFromReferences does. A missing reference is
 // skipped when optional, else a finding and the render is partial.
-func (g *engine) helmReleaseValues(o *object.Object) (map[string]any, []check.Finding, bool, bool) {
+func (g *Run) helmReleaseValues(o *object.Object) (map[string]any, []check.Finding, bool, bool) {
 	result := map[string]any{}
 	var findings []check.Finding
 	partial, miss := false, false
@@ -240,7 +247,7 @@ func fluxReleaseName(o *object.Object) string {
 
 // expandRemoteHelmRelease follows a HelmRelease whose chart is remote; ok
 // is false when its chart is in this repository (or fetching is off).
-func (g *engine) expandRemoteHelmRelease(o *object.Object) (*expansion, bool) {
+func (g *Run) expandRemoteHelmRelease(o *object.Object) (*Expansion, bool) {
 	if !g.fetch {
 		return nil, false
 	}
@@ -248,9 +255,9 @@ func (g *engine) expandRemoteHelmRelease(o *object.Object) (*expansion, bool) {
 	if !ok {
 		return nil, false
 	}
-	e := &expansion{lookupMiss: miss}
+	e := &Expansion{LookupMiss: miss}
 	if why != "" {
-		e.findings = append(e.findings, object.NotFollowed(o, why))
+		e.Findings = append(e.Findings, object.NotFollowed(o, why))
 		return e, true
 	}
 	hv, vals, fs, partial := g.releaseInputs(o, e)
@@ -262,13 +269,13 @@ func (g *engine) expandRemoteHelmRelease(o *object.Object) (*expansion, bool) {
 			out.Objects[i].Origin.Partial = true
 		}
 	}
-	e.outs = append(e.outs, out)
+	e.Outs = append(e.Outs, out)
 	return e, true
 }
 
 // fluxRemoteChart finds the remote chart of a HelmRelease: ok is false
 // for a chart in a GitRepository; why is set when it cannot be followed.
-func (g *engine) fluxRemoteChart(o *object.Object) (rc chartspec.Remote, why string, miss, ok bool) {
+func (g *Run) fluxRemoteChart(o *object.Object) (rc chartspec.Remote, why string, miss, ok bool) {
 	chartSpec := yamldoc.MapAt(o.Doc, "spec", "chart", "spec")
 	if ref := yamldoc.MapAt(o.Doc, "spec", "chartRef"); ref != nil {
 		kind, name, ns := yamldoc.Str(ref, "kind"), yamldoc.Str(ref, "name"), yamldoc.Str(ref, "namespace")
@@ -277,13 +284,13 @@ func (g *engine) fluxRemoteChart(o *object.Object) (rc chartspec.Remote, why str
 		}
 		switch kind {
 		case "OCIRepository":
-			src := g.lookup("source.toolkit.fluxcd.io", "OCIRepository", ns, name)
+			src := g.eng.Lookup("source.toolkit.fluxcd.io", "OCIRepository", ns, name)
 			if src == nil {
 				return rc, fmt.Sprintf("spec.chartRef OCIRepository %s/%s is not among the rendered objects", ns, name), true, true
 			}
 			return ociRepositoryChart(src), "", false, true
 		case "HelmChart":
-			hc := g.lookup("source.toolkit.fluxcd.io", "HelmChart", ns, name)
+			hc := g.eng.Lookup("source.toolkit.fluxcd.io", "HelmChart", ns, name)
 			if hc == nil {
 				return rc, "", false, false // the offline path reports it
 			}
@@ -303,7 +310,7 @@ func (g *engine) fluxRemoteChart(o *object.Object) (rc chartspec.Remote, why str
 	if ns == "" {
 		ns = objNamespace(o)
 	}
-	repo := g.lookup("source.toolkit.fluxcd.io", "HelmRepository", ns, yamldoc.Str(src, "name"))
+	repo := g.eng.Lookup("source.toolkit.fluxcd.io", "HelmRepository", ns, yamldoc.Str(src, "name"))
 	if repo == nil {
 		return rc, fmt.Sprintf("HelmRepository %s/%s is not among the rendered objects, so its URL is unknown", ns, yamldoc.Str(src, "name")), true, true
 	}
@@ -316,4 +323,30 @@ func (g *engine) fluxRemoteChart(o *object.Object) (rc chartspec.Remote, why str
 		return rc, fmt.Sprintf("HelmRepository %s/%s is of type oci but its URL %q is not oci://", ns, repo.Name, rc.RepoURL), false, true
 	}
 	return rc, "", false, true
+}
+
+// renderRemote renders a remote chart as a delivered source.
+func (g *Run) renderRemote(name string, rc chartspec.Remote, hv chartspec.Values, over map[string]any, ns string) source.Out {
+	spec := source.Spec{Path: rc.Label(), Type: object.SourceHelm, Name: name, Explicit: true, Helm: hv,
+		Delivery: &source.Delivery{HelmOverFiles: over, Namespace: ns, Remote: &rc}}
+	return g.eng.Render(spec)
+}
+
+// ociRepositoryChart reads an OCIRepository's URL and reference with
+// source-controller's precedence: digest, then semver, then tag
+// ("latest" when none is given).
+func ociRepositoryChart(src *object.Object) chartspec.Remote {
+	ref := yamldoc.MapAt(src.Doc, "spec", "ref")
+	rc := chartspec.Remote{RepoURL: yamldoc.Str(src.Doc, "spec", "url")}
+	switch {
+	case yamldoc.Str(ref, "digest") != "":
+		rc.Digest = yamldoc.Str(ref, "digest")
+	case yamldoc.Str(ref, "semver") != "":
+		rc.Version = yamldoc.Str(ref, "semver")
+	case yamldoc.Str(ref, "tag") != "":
+		rc.Tag = yamldoc.Str(ref, "tag")
+	default:
+		rc.Tag = "latest"
+	}
+	return rc
 }
