@@ -35,25 +35,25 @@ func cacheKey(c *cache.Cache, spec SourceSpec) string {
 // finished and read only inside the root.
 func cacheStore(c *cache.Cache, key string, out sourceOut) {
 	if cacheable(out) {
-		c.Store(key, cache.Entry{Objects: out.objects, Result: out.result, Covered: out.covered, Dropped: out.dropped, Inputs: out.inputs})
+		c.Store(key, cache.Entry{Objects: out.Objects, Result: out.Result, Covered: out.Covered, Dropped: out.Dropped, Inputs: out.Inputs})
 	}
 }
 
 // fromEntry is the render a cache entry holds.
 func fromEntry(e cache.Entry) sourceOut {
-	return sourceOut{objects: e.Objects, result: e.Result, covered: e.Covered, dropped: e.Dropped}
+	return sourceOut{Objects: e.Objects, Result: e.Result, Covered: e.Covered, Dropped: e.Dropped}
 }
 
 func cacheable(out sourceOut) bool {
-	if !out.recorded {
+	if !out.Recorded {
 		return false
 	}
-	switch out.result.Status {
+	switch out.Result.Status {
 	case StatusRendered, StatusSkipped:
 	default:
 		return false
 	}
-	for _, f := range out.result.Findings {
+	for _, f := range out.Result.Findings {
 		switch f.Check {
 		case check.RenderTimeout, check.RenderCancelled, check.RenderPanic, check.RenderCrashed, check.RenderMemory:
 			return false

@@ -83,7 +83,7 @@ func (rd *renderer) explicitSources() ([]SourceSpec, []check.Finding) {
 			continue
 		}
 		s.Path = p
-		s.explicit = true
+		s.Explicit = true
 		if s.Type == "" {
 			s.Type = detectType(r, abs)
 		}
@@ -314,7 +314,7 @@ func detectType(r *repo, abs string) SourceType {
 func (rd *renderer) plainFiles(abs string, d *deliverySpec) []string {
 	var dir *dirOptions
 	if d != nil {
-		dir = d.dir
+		dir = d.Dir
 	}
 	var files []string
 	_ = rd.repo.WalkDir(abs, func(p string, e fs.DirEntry, err error) error {
@@ -322,7 +322,7 @@ func (rd *renderer) plainFiles(abs string, d *deliverySpec) []string {
 			return nil
 		}
 		if e.IsDir() {
-			if p != abs && (strings.HasPrefix(e.Name(), ".") || skippedDirs[e.Name()] || (dir != nil && !dir.recurse)) {
+			if p != abs && (strings.HasPrefix(e.Name(), ".") || skippedDirs[e.Name()] || (dir != nil && !dir.Recurse)) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -337,7 +337,7 @@ func (rd *renderer) plainFiles(abs string, d *deliverySpec) []string {
 			return nil
 		}
 		rel := filepath.ToSlash(strings.TrimPrefix(p, abs+string(filepath.Separator)))
-		if dir.selects(rel, e.Name()) {
+		if dir.Selects(rel, e.Name()) {
 			files = append(files, p)
 		}
 		return nil
@@ -361,7 +361,7 @@ func (rd *renderer) renderPlainSource(spec SourceSpec, meta *renderMeta) ([]Obje
 	var files []string
 	var findings []check.Finding
 	if fi.IsDir() {
-		files = rd.plainFiles(abs, spec.delivery)
+		files = rd.plainFiles(abs, spec.Delivery)
 		meta.covered = append(meta.covered, spec.Path)
 	} else {
 		files = []string{abs}
@@ -433,7 +433,7 @@ func hasErrorFinding(fs []check.Finding) bool {
 func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Object, []check.Finding, error) {
 	hv := spec.Helm
 	trusted := false
-	if !spec.explicit {
+	if !spec.Explicit {
 		// Discovered charts take the command-line values, which are trusted.
 		hv = rd.opts.Helm
 		trusted = true
@@ -445,8 +445,8 @@ func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Objec
 		hv.Namespace = rd.opts.Helm.Namespace
 	}
 	req := helm.Request{ChartDir: rd.repo.Abs(spec.Path), Values: hv, Trusted: trusted, SkipTests: true}
-	if d := spec.delivery; d != nil {
-		req.OverFiles, req.SetString, req.Remote = d.helmOverFiles, d.helmSetString, d.remote
+	if d := spec.Delivery; d != nil {
+		req.OverFiles, req.SetString, req.Remote = d.HelmOverFiles, d.HelmSetString, d.Remote
 	}
 	meta.covered = append(meta.covered, spec.Path)
 	hobjs, findings, err := rd.charts().Render(req)
@@ -457,7 +457,7 @@ func (rd *renderer) renderHelmSource(spec SourceSpec, meta *renderMeta) ([]Objec
 	for _, h := range hobjs {
 		o, _ := object.FromDoc(h.Doc)
 		o.Origin = Origin{Source: spec.ID(), SourceType: SourceHelm, File: h.File, Line: h.Line, AnnotationLines: h.AnnLines}
-		if spec.delivery != nil {
+		if spec.Delivery != nil {
 			o.Origin.Via = spec.Path
 		}
 		// helm install -n puts namespace-less objects in the release namespace.

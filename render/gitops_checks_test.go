@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/gitops"
 )
 
 // Fixtures for the GitOps checks: Flux and Argo CD objects that deliver a
@@ -158,9 +159,9 @@ func gitopsCheckCases() []renderCheckCase {
 		},
 		{
 			name: "gitops-limit", check: check.GitOpsLimit, severity: "error",
-			trigger: checkInput{opts: withRepoURL, files: appChain(maxGitOpsDepth + 2)},
+			trigger: checkInput{opts: withRepoURL, files: appChain(gitops.MaxDepth + 2)},
 			quiet:   checkInput{opts: withRepoURL, files: appChain(3)},
-			source:  fmt.Sprintf("d%d@Application/argocd/a%d", maxGitOpsDepth, maxGitOpsDepth-1), text: fmt.Sprintf("deeper than %d", maxGitOpsDepth),
+			source:  fmt.Sprintf("d%d@Application/argocd/a%d", gitops.MaxDepth, gitops.MaxDepth-1), text: fmt.Sprintf("deeper than %d", gitops.MaxDepth),
 		},
 		{
 			name: "duplicate-delivery", check: check.DuplicateDelivery, severity: "warning",

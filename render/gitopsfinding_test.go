@@ -53,7 +53,7 @@ func TestSOPSSecretGivesNoValues(t *testing.T) {
 	for _, o := range res.Objects {
 		if o.Kind == "HorizontalPodAutoscaler" && len(o.Origin.Chain) > 0 {
 			found = true
-			if got := dig(o.Doc, "spec", "maxReplicas"); got != int64(4) && got != float64(4) {
+			if got := o.Doc["spec"].(map[string]any)["maxReplicas"]; got != int64(4) && got != float64(4) {
 				t.Errorf("maxReplicas = %v (%T), want the default 4", got, got)
 			}
 		}

@@ -58,8 +58,8 @@ func renderIsolated(ctx context.Context, p *workerPool, rd *renderer, spec Sourc
 	rd.fx.budget.Add(-resp.Fetched)
 	if err == nil {
 		p.Put(w)
-		out = sourceOut{objects: fromWireObjects(resp.Objects), result: resp.Result, covered: resp.Covered, inputs: resp.Inputs, recorded: resp.Recorded}
-		out.result.Findings = append(out.result.Findings, rd.logFindings(spec, printed)...)
+		out = sourceOut{Objects: fromWireObjects(resp.Objects), Result: resp.Result, Covered: resp.Covered, Inputs: resp.Inputs, Recorded: resp.Recorded}
+		out.Result.Findings = append(out.Result.Findings, rd.logFindings(spec, printed)...)
 		return out, true
 	}
 	w.Kill()

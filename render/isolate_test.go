@@ -225,7 +225,7 @@ func TestIsolatedFallsBack(t *testing.T) {
 	if !hasObject(res, "HorizontalPodAutoscaler", "web", "web") {
 		t.Errorf("no in-process render when the worker cannot start: %+v", res.Sources)
 	}
-	spec := SourceSpec{Path: "good", delivery: &deliverySpec{kustDoc: map[string]any{"x": make(chan int)}}}
+	spec := SourceSpec{Path: "good", Delivery: &deliverySpec{KustDoc: map[string]any{"x": make(chan int)}}}
 	r, err := newRepo(DefaultOptions()).At(root)
 	if err != nil {
 		t.Fatal(err)
@@ -254,8 +254,8 @@ func TestWorkerFailureNamesTheCause(t *testing.T) {
 	}
 	for _, c := range cases {
 		out := rd.workerFailure(spec, worker.ErrDied, rd.opts.SourceTimeout, c.tail)
-		f := out.result.Findings[0]
-		if f.Check != c.check || !strings.Contains(f.Message, c.text) || out.result.Status != StatusFailed {
+		f := out.Result.Findings[0]
+		if f.Check != c.check || !strings.Contains(f.Message, c.text) || out.Result.Status != StatusFailed {
 			t.Errorf("tail %q: %s %q, want %s mentioning %q", c.tail, f.Check, f.Message, c.check, c.text)
 		}
 	}

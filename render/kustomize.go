@@ -29,7 +29,7 @@ func (rd *renderer) renderKustomizeSource(spec SourceSpec, meta *renderMeta) ([]
 	}
 	meta.partial = len(sc.Partials) > 0
 	meta.covered = sc.CoveredPaths()
-	trace := !rd.opts.LocatedOnly || spec.traced || rd.namesLocatedKind(sc)
+	trace := !rd.opts.LocatedOnly || spec.Traced || rd.namesLocatedKind(sc)
 	objs, fs, err := b.Build(src, sc, trace)
 	if err == nil && !trace && slices.ContainsFunc(objs, needsOrigin) {
 		trace = true
@@ -53,9 +53,9 @@ func (rd *renderer) kustomizeBuilder() *kustomize.Builder {
 
 // kustomizeSource is spec's kustomization at dir, as the builder takes it.
 func kustomizeSource(spec SourceSpec, dir string) kustomize.Source {
-	src := kustomize.Source{Dir: dir, Path: spec.Path, ID: spec.ID(), Delivered: spec.delivery != nil}
-	if d := spec.delivery; d != nil {
-		src.KustDoc, src.LoadAnywhere = d.kustDoc, d.loadAnywhere
+	src := kustomize.Source{Dir: dir, Path: spec.Path, ID: spec.ID(), Delivered: spec.Delivery != nil}
+	if d := spec.Delivery; d != nil {
+		src.KustDoc, src.LoadAnywhere = d.KustDoc, d.LoadAnywhere
 	}
 	return src
 }

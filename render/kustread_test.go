@@ -230,8 +230,8 @@ func TestRenderCollectingRestoresTheGoal(t *testing.T) {
 		debug.SetGCPercent(before)
 		var out sourceOut
 		proc.Collect(&proc.HeapPacer{Ceiling: math.MaxInt64}, true, func() { out = rd.renderRecovered(spec) })
-		if out.result.Status != StatusRendered {
-			t.Fatalf("the fixture did not render: %+v", out.result)
+		if out.Result.Status != StatusRendered {
+			t.Fatalf("the fixture did not render: %+v", out.Result)
 		}
 		if got := debug.SetGCPercent(before); got != before {
 			t.Errorf("with GOGC at %d before the build, %d after", before, got)

@@ -43,9 +43,9 @@ func TestLoadRestrictions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			spec := SourceSpec{Path: c.path, Type: SourceKustomize, explicit: true}
+			spec := SourceSpec{Path: c.path, Type: SourceKustomize, Explicit: true}
 			if c.flux {
-				spec.delivery = &deliverySpec{kustDoc: readKustomization(t, filepath.Join(c.root, c.path)), loadAnywhere: true}
+				spec.Delivery = &deliverySpec{KustDoc: readKustomization(t, filepath.Join(c.root, c.path)), LoadAnywhere: true}
 			}
 			out := rd.renderSource(spec)
 			got := describeBuild(out)
@@ -75,18 +75,18 @@ func readKustomization(t *testing.T, dir string) map[string]any {
 }
 
 func describeBuild(out sourceOut) string {
-	if out.result.Status == StatusFailed {
-		return "error: " + out.result.Reason
+	if out.Result.Status == StatusFailed {
+		return "error: " + out.Result.Reason
 	}
-	if out.result.Partial {
+	if out.Result.Partial {
 		var msgs []string
-		for _, f := range out.result.Findings {
+		for _, f := range out.Result.Findings {
 			msgs = append(msgs, f.Message)
 		}
 		return "partial: " + strings.Join(msgs, "; ")
 	}
 	var parts []string
-	for _, o := range out.objects {
+	for _, o := range out.Objects {
 		s := o.Kind + "/" + object.NSName(o.Namespace, o.Name)
 		if sd, ok := o.Doc["stringData"].(map[string]any); ok {
 			for _, k := range []string{"bar", "foo"} {

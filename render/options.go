@@ -8,87 +8,32 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/digestmemo"
+	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/source"
 )
 
 // HelmValues are a chart's values as `helm template` takes them
 // (helm.Values).
 type HelmValues = helm.Values
 
-// SourceSpec names one thing to render.
-type SourceSpec struct {
-	// Path is relative to the scanned root (slash or OS separators).
-	Path string
-	// Type is detected from the path when empty: a directory holding
-	// Chart.yaml is a chart, one holding a kustomization file is a
-	// Kustomize root, anything else (file or directory) is plain YAML.
-	Type SourceType
-	// Name is the value-set name; it distinguishes one chart rendered
-	// several times. Origin.Source becomes Path + "@" + Name.
-	Name string
-	// Helm values, only used for charts. ValuesFiles and Set are the
-	// source's own (Options.Helm's are not added); ReleaseName and
-	// Namespace fall back to Options.Helm's.
-	Helm HelmValues
-
-	explicit bool // from Options.Sources, not discovered
-	// traced builds a Kustomize source with krusty's origin annotations
-	// whatever its inputs hold (see renderKustomizeSource).
-	traced bool
-	// delivery carries what a GitOps object adds to a plain render of the
-	// source; nil for a source rendered on its own.
-	delivery *deliverySpec
-}
-
-// deliverySpec is how a GitOps object renders a source.
-type deliverySpec struct {
-	// kustDoc replaces the source's kustomization (Flux's generated or
-	// amended one, Argo CD's kustomize overrides); nil: as on disk.
-	kustDoc map[string]any
-	// helmOverFiles are values merged over the value files and under Set
-	// (a HelmRelease's composed values, an Argo CD source's values).
-	helmOverFiles map[string]any
-	// helmSetString are --set-string pairs applied after Set.
-	helmSetString []string
-	// namespace is given to namespaced objects that have none.
-	namespace string
-	// dir selects files of a plain directory (Argo CD directory sources).
-	dir *dirOptions
-	// remote is the chart to fetch, for a chart in a chart repository or
-	// OCI registry (Path then only names it).
-	remote *remoteChart
-	// loadAnywhere builds with kustomize's LoadRestrictionsNone, as
-	// kustomize-controller does (fluxcd/pkg/kustomize Build): a
-	// kustomization may list files outside its own directory, bounded by
-	// the source's root (the repository's) instead.
-	loadAnywhere bool
-}
-
-// SourceMap is one --source NAME=PATH: the GitOps source NAME names is
-// read from Path, a root-relative slash path of a directory.
-type SourceMap struct {
-	Name string
-	Path string
-}
-
-// dirOptions are an Argo CD directory source's file selection.
-type dirOptions struct {
-	recurse          bool
-	include, exclude string
-}
-
-// ID is the source's identity in origins and results: the slash path plus
-// "@name" when the source is a named value set.
-func (s SourceSpec) ID() string {
-	if s.Name == "" {
-		return s.Path
-	}
-	return s.Path + "@" + s.Name
-}
+// What a source is and how it renders (render/internal/source), under
+// render's names.
+type (
+	// SourceSpec names one thing to render.
+	SourceSpec = source.Spec
+	// SourceMap is one --source NAME=PATH: the GitOps source NAME names is
+	// read from Path, a root-relative slash path of a directory.
+	SourceMap = source.Map
+	// deliverySpec is how a GitOps object renders a source.
+	deliverySpec = source.Delivery
+	// dirOptions are an Argo CD directory source's file selection.
+	dirOptions = source.Dir
+)
 
 // Defaults of the safe mode.
 const (
 	DefaultReleaseName  = "capreport"
-	DefaultNamespace    = "default"
+	DefaultNamespace    = object.DefaultNamespace
 	DefaultKubeVersion  = "1.34.0"
 	DefaultMaxFileBytes = 10 << 20
 	DefaultMaxObjects   = 10000

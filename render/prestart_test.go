@@ -83,18 +83,18 @@ func TestSharedBodyIsolatesBuilds(t *testing.T) {
 		t.Fatal("the body does not decode")
 	}
 	head, base := fromEntry(headEntry), fromEntry(baseEntry)
-	if head.objects[0].Doc["metadata"].(map[string]any)["name"] != "x" || &head.objects[0] == &base.objects[0] {
+	if head.Objects[0].Doc["metadata"].(map[string]any)["name"] != "x" || &head.Objects[0] == &base.Objects[0] {
 		t.Fatal("the builds do not each get their own slice of the entry's objects")
 	}
-	head.objects = head.objects[:1] // a build's keep filters in place
-	setCommonMetadata(&head.objects[0], map[string]any{"a": "2", "b": "3"}, nil)
-	object.SetDefaultNamespace(&head.objects[0], "team")
+	head.Objects = head.Objects[:1] // a build's keep filters in place
+	object.MergeMetadata(&head.Objects[0], map[string]any{"a": "2", "b": "3"}, nil)
+	object.SetDefaultNamespace(&head.Objects[0], "team")
 	want := doc("x")
-	if !reflect.DeepEqual(base.objects[0].Doc, want) || base.objects[1].Name != "y" {
-		t.Errorf("the other build's objects changed: %v, %s", base.objects[0].Doc, base.objects[1].Name)
+	if !reflect.DeepEqual(base.Objects[0].Doc, want) || base.Objects[1].Name != "y" {
+		t.Errorf("the other build's objects changed: %v, %s", base.Objects[0].Doc, base.Objects[1].Name)
 	}
-	md := head.objects[0].Doc["metadata"].(map[string]any)
+	md := head.Objects[0].Doc["metadata"].(map[string]any)
 	if md["namespace"] != "team" || !reflect.DeepEqual(md["labels"], map[string]any{"a": "2", "b": "3"}) {
-		t.Errorf("the writing build's object is %v", head.objects[0].Doc)
+		t.Errorf("the writing build's object is %v", head.Objects[0].Doc)
 	}
 }

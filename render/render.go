@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -16,12 +15,14 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/cache"
+	"github.com/capreport/capreport/render/gitops"
 	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/fetch"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/proc"
 	"github.com/capreport/capreport/render/internal/repofs"
+	"github.com/capreport/capreport/render/internal/source"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -45,8 +46,6 @@ type renderer struct {
 	// krustyTraced traces every traced Kustomize build with krusty's own
 	// origin annotations, never with kustread's (the tests compare them).
 	krustyTraced bool
-	// delivered holds the builds GitOps expansion prefetched; nil: none.
-	delivered *renderMemo
 	// slow is the run's allowance of slow render time, shared by the
 	// per-source copies; nil: each source has the source timeout.
 	slow *proc.Allowance
@@ -111,16 +110,14 @@ func Render(ctx context.Context, path string, opts Options) (*Result, error) {
 	outs := rd.renderAll(ctx, specs)
 	res := &Result{Findings: findings}
 	if !rd.opts.NoGitOps {
-		rd.delivered = &renderMemo{outs: map[string]sourceOut{}}
 		outs = rd.followGitOps(ctx, outs, res)
-		rd.delivered = nil
 	}
 	rd.traceTargets(ctx, outs)
 	for _, o := range outs {
-		kept, _ := rd.keep(o.objects, false, false)
+		kept, _ := rd.keep(o.Objects, false, false)
 		res.Objects = append(res.Objects, kept...)
-		res.Sources = append(res.Sources, o.result)
-		res.Findings = append(res.Findings, o.result.Findings...)
+		res.Sources = append(res.Sources, o.Result)
+		res.Findings = append(res.Findings, o.Result.Findings...)
 	}
 	if res.Objects == nil {
 		res.Objects = []Object{}
@@ -213,7 +210,7 @@ func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, out
 		renders.Go(func() error {
 			out := rd.renderKept(ctx, specs[i])
 			cacheStore(rd.cache, keys[i], out)
-			out.spec = specs[i]
+			out.Spec = specs[i]
 			outs[i] = out
 			done()
 			return nil
@@ -251,7 +248,7 @@ func (rd *renderer) renderAllCached(ctx context.Context, specs []SourceSpec, out
 				return nil
 			}
 			out := fromEntry(e)
-			out.spec = specs[i]
+			out.Spec = specs[i]
 			outs[i] = out
 			done()
 			return nil
@@ -273,102 +270,22 @@ func (rd *renderer) progressOf(total int) func() {
 	return func() { p(int(n.Add(1)), total) }
 }
 
-type sourceOut struct {
-	objects []Object
-	result  SourceResult
-	// covered are the root-relative files and directories the render read
-	// as parts of the source (kustomization directories, resource files,
-	// chart directories, plain files).
-	covered []string
-	// inputs are every read the render made, when recorded is set (a run
-	// with a render cache).
-	inputs   []cache.Input
-	recorded bool
-	// dropped are the identities of the delivered objects Options.Keep
-	// dropped, so that dedupeDeliveries counts them as it counts the rest.
-	dropped []string
-	// spec is what was rendered (traceTargets renders it again).
-	spec SourceSpec
-	// via is the link of the mapped source (--source) a GitOps object
-	// read it from, which its chain passes through.
-	via *Link
-}
-
-// clone copies out deeply enough that the copy's owner may change any of
-// its objects, findings and lists without touching out.
-func (o sourceOut) clone() sourceOut {
-	c := o
-	c.objects = make([]Object, len(o.objects))
-	for i := range o.objects {
-		c.objects[i] = o.objects[i].Clone()
-	}
-	c.result.Findings = cloneFindings(o.result.Findings)
-	c.result.Chain = slices.Clone(o.result.Chain)
-	c.covered = slices.Clone(o.covered)
-	c.inputs = slices.Clone(o.inputs)
-	c.dropped = slices.Clone(o.dropped)
-	if o.via != nil {
-		via := *o.via
-		c.via = &via
-	}
-	return c
-}
-
-// relabel names the build of out.spec as the build of spec, which differs
-// from it in name only: its objects' source, its value set and its
-// findings, whose messages name the source as "type ID".
-func (o sourceOut) relabel(spec SourceSpec) sourceOut {
-	from, to := o.spec.ID(), spec.ID()
-	if from == to {
-		return o
-	}
-	for i := range o.objects {
-		if o.objects[i].Origin.Source == from {
-			o.objects[i].Origin.Source = to
-		}
-	}
-	o.result.ValueSet = spec.Name
-	said, say := string(o.spec.Type)+" "+from, string(spec.Type)+" "+to
-	for i := range o.result.Findings {
-		f := &o.result.Findings[i]
-		if f.Source == from {
-			f.Source = to
-		}
-		f.Message = strings.ReplaceAll(f.Message, said, say)
-	}
-	o.spec = spec
-	return o
-}
-
-func cloneFindings(fs []check.Finding) []check.Finding {
-	out := slices.Clone(fs)
-	for i := range out {
-		if l := out[i].Location; l != nil {
-			loc := *l
-			out[i].Location = &loc
-		}
-		out[i].RestsOn = slices.Clone(out[i].RestsOn)
-	}
-	return out
-}
+// sourceOut is one source's render (render/internal/source).
+type sourceOut = source.Out
 
 func skippedOut(spec SourceSpec, reason string) sourceOut {
-	return sourceOut{result: SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name, Status: StatusSkipped, Reason: reason}}
+	return sourceOut{Result: SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name, Status: StatusSkipped, Reason: reason}}
 }
 
 // renderWithLimits renders one source under a timeout, turning a panic into
 // a finding. With a worker pool the render runs in a worker process, which
 // is stopped when it outlives its time or memory. In-process, Helm's engine
 // and krusty cannot be interrupted: a source that times out is reported
-// failed and its goroutine is left to finish alone. A GitOps object's build
-// that the run made already is not made again (renderMemo).
+// failed and its goroutine is left to finish alone. (The GitOps engine
+// makes each of its builds once per run: render/gitops's renderMemo.)
 func (rd *renderer) renderWithLimits(ctx context.Context, spec SourceSpec) sourceOut {
-	if out, ok := rd.delivered.take(spec); ok {
-		return out
-	}
 	out := rd.renderCached(ctx, spec)
-	out.spec = spec
-	rd.delivered.keep(spec, out)
+	out.Spec = spec
 	return out
 }
 
@@ -384,10 +301,10 @@ func (rd *renderer) keep(objs []Object, forGitOps, delivered bool) ([]Object, []
 	kept := objs[:0]
 	for i := range objs {
 		switch {
-		case rd.opts.Keep(&objs[i]) || forGitOps && gitopsInput(&objs[i]):
+		case rd.opts.Keep(&objs[i]) || forGitOps && gitops.Input(&objs[i]):
 			kept = append(kept, objs[i])
 		case delivered:
-			dropped = append(dropped, identityKey(&objs[i]))
+			dropped = append(dropped, gitops.IdentityKey(&objs[i]))
 		}
 	}
 	clear(objs[len(kept):]) // let the dropped documents go
@@ -414,7 +331,7 @@ func (rd *renderer) renderCached(ctx context.Context, spec SourceSpec) sourceOut
 // dropped (what the cache stores, then, is only what the run keeps).
 func (rd *renderer) renderKept(ctx context.Context, spec SourceSpec) sourceOut {
 	out := rd.renderFresh(ctx, spec)
-	out.objects, out.dropped = rd.keep(out.objects, true, spec.delivery != nil)
+	out.Objects, out.Dropped = rd.keep(out.Objects, true, spec.Delivery != nil)
 	return out
 }
 
@@ -450,8 +367,8 @@ func (rd *renderer) renderRecovered(spec SourceSpec) sourceOut {
 	sub := *rd
 	sub.repo, sub.fetched = rd.repo.WithFS(rec), new(atomic.Bool)
 	out := sub.renderGuarded(spec)
-	out.inputs, out.recorded = rec.Inputs()
-	out.recorded = out.recorded && !sub.fetched.Load()
+	out.Inputs, out.Recorded = rec.Inputs()
+	out.Recorded = out.Recorded && !sub.fetched.Load()
 	return out
 }
 
@@ -472,7 +389,7 @@ func (rd *renderer) failedOut(spec SourceSpec, id string, err error) sourceOut {
 	}
 	f := check.Finding{Check: id, Severity: severity, Source: spec.ID(),
 		Message: rd.tidy(fmt.Sprintf("%s %s: %v", spec.Type, spec.ID(), err))}
-	return sourceOut{result: SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name,
+	return sourceOut{Result: SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name,
 		Status: StatusFailed, Reason: rd.tidy(err.Error()), Findings: []check.Finding{f}}}
 }
 
@@ -497,9 +414,9 @@ func (rd *renderer) renderSource(spec SourceSpec) sourceOut {
 			objs[i].Origin.Partial = true
 		}
 	}
-	if d := spec.delivery; d != nil {
+	if d := spec.Delivery; d != nil {
 		for i := range objs {
-			object.SetDefaultNamespace(&objs[i], d.namespace)
+			object.SetDefaultNamespace(&objs[i], d.Namespace)
 		}
 	}
 	res := SourceResult{Path: spec.Path, Type: spec.Type, ValueSet: spec.Name, Status: StatusRendered, Partial: meta.partial, Untraced: meta.untraced}
@@ -527,7 +444,7 @@ func (rd *renderer) renderSource(spec SourceSpec) sourceOut {
 	}
 	res.Objects = len(objs)
 	res.Findings = findings
-	return sourceOut{objects: objs, result: res, covered: meta.covered}
+	return sourceOut{Objects: objs, Result: res, Covered: meta.covered}
 }
 
 // renderMeta is what a render learns besides its objects.

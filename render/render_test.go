@@ -232,8 +232,8 @@ func TestRenderLimits(t *testing.T) {
 	t.Run("panic becomes a finding", func(t *testing.T) {
 		rd := &renderer{opts: DefaultOptions().withDefaults(), fx: &fetchState{}} // no repo: the render panics
 		out := rd.renderWithLimits(context.Background(), SourceSpec{Path: "x.yaml", Type: SourcePlain})
-		if out.result.Status != StatusFailed || len(out.result.Findings) != 1 || out.result.Findings[0].Check != "render-panic" {
-			t.Errorf("got %+v", out.result)
+		if out.Result.Status != StatusFailed || len(out.Result.Findings) != 1 || out.Result.Findings[0].Check != "render-panic" {
+			t.Errorf("got %+v", out.Result)
 		}
 	})
 	t.Run("timeout", func(t *testing.T) {

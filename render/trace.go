@@ -5,7 +5,9 @@ import (
 	"context"
 	"slices"
 
+	"github.com/capreport/capreport/render/gitops"
 	"github.com/capreport/capreport/render/internal/kustscan"
+	"github.com/capreport/capreport/render/internal/object"
 )
 
 // locatedKinds are the kinds of the objects that needsOrigin, with the
@@ -35,11 +37,11 @@ var locatedKinds = []struct {
 // objects whose chains and findings name their place. (The targets of
 // autoscalers are the other objects located; traceTargets sees to them.)
 func needsOrigin(o Object) bool {
-	switch groupOf(o.APIVersion) {
+	switch object.Group(o.APIVersion) {
 	case "keda.sh", "keda.k8s.io":
 		return true
 	}
-	return isAutoscalerKind(&o) || kindOfGitOps(&o) != notGitOps
+	return object.IsAutoscaler(&o) || gitops.Is(&o)
 }
 
 // namesLocatedKind reports whether a file the scanned build lists has a
@@ -95,8 +97,8 @@ func declaresKind(data, kind []byte) bool {
 func (rd *renderer) traceTargets(ctx context.Context, outs []sourceOut) {
 	targets := map[string]bool{}
 	for i := range outs {
-		for j := range outs[i].objects {
-			if kind, name, ok := scaleTarget(&outs[i].objects[j]); ok {
+		for j := range outs[i].Objects {
+			if kind, name, ok := scaleTarget(&outs[i].Objects[j]); ok {
 				targets[kind+"/"+name] = true
 			}
 		}
@@ -106,19 +108,19 @@ func (rd *renderer) traceTargets(ctx context.Context, outs []sourceOut) {
 	}
 	for i := range outs {
 		out := &outs[i]
-		if !out.result.Untraced || !slices.ContainsFunc(out.objects, func(o Object) bool { return targets[o.Kind+"/"+o.Name] }) {
+		if !out.Result.Untraced || !slices.ContainsFunc(out.Objects, func(o Object) bool { return targets[o.Kind+"/"+o.Name] }) {
 			continue
 		}
-		spec := out.spec
-		spec.traced = true
+		spec := out.Spec
+		spec.Traced = true
 		traced := rd.renderWithLimits(ctx, spec)
 		byID := map[string]*Object{}
-		for j := range traced.objects {
-			byID[identityKey(&traced.objects[j])] = &traced.objects[j]
+		for j := range traced.Objects {
+			byID[gitops.IdentityKey(&traced.Objects[j])] = &traced.Objects[j]
 		}
-		for j := range out.objects {
-			o := &out.objects[j]
-			if t, ok := byID[identityKey(o)]; ok && targets[o.Kind+"/"+o.Name] {
+		for j := range out.Objects {
+			o := &out.Objects[j]
+			if t, ok := byID[gitops.IdentityKey(o)]; ok && targets[o.Kind+"/"+o.Name] {
 				// The chain is stamped on the delivered objects after their render.
 				o.Origin.File, o.Origin.Line, o.Origin.AnnotationLines, o.Origin.Via = t.Origin.File, t.Origin.Line, t.Origin.AnnotationLines, t.Origin.Via
 			}
@@ -130,7 +132,7 @@ func (rd *renderer) traceTargets(ctx context.Context, outs []sourceOut) {
 // an HPA's scaleTargetRef, or a ScaledObject's (whose kind defaults to
 // Deployment, as KEDA's does).
 func scaleTarget(o *Object) (string, string, bool) {
-	if !isAutoscalerKind(o) {
+	if !object.IsAutoscaler(o) {
 		return "", "", false
 	}
 	spec, _ := o.Doc["spec"].(map[string]any)

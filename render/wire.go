@@ -63,24 +63,24 @@ type dirOptionsWire struct {
 }
 
 func toWire(s SourceSpec) wireSpec {
-	w := wireSpec{Path: s.Path, Type: s.Type, Name: s.Name, Helm: s.Helm, Explicit: s.explicit, Traced: s.traced}
-	if d := s.delivery; d != nil {
-		w.Delivery = &wireDelivery{KustDoc: d.kustDoc, HelmOverFiles: d.helmOverFiles,
-			HelmSetString: d.helmSetString, Namespace: d.namespace, Remote: d.remote, LoadAnywhere: d.loadAnywhere}
-		if d.dir != nil {
-			w.Delivery.Dir = &dirOptionsWire{Recurse: d.dir.recurse, Include: d.dir.include, Exclude: d.dir.exclude}
+	w := wireSpec{Path: s.Path, Type: s.Type, Name: s.Name, Helm: s.Helm, Explicit: s.Explicit, Traced: s.Traced}
+	if d := s.Delivery; d != nil {
+		w.Delivery = &wireDelivery{KustDoc: d.KustDoc, HelmOverFiles: d.HelmOverFiles,
+			HelmSetString: d.HelmSetString, Namespace: d.Namespace, Remote: d.Remote, LoadAnywhere: d.LoadAnywhere}
+		if d.Dir != nil {
+			w.Delivery.Dir = &dirOptionsWire{Recurse: d.Dir.Recurse, Include: d.Dir.Include, Exclude: d.Dir.Exclude}
 		}
 	}
 	return w
 }
 
 func (w wireSpec) spec() SourceSpec {
-	s := SourceSpec{Path: w.Path, Type: w.Type, Name: w.Name, Helm: w.Helm, explicit: w.Explicit, traced: w.Traced}
+	s := SourceSpec{Path: w.Path, Type: w.Type, Name: w.Name, Helm: w.Helm, Explicit: w.Explicit, Traced: w.Traced}
 	if d := w.Delivery; d != nil {
-		s.delivery = &deliverySpec{kustDoc: d.KustDoc, helmOverFiles: d.HelmOverFiles,
-			helmSetString: d.HelmSetString, namespace: d.Namespace, remote: d.Remote, loadAnywhere: d.LoadAnywhere}
+		s.Delivery = &deliverySpec{KustDoc: d.KustDoc, HelmOverFiles: d.HelmOverFiles,
+			HelmSetString: d.HelmSetString, Namespace: d.Namespace, Remote: d.Remote, LoadAnywhere: d.LoadAnywhere}
 		if d.Dir != nil {
-			s.delivery.dir = &dirOptions{recurse: d.Dir.Recurse, include: d.Dir.Include, exclude: d.Dir.Exclude}
+			s.Delivery.Dir = &dirOptions{Recurse: d.Dir.Recurse, Include: d.Dir.Include, Exclude: d.Dir.Exclude}
 		}
 	}
 	return s

@@ -45,6 +45,6 @@ func (h workerHandler) Serve(req workerRequest) workerResponse {
 	rd := h.rd
 	rd.setFetchBudget(req.FetchBudget)
 	o := rd.renderRecovered(req.Spec.spec())
-	return workerResponse{Objects: toWireObjects(o.objects), Result: o.result, Covered: o.covered, Inputs: o.inputs, Recorded: o.recorded,
+	return workerResponse{Objects: toWireObjects(o.Objects), Result: o.Result, Covered: o.Covered, Inputs: o.Inputs, Recorded: o.Recorded,
 		Fetched: req.FetchBudget - rd.fx.budget.Load()}
 }

@@ -27,11 +27,11 @@ func otherRoot(t *testing.T) *renderer {
 func renderSmall(t *testing.T, pool *workerPool, rd *renderer) (string, int) {
 	t.Helper()
 	out, ok := renderIsolated(context.Background(), pool, rd, SourceSpec{Path: "small", Type: SourcePlain})
-	if !ok || out.result.Status != StatusRendered || len(out.objects) != 1 {
-		t.Fatalf("rendered %+v (ok %v), want one object", out.result, ok)
+	if !ok || out.Result.Status != StatusRendered || len(out.Objects) != 1 {
+		t.Fatalf("rendered %+v (ok %v), want one object", out.Result, ok)
 	}
 	idle := workers.Idle(pool.Key())
-	return out.objects[0].Name, idle[len(idle)-1].PID()
+	return out.Objects[0].Name, idle[len(idle)-1].PID()
 }
 
 // A pool made while another is open starts no spare of its own: it takes
@@ -166,9 +166,9 @@ func TestPoolWaitEndsWithTheContext(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	out, ok := renderIsolated(ctx, basePool, base, SourceSpec{Path: "small", Type: SourcePlain})
-	cancelled := slices.ContainsFunc(out.result.Findings, func(f check.Finding) bool { return f.Check == check.RenderCancelled })
+	cancelled := slices.ContainsFunc(out.Result.Findings, func(f check.Finding) bool { return f.Check == check.RenderCancelled })
 	if took := time.Since(start); !ok || !cancelled || took > time.Second {
-		t.Errorf("after its context ended the waiting source got %+v (ok %v) in %s; want it cancelled at once", out.result, ok, took)
+		t.Errorf("after its context ended the waiting source got %+v (ok %v) in %s; want it cancelled at once", out.Result, ok, took)
 	}
 	<-done
 }

@@ -23,7 +23,7 @@ import (
 // went without the list being brought down to it.
 var fileCycles = map[string][][]string{
 	"render": {
-		{"argo.go", "cacheglue.go", "discover.go", "fetch.go", "flux.go", "gitops.go", "gitopsremote.go", "helmoperator.go", "isolate.go", "kustomize.go", "nested.go", "options.go", "paths.go", "prefetch.go", "render.go", "resourceset.go", "selfmanaged.go", "sourcemap.go", "trace.go", "wire.go", "withhold.go", "workerset.go"},
+		{"cacheglue.go", "discover.go", "fetch.go", "gitopsglue.go", "isolate.go", "kustomize.go", "options.go", "paths.go", "render.go", "trace.go", "wire.go", "workerset.go"},
 	},
 }
 

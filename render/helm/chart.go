@@ -13,6 +13,7 @@ import (
 	"helm.sh/helm/v3/pkg/strvals"
 
 	"github.com/capreport/capreport/check"
+	"github.com/capreport/capreport/render/internal/chartspec"
 	"github.com/capreport/capreport/render/internal/helmkeys"
 	"github.com/capreport/capreport/render/internal/object"
 	"github.com/capreport/capreport/render/internal/repofs"
@@ -45,7 +46,7 @@ func (h *Renderer) Render(req Request) ([]Object, []check.Finding, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		vals = MergeMaps(fileVals, vals) // the object's own values win
+		vals = chartspec.MergeMaps(fileVals, vals) // the object's own values win
 	}
 	findings, missing := h.resolveDependencies(chrt, req.ChartDir, chartRel, vals)
 	out, fs, err := h.renderLoaded(req, chrt, chartRel, vals)
@@ -223,7 +224,7 @@ func (h *Renderer) helmValues(req Request) (map[string]any, error) {
 		return nil, err
 	}
 	if req.OverFiles != nil {
-		vals = MergeMaps(vals, req.OverFiles)
+		vals = chartspec.MergeMaps(vals, req.OverFiles)
 		for _, s := range req.Values.Set {
 			if err := strvals.ParseInto(s, vals); err != nil {
 				return nil, fmt.Errorf("parameter %q: %w", s, err)
@@ -238,7 +239,7 @@ func (h *Renderer) helmValues(req Request) (map[string]any, error) {
 		return nil, err
 	}
 	if req.Inline != nil {
-		vals = MergeMaps(vals, req.Inline)
+		vals = chartspec.MergeMaps(vals, req.Inline)
 	}
 	return vals, nil
 }
@@ -307,7 +308,7 @@ func chartValuesFiles(chrt *chart.Chart, files []string) (map[string]any, error)
 		if err != nil {
 			return nil, fmt.Errorf("values file %q: %w", f, err)
 		}
-		out = MergeMaps(out, v)
+		out = chartspec.MergeMaps(out, v)
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"helm.sh/helm/v3/pkg/chart"
 
+	"github.com/capreport/capreport/render/internal/chartspec"
 	"github.com/capreport/capreport/render/internal/fetch"
 	"github.com/capreport/capreport/render/internal/repofs"
 )
@@ -76,39 +77,12 @@ type Object struct {
 	AnnLines map[string]int
 }
 
-// Values are a chart's values as `helm template` takes them.
-type Values struct {
-	// ValuesFiles are merged in order, like repeated -f flags. In a
-	// source's spec (from the repository, untrusted) a path is looked up
-	// in the chart directory, then in the scanned root, and must stay
-	// inside the root. On the command line (trusted) a path may be
-	// absolute or relative to the working directory, else it is looked up
-	// like a spec's.
-	ValuesFiles []string
-	// Set holds --set style "a.b=c,d=e" strings, applied after ValuesFiles.
-	Set []string
-	// ReleaseName and Namespace default to the command line's, then to
-	// render's DefaultReleaseName and DefaultNamespace.
-	ReleaseName string
-	Namespace   string
-}
-
-// A Remote is a chart in a chart repository or OCI registry that a
-// GitOps object or a helmCharts entry names (exported fields: it crosses
-// to the workers with gob).
-type Remote struct {
-	RepoURL, Name, Version, Tag, Digest string
-	// ValuesFiles are files inside the chart merged over its values.yaml
-	// (Flux valuesFiles, Argo CD valueFiles of a repository chart).
-	ValuesFiles []string
-}
-
-// Ref is what the fetcher downloads for c.
-func (c Remote) Ref() fetch.Ref {
-	return fetch.Ref{RepoURL: c.RepoURL, Name: c.Name, Version: c.Version, Tag: c.Tag, Digest: c.Digest}
-}
-
-// Label names a remote chart in source paths and origins.
-func (c Remote) Label() string {
-	return c.Ref().String()
-}
+// What names a chart render besides the chart (render/internal/chartspec),
+// under helm's names.
+type (
+	// Values are a chart's values as `helm template` takes them.
+	Values = chartspec.Values
+	// A Remote is a chart in a chart repository or OCI registry that a
+	// GitOps object or a helmCharts entry names.
+	Remote = chartspec.Remote
+)

@@ -8,6 +8,7 @@ import (
 	"helm.sh/helm/v3/pkg/strvals"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/capreport/capreport/render/internal/chartspec"
 	"github.com/capreport/capreport/render/internal/repofs"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
@@ -30,7 +31,7 @@ func MergeValueFiles(files []ValuesFile) (map[string]any, error) {
 		if err := sigsyaml.Unmarshal(f.Data, &cur); err != nil {
 			return nil, fmt.Errorf("failed to parse %s: %w", f.Path, err)
 		}
-		base = MergeMaps(base, cur)
+		base = chartspec.MergeMaps(base, cur)
 	}
 	return base, nil
 }
@@ -62,24 +63,6 @@ func ReadValues(r *repofs.Repo, p string, trusted bool) (ValuesFile, error) {
 		return ValuesFile{Path: p}, err
 	}
 	return ValuesFile{Path: p, Data: data}, yamldoc.CheckAliases(data)
-}
-
-// MergeMaps deep-merges b onto a (b wins), like Helm's -f merging.
-func MergeMaps(a, b map[string]any) map[string]any {
-	out := make(map[string]any, len(a))
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		if bv, ok := v.(map[string]any); ok {
-			if av, ok := out[k].(map[string]any); ok {
-				out[k] = MergeMaps(av, bv)
-				continue
-			}
-		}
-		out[k] = v
-	}
-	return out
 }
 
 // HookOf is an object's helm.sh/hook annotation.

@@ -187,6 +187,24 @@ var clusterScopedKinds = map[string]bool{
 	"ClusterPolicy": true, "ComponentStatus": true,
 }
 
+// DefaultNamespace is the namespace of a namespaced object that names
+// none, as the API server reads it (and Helm's default release namespace).
+const DefaultNamespace = "default"
+
+// Group is an apiVersion's group ("" for the core group, "v1").
+func Group(apiVersion string) string {
+	if i := strings.Index(apiVersion, "/"); i >= 0 {
+		return apiVersion[:i]
+	}
+	return ""
+}
+
+// IsAutoscaler reports whether o is an autoscaler: an HPA or a KEDA
+// ScaledObject.
+func IsAutoscaler(o *Object) bool {
+	return o.Kind == "HorizontalPodAutoscaler" || (o.Kind == "ScaledObject" && strings.HasPrefix(o.APIVersion, "keda.sh/"))
+}
+
 // ClusterScoped reports whether kind is one of clusterScopedKinds.
 func ClusterScoped(kind string) bool { return clusterScopedKinds[kind] }
 
@@ -218,6 +236,30 @@ func OwnMetadata(o *Object) map[string]any {
 	return md
 }
 
+// MergeMetadata sets labels and annotations on o over its own (Flux's
+// commonMetadata). The maps it writes into are copies: a cached render's
+// documents are shared by the builds that load it.
+func MergeMetadata(o *Object, labels, annotations map[string]any) {
+	if _, ok := o.Doc["metadata"].(map[string]any); ok && len(labels) == 0 && len(annotations) == 0 {
+		return
+	}
+	md := OwnMetadata(o)
+	for field, add := range map[string]map[string]any{"labels": labels, "annotations": annotations} {
+		if len(add) == 0 {
+			continue
+		}
+		cur, _ := md[field].(map[string]any)
+		cur = maps.Clone(cur)
+		if cur == nil {
+			cur = map[string]any{}
+		}
+		md[field] = cur
+		for k, v := range add {
+			cur[k] = v
+		}
+	}
+}
+
 // Ref names a GitOps object in messages and source IDs: Kind/ns/name.
 func Ref(o *Object) string {
 	if o.Namespace == "" {
@@ -238,6 +280,12 @@ func NSName(ns, name string) string {
 func Finding(o *Object, id, severity, msg string) check.Finding {
 	return check.Finding{Check: id, Severity: severity, Location: check.At(o.Origin.File, o.Origin.Line), Source: o.Origin.Source,
 		Message: fmt.Sprintf("%s:%d: %s %s: %s", o.Origin.File, o.Origin.Line, o.Kind, NSName(o.Namespace, o.Name), msg)}
+}
+
+// NotFollowed is the finding for a GitOps object capreport cannot follow
+// offline; the summary counts them.
+func NotFollowed(o *Object, why string) check.Finding {
+	return Finding(o, check.GitOpsNotFollowed, check.SeverityWarning, "not followed: "+why)
 }
 
 // DuplicateKeyFinding reports a document of file rel, at line, with the

@@ -562,6 +562,31 @@ func (c *converter) countExpanded(n *yaml.Node, depth int) bool {
 	return true
 }
 
+// Str reads a string at a path of nested maps ("" when it is not one).
+func Str(m map[string]any, keys ...string) string {
+	v, _ := Dig(m, keys...).(string)
+	return v
+}
+
+// Dig walks nested maps; nil when the path leaves them.
+func Dig(m map[string]any, keys ...string) any {
+	var cur any = m
+	for _, k := range keys {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = mm[k]
+	}
+	return cur
+}
+
+// MapAt reads a mapping at a path of nested maps (nil when it is not one).
+func MapAt(m map[string]any, keys ...string) map[string]any {
+	v, _ := Dig(m, keys...).(map[string]any)
+	return v
+}
+
 // StrList is the strings of a field that holds a string or a list (other
 // items left out).
 func StrList(v any) []string {

@@ -1,4 +1,4 @@
-package render
+package flux
 
 import (
 	"testing"
@@ -9,8 +9,8 @@ import (
 // Flux joins a source path as securejoin does: ".." stops at the root.
 func TestFluxPath(t *testing.T) {
 	for in, want := range map[string]string{"./apps/prod": "apps/prod", "apps": "apps", "": "", "/x": "x", "../../etc": "etc", "a/../../b": "b"} {
-		if got := fluxPath(in); got != want {
-			t.Errorf("fluxPath(%q) = %q, want %q", in, got, want)
+		if got := CleanPath(in); got != want {
+			t.Errorf("CleanPath(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

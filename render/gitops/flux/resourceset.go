@@ -1,4 +1,4 @@
-package render
+package flux
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/fluxsubst"
 	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/source"
 	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
@@ -42,41 +43,41 @@ func init() {
 	slug.EnableSmartTruncate = true
 }
 
-// expandResourceSet renders a ResourceSet's objects as one delivered
+// ResourceSet renders a ResourceSet's objects as one delivered
 // source, at the ResourceSet's own place.
-func (g *gitops) expandResourceSet(o *Object) *expansion {
-	e := &expansion{}
-	spec := mapAt(o.Doc, "spec")
+func (g *Run) ResourceSet(o *object.Object) *Expansion {
+	e := &Expansion{}
+	spec := yamldoc.MapAt(o.Doc, "spec")
 	if from, _ := spec["inputsFrom"].([]any); len(from) > 0 {
-		e.findings = append(e.findings, notFollowed(o, "spec.inputsFrom takes inputs from ResourceSetInputProviders, which read the cluster or an external service; only the in-line spec.inputs are rendered"))
-		if str(spec, "inputStrategy", "name") == "Permute" {
+		e.Findings = append(e.Findings, object.NotFollowed(o, "spec.inputsFrom takes inputs from ResourceSetInputProviders, which read the cluster or an external service; only the in-line spec.inputs are rendered"))
+		if yamldoc.Str(spec, "inputStrategy", "name") == "Permute" {
 			return e // every set combines a provider's: none can be rendered
 		}
 	}
 	inputs := resourceSetInputs(o, spec)
 	objs, err := buildResourceSet(spec, inputs)
-	src := SourceSpec{Path: o.Origin.File, Type: SourcePlain, Name: object.Ref(o), explicit: true}
+	src := source.Spec{Path: o.Origin.File, Type: object.SourcePlain, Name: object.Ref(o), Explicit: true}
 	if err != nil {
-		e.outs = append(e.outs, g.rd.failedOut(src, check.RenderFailed, fmt.Errorf("the Flux Operator cannot build it: %w", err)))
+		e.Outs = append(e.Outs, g.eng.Failed(src, check.RenderFailed, fmt.Errorf("the Flux Operator cannot build it: %w", err)))
 		return e
 	}
-	out := sourceOut{result: SourceResult{Path: src.Path, Type: src.Type, ValueSet: src.Name, Status: StatusRendered, Objects: len(objs)},
-		covered: []string{o.Origin.File}}
+	out := source.Out{Result: object.SourceResult{Path: src.Path, Type: src.Type, ValueSet: src.Name, Status: object.StatusRendered, Objects: len(objs)},
+		Covered: []string{o.Origin.File}}
 	for _, doc := range objs {
 		obj, ok := object.FromDoc(doc)
 		if !ok {
 			continue
 		}
-		obj.Origin = Origin{Source: src.ID(), SourceType: SourcePlain, File: o.Origin.File, Line: o.Origin.Line}
-		out.objects = append(out.objects, obj)
+		obj.Origin = object.Origin{Source: src.ID(), SourceType: object.SourcePlain, File: o.Origin.File, Line: o.Origin.Line}
+		out.Objects = append(out.Objects, obj)
 	}
-	e.outs = append(e.outs, out)
+	e.Outs = append(e.Outs, out)
 	return e
 }
 
 // resourceSetInputs are the in-line input sets, each with the provider
 // key the operator adds.
-func resourceSetInputs(o *Object, spec map[string]any) []map[string]any {
+func resourceSetInputs(o *object.Object, spec map[string]any) []map[string]any {
 	var out []map[string]any
 	for _, in := range yamldoc.MapList(spec["inputs"]) {
 		set := make(map[string]any, len(in)+1)
@@ -93,7 +94,7 @@ func resourceSetInputs(o *Object, spec map[string]any) []map[string]any {
 // for every input set.
 func buildResourceSet(spec map[string]any, inputs []map[string]any) ([]map[string]any, error) {
 	steps := yamldoc.MapList(spec["steps"])
-	if len(steps) > 0 && (spec["resources"] != nil || str(spec, "resourcesTemplate") != "") {
+	if len(steps) > 0 && (spec["resources"] != nil || yamldoc.Str(spec, "resourcesTemplate") != "") {
 		return nil, fmt.Errorf("spec.steps is mutually exclusive with spec.resources and spec.resourcesTemplate")
 	}
 	if len(steps) == 0 {
@@ -134,7 +135,7 @@ func buildResourceSetStep(step map[string]any, inputs []map[string]any) ([]map[s
 	// disabled and the duplicates.
 	add := func(doc map[string]any, filter bool) {
 		key := resourceSetKey(doc)
-		if filter && (seen[key] || str(doc, "metadata", "annotations", "fluxcd.controlplane.io/reconcile") == "disabled") {
+		if filter && (seen[key] || yamldoc.Str(doc, "metadata", "annotations", "fluxcd.controlplane.io/reconcile") == "disabled") {
 			return
 		}
 		seen[key] = true
@@ -158,7 +159,7 @@ func buildResourceSetStep(step map[string]any, inputs []map[string]any) ([]map[s
 			return nil, fmt.Errorf("it generates more than %d objects", maxResourceSetObjects)
 		}
 	}
-	if t := str(step, "resourcesTemplate"); t != "" {
+	if t := yamldoc.Str(step, "resourcesTemplate"); t != "" {
 		for _, set := range sets {
 			docs, err := executeResourceSetTemplate(t, set)
 			if err != nil {
@@ -207,7 +208,7 @@ func executeResourceSetTemplate(text string, set map[string]any) ([]map[string]a
 
 // resourceSetKey is the operator's dedupe key: group, kind, namespace, name.
 func resourceSetKey(doc map[string]any) string {
-	return strings.Join([]string{groupOf(str(doc, "apiVersion")), str(doc, "kind"), str(doc, "metadata", "namespace"), str(doc, "metadata", "name")}, "/")
+	return strings.Join([]string{object.Group(yamldoc.Str(doc, "apiVersion")), yamldoc.Str(doc, "kind"), yamldoc.Str(doc, "metadata", "namespace"), yamldoc.Str(doc, "metadata", "name")}, "/")
 }
 
 // limitedBuilder stops a template whose output grows past max bytes.

@@ -1,4 +1,4 @@
-package render
+package flux
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func rsetSpec(t *testing.T, text string) map[string]any {
 // provider key, slugify, toYaml, dedupe by group/kind/namespace/name, the
 // reconcile: disabled annotation, steps, and missingkey=error.
 func TestBuildResourceSet(t *testing.T) {
-	o := &Object{APIVersion: "fluxcd.controlplane.io/v1", Kind: "ResourceSet", Name: "apps", Namespace: "flux-system"}
+	o := &object.Object{APIVersion: "fluxcd.controlplane.io/v1", Kind: "ResourceSet", Name: "apps", Namespace: "flux-system"}
 	cases := []struct{ name, spec, want string }{
 		{"inputs and slugify", `
 inputs:
@@ -83,11 +83,11 @@ resources:
 		docs, err := buildResourceSet(spec, resourceSetInputs(o, spec))
 		var got []string
 		for _, d := range docs {
-			s := str(d, "kind") + " " + object.NSName(str(d, "metadata", "namespace"), str(d, "metadata", "name"))
-			if m := dig(d, "spec", "maxReplicas"); m != nil {
+			s := yamldoc.Str(d, "kind") + " " + object.NSName(yamldoc.Str(d, "metadata", "namespace"), yamldoc.Str(d, "metadata", "name"))
+			if m := yamldoc.Dig(d, "spec", "maxReplicas"); m != nil {
 				s += fmt.Sprintf(" max=%v", m)
 			}
-			if k := str(d, "data", "k"); k != "" {
+			if k := yamldoc.Str(d, "data", "k"); k != "" {
 				s += " k=" + k
 			}
 			got = append(got, s)

@@ -1,10 +1,16 @@
-package render
+package gitops
 
 import (
 	"maps"
 	"path"
 	"path/filepath"
 	"slices"
+
+	"github.com/capreport/capreport/render/gitops/flux"
+	"github.com/capreport/capreport/render/gitops/internal/sourceroot"
+	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/source"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // A Flux Kustomization written beneath another's path (a child under the
@@ -20,11 +26,11 @@ import (
 
 // nestedSources marks the sources beneath the path of a Flux Kustomization
 // of another source that does not manage itself.
-func (g *gitops) nestedSources(outs []sourceOut) map[int]bool {
+func (g *engine) nestedSources(outs []source.Out) map[int]bool {
 	paths := map[string]int{}
 	for i := range outs {
-		for j := range outs[i].objects {
-			o := &outs[i].objects[j]
+		for j := range outs[i].Objects {
+			o := &outs[i].Objects[j]
 			if kindOfGitOps(o) != fluxKustomization || appliesItsOwnDir(o) {
 				continue
 			}
@@ -35,7 +41,7 @@ func (g *gitops) nestedSources(outs []sourceOut) map[int]bool {
 	}
 	nested := map[int]bool{}
 	for i, o := range outs {
-		for p := o.result.Path; ; p = path.Dir(p) {
+		for p := o.Result.Path; ; p = path.Dir(p) {
 			if from, ok := paths[p]; ok && from != i {
 				nested[i] = true
 				break
@@ -50,19 +56,19 @@ func (g *gitops) nestedSources(outs []sourceOut) map[int]bool {
 
 // cheapPath is a Flux Kustomization's path in this repository, without
 // building it; false when its source is not followed or its path is bad.
-func (g *gitops) cheapPath(o *Object) (string, bool) {
-	root, local, _, _ := g.kustomizationSource(o, mapAt(o.Doc, "spec", "sourceRef"))
+func (g *engine) cheapPath(o *object.Object) (string, bool) {
+	root, local, _, _ := g.flux.KustomizationSource(o, yamldoc.MapAt(o.Doc, "spec", "sourceRef"))
 	if !local {
 		return "", false
 	}
-	rel, bad := g.sourcePath(path.Join(root.prefix, fluxPath(str(o.Doc, "spec", "path"))))
+	rel, bad := sourceroot.Path(g.repo, path.Join(root.Prefix, flux.CleanPath(yamldoc.Str(o.Doc, "spec", "path"))))
 	return rel, bad == ""
 }
 
 // scannedCoverage is what a nested Flux Kustomization covers, read from a
 // scan of its generated kustomization; false when o is not one, or the
 // scan cannot tell (the build is then made, as for any other object).
-func (g *gitops) scannedCoverage(o *Object, nested bool) (map[string]bool, bool) {
+func (g *engine) scannedCoverage(o *object.Object, nested bool) (map[string]bool, bool) {
 	if !nested || kindOfGitOps(o) != fluxKustomization {
 		return nil, false
 	}
@@ -70,11 +76,11 @@ func (g *gitops) scannedCoverage(o *Object, nested bool) (map[string]bool, bool)
 	if !ok {
 		return nil, false
 	}
-	spec, err := g.fluxBuildSpec(o, rel)
+	spec, err := g.flux.BuildSpec(o, rel)
 	if err != nil {
 		return nil, false
 	}
-	sc, _, err := g.rd.scanKustomizeSource(spec, g.rd.repo.Abs(rel))
+	sc, _, err := g.src.ScanKustomize(spec, g.repo.Abs(rel))
 	if err != nil {
 		return nil, false
 	}
@@ -88,7 +94,7 @@ func (g *gitops) scannedCoverage(o *Object, nested bool) (map[string]bool, bool)
 // withholdFailedDeliveries withholds, after all, the sources the plan
 // found delivered by a GitOps object whose delivered copy then failed to
 // build (stash holds them as rendered on their own).
-func (g *gitops) withholdFailedDeliveries(outs []sourceOut, suppressed map[int]string, stash map[int]sourceOut) {
+func (g *engine) withholdFailedDeliveries(outs []source.Out, suppressed map[int]string, stash map[int]source.Out) {
 	for _, i := range slices.Sorted(maps.Keys(suppressed)) { // in source order: the report's order
 		if by := suppressed[i]; g.failedInRun[by] {
 			outs[i] = stash[i]

@@ -1,10 +1,15 @@
-package render
+package gitops
 
 import (
 	"path"
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/capreport/capreport/render/gitops/flux"
+	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/source"
+	"github.com/capreport/capreport/render/internal/yamldoc"
 )
 
 // A Flux Kustomization that applies the directory it stands in (the
@@ -22,7 +27,7 @@ import (
 // self-managing Flux Kustomization of the same render applies with the
 // content that root's build gives it; when any changed, the known objects
 // are indexed again.
-func (g *gitops) configureFromRoots(outs []sourceOut) {
+func (g *engine) configureFromRoots(outs []source.Out) {
 	built := g.rootBuilds(outs)
 	if len(built) == 0 || !takeRootBuilds(outs, built) {
 		return
@@ -36,17 +41,17 @@ func (g *gitops) configureFromRoots(outs []sourceOut) {
 	}
 	g.known, g.byKindNS = nil, map[string][]int{}
 	for _, o := range outs {
-		g.know(o.objects)
+		g.know(o.Objects)
 	}
 }
 
 // rootBuilds are the objects the self-managing Flux Kustomizations of the
 // render build, by place.
-func (g *gitops) rootBuilds(outs []sourceOut) map[string]*Object {
-	built := map[string]*Object{}
+func (g *engine) rootBuilds(outs []source.Out) map[string]*object.Object {
+	built := map[string]*object.Object{}
 	for i := range outs {
-		for j := range outs[i].objects {
-			root := &outs[i].objects[j]
+		for j := range outs[i].Objects {
+			root := &outs[i].Objects[j]
 			if kindOfGitOps(root) != fluxKustomization || !appliesItsOwnDir(root) {
 				continue
 			}
@@ -55,8 +60,8 @@ func (g *gitops) rootBuilds(outs []sourceOut) map[string]*Object {
 				continue // not self-managing, or delivers nothing
 			}
 			for _, out := range e.outs {
-				for k := range out.objects {
-					if o := &out.objects[k]; o.Origin.Line > 0 {
+				for k := range out.Objects {
+					if o := &out.Objects[k]; o.Origin.Line > 0 {
 						built[placeKey(o)] = o
 					}
 				}
@@ -68,11 +73,11 @@ func (g *gitops) rootBuilds(outs []sourceOut) map[string]*Object {
 
 // takeRootBuilds gives each standalone object a root builds the content the
 // root's build gives it, and reports whether any changed.
-func takeRootBuilds(outs []sourceOut, built map[string]*Object) bool {
+func takeRootBuilds(outs []source.Out, built map[string]*object.Object) bool {
 	changed := false
 	for i := range outs {
-		for j := range outs[i].objects {
-			o := &outs[i].objects[j]
+		for j := range outs[i].Objects {
+			o := &outs[i].Objects[j]
 			b := built[placeKey(o)]
 			if b == nil || reflect.DeepEqual(b.Doc, o.Doc) {
 				continue
@@ -86,15 +91,15 @@ func takeRootBuilds(outs []sourceOut, built map[string]*Object) bool {
 
 // placeKey identifies an object by where it is written: its file, line,
 // apiVersion and kind, which a build's substitution does not change.
-func placeKey(o *Object) string {
+func placeKey(o *object.Object) string {
 	return o.Origin.File + "\x00" + strconv.Itoa(o.Origin.Line) + "\x00" + o.APIVersion + "\x00" + o.Kind
 }
 
 // appliesItsOwnDir is the cheap test a self-managing root passes before it
 // is built: its spec.path is its own file's directory or one above it (a
 // root elsewhere, such as ./apps, cannot read its own file).
-func appliesItsOwnDir(o *Object) bool {
-	p := fluxPath(str(o.Doc, "spec", "path"))
+func appliesItsOwnDir(o *object.Object) bool {
+	p := flux.CleanPath(yamldoc.Str(o.Doc, "spec", "path"))
 	if p == "" || p == "." {
 		return true
 	}

@@ -1,4 +1,4 @@
-package render
+package gitops
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/object"
+	"github.com/capreport/capreport/render/internal/source"
 )
 
 // What a failed build withholds. kustomize-controller applies nothing of a
@@ -24,8 +25,8 @@ import (
 // reason of its first render that failed.
 func (e *expansion) failure() string {
 	for _, o := range e.outs {
-		if o.result.Status == StatusFailed {
-			return o.result.Reason
+		if o.Result.Status == object.StatusFailed {
+			return o.Result.Reason
 		}
 	}
 	return ""
@@ -36,16 +37,16 @@ func (e *expansion) failure() string {
 func (e *expansion) reach() map[string]bool {
 	r := e.covered()
 	for _, o := range e.outs {
-		r[o.result.Path] = true
+		r[o.Result.Path] = true
 	}
 	return r
 }
 
 // sourcesBeneath are the indexes of the sources at or below any of paths.
-func sourcesBeneath(outs []sourceOut, paths map[string]bool) []int {
+func sourcesBeneath(outs []source.Out, paths map[string]bool) []int {
 	var out []int
 	for i, o := range outs {
-		for p := o.result.Path; ; p = path.Dir(p) {
+		for p := o.Result.Path; ; p = path.Dir(p) {
 			if paths[p] {
 				out = append(out, i)
 				break
@@ -107,26 +108,26 @@ func withheldSources(live, failed map[int][]delivery) map[int]string {
 // that failed to render on its own too (a kustomization missing the file
 // that failed the GitOps build) holds no objects, so its files are read as
 // plain manifests to find the autoscalers written there.
-func (g *gitops) withhold(o *sourceOut, by string) {
-	objs := o.objects
-	if o.result.Status == StatusFailed && o.result.ValueSet == "" {
-		objs = g.rd.renderWithLimits(g.ctx, SourceSpec{Path: o.result.Path, Type: SourcePlain, explicit: true}).objects
+func (g *engine) withhold(o *source.Out, by string) {
+	objs := o.Objects
+	if o.Result.Status == object.StatusFailed && o.Result.ValueSet == "" {
+		objs = g.render(source.Spec{Path: o.Result.Path, Type: object.SourcePlain, Explicit: true}).Objects
 	}
 	for _, obj := range objs {
-		if isAutoscalerKind(&obj) {
-			g.withheld = append(g.withheld, WithheldObject{Object: obj, By: by})
+		if object.IsAutoscaler(&obj) {
+			g.withheld = append(g.withheld, object.WithheldObject{Object: obj, By: by})
 		}
 	}
-	o.result.Status = StatusWithheld
-	o.result.Reason = by + " failed to build, so nothing beneath it reaches the cluster"
-	o.result.Objects = 0
-	o.result.Findings = nil
-	o.objects = nil
+	o.Result.Status = object.StatusWithheld
+	o.Result.Reason = by + " failed to build, so nothing beneath it reaches the cluster"
+	o.Result.Objects = 0
+	o.Result.Findings = nil
+	o.Objects = nil
 }
 
 // withheldFindings are one gitops-withheld finding per failed object that
 // withholds autoscalers, at that object, naming each of them.
-func (g *gitops) withheldFindings() []check.Finding {
+func (g *engine) withheldFindings() []check.Finding {
 	byRef := map[string][]string{}
 	for _, w := range g.withheld {
 		byRef[w.By] = append(byRef[w.By], fmt.Sprintf("%s %s (%s:%d)", w.Kind, object.NSName(w.Namespace, w.Name), w.Origin.File, w.Origin.Line))
