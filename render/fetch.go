@@ -1,100 +1,11 @@
 package render
 
 import (
-	"os"
-	"path/filepath"
-	"sync"
-	"sync/atomic"
-	"time"
-
 	"helm.sh/helm/v3/pkg/chart"
 
 	"github.com/capreport/capreport/render/helm"
 	"github.com/capreport/capreport/render/internal/fetch"
 )
-
-// FetchOptions let a run download what the repository points at: Helm
-// chart dependencies, the remote charts of Flux and Argo CD objects and
-// kustomize helmCharts, and remote kustomize bases. Off by default: an
-// untrusted repository then makes the runner fetch nothing. Plain data,
-// since Options cross to the render workers with gob.
-type FetchOptions struct {
-	// Enabled turns fetching on (--fetch).
-	Enabled bool
-	// CacheDir is the content-addressed cache ("": DefaultCacheDir).
-	CacheDir string
-	// RequestTimeout bounds one HTTP request; RunTimeout every fetch of
-	// the run together.
-	RequestTimeout, RunTimeout time.Duration
-	// Deadline is when RunTimeout ends; Render sets it.
-	Deadline time.Time
-	// MaxArchiveBytes bounds one download, MaxTotalBytes all of a run's.
-	MaxArchiveBytes, MaxTotalBytes int64
-	// MaxUnpackedBytes and MaxFiles bound one archive's contents.
-	MaxUnpackedBytes int64
-	MaxFiles         int
-	// MaxDependencies bounds the dependencies fetched for one chart.
-	MaxDependencies int
-}
-
-// Defaults of fetching.
-const (
-	DefaultFetchRequestTimeout = 30 * time.Second
-	DefaultFetchRunTimeout     = 5 * time.Minute
-	DefaultMaxArchiveBytes     = 20 << 20
-	DefaultMaxFetchTotalBytes  = 512 << 20
-	DefaultMaxUnpackedBytes    = 64 << 20
-	DefaultMaxArchiveFiles     = 5000
-	DefaultMaxDependencies     = 100
-	// maxIndexBytes bounds a repository index.yaml (bitnami's is tens of MiB).
-	maxIndexBytes = 128 << 20
-)
-
-// DefaultCacheDir is capreport's directory in the user cache directory.
-func DefaultCacheDir() string {
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return filepath.Join(os.TempDir(), "capreport-cache")
-	}
-	return filepath.Join(d, "capreport")
-}
-
-func (f FetchOptions) withDefaults() FetchOptions {
-	if f.CacheDir == "" {
-		f.CacheDir = DefaultCacheDir()
-	}
-	if f.RequestTimeout <= 0 {
-		f.RequestTimeout = DefaultFetchRequestTimeout
-	}
-	if f.RunTimeout <= 0 {
-		f.RunTimeout = DefaultFetchRunTimeout
-	}
-	if f.MaxArchiveBytes <= 0 {
-		f.MaxArchiveBytes = DefaultMaxArchiveBytes
-	}
-	if f.MaxTotalBytes <= 0 {
-		f.MaxTotalBytes = DefaultMaxFetchTotalBytes
-	}
-	if f.MaxUnpackedBytes <= 0 {
-		f.MaxUnpackedBytes = DefaultMaxUnpackedBytes
-	}
-	if f.MaxFiles <= 0 {
-		f.MaxFiles = DefaultMaxArchiveFiles
-	}
-	if f.MaxDependencies <= 0 {
-		f.MaxDependencies = DefaultMaxDependencies
-	}
-	return f
-}
-
-// fetchState is one process's fetcher and what the run may still
-// download; a worker's budget is refreshed by every request.
-type fetchState struct {
-	mu      sync.Mutex
-	fetcher *fetch.Fetcher
-	budget  atomic.Int64
-	started bool
-}
 
 func (rd *renderer) fetchOn() bool { return rd.opts.Fetch.Enabled }
 
@@ -134,10 +45,6 @@ func (rd *renderer) setFetchBudget(b int64) {
 	rd.fx.mu.Unlock()
 	rd.fx.budget.Store(b)
 }
-
-// remoteChart is a chart in a chart repository or OCI registry
-// (helm.Remote).
-type remoteChart = helm.Remote
 
 // charts is the chart renderer of rd's view of the repository.
 func (rd *renderer) charts() *helm.Renderer {

@@ -15,27 +15,6 @@ import (
 	"github.com/capreport/capreport/render/worker"
 )
 
-// Isolation runs every source's render in a worker process
-// (render/worker): a process is the only unit that can be stopped when a
-// render outlives its time or memory (Helm's engine and krusty take no
-// context), and that survives a fatal runtime error (a template recursing
-// until the stack overflows). Each worker renders one source at a time, so
-// what it prints belongs to that source.
-type Isolation struct {
-	// Command starts a worker: a program that calls IsWorker and
-	// ServeWorker first thing (capreport itself). Empty: render in-process,
-	// bounded only by the timeout, which then cannot stop the work. A
-	// worker reads the repository from the disk, so with an Options.FS
-	// other than filesys.MakeFsOnDisk() the render is in-process too.
-	Command []string
-	// MaxMemory is the memory one worker may hold (0: DefaultSourceMemory).
-	MaxMemory int64
-}
-
-// DefaultSourceMemory bounds one render's memory in a worker. Real charts
-// and overlays render in tens of MiB; kubeflow's largest in about 200.
-const DefaultSourceMemory = 512 << 20
-
 // renderIsolated renders spec in one of p's workers. ok is false when no
 // worker could take it (none could start, or the spec holds a value gob
 // cannot carry): the caller renders in-process instead.
@@ -97,13 +76,6 @@ func fatalLine(tail []string) string {
 		return tail[len(tail)-1]
 	}
 	return "(nothing)"
-}
-
-func (iso Isolation) memory() int64 {
-	if iso.MaxMemory > 0 {
-		return iso.MaxMemory
-	}
-	return DefaultSourceMemory
 }
 
 // maxLogFindings bounds the render-log findings of one source.

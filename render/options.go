@@ -1,6 +1,8 @@
 package render
 
 import (
+	"os"
+	"path/filepath"
 	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -229,3 +231,109 @@ type Checkout = digestmemo.Checkout
 // memo while git moves the worktree, instead of after. drop forgets it if
 // no Render took it.
 func PrereadMemo(cacheDir, root string) (drop func()) { return digestmemo.Preread(cacheDir, root) }
+
+// FetchOptions let a run download what the repository points at: Helm
+// chart dependencies, the remote charts of Flux and Argo CD objects and
+// kustomize helmCharts, and remote kustomize bases. Off by default: an
+// untrusted repository then makes the runner fetch nothing. Plain data,
+// since Options cross to the render workers with gob.
+type FetchOptions struct {
+	// Enabled turns fetching on (--fetch).
+	Enabled bool
+	// CacheDir is the content-addressed cache ("": DefaultCacheDir).
+	CacheDir string
+	// RequestTimeout bounds one HTTP request; RunTimeout every fetch of
+	// the run together.
+	RequestTimeout, RunTimeout time.Duration
+	// Deadline is when RunTimeout ends; Render sets it.
+	Deadline time.Time
+	// MaxArchiveBytes bounds one download, MaxTotalBytes all of a run's.
+	MaxArchiveBytes, MaxTotalBytes int64
+	// MaxUnpackedBytes and MaxFiles bound one archive's contents.
+	MaxUnpackedBytes int64
+	MaxFiles         int
+	// MaxDependencies bounds the dependencies fetched for one chart.
+	MaxDependencies int
+}
+
+func (f FetchOptions) withDefaults() FetchOptions {
+	if f.CacheDir == "" {
+		f.CacheDir = DefaultCacheDir()
+	}
+	if f.RequestTimeout <= 0 {
+		f.RequestTimeout = DefaultFetchRequestTimeout
+	}
+	if f.RunTimeout <= 0 {
+		f.RunTimeout = DefaultFetchRunTimeout
+	}
+	if f.MaxArchiveBytes <= 0 {
+		f.MaxArchiveBytes = DefaultMaxArchiveBytes
+	}
+	if f.MaxTotalBytes <= 0 {
+		f.MaxTotalBytes = DefaultMaxFetchTotalBytes
+	}
+	if f.MaxUnpackedBytes <= 0 {
+		f.MaxUnpackedBytes = DefaultMaxUnpackedBytes
+	}
+	if f.MaxFiles <= 0 {
+		f.MaxFiles = DefaultMaxArchiveFiles
+	}
+	if f.MaxDependencies <= 0 {
+		f.MaxDependencies = DefaultMaxDependencies
+	}
+	return f
+}
+
+// remoteChart is a chart in a chart repository or OCI registry
+// (helm.Remote).
+type remoteChart = helm.Remote
+
+// Isolation runs every source's render in a worker process
+// (render/worker): a process is the only unit that can be stopped when a
+// render outlives its time or memory (Helm's engine and krusty take no
+// context), and that survives a fatal runtime error (a template recursing
+// until the stack overflows). Each worker renders one source at a time, so
+// what it prints belongs to that source.
+type Isolation struct {
+	// Command starts a worker: a program that calls IsWorker and
+	// ServeWorker first thing (capreport itself). Empty: render in-process,
+	// bounded only by the timeout, which then cannot stop the work. A
+	// worker reads the repository from the disk, so with an Options.FS
+	// other than filesys.MakeFsOnDisk() the render is in-process too.
+	Command []string
+	// MaxMemory is the memory one worker may hold (0: DefaultSourceMemory).
+	MaxMemory int64
+}
+
+// DefaultSourceMemory bounds one render's memory in a worker. Real charts
+// and overlays render in tens of MiB; kubeflow's largest in about 200.
+const DefaultSourceMemory = 512 << 20
+
+func (iso Isolation) memory() int64 {
+	if iso.MaxMemory > 0 {
+		return iso.MaxMemory
+	}
+	return DefaultSourceMemory
+}
+
+// Defaults of fetching.
+const (
+	DefaultFetchRequestTimeout = 30 * time.Second
+	DefaultFetchRunTimeout     = 5 * time.Minute
+	DefaultMaxArchiveBytes     = 20 << 20
+	DefaultMaxFetchTotalBytes  = 512 << 20
+	DefaultMaxUnpackedBytes    = 64 << 20
+	DefaultMaxArchiveFiles     = 5000
+	DefaultMaxDependencies     = 100
+	// maxIndexBytes bounds a repository index.yaml (bitnami's is tens of MiB).
+	maxIndexBytes = 128 << 20
+)
+
+// DefaultCacheDir is capreport's directory in the user cache directory.
+func DefaultCacheDir() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return filepath.Join(os.TempDir(), "capreport-cache")
+	}
+	return filepath.Join(d, "capreport")
+}

@@ -4,9 +4,6 @@ import (
 	"github.com/capreport/capreport/render/worker"
 )
 
-// workerPool is one Render's way to its worker processes (render/worker).
-type workerPool = worker.Pool[workerSetup, workerRequest, workerResponse]
-
 // workers are the process's render workers, shared by the pools open at
 // once (a diff's head and base). git (kustomize's loader of remote bases,
 // --fetch) may speak http(s) only, even for submodules, never waits for a

@@ -22,7 +22,7 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 
 # The targets issue 11 names, FuzzCheapKeys (the rewrite of every chart's
 # templates before Helm parses them, render/internal/helmkeys) and FuzzDeclaresKind
-# (which Kustomize builds are traced, render/trace.go), FuzzDecode (the form
+# (which Kustomize builds are traced, render/located.go), FuzzDecode (the form
 # documents cross from a worker and sit in the render cache in,
 # render/internal/wiredoc), FuzzMemoFile (the render cache's file digests,
 # render/internal/digestmemo), FuzzCacheEntry (the render cache's entry
