@@ -2,16 +2,11 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"path/filepath"
 	"testing"
 
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdtest"
 	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
-	"github.com/capreport/capreport/contract"
-	"github.com/capreport/capreport/internal/testutil"
-	"github.com/capreport/capreport/pipeline"
 	"github.com/capreport/capreport/report/diff"
-	"github.com/capreport/capreport/rules"
 )
 
 // The rounds sweep (and the Φ samples) are computed only for outputs that
@@ -21,18 +16,7 @@ import (
 // holds for diff (only its JSON carries whole workloads); explain's text
 // is held to it in its own package (TestTextBillReadsNoRoundsCurve).
 func TestRoundsCurveOnlyWhereShown(t *testing.T) {
-	dir := filepath.Join(testutil.RepoRoot(t), "examples", "shop")
-	rp, err := pipeline.Load(context.Background(), []string{dir}, pipeline.Settings{Isolate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	price := func(noCurve bool) contract.Report {
-		r, err := rules.Build(context.Background(), dir, rp.Rendered, rp.Inventory, rp.Config, rules.Options{NoRoundsCurve: noCurve, NoPhiCurve: noCurve})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return *r
-	}
+	price := cmdtest.ShopPricer(t)
 	with, without := price(false), price(true)
 	for _, f := range reportFormats {
 		a, err := cmdutil.RenderFormat(with, f, cmdutil.FormatOptions{})

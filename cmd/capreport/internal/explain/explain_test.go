@@ -2,16 +2,11 @@ package explain
 
 import (
 	"bytes"
-	"context"
 	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/capreport/capreport/contract"
-	"github.com/capreport/capreport/internal/testutil"
-	"github.com/capreport/capreport/pipeline"
+	"github.com/capreport/capreport/cmd/capreport/internal/cmdtest"
 	"github.com/capreport/capreport/render"
-	"github.com/capreport/capreport/rules"
 )
 
 // TestMain lets the test binary serve as capreport's render worker: the
@@ -29,18 +24,7 @@ func TestMain(m *testing.M) {
 // report's formats and diff to the same): the bill of a report priced
 // without them is the bill of one priced with them.
 func TestTextBillReadsNoRoundsCurve(t *testing.T) {
-	dir := filepath.Join(testutil.RepoRoot(t), "examples", "shop")
-	rp, err := pipeline.Load(context.Background(), []string{dir}, pipeline.Settings{Isolate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	price := func(noCurve bool) contract.Report {
-		r, err := rules.Build(context.Background(), dir, rp.Rendered, rp.Inventory, rp.Config, rules.Options{NoRoundsCurve: noCurve, NoPhiCurve: noCurve})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return *r
-	}
+	price := cmdtest.ShopPricer(t)
 	with, without := price(false), price(true)
 	for i := range with.Workloads {
 		var a, b bytes.Buffer
