@@ -92,8 +92,12 @@ func (s *Allowance) freeFor() time.Duration {
 	return s.freeNow()
 }
 
-// countUsed counts a source that used all of its free time.
+// countUsed counts a source that used all of its free time; a nil
+// Allowance counts nothing.
 func (s *Allowance) countUsed() {
+	if s == nil {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.used++

@@ -54,6 +54,13 @@ func TestSlowTimeAllowance(t *testing.T) {
 	if g := alone.End(); g != 30*ms {
 		t.Errorf("no allowance: granted %s", g)
 	}
+	// A zero timeout uses all of its (zero) free time at once; with no
+	// allowance there is no count of such sources to keep.
+	zero := none.Begin(0)
+	<-zero.Expired()
+	if g := zero.End(); g != 0 {
+		t.Errorf("no allowance, no time: granted %s", g)
+	}
 }
 
 // TestSlowTimeSharedAsItRuns: two slow sources that start together share
