@@ -302,13 +302,15 @@ func prepare(n *yaml.Node) {
 	}
 }
 
-// oddKeys reports whether a mapping below n has a key that is an alias or
-// carries an anchor: yaml.v3 does not print such a key back as kyaml read
-// it ({&a} read as one null key came back as two).
+// oddKeys reports whether a mapping below n has a key that carries an
+// anchor: yaml.v3 does not print such a key back as kyaml read it ({&a}
+// read as one null key came back as two). A key that is an alias, as in
+// the controllers of bjw-s's app-template (`*app :`), prints back as it
+// was read.
 func oddKeys(n *yaml.Node) bool {
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i < len(n.Content); i += 2 {
-			if k := n.Content[i]; k.Anchor != "" || k.Kind == yaml.AliasNode {
+			if k := n.Content[i]; k.Anchor != "" {
 				return true
 			}
 		}

@@ -111,6 +111,8 @@ func FuzzRewrite(f *testing.F) {
 		"kind: A\nmetadata: {name: a, annotations: &a {x: y}}\nspec: {a: *a}\n",
 		"kind: CustomResourceDefinition\nmetadata: {name: x, annotations: {}}\n",
 		"kind: Service\nmetadata:\n  annotations:\n  name: s\n",
+		"kind: A\nmetadata:\n  name: &app radicale\nspec:\n  values:\n    controllers:\n      *app :\n        strategy: Recreate\n",
+		"kind: A\nmetadata: {name: &k {a: b}}\nspec: {*k : x, y: {*k : [*k]}}\n",
 		"# head\napiVersion: v1 # line\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations: {a: b}\ndata:\n  k: |\n    text\n   # not a comment\n"} {
 		f.Add([]byte(s), true, "dir/file.yaml")
 	}
@@ -288,6 +290,11 @@ func TestAnnotate(t *testing.T) {
 			want: "kind: A\nspec: {a: &a {x: y}}\nmetadata: {name: a, annotations: {<<: *a}}\n", unsure: true},
 		{name: "aliased annotations", in: "kind: A\nspec: {a: &a {x: y}}\nmetadata: {name: a, annotations: *a}\n",
 			want: "kind: A\nspec: {a: &a {x: y}}\nmetadata: {name: a, annotations: *a}\n", unsure: true},
+		// bjw-s's app-template names its controller after the release: an
+		// alias as a key prints back without the space before its colon,
+		// which yaml.v3's scanner (kyaml's) ends an alias's name at.
+		{name: "an aliased key", in: "kind: A\nmetadata:\n  name: &app a\nspec:\n  controllers:\n    *app :\n      strategy: Recreate\n",
+			want: "kind: A\nmetadata:\n  name: &app a\n" + ann + "spec:\n  controllers:\n    *app:\n      strategy: Recreate\n"},
 		{name: "an anchored key", in: "kind: A\nc: {&a}\nmetadata: {}\n", want: "kind: A\nc: {&a}\nmetadata: {}\n", unsure: true},
 		{name: "an alias in a CRD", in: "kind: " + Kind + "\nmetadata: {name: &n a}\nspec: {x: *n}\n",
 			want: "kind: " + Kind + "\nmetadata: {name: &n a}\nspec: {x: *n}\n", unsure: true},
