@@ -61,7 +61,7 @@ func Follow(ctx context.Context, src Sources, cfg Config, outs []source.Out) Fol
 		return Followed{Outs: outs}
 	}
 	g := &engine{src: src, ctx: ctx, repo: cfg.Repo, parallelism: cfg.Parallelism,
-		delivered: &renderMemo{outs: map[string]source.Out{}},
+		delivered: newRenderMemo(prefetchLimit(cfg.Parallelism)),
 		memo:      map[string]expansionMemo{}, byKindNS: map[string][]int{},
 		failedBy: map[string]*object.Object{}, failedInRun: map[string]bool{}}
 	repoURLs := repourl.NewMatcher(cfg.RepoURLs)
@@ -96,6 +96,7 @@ func Follow(ctx context.Context, src Sources, cfg Config, outs []source.Out) Fol
 		}
 	}
 	delivered := g.run(queue)
+	g.delivered.wait()
 	g.withholdFailedDeliveries(outs, suppressed, stash)
 	outs = append(outs, delivered...)
 	findings := append(g.findings, g.withheldFindings()...)

@@ -1,34 +1,37 @@
 package gitops
 
 import (
-	"maps"
 	"runtime"
-	"slices"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/capreport/capreport/render/internal/source"
 )
 
 // The GitOps objects are expanded one after another, breadth first, since
 // each may need what the ones before it delivered. Their builds need not
-// wait so: before the queue is worked through, the builds of the Flux
-// Kustomizations waiting in it (their specs told without building) are
-// made side by side, as discovery's are, into a memo the expansions then
-// read. A Kustomization whose build depends on what comes before it (a
-// GitRepository found later) computes another spec and builds it then.
+// wait so: the builds of the Flux Kustomizations waiting in the queue
+// (their specs told without building) are started ahead, in the queue's
+// order and as many at once as discovery's, into the memo the expansions
+// then read; the walk goes on meanwhile and waits only for the build the
+// expansion at hand needs. A Kustomization whose build depends on what
+// comes before it (a GitRepository found later) computes another spec
+// and builds it then.
 
-// prefetch builds, side by side, the Flux Kustomizations among pending
-// that have no expansion yet.
-func (g *engine) prefetch(pending []pending) {
-	par := g.parallelism
-	if par <= 0 {
-		par = runtime.GOMAXPROCS(0)
+// prefetchLimit is how many builds run ahead at once: the run's
+// parallelism, or one per CPU.
+func prefetchLimit(parallelism int) int {
+	if parallelism <= 0 {
+		return runtime.GOMAXPROCS(0)
 	}
-	if par < 2 || g.delivered == nil {
+	return parallelism
+}
+
+// prefetch starts, ahead of the walk, the builds of the Flux
+// Kustomizations among pending that have no expansion yet. With one build
+// at a time (--parallelism 1) there is nothing to run beside the walk.
+func (g *engine) prefetch(pending []pending) {
+	if prefetchLimit(g.parallelism) < 2 || g.delivered == nil {
 		return
 	}
-	keys := map[string]source.Spec{}
 	for i := range pending {
 		o := &pending[i].obj
 		if kindOfGitOps(o) != fluxKustomization {
@@ -41,25 +44,14 @@ func (g *engine) prefetch(pending []pending) {
 		if !ok {
 			continue
 		}
-		if spec, err := g.flux.BuildSpec(o, rel); err == nil {
-			if key, ok := specKey(spec); ok {
-				keys[key] = spec
-			}
+		spec, err := g.flux.BuildSpec(o, rel)
+		if err != nil {
+			continue
+		}
+		if key, ok := specKey(spec); ok {
+			g.delivered.ahead(key, func() source.Out { return g.src.Render(g.ctx, spec) })
 		}
 	}
-	if len(keys) < 2 {
-		return
-	}
-	var eg errgroup.Group
-	eg.SetLimit(par)
-	for _, key := range slices.Sorted(maps.Keys(keys)) {
-		spec := keys[key]
-		eg.Go(func() error {
-			g.delivered.put(key, g.src.Render(g.ctx, spec))
-			return nil
-		})
-	}
-	_ = eg.Wait() // each build reports its failure in its source.Out
 }
 
 // prefetchStandalone prefetches the builds the plan asks of the Flux
