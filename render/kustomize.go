@@ -48,7 +48,7 @@ func (rd *renderer) scanKustomizeSource(spec SourceSpec, dir string) (*kustscan.
 // repository.
 func (rd *renderer) kustomizeBuilder() *kustomize.Builder {
 	return &kustomize.Builder{Repo: rd.repo, Fetch: rd.fetchOn(), Fetched: rd.noteFetch, StubCRDs: rd.opts.StubCRDs,
-		KrustyTraced: rd.krustyTraced, MaxObjects: rd.opts.MaxObjects, Charts: rd.charts(), Namespace: rd.opts.Helm.Namespace}
+		KrustyTraced: rd.krustyTraced, MaxObjects: rd.opts.MaxObjects, Memo: rd.reads, Charts: rd.charts(), Namespace: rd.opts.Helm.Namespace}
 }
 
 // kustomizeSource is spec's kustomization at dir, as the builder takes it.

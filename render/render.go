@@ -13,6 +13,7 @@ import (
 	"github.com/capreport/capreport/render/cache"
 	"github.com/capreport/capreport/render/internal/kustscan"
 	"github.com/capreport/capreport/render/internal/proc"
+	"github.com/capreport/capreport/render/kustomize"
 )
 
 // fileRoot turns a file argument into its directory plus one explicit
@@ -99,7 +100,7 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &renderer{repo: r, opts: o, scope: r.Root, fx: &fetchState{}, slow: proc.NewAllowance(o.SourceTimeout)}, nil
+		return &renderer{repo: r, opts: o, scope: r.Root, fx: &fetchState{}, slow: proc.NewAllowance(o.SourceTimeout), reads: kustomize.NewReadMemo()}, nil
 	}
 	r, err := base.At(opts.Root)
 	if err != nil {
@@ -115,7 +116,7 @@ func newRenderer(path string, opts Options) (*renderer, error) {
 	if !r.Within(abs) {
 		return nil, fmt.Errorf("path %q is outside the repository root %s", path, r.Root)
 	}
-	rd := &renderer{repo: r, opts: opts, scope: abs, fx: &fetchState{}, slow: proc.NewAllowance(opts.SourceTimeout)}
+	rd := &renderer{repo: r, opts: opts, scope: abs, fx: &fetchState{}, slow: proc.NewAllowance(opts.SourceTimeout), reads: kustomize.NewReadMemo()}
 	if fi, err := r.Stat(abs); err == nil && !fi.IsDir() {
 		rd.scope = filepath.Dir(abs)
 		if len(opts.Sources) == 0 {

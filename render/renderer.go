@@ -17,6 +17,7 @@ import (
 	"github.com/capreport/capreport/render/internal/repofs"
 	"github.com/capreport/capreport/render/internal/source"
 	"github.com/capreport/capreport/render/internal/yamldoc"
+	"github.com/capreport/capreport/render/kustomize"
 	"github.com/capreport/capreport/render/worker"
 )
 
@@ -43,6 +44,9 @@ type renderer struct {
 	// slow is the run's allowance of slow render time, shared by the
 	// per-source copies; nil: each source has the source timeout.
 	slow *proc.Allowance
+	// reads is what reading each resource file cost the process's
+	// Kustomize builds (kustomize.ReadMemo); shared by the copies.
+	reads *kustomize.ReadMemo
 }
 
 // fetchState is one process's fetcher and what the run may still

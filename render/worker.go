@@ -4,6 +4,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/capreport/capreport/render/internal/proc"
+	"github.com/capreport/capreport/render/kustomize"
 	"github.com/capreport/capreport/render/worker"
 )
 
@@ -31,7 +32,7 @@ func newWorkerHandler(setup workerSetup) worker.Handler[workerRequest, workerRes
 	setup.Opts.FS = filesys.MakeFsOnDisk() // Render isolates sources only on disk
 	r := newRepo(setup.Opts)
 	r.Root = setup.Root // evaluated by Render
-	return workerHandler{&renderer{repo: r, opts: setup.Opts, scope: setup.Scope, fx: &fetchState{}}}
+	return workerHandler{&renderer{repo: r, opts: setup.Opts, scope: setup.Scope, fx: &fetchState{}, reads: kustomize.NewReadMemo()}}
 }
 
 // Young reports that a Kustomize build's garbage dies young: krusty's

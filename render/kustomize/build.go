@@ -33,6 +33,9 @@ type Builder struct {
 	StubCRDs, KrustyTraced bool
 	// MaxObjects bounds the objects of one build.
 	MaxObjects int
+	// Memo, when set, is the process's memo of what reading each file
+	// cost (ReadMemo), shared by its builds.
+	Memo *ReadMemo
 	// Charts renders helmCharts entries; Namespace is their namespace when
 	// the entry names none.
 	Charts    *helm.Renderer
@@ -174,7 +177,7 @@ func (b *Builder) runKrusty(sc *kustscan.Scan, realDir string, trace bool, read 
 // kustomization when krusty generated it.
 func (b *Builder) objects(docs []map[string]any, src Source, realDir string, sc *kustscan.Scan) []object.Object {
 	r := b.Repo
-	lines := NewLineIndex(r, b.MaxObjects)
+	lines := NewLineIndex(r, b.MaxObjects, b.Memo)
 	objs := make([]object.Object, 0, len(docs))
 	for _, doc := range docs {
 		file, line, annLines := TakeOrigin(doc, realDir, r, lines)
@@ -284,6 +287,7 @@ func (b *Builder) NewScan() *kustscan.Scan {
 // clones readable when the scan kept a remote base.
 func (b *Builder) scanFS(sc *kustscan.Scan, overlay map[string][]byte) *FS {
 	fs := NewFS(b.Repo, overlay)
+	fs.Memo = b.Memo
 	fs.Clones = sc.Remote
 	if sc.Remote {
 		b.fetched()

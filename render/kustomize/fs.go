@@ -219,27 +219,30 @@ func (fs *FS) ReadFile(p string) ([]byte, error) {
 		}
 		return nil, err
 	}
-	if err := yamldoc.CheckAliases(data); err != nil {
-		return nil, fs.violate(&yamldoc.DocError{File: fs.r.Rel(real), Line: 0, Err: err})
-	}
-	if fs.RewriteFile != nil && fs.RewriteFile(real) {
-		data = fs.rewriteRead(real, data)
-	}
-	return data, nil
-}
-
-// rewriteRead is a resource file's data as krusty reads it (kustread).
-func (fs *FS) rewriteRead(real string, data []byte) []byte {
-	w := kustread.Rewrite{Stub: fs.Rewrite.Stub}
-	if fs.Rewrite.Annotate {
+	rewrite := fs.RewriteFile != nil && fs.RewriteFile(real)
+	w := kustread.Rewrite{Stub: rewrite && fs.Rewrite.Stub}
+	if rewrite && fs.Rewrite.Annotate {
 		w.File = real
 	}
-	out, res := w.Apply(data)
+	read := fs.Memo.read(readKey{real: real, stub: w.Stub, annotate: w.File != ""}, data, func() *memoRead {
+		e := &memoRead{out: data, aliases: yamldoc.CheckAliases(data)}
+		if e.aliases == nil && rewrite {
+			e.out, e.res = w.Apply(data)
+		}
+		return e
+	})
+	if read.aliases != nil {
+		return nil, fs.violate(&yamldoc.DocError{File: fs.r.Rel(real), Line: 0, Err: read.aliases})
+	}
+	if !rewrite {
+		return data, nil
+	}
 	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	fs.rewrote.Stubbed = fs.rewrote.Stubbed || res.Stubbed > 0
-	fs.rewrote.Unsure = fs.rewrote.Unsure || res.Unsure
-	return out
+	fs.rewrote.Stubbed = fs.rewrote.Stubbed || read.res.Stubbed > 0
+	fs.rewrote.Unsure = fs.rewrote.Unsure || read.res.Unsure
+	fs.mu.Unlock()
+	// A copy: the memo's bytes serve other builds.
+	return append([]byte(nil), read.out...), nil
 }
 
 func (fs *FS) Walk(p string, walkFn filepath.WalkFunc) error {

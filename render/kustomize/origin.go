@@ -212,12 +212,14 @@ type LineIndex struct {
 	r          *repofs.Repo
 	maxObjects int // read of one file
 	cache      map[string][]docPos
+	memo       *ReadMemo
 }
 
 // NewLineIndex finds documents in r's files, reading each once and at
-// most maxObjects documents of it.
-func NewLineIndex(r *repofs.Repo, maxObjects int) *LineIndex {
-	return &LineIndex{r: r, maxObjects: maxObjects, cache: map[string][]docPos{}}
+// most maxObjects documents of it; memo, when not nil, keeps what it
+// found for the process's other builds.
+func NewLineIndex(r *repofs.Repo, maxObjects int, memo *ReadMemo) *LineIndex {
+	return &LineIndex{r: r, maxObjects: maxObjects, cache: map[string][]docPos{}, memo: memo}
 }
 
 // find returns the document of this kind whose name matches the built name
@@ -256,10 +258,7 @@ func (li *LineIndex) docs(abs string) []docPos {
 	}
 	var docs []docPos
 	if data, err := li.r.ReadFile(abs); err == nil {
-		raws, _, _ := yamldoc.Decode(data, li.maxObjects)
-		for _, raw := range raws {
-			docs = append(docs, docPosOf(raw))
-		}
+		docs = li.memo.docs(abs, data, li.maxObjects)
 	}
 	li.cache[abs] = docs
 	return docs

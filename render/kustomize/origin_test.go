@@ -46,7 +46,7 @@ func TestLineIndexFind(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			li := NewLineIndex(r, 10000)
+			li := NewLineIndex(r, 10000, nil)
 			d, ok := li.find(filepath.Join(r.Root, "r.yaml"), c.kind, c.object)
 			if c.wantLine == 0 {
 				if ok {

@@ -42,6 +42,9 @@ type FS struct {
 	RewriteFile func(real string) bool
 	Rewrite     Rewrite
 	rewrote     Rewritten
+	// Memo, when set, keeps what reading each file cost for the
+	// process's other builds.
+	Memo *ReadMemo
 }
 
 var _ filesys.FileSystem = (*FS)(nil)
