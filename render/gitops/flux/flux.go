@@ -9,6 +9,7 @@ package flux
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -68,6 +69,11 @@ type Run struct {
 	fetch      bool
 	// fluxScans is the Flux generator's directory work, made once per run.
 	fluxScans *fluxgen.Scans
+	// manifests are the kustomizations the generator wrote, by directory
+	// and Kustomization (fluxManifest): the walk asks for one when it
+	// prefetches a build, when the plan reads what a nested one covers,
+	// and when it expands the object.
+	manifests map[string]generated
 	// valuesFrom is the run's parsed valuesFrom documents and budget.
 	valuesFrom *valuesfrom.Work
 }
@@ -75,7 +81,13 @@ type Run struct {
 // New is the follower of one run's Flux objects.
 func New(cfg Config) *Run {
 	return &Run{eng: cfg.Engine, repo: cfg.Repo, repoURLs: cfg.RepoURLs, sourceMaps: cfg.SourceMaps, fetch: cfg.Fetch,
-		fluxScans: fluxgen.NewScans(), valuesFrom: valuesfrom.NewWork()}
+		fluxScans: fluxgen.NewScans(), valuesFrom: valuesfrom.NewWork(), manifests: map[string]generated{}}
+}
+
+// generated is one kustomization the generator wrote, or why it did not.
+type generated struct {
+	data []byte
+	err  error
 }
 
 // Expansion is what one Flux object delivers.
@@ -255,10 +267,21 @@ func (g *Run) BuildSpec(o *object.Object, rel string) (source.Spec, error) {
 }
 
 // fluxManifest is the kustomization Flux's generator builds for rel
-// (render/internal/fluxgen).
+// (render/internal/fluxgen), written once per directory and Kustomization
+// in a run: the generator reads only the tree, which does not change, and
+// the object.
 func (g *Run) fluxManifest(o *object.Object, rel string) ([]byte, error) {
+	doc, err := json.Marshal(o.Doc) // sorted keys: one text per content
+	key := rel + "\x00" + string(doc)
+	if m, ok := g.manifests[key]; ok && err == nil {
+		return m.data, m.err
+	}
 	r := g.repo
-	return fluxgen.Generate(r, g.fluxScans, o.Doc, fluxgen.DefaultIgnore, r.Abs(rel))
+	data, genErr := fluxgen.Generate(r, g.fluxScans, o.Doc, fluxgen.DefaultIgnore, r.Abs(rel))
+	if err == nil {
+		g.manifests[key] = generated{data: data, err: genErr}
+	}
+	return data, genErr
 }
 
 // fluxVars gathers postBuild variables: each substituteFrom ConfigMap or

@@ -44,6 +44,9 @@ type fluxGen struct {
 	patterns []gitignore.Pattern
 	domain   []string
 	scans    *Scans
+	// matcher is Flux's default matcher over patterns, made when first
+	// needed (ignored); nil again whenever patterns change.
+	matcher gitignore.Matcher
 }
 
 // DefaultIgnore are source-controller's default exclusions: the artifact a
@@ -100,7 +103,7 @@ func Generate(r *repofs.Repo, scans *Scans, ks map[string]any, ignore, dir strin
 	if scan.err != nil {
 		return nil, scan.err
 	}
-	g.patterns = scan.patterns
+	g.patterns, g.matcher = scan.patterns, nil
 	kus := kustypes.Kustomization{TypeMeta: kustypes.TypeMeta{APIVersion: kustypes.KustomizationVersion, Kind: kustypes.KustomizationKind}}
 	if err := yaml.Unmarshal(scan.data, &kus); err != nil {
 		return nil, err
@@ -130,7 +133,7 @@ func (g *fluxGen) scanDir(ignore, dir string) fluxDirScan {
 	if err != nil {
 		s.err = fmt.Errorf("failed to load ignore patterns: %w", err)
 	} else {
-		g.patterns = append(ps, sourceignore.ReadPatterns(strings.NewReader(ignore), g.domain)...)
+		g.patterns, g.matcher = append(ps, sourceignore.ReadPatterns(strings.NewReader(ignore), g.domain)...), nil
 		s.patterns = g.patterns
 		s.data, s.generated, s.err = g.findOrGenerate(dir)
 	}
@@ -264,8 +267,12 @@ func decodeManifest(rf *resource.Factory, p string, data []byte) (err error) {
 // ignored is the generator's ignore filter: Flux's defaults, then the
 // patterns loaded.
 func (g *fluxGen) ignored(p string, isDir bool) bool {
-	m := sourceignore.NewDefaultMatcher(g.patterns, g.domain)
-	return m.Match(strings.Split(p, string(filepath.Separator)), isDir)
+	if g.matcher == nil {
+		// One per generation: its patterns are fixed by then, and making
+		// one compiles Flux's default patterns again.
+		g.matcher = sourceignore.NewDefaultMatcher(g.patterns, g.domain)
+	}
+	return g.matcher.Match(strings.Split(p, string(filepath.Separator)), isDir)
 }
 
 // filterIgnored is filterKsWithIgnoreFiles: resources, components (URLs
