@@ -188,7 +188,7 @@ func (g *engine) render(spec source.Spec) source.Out {
 	if out, ok := g.delivered.take(spec); ok {
 		return out
 	}
-	out := g.src.Render(g.ctx, spec)
+	out := g.delivered.slotted(func() source.Out { return g.src.Render(g.ctx, spec) })
 	g.delivered.keep(spec, out)
 	return out
 }

@@ -27,6 +27,10 @@ type renderMemo struct {
 	runners int          // goroutines taking from waiting
 	limit   int
 	wg      sync.WaitGroup
+	// slots bound the renders the walk makes at once, its own and those
+	// run ahead together: one more than the run's parallelism would have
+	// the pool start a render worker more than the machine has CPUs for.
+	slots chan struct{}
 }
 
 // memoEntry is one build: out is set before done closes.
@@ -42,7 +46,8 @@ type aheadBuild struct {
 }
 
 func newRenderMemo(limit int) *renderMemo {
-	return &renderMemo{outs: map[string]*memoEntry{}, limit: max(limit, 1)}
+	limit = max(limit, 1)
+	return &renderMemo{outs: map[string]*memoEntry{}, limit: limit, slots: make(chan struct{}, limit)}
 }
 
 // specKey is what a build depends on: the spec without its name, which
@@ -121,9 +126,16 @@ func (m *renderMemo) run() {
 		next := m.waiting[0]
 		m.waiting = m.waiting[1:]
 		m.mu.Unlock()
-		next.entry.out = next.build()
+		next.entry.out = m.slotted(next.build)
 		close(next.entry.done)
 	}
+}
+
+// slotted makes one render in a slot.
+func (m *renderMemo) slotted(render func() source.Out) source.Out {
+	m.slots <- struct{}{}
+	defer func() { <-m.slots }()
+	return render()
 }
 
 // wait returns once every build started ahead is made (the walk is over:
