@@ -38,7 +38,9 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # calibrate/answer.go, issue 31), FuzzElideNumbers (the report
 # reader's check of timelines outside the schema validator: any value in
 # any timeline is judged as the validator judges it, report/elide.go,
-# issue 31);
+# issue 31), FuzzPrintYAML (the text postBuild substitution works on:
+# any decoded document prints byte for byte as sigs.k8s.io/yaml.Marshal,
+# render/internal/fluxsubst, issue 29);
 # `scripts/fuzz.sh ./config:FuzzParse ...` runs others (every target's
 # seeds also run in go test ./...).
 targets=(
@@ -64,6 +66,7 @@ targets=(
   "./report/merge FuzzMerge"
   "./render/internal/fetch FuzzValidDigest"
   "./report FuzzElideNumbers"
+  "./render/internal/fluxsubst FuzzPrintYAML"
 )
 if [ $# -gt 0 ]; then
   targets=()

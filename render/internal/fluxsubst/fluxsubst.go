@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/fluxcd/pkg/envsubst"
-	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/capreport/capreport/check"
 	"github.com/capreport/capreport/render/internal/object"
@@ -93,7 +92,7 @@ func substituteObject(o *object.Object, vars map[string]string) ([]string, error
 	if !yamldoc.HasText(o.Doc, "$") {
 		return nil, nil // nothing to substitute, and printing it is most of the cost
 	}
-	data, err := sigsyaml.Marshal(o.Doc)
+	data, err := printYAML(o.Doc) // the text kustomize's AsYAML gives Flux
 	if err != nil {
 		return nil, err
 	}
