@@ -38,13 +38,14 @@ type Repo struct {
 	MaxBytes int64
 	fs       FS
 	disk     bool
+	evals    *evalMemo // shared by the copies At and WithFS make
 }
 
 // New is a Repo over fsys with no root yet: it can look at paths (Stat,
 // Absolute) but reads nothing until At gives it one. onDisk says that
 // fsys reads this machine's disk, so that symlinks must be evaluated.
 func New(fsys FS, onDisk bool, maxBytes int64) *Repo {
-	return &Repo{MaxBytes: maxBytes, fs: fsys, disk: onDisk}
+	return &Repo{MaxBytes: maxBytes, fs: fsys, disk: onDisk, evals: &evalMemo{}}
 }
 
 // WithFS returns a copy of r that reads through fsys, with r's root and

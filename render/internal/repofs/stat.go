@@ -32,7 +32,7 @@ func (r *Repo) Absolute(p string) (string, error) {
 // missing prefix.
 func (r *Repo) EvalSymlinks(p string) (string, error) {
 	if r.disk {
-		real, err := filepath.EvalSymlinks(p)
+		real, err := r.evals.evalOnDisk(p)
 		r.observe(OpEval, p, r.evalAnswer(real, err))
 		return real, err
 	}
