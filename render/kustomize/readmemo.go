@@ -25,8 +25,8 @@ import (
 type ReadMemo struct {
 	mu    sync.Mutex
 	used  int64
-	reads map[readKey]*memoRead
-	lines map[string]*memoLines
+	reads map[readKey]*memoEntry[*memoRead]
+	lines map[string]*memoEntry[[]docPos]
 }
 
 const (
@@ -41,22 +41,22 @@ type readKey struct {
 	annotate bool
 }
 
-// memoRead is a file's bytes, and what checking and rewriting them gave.
+// memoRead is what checking and rewriting a file's bytes gave.
 type memoRead struct {
-	raw, out []byte
-	res      kustread.Result
-	aliases  error
+	out     []byte
+	res     kustread.Result
+	aliases error
 }
 
-// memoLines is a file's bytes and the documents LineIndex found in them.
-type memoLines struct {
+// memoEntry is a file's bytes and what was made of them.
+type memoEntry[V any] struct {
 	raw  []byte
-	docs []docPos
+	made V
 }
 
 // NewReadMemo is an empty memo.
 func NewReadMemo() *ReadMemo {
-	return &ReadMemo{reads: map[readKey]*memoRead{}, lines: map[string]*memoLines{}}
+	return &ReadMemo{reads: map[readKey]*memoEntry[*memoRead]{}, lines: map[string]*memoEntry[[]docPos]{}}
 }
 
 // read returns what make gives for the file real read as data under key,
@@ -65,20 +65,7 @@ func (m *ReadMemo) read(key readKey, data []byte, make func() *memoRead) *memoRe
 	if m == nil {
 		return make()
 	}
-	m.mu.Lock()
-	e, ok := m.reads[key]
-	m.mu.Unlock()
-	if ok && bytes.Equal(e.raw, data) {
-		return e
-	}
-	e = make()
-	e.raw = data
-	if m.admit(int64(len(data) + len(e.out))) {
-		m.mu.Lock()
-		m.reads[key] = e
-		m.mu.Unlock()
-	}
-	return e
+	return recall(m, m.reads, key, data, make, func(e *memoRead) int { return len(e.out) })
 }
 
 // docs returns the documents LineIndex finds in the file real read as
@@ -95,19 +82,26 @@ func (m *ReadMemo) docs(real string, data []byte, maxObjects int) []docPos {
 	if m == nil {
 		return find()
 	}
+	return recall(m, m.lines, real, data, find, func([]docPos) int { return 0 })
+}
+
+// recall returns the entry of entries under key when it was made from the
+// same bytes as data, else what make gives, kept when the budget admits
+// data and extra bytes of what was made.
+func recall[K comparable, V any](m *ReadMemo, entries map[K]*memoEntry[V], key K, data []byte, make func() V, extra func(V) int) V {
 	m.mu.Lock()
-	e, ok := m.lines[real]
+	e, ok := entries[key]
 	m.mu.Unlock()
 	if ok && bytes.Equal(e.raw, data) {
-		return e.docs
+		return e.made
 	}
-	docs := find()
-	if m.admit(int64(len(data))) {
+	made := make()
+	if m.admit(int64(len(data) + extra(made))) {
 		m.mu.Lock()
-		m.lines[real] = &memoLines{raw: data, docs: docs}
+		entries[key] = &memoEntry[V]{raw: data, made: made}
 		m.mu.Unlock()
 	}
-	return docs
+	return made
 }
 
 // admit reserves n bytes of the budget for one entry.
