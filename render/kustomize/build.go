@@ -165,7 +165,8 @@ func (b *Builder) runKrusty(sc *kustscan.Scan, realDir string, trace bool, read 
 		kopts.LoadRestrictions = types.LoadRestrictionsNone
 	}
 	kopts.PluginConfig = types.DisabledPluginConfig()
-	rm, err := krusty.MakeKustomizer(kopts).Run(safe, realDir)
+	var rm resmap.ResMap
+	withSchemaState(sc.MayNameSchema(), func() { rm, err = krusty.MakeKustomizer(kopts).Run(safe, realDir) })
 	if v := safe.FirstViolation(); v != nil {
 		return nil, findings, safe.Rewrote(), v
 	}

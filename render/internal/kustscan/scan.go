@@ -93,6 +93,23 @@ func (sc *Scan) ResourceOnly(abs string) bool {
 	return sc.resources[abs] && !sc.other[abs]
 }
 
+// MayNameSchema reports whether the build may replace kustomize's OpenAPI
+// schema: a kustomization of the tree has an openapi field, or a remote
+// base, which the scan does not read, is fetched.
+func (sc *Scan) MayNameSchema() bool {
+	if sc.Remote {
+		return true
+	}
+	for _, kusts := range []map[string]*Kustomization{sc.kusts, sc.Override} {
+		for _, k := range kusts {
+			if v, ok := k.Doc["openapi"]; ok && v != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Annotatable reports whether every object the build starts from comes
 // from a file read only as a resource or from a configMapGenerator or
 // secretGenerator: no generator plugin makes one, no resource file is
