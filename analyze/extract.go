@@ -19,11 +19,23 @@ import (
 // means config.Default(). Extract does no I/O, never panics on input and
 // never fails: problems are findings.
 func Extract(objects []render.Object, cfg *config.Config) *Inventory {
+	return extract(objects, nil, cfg)
+}
+
+// ExtractRendered is Extract of a render's objects that also reads its
+// findings: an autoscaler whose target is missing beside a GitOps object
+// the render did not follow says so (unfollowed.go).
+func ExtractRendered(res *render.Result, cfg *config.Config) *Inventory {
+	return extract(res.Objects, res.Findings, cfg)
+}
+
+func extract(objects []render.Object, renderFindings []check.Finding, cfg *config.Config) *Inventory {
 	if cfg == nil {
 		cfg = config.Default()
 	}
 	inv := &Inventory{Autoscalers: []Autoscaler{}, Skipped: []SkippedObject{}, Findings: []check.Finding{}}
 	ix := newTargetIndex(objects)
+	ix.notFollowed = newUnfollowed(renderFindings)
 	var found []pending
 	for i := range objects {
 		o := &objects[i]
@@ -154,9 +166,7 @@ func finish(a *Autoscaler, target *render.Object, doc map[string]any, ix *target
 			a.Findings = append(a.Findings, inventory.FindingAt(target.Origin, check.DanglingTarget, check.SeverityWarning, "", "%s", p))
 		}
 	} else if a.Target.Name != "" {
-		f := inventory.FindingAt(a.Origin, check.DanglingTarget, check.SeverityError,
-			"fix scaleTargetRef, or render the workload too (add its chart or overlay to sources in .capreport.yaml)",
-			"%s scales %s, which is not among the rendered objects", a.ID, refString(a.Target.Kind, a.Target.Name))
+		f := danglingTarget(a, ix)
 		a.Findings = append(a.Findings, f)
 		unpriced(f.Message)
 	}
@@ -216,6 +226,22 @@ func finish(a *Autoscaler, target *render.Object, doc map[string]any, ix *target
 	if len(a.Ignores) == 0 {
 		a.Ignores = nil
 	}
+}
+
+// danglingTarget is the finding of an autoscaler whose target is not among
+// the rendered objects: an error (a misspelt scaleTargetRef, a workload
+// left out of the sources), unless a GitOps object beside the autoscaler
+// was not followed, whose missing objects most likely hold the target.
+func danglingTarget(a *Autoscaler, ix *targetIndex) check.Finding {
+	target := refString(a.Target.Kind, a.Target.Name)
+	if what, ok := ix.notFollowed.beside(a); ok {
+		return inventory.FindingAt(a.Origin, check.DanglingTarget, check.SeverityWarning,
+			"render what that object installs (its gitops-not-followed finding says why it is not; --source maps a Flux source or an Argo CD repoURL to a local copy), or check scaleTargetRef",
+			"%s scales %s, which is not among the rendered objects, most likely because %s and what it installs is missing", a.ID, target, what)
+	}
+	return inventory.FindingAt(a.Origin, check.DanglingTarget, check.SeverityError,
+		"fix scaleTargetRef, or render the workload too (add its chart or overlay to sources in .capreport.yaml)",
+		"%s scales %s, which is not among the rendered objects", a.ID, target)
 }
 
 func originPtr(o render.Origin) *render.Origin { return &o }

@@ -14,6 +14,9 @@ import (
 // targetIndex finds rendered objects by kind and name.
 type targetIndex struct {
 	byKindName map[string][]*render.Object
+	// notFollowed: what each build left out (unfollowed.go), where a
+	// target not among the objects may be.
+	notFollowed unfollowed
 }
 
 func newTargetIndex(objs []render.Object) *targetIndex {

@@ -53,7 +53,7 @@ func Load(ctx context.Context, paths []string, s Settings) (*Repo, error) {
 		all.Rendered.Findings = append(all.Rendered.Findings, rp.Rendered.Findings...)
 		all.Rendered.Withheld = append(all.Rendered.Withheld, rp.Rendered.Withheld...)
 	}
-	all.Inventory = analyze.Extract(all.Rendered.Objects, all.Config)
+	all.Inventory = analyze.ExtractRendered(all.Rendered, all.Config)
 	all.Inventory.Skipped = append(all.Inventory.Skipped, analyze.Withheld(all.Rendered.Withheld)...)
 	return all, nil
 }
