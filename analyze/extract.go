@@ -236,7 +236,7 @@ func danglingTarget(a *Autoscaler, ix *targetIndex) check.Finding {
 	target := refString(a.Target.Kind, a.Target.Name)
 	if what, ok := ix.notFollowed.beside(a); ok {
 		return inventory.FindingAt(a.Origin, check.DanglingTarget, check.SeverityWarning,
-			"render what that object installs (its gitops-not-followed finding says why it is not; --source maps a Flux source or an Argo CD repoURL to a local copy), or check scaleTargetRef",
+			"render what that object installs (its gitops-not-followed finding says how: --fetch downloads a chart from its registry, --source maps a source to a local copy), or check scaleTargetRef",
 			"%s scales %s, which is not among the rendered objects, most likely because %s and what it installs is missing", a.ID, target, what)
 	}
 	return inventory.FindingAt(a.Origin, check.DanglingTarget, check.SeverityError,

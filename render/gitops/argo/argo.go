@@ -122,7 +122,7 @@ func (g *Run) applicationSource(o *object.Object, s map[string]any, i, n int, re
 		return g.argoRemoteChart(o, s, i, n, refs, destNS)
 	}
 	if c := yamldoc.Str(s, "chart"); c != "" {
-		return nil, []check.Finding{object.NotFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, which capreport does not fetch", c, yamldoc.Str(s, "targetRevision"), repoURL))}
+		return nil, []check.Finding{object.NotFollowed(o, fmt.Sprintf("chart %q version %q comes from the Helm repository %s, downloaded only with --fetch", c, yamldoc.Str(s, "targetRevision"), repoURL))}
 	}
 	root, ok := g.argoSourceRoot(repoURL)
 	if !ok {

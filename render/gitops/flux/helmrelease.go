@@ -91,6 +91,9 @@ func (g *Run) helmReleaseChart(o *object.Object) (map[string]any, sourceroot.Roo
 		if m, ok := g.mappedFlux(kind, ns, name); ok && kind == "OCIRepository" {
 			return map[string]any{"chart": "."}, m, "", false // the artifact is the chart
 		}
+		if kind == "OCIRepository" { // expandRemoteHelmRelease's, with --fetch
+			return nil, sourceroot.Root{}, fmt.Sprintf("spec.chartRef is OCIRepository %s/%s, a chart in a registry, downloaded only with --fetch", ns, name), false
+		}
 		if kind != "HelmChart" {
 			return nil, sourceroot.Root{}, fmt.Sprintf("spec.chartRef is %s %s/%s, a chart in a registry capreport does not fetch", kind, ns, name), false
 		}
@@ -120,7 +123,11 @@ func (g *Run) helmReleaseChart(o *object.Object) (map[string]any, sourceroot.Roo
 		if version == "" {
 			version = "*"
 		}
-		return nil, sourceroot.Root{}, fmt.Sprintf("chart %q version %q comes from %s %s/%s%s, which capreport does not fetch", yamldoc.Str(chartSpec, "chart"), version, k, ns, yamldoc.Str(src, "name"), where), false
+		how := "which capreport does not fetch"
+		if k == "HelmRepository" { // expandRemoteHelmRelease's, with --fetch
+			how = "downloaded only with --fetch"
+		}
+		return nil, sourceroot.Root{}, fmt.Sprintf("chart %q version %q comes from %s %s/%s%s, %s", yamldoc.Str(chartSpec, "chart"), version, k, ns, yamldoc.Str(src, "name"), where, how), false
 	}
 	root, local, why, miss := g.localGitSource(o, src)
 	if !local {
