@@ -15,8 +15,8 @@ import (
 // builds what yaml.v2 would have read straight from the document and
 // prints that, a third of the work; a document it cannot be sure of (a
 // string outside printable ASCII, whose JSON escaping yaml.v2 may read
-// differently or refuse; a type decoding never makes; very deep nesting)
-// goes the long way.
+// differently or refuse; a key yaml.v2 may find too long; a type decoding
+// never makes; very deep nesting) goes the long way.
 func printYAML(doc any) ([]byte, error) {
 	if v2, ok := readAsV2(doc, 0); ok {
 		return yamlv2.Marshal(v2)
@@ -27,6 +27,15 @@ func printYAML(doc any) ([]byte, error) {
 // maxPrintDepth keeps the short way well inside yaml.v2's own nesting
 // limit, which the long way meets when it reads the JSON back.
 const maxPrintDepth = 1000
+
+// maxShortKey keeps the short way inside yaml.v2's limit on a simple key:
+// reading the JSON back, a flow mapping's key may reach at most 1024
+// characters from its opening quote to the ':', or yaml.v2 fails ("did
+// not find expected ',' or '}'"), and so does Flux's substitution.
+// json.Marshal writes a printable ASCII byte as at most six characters
+// (\u003c), so a key of up to 170 bytes, quoted, always fits; a longer one
+// goes the long way, which fails as Flux does when it must.
+const maxShortKey = 170
 
 // readAsV2 returns the value yaml.v2 reads from json.Marshal(v): a mapping
 // of interface keys, a sequence, a string, a bool, nil, or the int or
@@ -51,7 +60,7 @@ func readAsV2(v any, depth int) (any, bool) {
 		m := make(map[any]any, len(t))
 		for k, x := range t {
 			y, ok := readAsV2(x, depth+1)
-			if !ok || !plainASCII(k) {
+			if !ok || !plainASCII(k) || len(k) > maxShortKey {
 				return nil, false
 			}
 			m[k] = y

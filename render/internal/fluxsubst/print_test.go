@@ -37,8 +37,14 @@ var printCases = map[string]any{
 	"fallback invalid":        map[string]any{"a\xffb": "x"},
 	"fallback line separator": "a\u2028b",
 	"fallback a Go int":       map[string]any{"a": 3},
-	"a list":                  []any{"x", int64(1), nil, true},
-	"a scalar":                "plain",
+	// yaml.v2 refuses a key over 1024 characters in the JSON it reads back
+	// (so does Flux); up to 170 bytes the key fits however json.Marshal
+	// escapes it.
+	"key of 170 escaped bytes":        map[string]any{strings.Repeat("<", maxShortKey): "x"},
+	"fallback key of 171 bytes":       map[string]any{strings.Repeat("k", maxShortKey+1): "x"},
+	"fallback key over yaml.v2 limit": map[string]any{"a": map[string]any{strings.Repeat("x", 1100): nil}},
+	"a list":                          []any{"x", int64(1), nil, true},
+	"a scalar":                        "plain",
 }
 
 // printYAML prints every document byte for byte as sigs.k8s.io/yaml.Marshal,
@@ -54,6 +60,9 @@ func TestPrintYAML(t *testing.T) {
 		if wantShort := !strings.HasPrefix(name, "fallback"); short != wantShort {
 			t.Errorf("%s: took the short way: %v, want %v", name, short, wantShort)
 		}
+	}
+	if _, err := printYAML(printCases["fallback key over yaml.v2 limit"]); err == nil {
+		t.Error("printYAML of a key over 1024 characters: no error, want yaml.v2's (as Flux's substitution fails)")
 	}
 	if _, err := printYAML(map[string]any{"nan": math.NaN()}); err == nil {
 		t.Error("printYAML of NaN: no error, want json.Marshal's")
