@@ -8,76 +8,49 @@ import (
 )
 
 // unfollowed indexes the GitOps objects a render names as not followed
-// (its gitops-not-followed findings): a HelmRelease whose chart is in a
-// registry, an Application of another repository. What such an object
-// installs is missing from the rendered objects, so an autoscaler whose
-// target is missing beside one most likely scales a workload of it (every
-// HPA of a home-ops repository that scales an app-template HelmRelease's
-// Deployment), not the misspelt scaleTargetRef a dangling target otherwise
-// is.
+// (its gitops-not-followed findings, each About its object): a HelmRelease
+// whose chart is in a registry, an Application of another repository.
+// What such an object installs is missing from the rendered objects, so an
+// autoscaler whose target is missing beside one most likely scales a
+// workload of it (every HPA of a home-ops repository that scales an
+// app-template HelmRelease's Deployment), not the misspelt scaleTargetRef a
+// dangling target otherwise is.
 type unfollowed struct {
 	// bySource: by the source ID of the render that holds the object
 	// (Origin.Source: the build a GitOps object delivered, or the
 	// directory rendered on its own); byDir: by that source's path, for
 	// the same object found both ways and named once.
-	bySource, byDir map[string][]notFollowedObject
+	bySource, byDir map[string][]*check.Subject
 	// byName: by the object's own name, for a target named after its
 	// release in another build (a ResourceSet's HPAs).
-	byName map[string][]notFollowedObject
-}
-
-// notFollowedObject is one GitOps object render did not follow.
-type notFollowedObject struct {
-	kind, namespace, name string
-	why                   string
+	byName map[string][]*check.Subject
 }
 
 // because says why a target may be missing: "HelmRelease ns/x was not
 // followed (why)".
-func (o notFollowedObject) because() string {
-	ref := o.name
-	if o.namespace != "" {
-		ref = o.namespace + "/" + ref
+func because(o *check.Subject) string {
+	ref := o.Name
+	if o.Namespace != "" {
+		ref = o.Namespace + "/" + ref
 	}
-	return fmt.Sprintf("%s %s was not followed (%s)", o.kind, ref, o.why)
+	return fmt.Sprintf("%s %s was not followed (%s)", o.Kind, ref, o.Detail)
 }
 
-// newUnfollowed indexes a render's findings. Their messages are
-// "FILE:LINE: KIND [NAMESPACE/]NAME: not followed: WHY", as render's
-// object.NotFollowed words them; a finding in any other form is left out.
+// newUnfollowed indexes a render's gitops-not-followed findings by the
+// object each is about (Finding.About).
 func newUnfollowed(findings []check.Finding) unfollowed {
-	u := unfollowed{bySource: map[string][]notFollowedObject{}, byDir: map[string][]notFollowedObject{}, byName: map[string][]notFollowedObject{}}
+	u := unfollowed{bySource: map[string][]*check.Subject{}, byDir: map[string][]*check.Subject{}, byName: map[string][]*check.Subject{}}
 	for _, f := range findings {
-		o, ok := parseNotFollowed(f)
-		if !ok {
+		o := f.About
+		if f.Check != check.GitOpsNotFollowed || o == nil {
 			continue
 		}
 		u.bySource[f.Source] = append(u.bySource[f.Source], o)
 		dir, _, _ := strings.Cut(f.Source, "@")
 		u.byDir[dir] = append(u.byDir[dir], o)
-		u.byName[o.name] = append(u.byName[o.name], o)
+		u.byName[o.Name] = append(u.byName[o.Name], o)
 	}
 	return u
-}
-
-func parseNotFollowed(f check.Finding) (notFollowedObject, bool) {
-	if f.Check != check.GitOpsNotFollowed || f.Source == "" || f.Location == nil {
-		return notFollowedObject{}, false
-	}
-	rest, ok := strings.CutPrefix(f.Message, fmt.Sprintf("%s:%d: ", f.Location.File, f.Location.Line))
-	if !ok {
-		return notFollowedObject{}, false
-	}
-	object, why, ok := strings.Cut(rest, ": not followed: ")
-	kind, ref, ok2 := strings.Cut(object, " ")
-	if !ok || !ok2 || strings.Contains(ref, " ") {
-		return notFollowedObject{}, false
-	}
-	o := notFollowedObject{kind: kind, name: ref, why: why}
-	if ns, name, ok := strings.Cut(ref, "/"); ok {
-		o.namespace, o.name = ns, name
-	}
-	return o, true
 }
 
 // beside returns the not-followed object most likely to hold a's missing
@@ -85,18 +58,18 @@ func parseNotFollowed(f check.Finding) (notFollowedObject, bool) {
 // the target in its namespace.
 func (u unfollowed) beside(a *Autoscaler) (string, bool) {
 	dir, _, _ := strings.Cut(a.Origin.Source, "@")
-	for _, all := range [][]notFollowedObject{u.bySource[a.Origin.Source], u.byDir[dir]} {
+	for _, all := range [][]*check.Subject{u.bySource[a.Origin.Source], u.byDir[dir]} {
 		switch len(all) {
 		case 0:
 			continue
 		case 1:
-			return all[0].because(), true
+			return because(all[0]), true
 		}
-		return fmt.Sprintf("%s (one of %d GitOps objects not followed there)", all[0].because(), len(all)), true
+		return fmt.Sprintf("%s (one of %d GitOps objects not followed there)", because(all[0]), len(all)), true
 	}
 	for _, o := range u.byName[a.Target.Name] {
-		if o.namespace == "" || a.Namespace == "" || o.namespace == a.Namespace {
-			return o.because(), true
+		if o.Namespace == "" || a.Namespace == "" || o.Namespace == a.Namespace {
+			return because(o), true
 		}
 	}
 	return "", false

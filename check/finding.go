@@ -36,6 +36,20 @@ type Finding struct {
 	// that many charts lack): render folds them into one finding. It reads
 	// as the subject of a sentence. The report does not carry it.
 	Cause string `json:"-"`
+	// About names the object a finding of one rendered object is about,
+	// and what the finding says of it, for later stages to act on without
+	// reading the message (analyze names a GitOps object not followed
+	// beside a missing scale target). The report does not carry it: the
+	// message says the same.
+	About *Subject `json:"-"`
+}
+
+// Subject is the object a finding is about.
+type Subject struct {
+	Kind, Namespace, Name string
+	// Detail is what the finding says of the object (for a GitOps object
+	// not followed, why).
+	Detail string
 }
 
 // At is the location of a file and line, nil when file is empty (a

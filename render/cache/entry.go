@@ -16,7 +16,7 @@ import (
 )
 
 // Format names the layout of an entry; bump it when it changes.
-const Format = "capreport-render-cache-v5"
+const Format = "capreport-render-cache-v6"
 
 // Ext ends an entry file's name.
 const Ext = ".entry"
@@ -64,10 +64,11 @@ type Entry struct {
 type entryResult struct {
 	object.SourceResult
 	Untraced bool `json:"untraced,omitempty"`
-	// FindingSources and FindingCauses are each finding's Source and
-	// Cause, in order.
-	FindingSources []string `json:"findingSources,omitempty"`
-	FindingCauses  []string `json:"findingCauses,omitempty"`
+	// FindingSources, FindingCauses and FindingAbouts are each finding's
+	// Source, Cause and About, in order.
+	FindingSources []string         `json:"findingSources,omitempty"`
+	FindingCauses  []string         `json:"findingCauses,omitempty"`
+	FindingAbouts  []*check.Subject `json:"findingAbouts,omitempty"`
 }
 
 // Encode writes out, with the inputs its render read, as an entry file.
@@ -76,6 +77,7 @@ func Encode(out Entry) ([]byte, error) {
 	for _, f := range out.Result.Findings {
 		res.FindingSources = append(res.FindingSources, f.Source)
 		res.FindingCauses = append(res.FindingCauses, f.Cause)
+		res.FindingAbouts = append(res.FindingAbouts, f.About)
 	}
 	resJSON, err := json.Marshal(res)
 	if err != nil {
@@ -241,13 +243,14 @@ func (e *Stored) Decode() (Entry, bool) {
 		return Entry{}, false
 	}
 	var res entryResult
-	if json.Unmarshal([]byte(r.s[start:end]), &res) != nil || len(res.FindingSources) != len(res.Findings) || len(res.FindingCauses) != len(res.Findings) {
+	if json.Unmarshal([]byte(r.s[start:end]), &res) != nil || len(res.FindingSources) != len(res.Findings) || len(res.FindingCauses) != len(res.Findings) || len(res.FindingAbouts) != len(res.Findings) {
 		return Entry{}, false
 	}
 	out.Result = res.SourceResult
 	out.Result.Untraced = res.Untraced
 	for i := range out.Result.Findings {
-		out.Result.Findings[i].Source, out.Result.Findings[i].Cause = res.FindingSources[i], res.FindingCauses[i]
+		f := &out.Result.Findings[i]
+		f.Source, f.Cause, f.About = res.FindingSources[i], res.FindingCauses[i], res.FindingAbouts[i]
 	}
 	return out, true
 }

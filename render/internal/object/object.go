@@ -279,13 +279,16 @@ func NSName(ns, name string) string {
 // Finding is a finding about a GitOps object, at its place.
 func Finding(o *Object, id, severity, msg string) check.Finding {
 	return check.Finding{Check: id, Severity: severity, Location: check.At(o.Origin.File, o.Origin.Line), Source: o.Origin.Source,
-		Message: fmt.Sprintf("%s:%d: %s %s: %s", o.Origin.File, o.Origin.Line, o.Kind, NSName(o.Namespace, o.Name), msg)}
+		Message: fmt.Sprintf("%s:%d: %s %s: %s", o.Origin.File, o.Origin.Line, o.Kind, NSName(o.Namespace, o.Name), msg),
+		About:   &check.Subject{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Detail: msg}}
 }
 
 // NotFollowed is the finding for a GitOps object capreport cannot follow
 // offline; the summary counts them.
 func NotFollowed(o *Object, why string) check.Finding {
-	return Finding(o, check.GitOpsNotFollowed, check.SeverityWarning, "not followed: "+why)
+	f := Finding(o, check.GitOpsNotFollowed, check.SeverityWarning, "not followed: "+why)
+	f.About.Detail = why
+	return f
 }
 
 // DuplicateKeyFinding reports a document of file rel, at line, with the
