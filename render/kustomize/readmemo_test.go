@@ -29,12 +29,18 @@ func TestReadMemo(t *testing.T) {
 	hpa := write("hpa.yaml", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: &app web\nspec:\n  x:\n    *app :\n      y: 1\n")
 	list := write("list.yaml", "kind: ConfigMapList\nmetadata: {}\nitems: []\n")
 	bomb := write("bomb.yaml", "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f, *f]\n")
-	r, err := repofs.Open(filesys.MakeFsOnDisk(), true, root, 4<<20)
-	if err != nil {
-		t.Fatal(err)
+	// A Repo on disk holds what it read for its render; the memo lives
+	// across renders (a worker's setups), each with a Repo of its own.
+	repo := func() *repofs.Repo {
+		t.Helper()
+		r, err := repofs.Open(filesys.MakeFsOnDisk(), true, root, 4<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
 	}
 	read := func(memo *ReadMemo, p string) (string, Rewritten, error) {
-		fs := NewFS(r, nil)
+		fs := NewFS(repo(), nil)
 		fs.Memo = memo
 		fs.RewriteFile = func(string) bool { return true }
 		fs.Rewrite = Rewrite{Annotate: true}
@@ -61,12 +67,12 @@ func TestReadMemo(t *testing.T) {
 	if got, _, _ := read(memo, hpa); !strings.Contains(got, "name: api") {
 		t.Errorf("a file that changed reads as it was:\n%s", got)
 	}
-	li := NewLineIndex(r, 100, memo)
+	li := NewLineIndex(repo(), 100, memo)
 	if d, ok := li.find(hpa, "HorizontalPodAutoscaler", "api"); !ok || d.line != 1 {
 		t.Errorf("the line index found %+v, %v; want line 1", d, ok)
 	}
 	write("hpa.yaml", "---\n# moved\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: api\n")
-	if d, ok := NewLineIndex(r, 100, memo).find(hpa, "HorizontalPodAutoscaler", "api"); !ok || d.line != 3 {
+	if d, ok := NewLineIndex(repo(), 100, memo).find(hpa, "HorizontalPodAutoscaler", "api"); !ok || d.line != 3 {
 		t.Errorf("after the file moved the document the line index found %+v, %v; want line 3", d, ok)
 	}
 	used := memo.used

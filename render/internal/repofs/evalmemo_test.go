@@ -42,6 +42,17 @@ func TestEvalOnDiskIsEvalSymlinks(t *testing.T) {
 		"a/dangling", "a/loop", "a/missing.yaml", "a/missing/deeper.yaml", "a/b/file.yaml/below",
 		"c/up/a/b/file.yaml", "a/to-dir/../a/b", "a/b/../b/file.yaml", "a/b/",
 		"a/to-dir/..", "a/to-dir/.", "a//b/file.yaml", "a/./b", "a/to-dir/../b",
+		// directories first met deep down, evaluated through their parents
+		"a/to-dir/up/a/b/file.yaml", "a/b/../../c/other.yaml", "a/to-dir/missing/x.yaml",
+		"a/b/file.yaml/x/y", "a/dangling/x", "a/loop/x", "c/up/c/up/a/to-file",
+	}
+	for _, rel := range paths { // each cold, its directories evaluated from the root down
+		p := root + "/" + rel
+		want, werr := filepath.EvalSymlinks(p)
+		got, err := (&evalMemo{}).evalOnDisk(p)
+		if got != want || fmt.Sprint(err) != fmt.Sprint(werr) {
+			t.Errorf("cold, %s: got %q, %v; filepath.EvalSymlinks gives %q, %v", rel, got, err, want, werr)
+		}
 	}
 	m := &evalMemo{}
 	for round := range 2 {

@@ -15,16 +15,6 @@ import (
 	"github.com/capreport/capreport/check"
 )
 
-// FS is what a Repo reads through: the read methods of kyaml's
-// filesys.FileSystem, which every filesys.FileSystem has (named here so
-// that this package links no kustomize code). Paths are absolute.
-type FS interface {
-	ReadFile(path string) ([]byte, error)
-	ReadDir(path string) ([]string, error) // the names in a directory
-	IsDir(path string) bool
-	Exists(path string) bool
-}
-
 // Repo is the scanned root: an absolute directory of its file system,
 // symlinks evaluated. Every read goes through it so that nothing outside
 // the root, and nothing too large, is ever read.
@@ -38,14 +28,17 @@ type Repo struct {
 	MaxBytes int64
 	fs       FS
 	disk     bool
-	evals    *evalMemo // shared by the copies At and WithFS make
+	memo     *diskMemo // on disk; shared by the copies At and WithFS make
 }
 
 // New is a Repo over fsys with no root yet: it can look at paths (Stat,
 // Absolute) but reads nothing until At gives it one. onDisk says that
 // fsys reads this machine's disk, so that symlinks must be evaluated.
 func New(fsys FS, onDisk bool, maxBytes int64) *Repo {
-	return &Repo{MaxBytes: maxBytes, fs: fsys, disk: onDisk, evals: &evalMemo{}}
+	if !onDisk {
+		return &Repo{MaxBytes: maxBytes, fs: fsys}
+	}
+	return &Repo{MaxBytes: maxBytes, fs: newMemoFS(fsys), disk: true, memo: &diskMemo{}}
 }
 
 // WithFS returns a copy of r that reads through fsys, with r's root and

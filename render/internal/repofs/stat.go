@@ -2,7 +2,6 @@ package repofs
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,7 +31,7 @@ func (r *Repo) Absolute(p string) (string, error) {
 // missing prefix.
 func (r *Repo) EvalSymlinks(p string) (string, error) {
 	if r.disk {
-		real, err := r.evals.evalOnDisk(p)
+		real, err := r.memo.eval(p)
 		r.observe(OpEval, p, r.evalAnswer(real, err))
 		return real, err
 	}
@@ -68,7 +67,7 @@ func (r *Repo) missing(p string) (string, error) {
 // Stat is os.Stat on disk; elsewhere what the file system says of p.
 func (r *Repo) Stat(p string) (fs.FileInfo, error) {
 	if r.disk {
-		fi, err := os.Stat(p)
+		fi, err := r.memo.stat(p)
 		r.observe(OpStat, p, typeAnswer(fi, err))
 		return fi, err
 	}
@@ -78,7 +77,7 @@ func (r *Repo) Stat(p string) (fs.FileInfo, error) {
 // Lstat is os.Lstat on disk; elsewhere (no symlinks) Stat.
 func (r *Repo) Lstat(p string) (fs.FileInfo, error) {
 	if r.disk {
-		fi, err := os.Lstat(p)
+		fi, err := r.memo.lstat(p)
 		r.observe(OpLstat, p, typeAnswer(fi, err))
 		return fi, err
 	}
