@@ -46,6 +46,7 @@ const (
 	GitOpsCycle           = "gitops-cycle"             // GitOps objects that deliver each other
 	GitOpsLimit           = "gitops-limit"             // more GitOps objects, or a deeper chain, than capreport follows
 	GitOpsWithheld        = "gitops-withheld"          // autoscalers beneath a GitOps object whose build failed
+	GitOpsUnappliedRoot   = "gitops-unapplied-root"    // a Flux Kustomization nothing applies, beneath a path another builds without it
 	DuplicateDelivery     = "duplicate-delivery"       // one autoscaler delivered by two chains
 	PartialRender         = "partial-render"           // a source rendered without an entry it refers to
 	SchemaRef             = "schema-ref-outside"       // a chart's values schema refers to a URL or file outside it
@@ -302,6 +303,10 @@ var builtinChecks = []Info{
 		"A Flux Kustomization or HelmRelease, or an Argo CD Application, failed to build; the controller applies nothing of a failed build, so the autoscalers beneath it do not reach the cluster and are listed as withheld, not priced.",
 		"Fix the build failure the render-failed finding of the same object names.",
 		[]string{"render/gitops.engine.withheldFindings"}},
+	{GitOpsUnappliedRoot, "Flux Kustomization applied by nothing", SeverityWarning,
+		"A Flux Kustomization that nothing in the repository applies stands beneath the path another Flux Kustomization builds, and that build leaves it out (commented out of a kustomization's resources, or ignored). capreport follows it as a root of its own and reports what it delivers, which reaches the cluster only if something outside the repository applies it.",
+		"List it in the kustomization that should apply it, or delete it if it is retired; run capreport on the cluster's Flux entry point to see only what the cluster applies.",
+		[]string{"render/gitops.unappliedRoots"}},
 	{DuplicateDelivery, "Autoscaler delivered twice", SeverityWarning,
 		"Two delivery chains put the same autoscaler (kind, namespace and name) into the cluster; whichever applies last wins, and the report prices the first.",
 		"Give each delivery its own namespace or name, or deliver the object once.",

@@ -100,6 +100,7 @@ func Follow(ctx context.Context, src Sources, cfg Config, outs []source.Out) Fol
 	g.withholdFailedDeliveries(outs, suppressed, stash)
 	outs = append(outs, delivered...)
 	findings := append(g.findings, g.withheldFindings()...)
+	findings = append(findings, unappliedRoots(queue, delivered)...)
 	outs, twice := dedupeDeliveries(outs)
 	return Followed{Outs: outs, Findings: append(findings, twice...), Withheld: g.withheld}
 }
