@@ -120,12 +120,12 @@ func substituteObject(o *object.Object, vars map[string]string) ([]string, error
 	if err != nil {
 		return nil, err
 	}
-	raws, problems, err := yamldoc.Decode([]byte(out), 1)
-	if err != nil || len(problems) > 0 || len(raws) != 1 {
-		return nil, errors.New("the substituted object is not one YAML document")
+	doc, err := readBack(out)
+	if err != nil {
+		return nil, fmt.Errorf("reading the result back as YAML: %w", err)
 	}
 	origin := o.Origin
-	n, ok := object.FromDoc(raws[0].Doc)
+	n, ok := object.FromDoc(doc)
 	if !ok {
 		return nil, errors.New("the substituted object has no apiVersion or kind")
 	}

@@ -136,3 +136,46 @@ func hpaDoc(name, max string) string {
 	return "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: " + name +
 		"\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: " + name + "\n  minReplicas: 1\n  maxReplicas: " + max + "\n"
 }
+
+// kustomize-controller reads the substituted text back with
+// sigs.k8s.io/yaml.YAMLToJSON (fluxcd/pkg/kustomize varSubstitution):
+// yaml.v2, YAML 1.1, then JSON. So a substituted yes, on, y or Off is a
+// boolean, 0777 octal, 1_000 and 0b101 numbers, 1.0 and 1e3 integers (the
+// JSON prints them so), a timestamp or 12:30 a string, a key yes "true";
+// a value JSON cannot hold (.nan) fails the substitution; only the first
+// document is kept. (yaml.v3, YAML 1.2, reads the first six as strings.)
+func TestSubstituteReadsBackAsFlux(t *testing.T) {
+	ks := &object.Object{Kind: "Kustomization", Name: "apps", Origin: object.Origin{File: "clusters/apps.yaml", Line: 1}}
+	cases := []struct {
+		value string
+		want  any // spec.x; an error's words when a string starting "error: "
+	}{
+		{"yes", true}, {"on", true}, {"y", true}, {"Off", false}, {"NO", false}, {"True", true},
+		{"0777", int64(511)}, {"1_000", int64(1000)}, {"0x1F", int64(31)}, {"0b101", int64(5)}, {"007", int64(7)},
+		{"1.0", int64(1)}, {"1e3", int64(1000)}, {".5", 0.5}, {"+12", int64(12)},
+		{"9223372036854775808", 9223372036854775808.0},
+		{"~", nil}, {"null", nil},
+		{"12:30", "12:30"}, {"2001-12-14", "2001-12-14"}, {"1e400", "1e400"}, {"web", "web"},
+		{".nan", "error: json: unsupported value: NaN"},
+		{"1\n---\nother: 2", int64(1)},
+	}
+	for _, c := range cases {
+		doc := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nspec:\n  x: ${v}\n"
+		objs := []object.Object{substObject(t, doc)}
+		fs := All(ks, objs, map[string]string{"v": c.value})
+		if want, ok := c.want.(string); ok && strings.HasPrefix(want, "error: ") {
+			if len(fs) != 1 || !strings.Contains(fs[0].Message, strings.TrimPrefix(want, "error: ")) {
+				t.Errorf("%q: findings %+v, want the substitution refused", c.value, fs)
+			}
+			continue
+		}
+		spec, _ := objs[0].Doc["spec"].(map[string]any)
+		if len(fs) > 0 || spec["x"] != c.want || len(objs[0].Doc) != 4 {
+			t.Errorf("%q: spec.x %#v (%d fields, findings %v), want %#v", c.value, spec["x"], len(objs[0].Doc), fs, c.want)
+		}
+	}
+	objs := []object.Object{substObject(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  ${k}: v\n")}
+	if fs := All(ks, objs, map[string]string{"k": "yes"}); len(fs) > 0 || objs[0].Doc["data"].(map[string]any)["true"] != "v" {
+		t.Errorf("a key substituted to yes: %#v, %v; want the key \"true\"", objs[0].Doc["data"], fs)
+	}
+}
