@@ -20,8 +20,8 @@ import (
 // a document). The controllers' files (flux.go, helmrelease.go,
 // helmoperator.go, resourceset.go, argo.go) call down into it, the plan
 // (selfmanaged.go, nested.go, prefetch.go, withhold.go) into them, and
-// gitops.go, which runs it all, into everything; unapplied.go reads what
-// the run made, after it.
+// gitops.go, which runs it all, into everything; late.go and unapplied.go
+// read what the run made, after it.
 
 // Bounds of GitOps expansion: a repository that delivers more than this is
 // cut, with a finding, rather than rendered without end.

@@ -98,6 +98,8 @@ func Follow(ctx context.Context, src Sources, cfg Config, outs []source.Out) Fol
 	delivered := g.run(queue)
 	g.delivered.wait()
 	g.withholdFailedDeliveries(outs, suppressed, stash)
+	delivered, late := g.supersedeLate(outs, delivered)
+	queue = slices.DeleteFunc(queue, func(p pending) bool { return late[linkOf(&p.obj)] })
 	outs = append(outs, delivered...)
 	findings := append(g.findings, g.withheldFindings()...)
 	findings = append(findings, unappliedRoots(queue, delivered)...)
