@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
-	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 )
 
@@ -22,15 +18,7 @@ import (
 func TestDirectoryDeliveredLateIsNotAlsoStandalone(t *testing.T) {
 	testutil.SkipIfShort(t)
 	root := filepath.Join(heldout, "home-ops-bykaj")
-	var out, errOut bytes.Buffer
-	code := run([]string{"list", root, "--root", root, "--format", "json"}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
-	if code == cmdutil.ExitError {
-		t.Fatalf("exit %d: %s", code, errOut.String())
-	}
-	var got contract.Inventory
-	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
+	got := listJSON(t, root, "--root", root, "--format", "json")
 	var rows []string
 	for _, s := range got.Sources {
 		if s.Path == "kubernetes/apps/default/atuin/app" {

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/capreport/capreport/cmd/capreport/internal/cmdutil"
-	"github.com/capreport/capreport/contract"
 	"github.com/capreport/capreport/internal/testutil"
 )
 
@@ -35,15 +31,7 @@ func TestUnappliedRootsAreNamed(t *testing.T) {
 		}},
 		{"kubernetes/flux/cluster", nil},
 	} {
-		var out, errOut bytes.Buffer
-		code := run([]string{"list", filepath.Join(root, c.path), "--root", root, "--format", "json"}, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut})
-		if code == cmdutil.ExitError {
-			t.Fatalf("%s: exit %d: %s", c.path, code, errOut.String())
-		}
-		var got contract.Inventory
-		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
-			t.Fatal(err)
-		}
+		got := listJSON(t, filepath.Join(root, c.path), "--root", root, "--format", "json")
 		var found []string
 		for _, f := range got.Findings {
 			if f.Check == "gitops-unapplied-root" {

@@ -1,7 +1,6 @@
 package gitops
 
 import (
-	"path"
 	"slices"
 	"strconv"
 
@@ -30,8 +29,7 @@ type lateDelivery struct {
 }
 
 // supersedeLate marks delivered each standalone source (outs) that is
-// still rendered on its own but that a rendered delivery read, except a
-// source holding an object of that delivery's chain. Its GitOps objects
+// still rendered on its own but that a rendered delivery read. Its GitOps objects
 // that the walk also met delivered, identical (same place, same
 // content: the walk expanded them once, as the standalone copy), keep
 // what their expansion made; the others (phantoms: the standalone copy
@@ -45,7 +43,7 @@ func (g *engine) supersedeLate(outs []source.Out, delivered []source.Out) ([]sou
 	for i := range outs {
 		o := &outs[i]
 		d, ok := read[o.Result.Path]
-		if !ok || o.Result.Status != object.StatusRendered || o.Spec.Delivery != nil || holdsLink(o, d.chain) {
+		if !ok || o.Result.Status != object.StatusRendered || o.Spec.Delivery != nil {
 			continue
 		}
 		for j := range o.Objects {
@@ -102,19 +100,18 @@ func gitopsKeys(delivered []source.Out) map[string]bool {
 }
 
 // deliveriesByPath maps each path a rendered delivery of this repository
-// read to the first such delivery. A delivery that reads an object of its
-// own chain (a self-managing root applying the directory it stands in)
-// supersedes nothing: what stands beside it is followed on its own, as the
-// plan has it.
+// read to the first such delivery. A delivery that reads the file of an
+// object of its own chain (a self-managing root applying the directory it
+// stands in) supersedes nothing, as the plan has it (expandedCoverage):
+// what stands beside it is followed on its own.
 func deliveriesByPath(delivered []source.Out) map[string]lateDelivery {
 	read := map[string]lateDelivery{}
 	for _, o := range delivered {
-		n := len(o.Result.Chain)
-		if n == 0 || o.Via != nil || o.Result.Status != object.StatusRendered || readsOwnChain(o) {
+		by, ok := localDelivery(o)
+		if !ok || slices.ContainsFunc(o.Result.Chain, func(l object.Link) bool { return slices.Contains(o.Covered, l.File) }) {
 			continue
 		}
-		l := o.Result.Chain[n-1]
-		d := lateDelivery{by: l.Kind + "/" + object.NSName(l.Namespace, l.Name), chain: o.Result.Chain}
+		d := lateDelivery{by: object.LinkRef(by), chain: o.Result.Chain}
 		for _, p := range o.Covered {
 			if _, ok := read[p]; !ok {
 				read[p] = d
@@ -124,23 +121,12 @@ func deliveriesByPath(delivered []source.Out) map[string]lateDelivery {
 	return read
 }
 
-// holdsLink reports whether source o holds an object of chain.
-func holdsLink(o *source.Out, chain []object.Link) bool {
-	for j := range o.Objects {
-		if kindOfGitOps(&o.Objects[j]) != notGitOps && slices.Contains(chain, linkOf(&o.Objects[j])) {
-			return true
-		}
+// localDelivery is the object that delivered o, when o is a rendered
+// delivery read from this repository (not from a mapped source).
+func localDelivery(o source.Out) (object.Link, bool) {
+	n := len(o.Result.Chain)
+	if n == 0 || o.Via != nil || o.Result.Status != object.StatusRendered {
+		return object.Link{}, false
 	}
-	return false
-}
-
-// readsOwnChain reports whether delivery o read the file, or the
-// directory, of an object of its own chain.
-func readsOwnChain(o source.Out) bool {
-	for _, l := range o.Result.Chain {
-		if slices.Contains(o.Covered, l.File) || slices.Contains(o.Covered, path.Dir(l.File)) {
-			return true
-		}
-	}
-	return false
+	return o.Result.Chain[n-1], true
 }

@@ -66,12 +66,8 @@ func unappliedRoots(roots []pending, delivered []source.Out) []check.Finding {
 func fluxBuilds(delivered []source.Out) []fluxBuild {
 	var builds []fluxBuild
 	for _, o := range delivered {
-		n := len(o.Result.Chain)
-		if n == 0 || o.Via != nil || o.Result.Status != object.StatusRendered || o.Spec.Type != object.SourceKustomize {
-			continue
-		}
-		by := o.Result.Chain[n-1]
-		if by.Kind != "Kustomization" {
+		by, ok := localDelivery(o)
+		if !ok || o.Spec.Type != object.SourceKustomize || by.Kind != "Kustomization" {
 			continue
 		}
 		builds = append(builds, fluxBuild{dir: path.Clean(strings.ReplaceAll(o.Spec.Path, "\\", "/")), by: by, chain: o.Result.Chain})

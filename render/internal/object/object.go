@@ -283,6 +283,11 @@ func Finding(o *Object, id, severity, msg string) check.Finding {
 		About:   &check.Subject{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Detail: msg}}
 }
 
+// LinkRef is the Ref of the object a chain link names.
+func LinkRef(l Link) string {
+	return Ref(&Object{Kind: l.Kind, Namespace: l.Namespace, Name: l.Name})
+}
+
 // NotFollowed is the finding for a GitOps object capreport cannot follow
 // offline; the summary counts them.
 func NotFollowed(o *Object, why string) check.Finding {

@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"sync"
 	"sync/atomic"
 )
 
@@ -21,33 +20,6 @@ import (
 // (memoFS, under any FS that records reads, so that a render cache still
 // sees every read). Each table is bounded; past its bound the disk is
 // asked every time, as before.
-
-// memoTable is a bounded concurrent memo from K to V.
-type memoTable[K comparable, V any] struct {
-	m sync.Map
-	n atomic.Int32
-}
-
-// maxMemoEntries bounds each table.
-const maxMemoEntries = 1 << 16
-
-// get is k's value, made by make the first time (and every time once the
-// table is full). Two goroutines asking at once may both make it; both
-// get an answer the disk gave.
-func (t *memoTable[K, V]) get(k K, make func() V) V {
-	if v, ok := t.m.Load(k); ok {
-		return v.(V)
-	}
-	v := make()
-	t.put(k, v)
-	return v
-}
-
-func (t *memoTable[K, V]) put(k K, v V) {
-	if t.n.Add(1) <= maxMemoEntries {
-		t.m.Store(k, v)
-	}
-}
 
 // pathAnswer is what the disk said of a path: its evaluation or its file
 // information, or the error.

@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 )
 
 // evalMemo holds where each directory a Repo has evaluated on disk leads.
@@ -19,12 +17,8 @@ import (
 // A Repo lives for one render (a worker's for one setup), over a tree
 // that does not change under it (diskMemo keeps each path's answer).
 type evalMemo struct {
-	dirs sync.Map // clean absolute directory → its evaluated path
-	n    atomic.Int32
+	dirs memoTable[string, string] // directory as filepath.Split leaves it → its evaluated path
 }
-
-// maxEvalDirs bounds the directories remembered.
-const maxEvalDirs = 1 << 16
 
 // evalOnDisk is filepath.EvalSymlinks(p), the same path or the same error,
 // evaluating p's directory once a memo.
@@ -60,12 +54,12 @@ func (m *evalMemo) evalOnDisk(p string) (string, error) {
 // a dot element, a doubled separator, a file, an error) is evaluated
 // whole.
 func (m *evalMemo) realDir(dir string) (string, bool) {
-	if d, ok := m.dirs.Load(dir); ok {
+	if d, ok := m.dirs.m.Load(dir); ok {
 		return d.(string), true
 	}
 	d, ok := m.evalDir(dir)
-	if ok && m.n.Add(1) <= maxEvalDirs {
-		m.dirs.Store(dir, d)
+	if ok {
+		m.dirs.put(dir, d)
 	}
 	return d, ok
 }

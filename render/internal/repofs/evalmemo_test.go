@@ -65,7 +65,7 @@ func TestEvalOnDiskIsEvalSymlinks(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := m.dirs.Load(filepath.Join(root, "a", "b") + "/"); !ok {
+	if _, ok := m.dirs.m.Load(filepath.Join(root, "a", "b") + "/"); !ok {
 		t.Error("a/b/ was evaluated and not remembered")
 	}
 	if got, err := m.evalOnDisk("relative/path"); got != "" || err == nil {
