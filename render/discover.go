@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,6 +47,7 @@ func (rd *renderer) discover() ([]SourceSpec, []check.Finding) {
 	findings = append(findings, w.findings...)
 
 	refs := rd.findReferences(w.kusts, explicit)
+	rd.manifests, rd.kustDirs = manifestFiles(w.plains, refs.files), w.kustDirs
 	specs := append(w.unreferenced(refs), explicit...)
 	sort.SliceStable(specs, func(i, j int) bool {
 		if specs[i].Path != specs[j].Path {
@@ -223,6 +225,19 @@ func (w *sourceWalk) file(p, rel string, d fs.DirEntry) {
 		return
 	}
 	w.plains = append(w.plains, rel)
+}
+
+// manifestFiles are the YAML files among the plain manifests and the files
+// kustomizations refer to, sorted.
+func manifestFiles(plains []string, referenced map[string]bool) []string {
+	files := slices.Clone(plains)
+	for f := range referenced {
+		if isYAMLName(f) {
+			files = append(files, f)
+		}
+	}
+	slices.Sort(files)
+	return slices.Compact(files)
 }
 
 // references is what kustomizations and value sets refer to, by

@@ -93,6 +93,12 @@ type Options struct {
 	SourceMaps []SourceMap
 	// NoGitOps renders Flux and Argo CD objects as inert objects.
 	NoGitOps bool
+	// noDeferral renders every discovered source on its own before
+	// following (deferral.go), and deferred, when set, is told how many
+	// sources were left to their delivery and why they were rendered after
+	// all ("": they were not): the tests compare the two ways.
+	noDeferral bool
+	deferred   func(n int, redo string)
 	// Progress, when set, is told each time a discovered source's render
 	// is done (from several goroutines at once): how many of how many.
 	Progress func(done, total int) `json:"-"`

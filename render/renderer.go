@@ -47,6 +47,12 @@ type renderer struct {
 	// reads is what reading each resource file cost the process's
 	// Kustomize builds (kustomize.ReadMemo); shared by the copies.
 	reads *kustomize.ReadMemo
+	// manifests are the root-relative YAML files discovery met: plain
+	// manifests and the files kustomizations list (deferral.go reads them).
+	manifests []string
+	// kustDirs are the root-relative directories discovery found a
+	// kustomization in.
+	kustDirs map[string]bool
 }
 
 // fetchState is one process's fetcher and what the run may still

@@ -156,6 +156,9 @@ type engine struct {
 	// flux and argo follow the run's Flux and Argo CD objects.
 	flux *flux.Run
 	argo *argo.Run
+	// deferral is what the run must check of the sources render left
+	// unrendered (deferral.go); nil when there are none.
+	deferral *deferralCheck
 }
 
 // pending is a GitOps object waiting to be expanded with its chain.
@@ -255,12 +258,18 @@ func IdentityKey(o *object.Object) string {
 // lookup finds a known object by kind and namespaced name ("" namespace
 // reads as default, as the API server does for namespaced kinds).
 func (g *engine) lookup(apiGroup, kind, namespace, name string) *object.Object {
-	objs := g.ofKind(kind, namespace)
-	for i := len(objs) - 1; i >= 0; i-- {
-		o := objs[i]
+	k := kindNSKey(kind, namespace)
+	idx := g.byKindNS[k]
+	if g.reads != nil {
+		g.reads[k] = len(idx)
+	}
+	for i := len(idx) - 1; i >= 0; i-- {
+		o := &g.known[idx[i]]
 		if o.Name == name && (apiGroup == "" || object.Group(o.APIVersion) == apiGroup) {
+			g.deferral.noteLookup(apiGroup, kind, name, idx[i])
 			return o
 		}
 	}
+	g.deferral.noteLookup(apiGroup, kind, name, -1)
 	return nil
 }

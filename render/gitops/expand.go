@@ -79,7 +79,10 @@ func (v fluxView) Lookup(apiGroup, kind, namespace, name string) *object.Object 
 	return v.g.lookup(apiGroup, kind, namespace, name)
 }
 
-func (v fluxView) OfKind(kind, namespace string) []*object.Object { return v.g.ofKind(kind, namespace) }
+func (v fluxView) OfKind(kind, namespace string) []*object.Object {
+	v.g.deferral.noteLookup("", kind, "", -1) // any name: every one it may find is asked for
+	return v.g.ofKind(kind, namespace)
+}
 
 func (v fluxView) Render(spec source.Spec) source.Out { return v.g.render(spec) }
 

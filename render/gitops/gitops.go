@@ -49,6 +49,10 @@ type Followed struct {
 	// Withheld are the autoscalers beneath a GitOps object whose build
 	// failed.
 	Withheld []object.WithheldObject
+	// Redo, when set, says why the sources left unrendered
+	// (source.Out.Deferred) must be rendered and followed again: nothing
+	// else of the result stands (deferral.go).
+	Redo string
 }
 
 // Follow expands the Flux and Argo CD objects of the standalone renders
@@ -57,19 +61,24 @@ type Followed struct {
 // its settings and chain. Sources beneath a GitOps object whose build
 // fails are withheld: the controllers apply nothing of a failed build.
 func Follow(ctx context.Context, src Sources, cfg Config, outs []source.Out) Followed {
+	deferral := newDeferralCheck(outs)
 	if !hasGitOps(outs) {
+		if deferral != nil {
+			return Followed{Redo: "no GitOps object was rendered to deliver the sources left to one"}
+		}
 		return Followed{Outs: outs}
 	}
 	g := &engine{src: src, ctx: ctx, repo: cfg.Repo, parallelism: cfg.Parallelism,
 		delivered: newRenderMemo(prefetchLimit(cfg.Parallelism)),
 		memo:      map[string]expansionMemo{}, byKindNS: map[string][]int{},
-		failedBy: map[string]*object.Object{}, failedInRun: map[string]bool{}}
+		failedBy: map[string]*object.Object{}, failedInRun: map[string]bool{}, deferral: deferral}
 	repoURLs := repourl.NewMatcher(cfg.RepoURLs)
 	g.flux = flux.New(flux.Config{Repo: cfg.Repo, RepoURLs: repoURLs, SourceMaps: cfg.SourceMaps, Fetch: cfg.Fetch, Engine: fluxView{g}})
 	g.argo = argo.New(argo.Config{Repo: cfg.Repo, RepoURLs: repoURLs, SourceMaps: cfg.SourceMaps, Fetch: cfg.Fetch, Render: g.render})
 	for _, o := range outs {
 		g.know(o.Objects)
 	}
+	g.deferral.knowStandalone(len(g.known))
 	g.prefetchStandalone(outs)
 	g.configureFromRoots(outs)
 	withheld, suppressed := g.plan(outs)
@@ -86,6 +95,7 @@ func Follow(ctx context.Context, src Sources, cfg Config, outs []source.Out) Fol
 			outs[i].Result.Reason = "rendered through " + suppressed[i]
 			outs[i].Result.Objects = 0
 			outs[i].Result.Findings = nil
+			outs[i].Result.Partial = false // of a render no longer reported
 			outs[i].Objects = nil
 			continue
 		}
@@ -99,6 +109,9 @@ func Follow(ctx context.Context, src Sources, cfg Config, outs []source.Out) Fol
 	g.delivered.wait()
 	g.withholdFailedDeliveries(outs, suppressed, stash)
 	delivered, late := g.supersedeLate(outs, delivered)
+	if why := g.deferral.redo(outs, delivered); why != "" {
+		return Followed{Redo: why}
+	}
 	queue = slices.DeleteFunc(queue, func(p pending) bool { return late[linkOf(&p.obj)] })
 	outs = append(outs, delivered...)
 	findings := append(g.findings, g.withheldFindings()...)

@@ -57,6 +57,7 @@ func (g *engine) supersedeLate(outs []source.Out, delivered []source.Out) ([]sou
 		o.Result.Reason = "rendered through " + d.by
 		o.Result.Objects = 0
 		o.Result.Findings = nil
+		o.Result.Partial = false
 		o.Objects = nil
 	}
 	if len(phantoms) == 0 {

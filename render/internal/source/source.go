@@ -139,6 +139,10 @@ type Out struct {
 	// Via is the link of the mapped source (--source) a GitOps object
 	// read it from, which its chain passes through.
 	Via *object.Link
+	// Deferred: the source was not rendered on its own, since a Flux
+	// Kustomization is expected to deliver it (render's deferral.go); the
+	// GitOps engine supersedes it or asks for it (gitops.Followed.Redo).
+	Deferred bool
 }
 
 // Clone copies o deeply enough that the copy's owner may change any of
