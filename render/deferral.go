@@ -118,7 +118,9 @@ func (rd *renderer) renderDeferring(ctx context.Context, specs []SourceSpec, def
 			now = append(now, s)
 		}
 	}
+	rd.warm = true
 	rendered := rd.renderAll(ctx, now)
+	rd.warm = false
 	outs := make([]sourceOut, len(specs))
 	for i, s := range specs {
 		if !deferred[i] {

@@ -19,7 +19,7 @@ import (
 // worker could take it (none could start, or the spec holds a value gob
 // cannot carry): the caller renders in-process instead.
 func renderIsolated(ctx context.Context, p *workerPool, rd *renderer, spec SourceSpec) (out sourceOut, ok bool) {
-	req := workerRequest{Spec: toWire(spec)}
+	req := workerRequest{Spec: toWire(spec), Warm: rd.warm}
 	if gob.NewEncoder(io.Discard).Encode(req) != nil {
 		return sourceOut{}, false
 	}

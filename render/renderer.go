@@ -53,6 +53,12 @@ type renderer struct {
 	// kustDirs are the root-relative directories discovery found a
 	// kustomization in.
 	kustDirs map[string]bool
+	// warm: the standalone renders deferred the sources Flux Kustomizations
+	// deliver, whose builds come next, each waiting for the one that
+	// delivers it. A render worker parses kustomize's schema (as long as
+	// a build takes, the first time a build needs it) once it is done,
+	// while it waits for those builds, not as the first of them runs.
+	warm bool
 }
 
 // fetchState is one process's fetcher and what the run may still

@@ -22,6 +22,9 @@ type workerRequest struct {
 	Spec wireSpec
 	// FetchBudget is what the run may still download (Options.Fetch).
 	FetchBudget int64
+	// Warm asks the worker to parse kustomize's schema once this render is
+	// done, while it waits for the next (renderer.warm).
+	Warm bool
 }
 
 // workerResponse is one source's render, as renderSource returned it.

@@ -42,6 +42,14 @@ func newWorkerHandler(setup workerSetup) worker.Handler[workerRequest, workerRes
 func (h workerHandler) Young(req workerRequest) bool { return req.Spec.Type == SourceKustomize }
 
 // Serve renders one source.
+// Idle parses kustomize's schema, once, after a render that asks for it
+// (workerRequest.Warm).
+func (h workerHandler) Idle(req workerRequest) {
+	if req.Warm {
+		go kustomize.WarmSchema()
+	}
+}
+
 func (h workerHandler) Serve(req workerRequest) workerResponse {
 	rd := h.rd
 	rd.setFetchBudget(req.FetchBudget)

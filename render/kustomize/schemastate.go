@@ -46,3 +46,14 @@ func withSchemaState(custom bool, build func()) {
 		schemaState.Unlock()
 	}
 }
+
+// WarmSchema parses kustomize's built-in schema now, unless a build has:
+// the first build that patches would otherwise parse it (tens of
+// milliseconds) as it runs.
+func WarmSchema() {
+	schemaState.RLock()
+	defer schemaState.RUnlock()
+	if openapi.GetSchemaVersion() == builtinSchemaVersion {
+		openapi.Schema()
+	}
+}

@@ -71,5 +71,15 @@ func Serve[S, Q, R any](setUp func(S) Handler[Q, R]) int {
 			return 2
 		}
 		settler.Settle()
+		if a, ok := h.(Idler[Q]); ok {
+			a.Idle(req.Body)
+		}
 	}
+}
+
+// An Idler is a Handler told, once each response is written and the heap
+// settled, that the worker is about to wait for the next request: what it
+// starts then runs while the parent reads the response and decides.
+type Idler[Q any] interface {
+	Idle(q Q)
 }
