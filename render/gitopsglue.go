@@ -16,7 +16,7 @@ import (
 // to res.
 func (rd *renderer) followGitOps(ctx context.Context, outs []sourceOut, res *Result) (_ []sourceOut, redo string) {
 	cfg := gitops.Config{Repo: rd.repo, RepoURLs: rd.opts.RepoURLs, SourceMaps: rd.opts.SourceMaps,
-		Parallelism: rd.opts.Parallelism, Fetch: rd.fetchOn()}
+		Parallelism: rd.opts.Parallelism, Fetch: rd.fetchOn(), Builds: gitops.NewBuilds(rd.opts.Parallelism)}
 	var standalone []sourceOut
 	if slices.ContainsFunc(outs, func(o sourceOut) bool { return o.Deferred }) {
 		standalone = standaloneCopies(outs)

@@ -36,6 +36,19 @@ type Config struct {
 	Parallelism int
 	// Fetch: the run may download charts (render.Options.Fetch).
 	Fetch bool
+	// Builds, when set, holds the delivered builds of an earlier Follow of
+	// the same run, which this one takes instead of building them again
+	// (the second Follow of a run whose deferral failed, Followed.Redo).
+	Builds *Builds
+}
+
+// Builds are the delivered builds of a run (renderMemo): a build depends
+// only on its spec and the repository, which a run does not change.
+type Builds struct{ memo *renderMemo }
+
+// NewBuilds makes the store of a run's delivered builds, for Config.Builds.
+func NewBuilds(parallelism int) *Builds {
+	return &Builds{newRenderMemo(prefetchLimit(parallelism))}
 }
 
 // Followed is what following a run's GitOps objects made of its renders.
@@ -68,8 +81,11 @@ func Follow(ctx context.Context, src Sources, cfg Config, outs []source.Out) Fol
 		}
 		return Followed{Outs: outs}
 	}
+	if cfg.Builds == nil {
+		cfg.Builds = NewBuilds(cfg.Parallelism)
+	}
 	g := &engine{src: src, ctx: ctx, repo: cfg.Repo, parallelism: cfg.Parallelism,
-		delivered: newRenderMemo(prefetchLimit(cfg.Parallelism)),
+		delivered: cfg.Builds.memo,
 		memo:      map[string]expansionMemo{}, byKindNS: map[string][]int{},
 		failedBy: map[string]*object.Object{}, failedInRun: map[string]bool{}, deferral: deferral}
 	repoURLs := repourl.NewMatcher(cfg.RepoURLs)
