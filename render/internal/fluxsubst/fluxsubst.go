@@ -87,42 +87,18 @@ func substitutionDisabled(o *object.Object) bool {
 }
 
 // substituteObject substitutes vars into one object in place and returns
-// the variables it left unresolved.
+// the variables it left unresolved: string by string when it can
+// (substituteFast), else through the whole printed text, as Flux does.
 func substituteObject(o *object.Object, vars map[string]string) ([]string, error) {
 	if !yamldoc.HasText(o.Doc, "$") {
 		return nil, nil // nothing to substitute, and printing it is most of the cost
 	}
-	data, err := printYAML(o.Doc) // the text kustomize's AsYAML gives Flux
-	if err != nil {
-		return nil, err
-	}
-	if bound := substitutionBound(string(data), vars); bound > MaxBytes {
-		return nil, fmt.Errorf("the result could reach %d bytes, over the %d-byte limit", bound, MaxBytes)
-	}
-	kept := map[string]bool{}
-	var out string
-	for range 64 { // each round keeps one more undefined variable as text
-		out, err = envsubst.Eval(string(data), func(name string) (string, bool) {
-			if v, ok := vars[name]; ok {
-				return v, true
-			}
-			if kept[name] {
-				return "${" + name + "}", true
-			}
-			return "", false
-		})
-		name, ok := unsetVariable(err)
-		if !ok {
-			break
+	doc, kept, ok := substituteFast(o.Doc, vars)
+	if !ok {
+		var err error
+		if doc, kept, err = substituteText(o.Doc, vars); err != nil {
+			return nil, err
 		}
-		kept[name] = true
-	}
-	if err != nil {
-		return nil, err
-	}
-	doc, err := readBack(out)
-	if err != nil {
-		return nil, fmt.Errorf("reading the result back as YAML: %w", err)
 	}
 	origin := o.Origin
 	n, ok := object.FromDoc(doc)
@@ -132,6 +108,50 @@ func substituteObject(o *object.Object, vars map[string]string) ([]string, error
 	n.Origin = origin
 	*o = n
 	return slices.Sorted(maps.Keys(kept)), nil
+}
+
+// substituteText substitutes vars into the printed text of doc and reads it
+// back, and returns the undefined variables it kept as text.
+func substituteText(doc map[string]any, vars map[string]string) (map[string]any, map[string]bool, error) {
+	data, err := printYAML(doc) // the text kustomize's AsYAML gives Flux
+	if err != nil {
+		return nil, nil, err
+	}
+	if bound := substitutionBound(string(data), vars); bound > MaxBytes {
+		return nil, nil, fmt.Errorf("the result could reach %d bytes, over the %d-byte limit", bound, MaxBytes)
+	}
+	kept := map[string]bool{}
+	var out string
+	for range 64 { // each round keeps one more undefined variable as text
+		out, err = evalKeeping(string(data), vars, kept)
+		name, ok := unsetVariable(err)
+		if !ok {
+			break
+		}
+		kept[name] = true
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	back, err := readBack(out)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the result back as YAML: %w", err)
+	}
+	return back, kept, nil
+}
+
+// evalKeeping is envsubst's strict Eval of text with vars, an undefined
+// variable that kept holds left as its own text.
+func evalKeeping(text string, vars map[string]string, kept map[string]bool) (string, error) {
+	return envsubst.Eval(text, func(name string) (string, bool) {
+		if v, ok := vars[name]; ok {
+			return v, true
+		}
+		if kept[name] {
+			return "${" + name + "}", true
+		}
+		return "", false
+	})
 }
 
 // unsetVariable reads the variable name from envsubst's strict-mode error.
