@@ -40,7 +40,9 @@ minimize=${FUZZMINIMIZETIME:-1000x}
 # any timeline is judged as the validator judges it, report/elide.go,
 # issue 31), FuzzPrintYAML (the text postBuild substitution works on:
 # any decoded document prints byte for byte as sigs.k8s.io/yaml.Marshal,
-# render/internal/fluxsubst, issue 29);
+# render/internal/fluxsubst, issue 29), FuzzSubstituteFast (substituting
+# string by string gives what Flux's whole printed text gives, on any
+# document and values, render/internal/fluxsubst/fast.go, issue 29);
 # `scripts/fuzz.sh ./config:FuzzParse ...` runs others (every target's
 # seeds also run in go test ./...).
 targets=(
@@ -67,6 +69,7 @@ targets=(
   "./render/internal/fetch FuzzValidDigest"
   "./report FuzzElideNumbers"
   "./render/internal/fluxsubst FuzzPrintYAML"
+  "./render/internal/fluxsubst FuzzSubstituteFast"
 )
 if [ $# -gt 0 ]; then
   targets=()
