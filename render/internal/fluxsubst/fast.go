@@ -33,6 +33,10 @@ type scalarSubst struct {
 	// size is more than the whole printed text could be, dollars the "$"
 	// in it: the whole way's bound (substitutionBound) is checked on them.
 	size, dollars int
+	// printed holds each "$" string's printed line (printedAlone); collect:
+	// the first pass, which only finds the variables to keep.
+	printed map[string]string
+	collect bool
 }
 
 // maxUnbroken is the last column yaml.v2 prints before it may break a
@@ -48,9 +52,18 @@ const maxKeptFast = 32
 // way would, and returns the new document with the undefined variables it
 // kept as text; false when it cannot be sure, and the whole way must go.
 func substituteFast(doc map[string]any, vars map[string]string) (map[string]any, map[string]bool, bool) {
-	s := &scalarSubst{vars: vars, kept: map[string]bool{}}
+	// The whole way's rounds end with every undefined variable kept, and
+	// its one text substituted with all of them: ${X:-d} reads X as set
+	// once a ${X} elsewhere has it kept. So a first pass finds them all,
+	// and the second substitutes with the set it found.
+	s := &scalarSubst{vars: vars, kept: map[string]bool{}, printed: map[string]string{}, collect: true}
+	if _, ok := s.value(doc, 0, 0); !ok {
+		return nil, nil, false
+	}
+	found := len(s.kept)
+	s.collect, s.size, s.dollars = false, 0, 0
 	out, ok := s.value(doc, 0, 0)
-	if !ok {
+	if !ok || len(s.kept) != found {
 		return nil, nil, false
 	}
 	longest := 0
@@ -75,6 +88,8 @@ func (s *scalarSubst) value(v any, keyLen, depth int) (any, bool) {
 	case nil, bool, int64:
 		return t, true
 	case string:
+		// A block string repeats its indentation on every line.
+		s.size += strings.Count(t, "\n") * (2*depth + 8)
 		return s.scalar(t, keyLen < 0, 2*depth+max(keyLen, 0)+4)
 	case map[string]any:
 		if t == nil {
@@ -120,18 +135,46 @@ func (s *scalarSubst) scalar(str string, item bool, col int) (any, bool) {
 		return str, true
 	}
 	s.dollars += strings.Count(str, "$")
-	printed, ok := printedAlone(str)
-	if !ok || strings.Contains(printed, " ") && col+len(printed) > maxUnbroken {
+	printed, ok := s.printed[str]
+	if !ok {
+		if printed, ok = printedAlone(str); !ok || nestedReference(printed) {
+			return nil, false // several lines, or a reference whose evaluation may depend on what is kept
+		}
+		s.printed[str] = printed
+	}
+	if strings.Contains(printed, " ") && col+len(printed) > maxUnbroken {
 		return nil, false // yaml.v2 may break it at a space where it stands
 	}
 	out, ok := s.eval(printed)
-	if !ok {
-		return nil, false
+	if !ok || s.collect {
+		return nil, ok
 	}
 	if out == printed {
 		return str, true
 	}
 	return readAlone(out, item)
+}
+
+// nestedReference reports a "$" inside a ${...}: a default or alternative
+// that refers to a variable is evaluated or not by whether the outer one
+// is set, so which undefined variables the whole way keeps may depend on
+// the order it meets them.
+func nestedReference(text string) bool {
+	for {
+		i := strings.Index(text, "${")
+		if i < 0 {
+			return false
+		}
+		text = text[i+2:]
+		end := strings.IndexByte(text, '}')
+		if end < 0 {
+			end = len(text)
+		}
+		if strings.IndexByte(text[:end], '$') >= 0 {
+			return true
+		}
+		text = text[end:]
+	}
 }
 
 // eval runs envsubst on text as substituteObject does, keeping undefined

@@ -81,6 +81,8 @@ func TestSubstituteFast(t *testing.T) {
 		{"a merge key", "kind: X\nspec: {'<<': {a: 1}, b: '${DOMAIN}'}\n", false},
 		{"a key", "kind: X\nspec: {'${DOMAIN}': a}\n", false},
 		{"a bad reference", "kind: X\nspec: {a: '${DOMAIN'}\n", false},
+		{"a default beside the same variable kept", "kind: X\nspec: {a: '${X:-d}', b: '${X}', c: '${X:+s}', d: ['${X:=e}']}\n", true},
+		{"a default that refers to another variable", "kind: X\nspec: {a: '${A:-${X}}', b: '${A}'}\n", false},
 		{"a short line with spaces", "kind: X\nspec: {a: {b: 'x ${DOMAIN} y'}}\n", true},
 		{"a long line yaml.v2 may break", "kind: X\nspec: {a: {b: {c: 'one ${DOMAIN} two three four five six seven eight nine ten eleven'}}}\n", false},
 	} {
@@ -89,10 +91,32 @@ func TestSubstituteFast(t *testing.T) {
 			if err != nil || len(raws) != 1 {
 				t.Fatalf("%v %v", raws, err)
 			}
-			if fast := sameWays(t, raws[0].Doc, vars); fast != tc.fast {
-				t.Errorf("string by string: %v, want %v", fast, tc.fast)
+			for range 20 { // a mapping's strings come in a new order each time
+				if fast := sameWays(t, raws[0].Doc, vars); fast != tc.fast {
+					t.Fatalf("string by string: %v, want %v", fast, tc.fast)
+				}
 			}
 		})
+	}
+}
+
+// The string-by-string way's bound on the printed size counts a block
+// string's indentation on every line: an object the whole way refuses
+// (over MaxBytes once printed) goes the whole way.
+func TestSubstituteFastBound(t *testing.T) {
+	doc := map[string]any{"kind": "X", "v": "${V}"}
+	inner := doc
+	for range 10 {
+		next := map[string]any{}
+		inner["n"] = next
+		inner = next
+	}
+	inner["block"] = strings.Repeat("a\n", 200_000)
+	if _, _, err := substituteText(doc, map[string]string{"V": "x"}); err == nil {
+		t.Fatal("the whole way takes the object; the test needs one it refuses")
+	}
+	if sameWays(t, doc, map[string]string{"V": "x"}) {
+		t.Error("the string-by-string way took an object the whole way refuses")
 	}
 }
 
@@ -102,6 +126,7 @@ func FuzzSubstituteFast(f *testing.F) {
 	f.Add([]byte("kind: X\nspec: {host: 'a.${V}', n: '${W}', l: ['${V}', x$y]}\n"), "example.com", "3")
 	f.Add([]byte("kind: X\nspec: {a: '${V:-d}', b: '$${V}', c: \"${W}\\t\"}\n"), "a: b", "[1, 2]")
 	f.Add([]byte("kind: X\nspec: {a: '${V}', b: '${U}'}\n"), "'", "&a x")
+	f.Add([]byte("kind: X\nspec: {a: '${X:-d}', b: '${X}', c: '${X:+${V}}'}\n"), "v", "w")
 	f.Add([]byte("kind: X\nspec: {a: {b: {c: 'one ${V} two three four five six seven eight nine ten eleven twelve'}}}\n"), "x y", "")
 	f.Fuzz(func(t *testing.T, data []byte, v, w string) {
 		raws, _, err := yamldoc.Decode(data, 4)
