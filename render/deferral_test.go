@@ -134,6 +134,15 @@ spec:
 			"apps/kustomization.yaml":    "resources: [hpa.yaml, missing.yaml]\n",
 			"apps/hpa.yaml":              hpa,
 		}, "apps was not rendered on its own, and no delivery superseded it (withheld)"},
+		{"renamed by the delivering Kustomization's patch", map[string]string{
+			"clusters/prod/sources.yaml": fmt.Sprintf(gitRepo, "flux-system", "https://example.com/this.git"),
+			"clusters/prod/apps.yaml": fmt.Sprintf(ks, "apps", "./apps", "flux-system") +
+				"  patches:\n  - patch: '[{\"op\":\"replace\",\"path\":\"/metadata/name\",\"value\":\"renamed\"}]'\n    target: {kind: ConfigMap, name: vars}\n",
+			"clusters/prod/web.yaml": fmt.Sprintf(ks, "web", "./web", "flux-system") +
+				"  targetNamespace: default\n  postBuild:\n    substituteFrom: [{kind: ConfigMap, name: vars}]\n",
+			"apps/vars.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: vars, namespace: flux-system}\ndata: {HOST: example.com}\n",
+			"web/cm.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: out}\ndata: {host: '${HOST}'}\n",
+		}, "a reference may have found ConfigMap vars of apps/vars.yaml on its own"},
 		{"not listed", map[string]string{
 			"clusters/prod/sources.yaml":    fmt.Sprintf(gitRepo, "flux-system", "https://example.com/this.git"),
 			"clusters/prod/apps.yaml":       fmt.Sprintf(ks, "apps", "./apps", "flux-system"),

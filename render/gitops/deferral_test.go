@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -59,8 +60,33 @@ func TestDeferralCheck(t *testing.T) {
 			for _, l := range tc.lookups {
 				d.noteLookup(l.group, l.kind, l.name, l.at)
 			}
-			if why := d.redo(outs, tc.delivered); (why != "") != tc.redo {
+			if why := d.redo(outs, tc.delivered, nil, nil); (why != "") != tc.redo {
 				t.Errorf("redo %q, want one: %v", why, tc.redo)
+			}
+		})
+	}
+	renamed := delivery("infra/sources", object.Object{APIVersion: "v1", Kind: "ConfigMap", Name: "renamed"})
+	renamed.Spec.Delivery = &source.Delivery{KustDoc: map[string]any{"patches": []any{map[string]any{"patch": `[{"op": "replace", "path": "/metadata/name", "value": "renamed"}]`}}}}
+	for _, tc := range []struct {
+		name string
+		own  []object.Object // the deferred source's own render
+		redo bool
+	}{
+		{"its own render holds the name asked for", []object.Object{{APIVersion: "v1", Kind: "ConfigMap", Name: "vars"}}, true},
+		{"its own render holds another", []object.Object{{APIVersion: "v1", Kind: "ConfigMap", Name: "other"}}, false},
+	} {
+		t.Run("a delivery that may rename: "+tc.name, func(t *testing.T) {
+			outs := []source.Out{deferred(object.StatusDelivered)}
+			d := newDeferralCheck(outs)
+			d.knowStandalone(3)
+			d.noteLookup("", "ConfigMap", "vars", -1)
+			renders := 0
+			render := func(source.Spec) source.Out {
+				renders++
+				return source.Out{Objects: tc.own, Result: object.SourceResult{Status: object.StatusRendered}}
+			}
+			if why := d.redo(outs, []source.Out{renamed, renamed}, render, nil); (why != "") != tc.redo || renders != 1 {
+				t.Errorf("redo %q after %d renders of its own, want one and redo %v", why, renders, tc.redo)
 			}
 		})
 	}
@@ -108,4 +134,44 @@ func FuzzKustomizationPaths(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A delivered build may name objects otherwise than its source's own
+// render when Flux adds a prefix, or a patch, replacement or component
+// that touches a name or deletes; patches that only add fields do not.
+func TestMayRename(t *testing.T) {
+	files := map[string]string{
+		"apps/web/components/volsync/kustomization.yaml": "kind: Component\nresources: [pvc.yaml]\npatches:\n- patch: |\n    kind: Deployment\n    metadata: {name: x}\n",
+		"apps/web/components/prefix/kustomization.yaml":  "kind: Component\nnamePrefix: a-\n",
+		"apps/web/delete.yaml":                           "$patch: delete\nkind: ConfigMap\nmetadata: {name: vars}\n",
+	}
+	read := func(rel string) ([]byte, error) {
+		if text, ok := files[rel]; ok {
+			return []byte(text), nil
+		}
+		return nil, os.ErrNotExist
+	}
+	for _, tc := range []struct {
+		name string
+		kust map[string]any
+		want bool
+	}{
+		{"nothing added", map[string]any{"resources": []any{"a.yaml"}}, false},
+		{"a patch that adds fields", map[string]any{"patches": []any{map[string]any{"patch": "kind: HelmRelease\nmetadata:\n  name: x\nspec: {timeout: 15m}\n"}}}, false},
+		{"a component that adds", map[string]any{"components": []any{"components/volsync"}}, false},
+		{"a name prefix", map[string]any{"namePrefix": "a-"}, true},
+		{"a JSON patch of the name", map[string]any{"patches": []any{map[string]any{"patch": `[{"op": "replace", "path": "/metadata/name", "value": "b"}]`}}}, true},
+		{"a patch file that deletes", map[string]any{"patches": []any{map[string]any{"path": "delete.yaml"}}}, true},
+		{"a patch file not read", map[string]any{"patchesStrategicMerge": []any{"missing.yaml"}}, true},
+		{"a component with a prefix", map[string]any{"components": []any{"components/prefix"}}, true},
+		{"a replacement of a name", map[string]any{"replacements": []any{map[string]any{"targets": []any{map[string]any{"fieldPaths": []any{"metadata.name"}}}}}}, true},
+	} {
+		spec := source.Spec{Path: "apps/web", Delivery: &source.Delivery{KustDoc: tc.kust}}
+		if got := mayRename(spec, read); got != tc.want {
+			t.Errorf("%s: mayRename %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if mayRename(source.Spec{Path: "apps/web"}, read) {
+		t.Error("a build of the source as it is may rename")
+	}
 }

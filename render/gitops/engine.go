@@ -197,6 +197,13 @@ func (g *engine) render(spec source.Spec) source.Out {
 	return out
 }
 
+// renderOwn renders a source on its own, as the orchestrator rendered the
+// standalone ones (deferral.go asks for a deferred one).
+func (g *engine) renderOwn(spec source.Spec) source.Out { return g.src.Render(g.ctx, spec) }
+
+// readRepoFile reads a root-relative file of the repository.
+func (g *engine) readRepoFile(rel string) ([]byte, error) { return g.repo.ReadFile(g.repo.Abs(rel)) }
+
 // know adds objects that references may resolve against.
 func (g *engine) know(objs []object.Object) {
 	for _, o := range objs {

@@ -125,7 +125,7 @@ func Follow(ctx context.Context, src Sources, cfg Config, outs []source.Out) Fol
 	g.delivered.wait()
 	g.withholdFailedDeliveries(outs, suppressed, stash)
 	delivered, late := g.supersedeLate(outs, delivered)
-	if why := g.deferral.redo(outs, delivered); why != "" {
+	if why := g.deferral.redo(outs, delivered, g.renderOwn, g.readRepoFile); why != "" {
 		return Followed{Redo: why}
 	}
 	queue = slices.DeleteFunc(queue, func(p pending) bool { return late[linkOf(&p.obj)] })
