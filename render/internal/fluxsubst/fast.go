@@ -11,9 +11,10 @@ import (
 // back; printing and reading were most of a Flux repository's following
 // (home-ops-bykaj: 130 ms of the parent's 300 ms a run). Text outside
 // ${...} passes through envsubst unchanged (only "$" means anything to it
-// there), and yaml.v2 prints a string on one line the same wherever it
-// stands (no line width, block context), so an object whose strings with
-// "$" each print on one line is substituted string by string: each one's
+// there), and yaml.v2 prints a one-line string the same wherever it
+// stands in block context (it breaks a line only at a space past column 80,
+// which maxUnbroken keeps clear of), so an object whose strings with "$"
+// each print on one line is substituted string by string: each one's
 // printed text through envsubst, and a changed one read back as yaml.v2
 // reads that line, in the same place (a mapping's value or a sequence's
 // item). What reading the whole text back would do to the rest is nothing
