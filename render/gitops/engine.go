@@ -280,3 +280,14 @@ func (g *engine) lookup(apiGroup, kind, namespace, name string) *object.Object {
 	g.deferral.noteLookup(apiGroup, kind, name, -1)
 	return nil
 }
+
+// supersede marks a standalone source delivered by the GitOps object by:
+// its row reports nothing of its own render (objects, findings, partial).
+func supersede(o *source.Out, by string) {
+	o.Result.Status = object.StatusDelivered
+	o.Result.Reason = "rendered through " + by
+	o.Result.Objects = 0
+	o.Result.Findings = nil
+	o.Result.Partial = false
+	o.Objects = nil
+}

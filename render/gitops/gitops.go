@@ -107,12 +107,7 @@ func Follow(ctx context.Context, src Sources, cfg Config, outs []source.Out) Fol
 		}
 		if suppressed[i] != "" {
 			stash[i] = outs[i]
-			outs[i].Result.Status = object.StatusDelivered
-			outs[i].Result.Reason = "rendered through " + suppressed[i]
-			outs[i].Result.Objects = 0
-			outs[i].Result.Findings = nil
-			outs[i].Result.Partial = false // of a render no longer reported
-			outs[i].Objects = nil
+			supersede(&outs[i], suppressed[i])
 			continue
 		}
 		for _, o := range outs[i].Objects {

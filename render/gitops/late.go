@@ -53,12 +53,7 @@ func (g *engine) supersedeLate(outs []source.Out, delivered []source.Out) ([]sou
 				phantomAt[phantomPlace(o.Spec.ID(), obj.Origin.File, obj.Origin.Line)] = true
 			}
 		}
-		o.Result.Status = object.StatusDelivered
-		o.Result.Reason = "rendered through " + d.by
-		o.Result.Objects = 0
-		o.Result.Findings = nil
-		o.Result.Partial = false
-		o.Objects = nil
+		supersede(o, d.by)
 	}
 	if len(phantoms) == 0 {
 		return delivered, phantoms
